@@ -1,0 +1,156 @@
+#include "ir/OpRegistry.h"
+
+#include <algorithm>
+
+namespace ttlplan::ir {
+
+namespace {
+using F = AsmFormat;
+using P = Placement;
+constexpr TypeKind kNone = TypeKind::Opaque;
+
+// Op spellings follow the public tt-lang TTL dialect where it has the op (TTL_SYNTAX.md).
+constexpr OpDef kOps[] = {
+    // Structure.
+    {"builtin.module", "a TTL file: params and kernels", F::Module, P::Anywhere, 0, 0, 1, kNone},
+    {"ttl.param", "a tunable knob: a symbol and its candidate values", F::Param, P::ModuleBody, 0,
+     0, 0, kNone},
+    {"ttl.kernel", "a kernel: arguments, grid, work items, resources and threads", F::Kernel,
+     P::ModuleBody, 0, 0, 1, kNone},
+    {"ttl.datamovement_thread", "a data-movement (RISC-V NoC) thread", F::Thread, P::KernelBody, 0,
+     0, 1, kNone},
+    {"ttl.compute_thread", "the compute (Tensix math) thread", F::Thread, P::KernelBody, 0, 0, 1,
+     kNone},
+    {"ttl.work_loop", "iterate over the work items assigned to this core", F::WorkLoop,
+     P::AnyThread, 0, 0, 1, kNone},
+    // Kernel-scope resources and queries.
+    {"ttl.create_cb", "a circular buffer in L1", F::ResultType, P::KernelBody, 0, 1, 0, kNone},
+    {"ttl.create_semaphore", "a semaphore on every core", F::ResultType, P::KernelBody, 0, 1, 0,
+     kNone},
+    {"ttl.param_value", "a knob's value as an index", F::ParamValue, P::KernelScope, 0, 1, 0,
+     kNone},
+    {"ttl.require", "reject bindings for which the condition is false", F::ImpliedTypes,
+     P::KernelScope, 1, 0, 0, TypeKind::Integer},
+    {"ttl.core_x", "logical x of the running core", F::ResultType, P::AnyThread, 0, 1, 0, kNone},
+    {"ttl.core_y", "logical y of the running core", F::ResultType, P::AnyThread, 0, 1, 0, kNone},
+    {"ttl.grid_size", "grid extent along `dim` (0: y, 1: x)", F::ResultType, P::AnyThread, 0, 1, 0,
+     kNone},
+    // Circular buffers.
+    {"ttl.cb_reserve", "producer: acquire space for one block", F::Convert, P::AnyThread, 1, 1, 0,
+     kNone},
+    {"ttl.cb_push", "producer: publish the reserved block", F::SameType, P::AnyThread, 1, 0, 0,
+     kNone},
+    {"ttl.cb_wait", "consumer: wait for one block", F::Convert, P::AnyThread, 1, 1, 0, kNone},
+    {"ttl.cb_pop", "consumer: release the front block", F::SameType, P::AnyThread, 1, 0, 0, kNone},
+    // Data movement.
+    {"ttl.tensor_slice", "a block of an argument tensor (indices in tiles)", F::Slice,
+     P::DataMovement, -1, 1, 0, kNone},
+    {"ttl.copy", "start a copy: read, write, pipe send or pipe receive", F::Functional,
+     P::DataMovement, 2, 1, 0, kNone},
+    {"ttl.wait", "wait for one issued copy", F::SameType, P::DataMovement, 1, 0, 0, kNone},
+    {"ttl.dma_barrier", "wait for all issued copies", F::ImpliedTypes, P::DataMovement, 0, 0, 0,
+     kNone},
+    {"ttl.create_pipe", "a unicast or multicast pipe between cores", F::CreatePipe, P::DataMovement,
+     -1, 1, 0, kNone},
+    {"ttl.if_src", "body runs on the pipe's source core", F::PipeRegion, P::DataMovement, 1, 0, 1,
+     TypeKind::Pipe},
+    {"ttl.if_dst", "body runs on the pipe's destination cores", F::PipeRegion, P::DataMovement, 1,
+     0, 1, TypeKind::Pipe},
+    {"ttl.semaphore_wait", "wait until the local semaphore compares true", F::ImpliedTypes,
+     P::DataMovement, 1, 0, 0, TypeKind::Semaphore},
+    {"ttl.semaphore_set", "set a semaphore (local, remote or multicast)", F::ImpliedTypes,
+     P::DataMovement, 1, 0, 0, TypeKind::Semaphore},
+    {"ttl.semaphore_inc", "atomically increment a semaphore", F::ImpliedTypes, P::DataMovement, 1,
+     0, 0, TypeKind::Semaphore},
+    // Compute: elementwise binary.
+    {"ttl.add", "elementwise a + b", F::SameType, P::Compute, 2, 1, 0, kNone},
+    {"ttl.sub", "elementwise a - b", F::SameType, P::Compute, 2, 1, 0, kNone},
+    {"ttl.mul", "elementwise a * b", F::SameType, P::Compute, 2, 1, 0, kNone},
+    {"ttl.max", "elementwise max(a, b)", F::SameType, P::Compute, 2, 1, 0, kNone},
+    // Compute: elementwise unary (SFPU).
+    {"ttl.exp", "elementwise e^x", F::SameType, P::Compute, 1, 1, 0, kNone},
+    {"ttl.log", "elementwise ln x", F::SameType, P::Compute, 1, 1, 0, kNone},
+    {"ttl.sqrt", "elementwise sqrt x", F::SameType, P::Compute, 1, 1, 0, kNone},
+    {"ttl.rsqrt", "elementwise 1 / sqrt x", F::SameType, P::Compute, 1, 1, 0, kNone},
+    {"ttl.recip", "elementwise 1 / x", F::SameType, P::Compute, 1, 1, 0, kNone},
+    {"ttl.relu", "elementwise max(x, 0)", F::SameType, P::Compute, 1, 1, 0, kNone},
+    {"ttl.gelu", "elementwise GELU", F::SameType, P::Compute, 1, 1, 0, kNone},
+    {"ttl.sigmoid", "elementwise 1 / (1 + e^-x)", F::SameType, P::Compute, 1, 1, 0, kNone},
+    {"ttl.tanh", "elementwise tanh x", F::SameType, P::Compute, 1, 1, 0, kNone},
+    {"ttl.neg", "elementwise -x", F::SameType, P::Compute, 1, 1, 0, kNone},
+    {"ttl.abs", "elementwise |x|", F::SameType, P::Compute, 1, 1, 0, kNone},
+    // Compute: matrix, reductions, broadcast, store.
+    {"ttl.matmul", "matrix product of two blocks", F::Matmul, P::Compute, 2, 1, 0, kNone},
+    {"ttl.reduce_sum", "sum over `dims`", F::Convert, P::Compute, 1, 1, 0, kNone},
+    {"ttl.reduce_max", "maximum over `dims`", F::Convert, P::Compute, 1, 1, 0, kNone},
+    {"ttl.bcast", "broadcast row 0 / column 0 / element (0, 0) over `dims`", F::Convert, P::Compute,
+     1, 1, 0, kNone},
+    {"ttl.store", "write a value into a reserved view (optionally accumulating)", F::SameType,
+     P::Compute, 2, 0, 0, kNone},
+    // Upstream MLIR.
+    {"scf.for", "counted loop", F::ScfFor, P::Anywhere, 3, 0, 1, kNone},
+    {"scf.if", "conditional", F::ScfIf, P::Anywhere, 1, 0, 2, kNone},
+    {"scf.yield", "region terminator", F::ScfYield, P::Anywhere, -1, 0, 0, kNone},
+    {"arith.constant", "a constant", F::ArithConstant, P::Anywhere, 0, 1, 0, kNone},
+    {"arith.addi", "integer a + b", F::SameType, P::Anywhere, 2, 1, 0, kNone},
+    {"arith.subi", "integer a - b", F::SameType, P::Anywhere, 2, 1, 0, kNone},
+    {"arith.muli", "integer a * b", F::SameType, P::Anywhere, 2, 1, 0, kNone},
+    {"arith.divui", "unsigned a / b", F::SameType, P::Anywhere, 2, 1, 0, kNone},
+    {"arith.remui", "unsigned a % b", F::SameType, P::Anywhere, 2, 1, 0, kNone},
+    {"arith.divsi", "signed a / b", F::SameType, P::Anywhere, 2, 1, 0, kNone},
+    {"arith.remsi", "signed a % b", F::SameType, P::Anywhere, 2, 1, 0, kNone},
+    {"arith.minui", "unsigned min", F::SameType, P::Anywhere, 2, 1, 0, kNone},
+    {"arith.maxui", "unsigned max", F::SameType, P::Anywhere, 2, 1, 0, kNone},
+    {"arith.andi", "bitwise and", F::SameType, P::Anywhere, 2, 1, 0, kNone},
+    {"arith.ori", "bitwise or", F::SameType, P::Anywhere, 2, 1, 0, kNone},
+    {"arith.xori", "bitwise xor", F::SameType, P::Anywhere, 2, 1, 0, kNone},
+    {"arith.cmpi", "integer comparison", F::ArithCmpi, P::Anywhere, 2, 1, 0, kNone},
+};
+} // namespace
+
+const OpDef* lookupOp(std::string_view name) {
+  auto it = std::find_if(std::begin(kOps), std::end(kOps),
+                         [&](const OpDef& d) { return d.name == name; });
+  return it == std::end(kOps) ? nullptr : it;
+}
+
+std::span<const OpDef> registeredOps() {
+  return kOps;
+}
+
+Type impliedOperandType(const OpDef& def) {
+  switch (def.impliedOperand) {
+  case TypeKind::Integer:
+    return Type::integer(1);
+  case TypeKind::Pipe:
+    return Type::pipe();
+  case TypeKind::Semaphore:
+    return Type::semaphore();
+  case TypeKind::Index:
+    return Type::index();
+  default:
+    return Type();
+  }
+}
+
+std::string_view toString(Placement placement) {
+  switch (placement) {
+  case Placement::Anywhere:
+    return "anywhere";
+  case Placement::ModuleBody:
+    return "the module body";
+  case Placement::KernelBody:
+    return "a kernel body";
+  case Placement::KernelScope:
+    return "a kernel";
+  case Placement::AnyThread:
+    return "a thread";
+  case Placement::Compute:
+    return "the compute thread";
+  case Placement::DataMovement:
+    return "a datamovement thread";
+  }
+  return "?";
+}
+
+} // namespace ttlplan::ir

@@ -1,0 +1,68 @@
+#pragma once
+// The op registry: one entry per op this IR knows (name, summary, custom assembly format, where the
+// op may appear, operand/result/region counts). The parser, printer, verifier and `ttlplan ops`
+// all read this table; an op that is not in it is kept and printed in generic form.
+#include "ir/Types.h"
+
+#include <span>
+#include <string_view>
+
+namespace ttlplan::ir {
+
+/// The shape of an op's custom syntax. Each names one parse/print routine (ir/Parser.cpp,
+/// ir/Printer.cpp); the comment shows the syntax with `$N` for operand N.
+enum class AsmFormat {
+  Generic,       ///< no custom form: `"name"(...) ({...}) {...} : (...) -> (...)`
+  Module,        ///< `module [@name] [attributes {..}] { ... }`
+  Kernel,        ///< `@name(%a: T, ...) [attributes {..}] { ... }`
+  Param,         ///< `@name = [v0, v1, ...] [{..}]`
+  Thread,        ///< `{ ... } [{..}]`
+  WorkLoop,      ///< `(%i, %j) { ... } [{..}]`
+  ResultType,    ///< `[{..}] : R`
+  Convert,       ///< `$0 [{..}] : T0 -> R`
+  SameType,      ///< `$0, $1, ... [{..}] : T` (every operand and result has type T)
+  ImpliedTypes,  ///< `$0, ... [{..}]` (operand types fixed by the op, no results)
+  Functional,    ///< `$0, $1 [{..}] : (T0, T1) -> R`
+  Slice,         ///< `$0[$1, $2] [{..}] : T0 -> R` (indices are `index`)
+  Matmul,        ///< `$0, $1 [{..}] : T0, T1 -> R`
+  CreatePipe,    ///< `src(x, y) dst(x, y) [to(x, y)] [{..}] : !ttl.pipe`
+  PipeRegion,    ///< `$0 { ... } [{..}]` ($0 is a pipe)
+  ParamValue,    ///< `@P [{..}] : R`
+  ScfFor,        ///< `%iv = $0 to $1 step $2 { ... } [{..}]`
+  ScfIf,         ///< `$0 { ... } [else { ... }] [{..}]`
+  ScfYield,      ///< `[$0, ... : T0, ...]`
+  ArithConstant, ///< `[{..}] VALUE` (a typed attribute; the result has its type)
+  ArithCmpi,     ///< `PRED, $0, $1 [{..}] : T` (result i1)
+};
+
+/// Where an op may appear (checked by the verifier).
+enum class Placement {
+  Anywhere,     ///< upstream ops (`arith`, `scf`) and unknown ops
+  ModuleBody,   ///< directly in the module: `ttl.kernel`, `ttl.param`
+  KernelBody,   ///< directly in a kernel body: CB/semaphore creation, threads
+  KernelScope,  ///< anywhere inside a kernel (including threads)
+  AnyThread,    ///< inside a compute or datamovement thread
+  Compute,      ///< inside the compute thread
+  DataMovement, ///< inside a datamovement thread
+};
+
+struct OpDef {
+  std::string_view name;    ///< full name, e.g. "ttl.cb_wait"
+  std::string_view summary; ///< one line for `ttlplan ops` and docs
+  AsmFormat format;         ///< custom syntax
+  Placement placement;      ///< where it may appear
+  int numOperands;          ///< exact count; -1 for variadic
+  int numResults;           ///< exact count; -1 for variadic
+  int numRegions;           ///< exact count
+  TypeKind impliedOperand;  ///< operand type for ImpliedTypes / PipeRegion formats
+};
+
+/// The entry for `name`, or null when the op is unknown.
+const OpDef* lookupOp(std::string_view name);
+/// Every registered op, in registry order.
+std::span<const OpDef> registeredOps();
+/// The type an ImpliedTypes / PipeRegion op's operands have.
+Type impliedOperandType(const OpDef& def);
+std::string_view toString(Placement placement);
+
+} // namespace ttlplan::ir

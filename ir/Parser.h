@@ -1,0 +1,21 @@
+#pragma once
+// Reads TTL text (custom and generic MLIR form, TTL_SYNTAX.md) into a Module.
+#include "ir/Diagnostics.h"
+#include "ir/Operation.h"
+
+#include <memory>
+#include <string>
+#include <string_view>
+
+namespace ttlplan::ir {
+
+/// Parses `source`; on failure returns null and the error is in `diagnostics` with its location.
+/// Top-level ops that are not wrapped in a `module` get an implicit one.
+std::unique_ptr<Module> parseSource(std::string_view source, const std::string& fileName,
+                                    DiagnosticEngine& diagnostics);
+
+/// Reads and parses a file; a missing file is reported as an error without location.
+std::unique_ptr<Module> parseFile(const std::string& path, DiagnosticEngine& diagnostics,
+                                  SourceManager* sources = nullptr);
+
+} // namespace ttlplan::ir

@@ -1,0 +1,523 @@
+#include "ir/Printer.h"
+
+#include "ir/OpRegistry.h"
+
+#include <algorithm>
+#include <cctype>
+#include <climits>
+#include <fmt/format.h>
+#include <map>
+#include <set>
+
+namespace ttlplan::ir {
+
+namespace {
+
+constexpr int64_t kDynamicCoord = INT64_MIN;
+const char* const kCmpPredicates[] = {"eq",  "ne",  "slt", "sle", "sgt",
+                                      "sge", "ult", "ule", "ugt", "uge"};
+
+bool allTypesAre(const std::vector<Value*>& values, const Type& type) {
+  return std::all_of(values.begin(), values.end(), [&](Value* v) { return v->type() == type; });
+}
+
+bool singleBlockWithArgs(const Region& region, size_t numArgs, bool allIndex) {
+  if (region.numBlocks() > 1) return false;
+  if (region.empty()) return numArgs == 0;
+  const Block& b = region.front();
+  if (b.numArguments() != numArgs) return false;
+  if (allIndex)
+    for (size_t i = 0; i < b.numArguments(); ++i)
+      if (b.argument(i)->type() != Type::index()) return false;
+  return true;
+}
+
+/// The custom form can only say what its syntax can hold; anything else (for example a generic
+/// op with the wrong operand count) is printed in generic form so that nothing is lost.
+bool canPrintCustom(const Operation& op) {
+  const OpDef* def = op.def();
+  if (!def || def->format == AsmFormat::Generic) return false;
+  if (def->numOperands >= 0 && op.numOperands() != static_cast<size_t>(def->numOperands))
+    return false;
+  if (def->numResults >= 0 && op.numResults() != static_cast<size_t>(def->numResults)) return false;
+  if (op.numRegions() != static_cast<size_t>(def->numRegions)) return false;
+  auto stringAttr = [&](const char* name) { return op.attribute(name).is(AttrKind::String); };
+  auto noRegionArgs = [&] {
+    for (size_t i = 0; i < op.numRegions(); ++i)
+      if (!singleBlockWithArgs(op.region(i), 0, false)) return false;
+    return true;
+  };
+  switch (def->format) {
+  case AsmFormat::Generic:
+    return false;
+  case AsmFormat::Module:
+    return noRegionArgs() && (!op.hasAttribute("sym_name") || stringAttr("sym_name"));
+  case AsmFormat::Kernel:
+    return stringAttr("sym_name") && op.region(0).numBlocks() == 1;
+  case AsmFormat::Param:
+    return stringAttr("sym_name") && op.attribute("values").is(AttrKind::Array);
+  case AsmFormat::Thread:
+  case AsmFormat::ScfIf:
+    if (def->format == AsmFormat::ScfIf && op.operand(0)->type() != Type::integer(1)) return false;
+    return noRegionArgs();
+  case AsmFormat::WorkLoop: {
+    const Region& r = op.region(0);
+    return r.numBlocks() == 1 && singleBlockWithArgs(r, r.front().numArguments(), true);
+  }
+  case AsmFormat::ResultType:
+    return true;
+  case AsmFormat::Convert:
+  case AsmFormat::Matmul:
+    return true;
+  case AsmFormat::SameType: {
+    Type t = op.numOperands() ? op.operand(0)->type() : op.result(0)->type();
+    return allTypesAre(op.operands(), t) && allTypesAre(op.results(), t) &&
+           (op.numOperands() || op.numResults());
+  }
+  case AsmFormat::ImpliedTypes:
+  case AsmFormat::PipeRegion:
+    return allTypesAre(op.operands(), impliedOperandType(*def)) && noRegionArgs();
+  case AsmFormat::Functional:
+    return op.numResults() == 1;
+  case AsmFormat::Slice:
+    return op.numOperands() >= 1 &&
+           std::all_of(op.operands().begin() + 1, op.operands().end(),
+                       [](Value* v) { return v->type() == Type::index(); });
+  case AsmFormat::CreatePipe: {
+    std::vector<int64_t> coords;
+    if (!op.attribute("static_coords").getIntegers(coords)) return false;
+    if (coords.size() != 4 && coords.size() != 6) return false;
+    size_t dynamic = std::count(coords.begin(), coords.end(), kDynamicCoord);
+    return dynamic == op.numOperands() && allTypesAre(op.operands(), Type::index());
+  }
+  case AsmFormat::ParamValue:
+    return op.attribute("param").is(AttrKind::SymbolRef);
+  case AsmFormat::ScfFor:
+    return allTypesAre(op.operands(), Type::index()) && singleBlockWithArgs(op.region(0), 1, true);
+  case AsmFormat::ScfYield:
+    return true;
+  case AsmFormat::ArithConstant: {
+    Attribute v = op.attribute("value");
+    return (v.is(AttrKind::Integer) || v.is(AttrKind::Float) || v.is(AttrKind::Bool)) &&
+           v.valueType() == op.result(0)->type();
+  }
+  case AsmFormat::ArithCmpi: {
+    Attribute p = op.attribute("predicate");
+    return p.is(AttrKind::Integer) && p.valueType() == Type::integer(64) && p.intValue() >= 0 &&
+           p.intValue() < 10 && op.operand(0)->type() == op.operand(1)->type() &&
+           op.result(0)->type() == Type::integer(1);
+  }
+  }
+  return false;
+}
+
+/// Attributes that a custom format spells in its own syntax.
+std::vector<std::string_view> elidedAttributes(AsmFormat format) {
+  switch (format) {
+  case AsmFormat::Module:
+  case AsmFormat::Kernel:
+    return {"sym_name"};
+  case AsmFormat::Param:
+    return {"sym_name", "values"};
+  case AsmFormat::CreatePipe:
+    return {"static_coords"};
+  case AsmFormat::ParamValue:
+    return {"param"};
+  case AsmFormat::ArithConstant:
+    return {"value"};
+  case AsmFormat::ArithCmpi:
+    return {"predicate"};
+  default:
+    return {};
+  }
+}
+
+bool isValidName(const std::string& name) {
+  if (name.empty()) return false;
+  if (std::all_of(name.begin(), name.end(), ::isdigit)) return true;
+  if (!std::isalpha(static_cast<unsigned char>(name[0])) && name[0] != '_' && name[0] != '$' &&
+      name[0] != '.')
+    return false;
+  return std::all_of(name.begin(), name.end(), [](char c) {
+    return std::isalnum(static_cast<unsigned char>(c)) || c == '_' || c == '$' || c == '.' ||
+           c == '-';
+  });
+}
+
+class Printer {
+public:
+  Printer(const AliasTable* aliases, const PrintOptions& options) : options_(options) {
+    context_.aliases = aliases;
+    context_.generic = options.generic;
+    scopes_.emplace_back();
+  }
+
+  std::string take() { return std::move(out_); }
+  void printAliases(const AliasTable& aliases);
+  void printOp(Operation& op);
+
+private:
+  void indent() { out_.append(indent_ * 2, ' '); }
+  std::string type(const Type& t) {
+    std::string s;
+    printType(s, t, context_);
+    return s;
+  }
+  std::string attr(const Attribute& a) {
+    std::string s;
+    printAttribute(s, a, context_);
+    return s;
+  }
+  void attrDict(const Operation& op, const std::vector<std::string_view>& elided, bool keyword);
+  std::string typeList(const std::vector<Value*>& values);
+
+  // Names.
+  std::string define(Value* value, bool isArgument);
+  void defineResults(Operation& op);
+  const std::string& name(Value* value);
+
+  void printGeneric(Operation& op);
+  void printCustom(Operation& op);
+  void printRegion(Region& region, bool generic, bool elideYield);
+  void printResultsPrefix(Operation& op);
+  void printOperands(const std::vector<Value*>& values, size_t from = 0);
+
+  PrintOptions options_;
+  PrintContext context_;
+  std::string out_;
+  int indent_ = 0;
+  std::vector<std::set<std::string>> scopes_;
+  std::map<Value*, std::string> names_;
+  unsigned nextNumber_ = 0;
+  unsigned nextArgNumber_ = 0;
+};
+
+bool nameInUse(const std::vector<std::set<std::string>>& scopes, const std::string& name) {
+  return std::any_of(scopes.begin(), scopes.end(), [&](const auto& s) { return s.count(name); });
+}
+
+std::string Printer::define(Value* value, bool isArgument) {
+  std::string hint = value->nameHint();
+  if (auto hash = hint.find('#'); hash != std::string::npos) hint.resize(hash);
+  std::string chosen;
+  if (isValidName(hint) && !nameInUse(scopes_, hint)) {
+    chosen = hint;
+  } else if (isValidName(hint) && !std::isdigit(static_cast<unsigned char>(hint[0]))) {
+    for (unsigned k = 1; nameInUse(scopes_, chosen = fmt::format("{}_{}", hint, k)); ++k) {
+    }
+  } else {
+    do {
+      chosen = isArgument ? fmt::format("arg{}", nextArgNumber_++) : std::to_string(nextNumber_++);
+    } while (nameInUse(scopes_, chosen));
+  }
+  scopes_.back().insert(chosen);
+  return chosen;
+}
+
+void Printer::defineResults(Operation& op) {
+  if (op.numResults() == 0) return;
+  std::string base = define(op.result(0), false);
+  if (op.numResults() == 1) {
+    names_[op.result(0)] = "%" + base;
+    return;
+  }
+  for (size_t i = 0; i < op.numResults(); ++i)
+    names_[op.result(i)] = fmt::format("%{}#{}", base, i);
+}
+
+const std::string& Printer::name(Value* value) {
+  auto it = names_.find(value);
+  if (it == names_.end()) {
+    // A use outside the value's scope (invalid IR); still print something readable.
+    return names_[value] = "%<<unknown:" + value->nameHint() + ">>";
+  }
+  return it->second;
+}
+
+void Printer::printAliases(const AliasTable& aliases) {
+  // Attribute aliases first: type aliases may use them (`!t = tensor<..., #dram>`).
+  context_.typeAliasLimit = 0;
+  for (size_t i = 0; i < aliases.attributes.size(); ++i) {
+    context_.attrAliasLimit = i;
+    out_ +=
+        fmt::format("#{} = {}\n", aliases.attributes[i].first, attr(aliases.attributes[i].second));
+  }
+  context_.attrAliasLimit = SIZE_MAX;
+  for (size_t i = 0; i < aliases.types.size(); ++i) {
+    context_.typeAliasLimit = i;
+    out_ += fmt::format("!{} = {}\n", aliases.types[i].first, type(aliases.types[i].second));
+  }
+  context_.typeAliasLimit = SIZE_MAX;
+}
+
+void Printer::attrDict(const Operation& op, const std::vector<std::string_view>& elided,
+                       bool keyword) {
+  std::vector<NamedAttribute> shown;
+  for (const NamedAttribute& a : op.attributes())
+    if (std::find(elided.begin(), elided.end(), a.name) == elided.end()) shown.push_back(a);
+  if (shown.empty()) return;
+  out_ += keyword ? " attributes " : " ";
+  printAttributeDict(out_, shown, context_);
+}
+
+std::string Printer::typeList(const std::vector<Value*>& values) {
+  std::string s;
+  for (size_t i = 0; i < values.size(); ++i)
+    s += (i ? ", " : "") + type(values[i]->type());
+  return s;
+}
+
+void Printer::printOperands(const std::vector<Value*>& values, size_t from) {
+  for (size_t i = from; i < values.size(); ++i)
+    out_ += (i > from ? ", " : "") + name(values[i]);
+}
+
+void Printer::printResultsPrefix(Operation& op) {
+  if (op.numResults() == 0) return;
+  std::string first = name(op.result(0));
+  if (op.numResults() == 1) {
+    out_ += first + " = ";
+    return;
+  }
+  out_ += fmt::format("{}:{} = ", first.substr(0, first.find('#')), op.numResults());
+}
+
+void Printer::printRegion(Region& region, bool generic, bool elideYield) {
+  out_ += "{\n";
+  scopes_.emplace_back();
+  ++indent_;
+  if (!region.empty()) {
+    Block& block = region.front();
+    if (generic && block.numArguments()) {
+      out_.append((indent_ - 1) * 2, ' ');
+      out_ += "^bb0(";
+      for (size_t i = 0; i < block.numArguments(); ++i) {
+        Value* arg = block.argument(i);
+        names_[arg] = "%" + define(arg, true);
+        out_ += fmt::format("{}{}: {}", i ? ", " : "", names_[arg], type(arg->type()));
+      }
+      out_ += "):\n";
+    }
+    for (auto& op : block.operations()) {
+      bool last = op.get() == block.back();
+      if (last && elideYield && op->name() == "scf.yield" && op->numOperands() == 0) continue;
+      printOp(*op);
+    }
+  }
+  --indent_;
+  scopes_.pop_back();
+  indent();
+  out_ += "}";
+}
+
+void Printer::printOp(Operation& op) {
+  indent();
+  defineResults(op);
+  printResultsPrefix(op);
+  if (options_.generic || !canPrintCustom(op))
+    printGeneric(op);
+  else
+    printCustom(op);
+  out_ += "\n";
+}
+
+void Printer::printGeneric(Operation& op) {
+  out_ += quoteString(op.name()) + "(";
+  printOperands(op.operands());
+  out_ += ")";
+  if (op.numRegions()) {
+    out_ += " (";
+    for (size_t i = 0; i < op.numRegions(); ++i) {
+      if (i) out_ += ", ";
+      printRegion(op.region(i), true, false);
+    }
+    out_ += ")";
+  }
+  attrDict(op, {}, false);
+  out_ += " : (" + typeList(op.operands()) + ") -> ";
+  bool bare = op.numResults() == 1 && !op.result(0)->type().is(TypeKind::Function);
+  out_ += bare ? typeList(op.results()) : "(" + typeList(op.results()) + ")";
+}
+
+void Printer::printCustom(Operation& op) {
+  const OpDef& def = *op.def();
+  std::vector<std::string_view> elided = elidedAttributes(def.format);
+  out_ += def.format == AsmFormat::Module ? "module" : op.name();
+  // Block arguments of custom-form regions belong to the region's scope: open it here so that
+  // the header (`(%i, %j)`, `%k = ...`) can name them, and let printRegion reuse it.
+  auto declareArgs = [&](Region& region) {
+    std::vector<std::string> declared;
+    if (region.empty()) return declared;
+    for (Value* arg : region.front().arguments()) {
+      names_[arg] = "%" + define(arg, true);
+      declared.push_back(names_[arg]);
+    }
+    return declared;
+  };
+  switch (def.format) {
+  case AsmFormat::Generic:
+    break;
+  case AsmFormat::Module:
+    if (op.hasAttribute("sym_name"))
+      out_ += " @" + keyOrString(op.attribute("sym_name").stringValue());
+    attrDict(op, elided, true);
+    out_ += " ";
+    printRegion(op.region(0), false, false);
+    return;
+  case AsmFormat::Kernel: {
+    out_ += " @" + keyOrString(op.attribute("sym_name").stringValue()) + "(";
+    scopes_.emplace_back();
+    std::vector<std::string> args = declareArgs(op.region(0));
+    for (size_t i = 0; i < args.size(); ++i)
+      out_ += fmt::format("{}{}: {}", i ? ", " : "", args[i],
+                          type(op.region(0).front().argument(i)->type()));
+    out_ += ")";
+    attrDict(op, elided, true);
+    out_ += " ";
+    printRegion(op.region(0), false, false);
+    scopes_.pop_back();
+    return;
+  }
+  case AsmFormat::Param:
+    out_ += fmt::format(" @{} = {}", keyOrString(op.attribute("sym_name").stringValue()),
+                        attr(op.attribute("values")));
+    attrDict(op, elided, false);
+    return;
+  case AsmFormat::Thread:
+    out_ += " ";
+    printRegion(op.region(0), false, false);
+    attrDict(op, elided, false);
+    return;
+  case AsmFormat::WorkLoop: {
+    scopes_.emplace_back();
+    std::vector<std::string> ivs = declareArgs(op.region(0));
+    out_ += fmt::format(" ({}) ", fmt::join(ivs, ", "));
+    printRegion(op.region(0), false, false);
+    scopes_.pop_back();
+    attrDict(op, elided, false);
+    return;
+  }
+  case AsmFormat::ResultType:
+    attrDict(op, elided, false);
+    out_ += " : " + type(op.result(0)->type());
+    return;
+  case AsmFormat::Convert:
+    out_ += " " + name(op.operand(0));
+    attrDict(op, elided, false);
+    out_ += fmt::format(" : {} -> {}", type(op.operand(0)->type()), type(op.result(0)->type()));
+    return;
+  case AsmFormat::SameType: {
+    out_ += " ";
+    printOperands(op.operands());
+    attrDict(op, elided, false);
+    Type t = op.numOperands() ? op.operand(0)->type() : op.result(0)->type();
+    out_ += " : " + type(t);
+    return;
+  }
+  case AsmFormat::ImpliedTypes:
+    if (op.numOperands()) out_ += " ";
+    printOperands(op.operands());
+    attrDict(op, elided, false);
+    return;
+  case AsmFormat::PipeRegion:
+    out_ += " " + name(op.operand(0)) + " ";
+    printRegion(op.region(0), false, false);
+    attrDict(op, elided, false);
+    return;
+  case AsmFormat::Functional:
+    out_ += " ";
+    printOperands(op.operands());
+    attrDict(op, elided, false);
+    out_ += fmt::format(" : ({}) -> {}", typeList(op.operands()), type(op.result(0)->type()));
+    return;
+  case AsmFormat::Slice:
+    out_ += " " + name(op.operand(0)) + "[";
+    printOperands(op.operands(), 1);
+    out_ += "]";
+    attrDict(op, elided, false);
+    out_ += fmt::format(" : {} -> {}", type(op.operand(0)->type()), type(op.result(0)->type()));
+    return;
+  case AsmFormat::Matmul:
+    out_ += fmt::format(" {}, {}", name(op.operand(0)), name(op.operand(1)));
+    attrDict(op, elided, false);
+    out_ += fmt::format(" : {}, {} -> {}", type(op.operand(0)->type()), type(op.operand(1)->type()),
+                        type(op.result(0)->type()));
+    return;
+  case AsmFormat::CreatePipe: {
+    std::vector<int64_t> coords;
+    (void)op.attribute("static_coords").getIntegers(coords);
+    size_t next = 0;
+    const char* parts[] = {"src", "dst", "to"};
+    for (size_t i = 0; i < coords.size(); i += 2) {
+      auto coord = [&](int64_t c) {
+        return c == kDynamicCoord ? name(op.operand(next++)) : std::to_string(c);
+      };
+      std::string x = coord(coords[i]);
+      std::string y = coord(coords[i + 1]);
+      out_ += fmt::format(" {}({}, {})", parts[i / 2], x, y);
+    }
+    attrDict(op, elided, false);
+    out_ += " : " + type(op.result(0)->type());
+    return;
+  }
+  case AsmFormat::ParamValue:
+    out_ += " " + attr(op.attribute("param"));
+    attrDict(op, elided, false);
+    out_ += " : " + type(op.result(0)->type());
+    return;
+  case AsmFormat::ScfFor: {
+    scopes_.emplace_back();
+    std::vector<std::string> iv = declareArgs(op.region(0));
+    out_ += fmt::format(" {} = {} to {} step {} ", iv[0], name(op.operand(0)), name(op.operand(1)),
+                        name(op.operand(2)));
+    printRegion(op.region(0), false, true);
+    scopes_.pop_back();
+    attrDict(op, elided, false);
+    return;
+  }
+  case AsmFormat::ScfIf:
+    out_ += " " + name(op.operand(0)) + " ";
+    printRegion(op.region(0), false, true);
+    if (!op.region(1).empty()) {
+      out_ += " else ";
+      printRegion(op.region(1), false, true);
+    }
+    attrDict(op, elided, false);
+    return;
+  case AsmFormat::ScfYield:
+    if (op.numOperands()) {
+      out_ += " ";
+      printOperands(op.operands());
+      out_ += " : " + typeList(op.operands());
+    }
+    return;
+  case AsmFormat::ArithConstant:
+    attrDict(op, elided, false);
+    out_ += " " + attr(op.attribute("value"));
+    return;
+  case AsmFormat::ArithCmpi:
+    out_ += fmt::format(" {}, ", kCmpPredicates[op.attribute("predicate").intValue()]);
+    printOperands(op.operands());
+    attrDict(op, elided, false);
+    out_ += " : " + type(op.operand(0)->type());
+    return;
+  }
+}
+
+} // namespace
+
+std::string print(const Module& module, const PrintOptions& options) {
+  const AliasTable* aliases = options.useAliases ? &module.aliases : nullptr;
+  Printer printer(aliases, options);
+  if (aliases) printer.printAliases(*aliases);
+  printer.printOp(*module.op);
+  return printer.take();
+}
+
+std::string print(Operation& op, const PrintOptions& options) {
+  Printer printer(nullptr, options);
+  printer.printOp(op);
+  return printer.take();
+}
+
+} // namespace ttlplan::ir

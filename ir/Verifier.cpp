@@ -1,0 +1,10 @@
+#include "ir/Verifier.h"
+
+namespace ttlplan::ir {
+
+bool verify(Module& module, DiagnosticEngine& diagnostics) {
+  (void)module;
+  return !diagnostics.hasErrors();
+}
+
+} // namespace ttlplan::ir
