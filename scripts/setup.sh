@@ -1,0 +1,20 @@
+#!/usr/bin/env bash
+# Installs what ttlplan needs from Debian 12 packages (run as root). Skips the install when every
+# package is already there, so repeated runs are quick.
+set -euo pipefail
+packages=(
+  build-essential cmake ninja-build pkg-config git
+  coinor-libcbc-dev libglpk-dev libtbb-dev libfmt-dev nlohmann-json3-dev libcli11-dev
+  libgtest-dev libgmock-dev libbenchmark-dev
+  mlir-16-tools llvm-16-tools   # test tools only: mlir-opt-16 checks the generic form
+)
+missing=()
+for p in "${packages[@]}"; do
+  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
+done
+if ((${#missing[@]})); then
+  echo "setup: installing ${missing[*]}"
+  export DEBIAN_FRONTEND=noninteractive
+  apt-get update -qq
+  apt-get install -y -qq --no-install-recommends "${missing[@]}"
+fi

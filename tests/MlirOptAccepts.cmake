@@ -1,0 +1,15 @@
+# Prints INPUT in generic form with TTLPLAN and feeds it to MLIR_OPT --allow-unregistered-dialect.
+if(NOT MLIR_OPT OR NOT EXISTS "${MLIR_OPT}")
+  message(FATAL_ERROR "mlir-opt-16 not found: install Debian mlir-16-tools (scripts/setup.sh does)")
+endif()
+get_filename_component(stem ${INPUT} NAME_WE)
+set(generic ${CMAKE_CURRENT_BINARY_DIR}/${stem}.generic.mlir)
+execute_process(COMMAND ${TTLPLAN} print --generic ${INPUT} -o ${generic} RESULT_VARIABLE rc)
+if(NOT rc EQUAL 0)
+  message(FATAL_ERROR "ttlplan print --generic failed on ${INPUT}")
+endif()
+execute_process(COMMAND ${MLIR_OPT} --allow-unregistered-dialect ${generic} OUTPUT_QUIET
+                ERROR_VARIABLE err RESULT_VARIABLE rc)
+if(NOT rc EQUAL 0)
+  message(FATAL_ERROR "mlir-opt rejected the generic form of ${INPUT}:\n${err}")
+endif()

@@ -1,0 +1,129 @@
+#include "tools/Commands.h"
+
+#include "ir/Device.h"
+#include "ir/ExpectedDiagnostics.h"
+#include "ir/OpRegistry.h"
+#include "ir/Parser.h"
+#include "ir/Printer.h"
+#include "ir/Verifier.h"
+
+#include <fmt/format.h>
+#include <nlohmann/json.hpp>
+#include <fstream>
+#include <iostream>
+#include <sstream>
+
+namespace ttlplan::tools {
+
+namespace {
+
+bool readFile(const std::string& path, std::string& text) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) return false;
+  std::stringstream s;
+  s << in.rdbuf();
+  text = s.str();
+  return true;
+}
+
+Expected<ir::Device> resolveDevice(const DeviceFlags& flags) {
+  return flags.file.empty() ? ir::builtinDevice(flags.name) : ir::loadDeviceFile(flags.file);
+}
+
+/// Parses and verifies one chunk; returns the diagnostics.
+std::vector<ir::Diagnostic> checkChunk(const std::string& text, const std::string& file) {
+  ir::DiagnosticEngine diags;
+  if (auto module = ir::parseSource(text, file, diags)) (void)ir::verify(*module, diags);
+  return diags.diagnostics();
+}
+
+} // namespace
+
+int runPrint(const PrintFlags& flags) {
+  ir::DiagnosticEngine diags;
+  ir::SourceManager sources;
+  auto module = ir::parseFile(flags.input, diags, &sources);
+  if (!module) {
+    std::cerr << ir::format(diags.diagnostics(), &sources);
+    return kInvalidInput;
+  }
+  ir::PrintOptions options;
+  options.generic = flags.generic;
+  options.useAliases = !flags.noAliases;
+  std::string text = ir::print(*module, options);
+  if (flags.output.empty()) {
+    std::cout << text;
+    return kSuccess;
+  }
+  std::ofstream out(flags.output, std::ios::binary);
+  if (!(out << text)) {
+    std::cerr << fmt::format("ttlplan: error: cannot write '{}'\n", flags.output);
+    return kUsageError;
+  }
+  return kSuccess;
+}
+
+int runVerify(const VerifyFlags& flags, const DeviceFlags& device) {
+  Expected<ir::Device> resolved = resolveDevice(device);
+  if (!resolved) {
+    std::cerr << resolved.error().message << "\n";
+    return kUsageError;
+  }
+  std::string text;
+  if (!readFile(flags.input, text)) {
+    std::cerr << fmt::format("ttlplan: error: cannot read '{}'\n", flags.input);
+    return kUsageError;
+  }
+  std::vector<std::string> chunks =
+      flags.splitInputFile ? ir::splitInputFile(text) : std::vector<std::string>{text};
+  ir::SourceManager sources;
+  sources.add(flags.input, text);
+  bool ok = true;
+  for (const std::string& chunk : chunks) {
+    std::vector<ir::Diagnostic> diags = checkChunk(chunk, flags.input);
+    if (flags.verifyDiagnostics) {
+      std::vector<ir::ExpectedDiagnostic> expected = ir::parseExpectedDiagnostics(chunk);
+      std::string report;
+      if (!ir::checkExpectedDiagnostics(flags.input, diags, expected, report)) {
+        std::cerr << report;
+        ok = false;
+      }
+      continue;
+    }
+    for (const ir::Diagnostic& d : diags) {
+      std::cerr << ir::format(d, &sources);
+      ok = ok && d.severity != ir::Severity::Error;
+    }
+  }
+  return ok ? kSuccess : kInvalidInput;
+}
+
+int runDevices(const DeviceFlags& device, bool json) {
+  std::vector<ir::Device> devices;
+  if (!device.file.empty()) {
+    Expected<ir::Device> d = ir::loadDeviceFile(device.file);
+    if (!d) {
+      std::cerr << d.error().message << "\n";
+      return kInvalidInput;
+    }
+    devices.push_back(*d);
+  } else {
+    for (const std::string& name : ir::builtinDeviceNames()) devices.push_back(*ir::builtinDevice(name));
+  }
+  if (!json) {
+    std::cout << ir::formatDeviceTable(devices);
+    return kSuccess;
+  }
+  nlohmann::json all = nlohmann::json::array();
+  for (const ir::Device& d : devices) all.push_back(ir::toJson(d));
+  std::cout << all.dump(2) << "\n";
+  return kSuccess;
+}
+
+int runOps() {
+  for (const ir::OpDef& def : ir::registeredOps())
+    std::cout << fmt::format("{:<24} {:<22} {}\n", def.name, ir::toString(def.placement), def.summary);
+  return kSuccess;
+}
+
+} // namespace ttlplan::tools

@@ -1,0 +1,33 @@
+#pragma once
+// The `ttlplan` subcommands: thin glue from parsed flags to library calls.
+#include <string>
+
+namespace ttlplan::tools {
+
+/// Exit codes: 0 success, 1 the input is invalid (diagnostics printed), 2 usage error.
+enum ExitCode { kSuccess = 0, kInvalidInput = 1, kUsageError = 2 };
+
+struct DeviceFlags {
+  std::string name = "wormhole_b0"; ///< --device
+  std::string file;                 ///< --device-file (wins over --device)
+};
+
+struct PrintFlags {
+  std::string input;       ///< FILE
+  std::string output;      ///< -o; stdout when empty
+  bool generic = false;    ///< --generic
+  bool noAliases = false;  ///< --no-aliases
+};
+
+struct VerifyFlags {
+  std::string input;              ///< FILE
+  bool splitInputFile = false;    ///< --split-input-file
+  bool verifyDiagnostics = false; ///< --verify-diagnostics
+};
+
+int runPrint(const PrintFlags& flags);
+int runVerify(const VerifyFlags& flags, const DeviceFlags& device);
+int runDevices(const DeviceFlags& device, bool json);
+int runOps();
+
+} // namespace ttlplan::tools

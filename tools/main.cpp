@@ -1,0 +1,80 @@
+// ttlplan: the command-line front end. Parses flags and calls the library; holds no logic.
+#include "ir/Device.h"
+#include "tools/Commands.h"
+
+#include <CLI/CLI.hpp>
+#include <fmt/format.h>
+#include <iostream>
+
+using namespace ttlplan::tools;
+
+namespace {
+
+void addDeviceFlags(CLI::App& command, DeviceFlags& device) {
+  command.add_option("--device", device.name,
+                     "Target device: wormhole_b0 (default), wormhole_n300, blackhole_p150 "
+                     "(see `ttlplan devices`)");
+  command.add_option("--device-file", device.file,
+                     "A device description JSON file (docs/devices.md); wins over --device")
+      ->check(CLI::ExistingFile);
+}
+
+} // namespace
+
+int main(int argc, char** argv) {
+  CLI::App app{"ttlplan: a planning compiler for TTL kernels on Tenstorrent Tensix chips.\n"
+               "Reads TTL (docs/ and ../shared/TTL_SYNTAX.md), verifies it, and prints it in\n"
+               "custom or generic MLIR form. Exit status: 0 success, 1 invalid input,\n"
+               "2 usage error.",
+               "ttlplan"};
+  app.require_subcommand(1);
+  app.set_version_flag("--version", "ttlplan 0.1.0");
+
+  PrintFlags print;
+  CLI::App* printCmd = app.add_subcommand("print", "Parse a TTL file and print it back");
+  printCmd->add_option("file", print.input, "TTL file (custom or generic form)")
+      ->required()
+      ->check(CLI::ExistingFile);
+  printCmd->add_flag("--generic", print.generic,
+                     "Print generic MLIR form (accepted by mlir-opt-16 --allow-unregistered-dialect)");
+  printCmd->add_flag("--no-aliases", print.noAliases,
+                     "Spell every type in full instead of using the file's !alias / #alias names");
+  printCmd->add_option("-o,--output", print.output, "Write to this file instead of stdout");
+
+  VerifyFlags verify;
+  DeviceFlags device;
+  CLI::App* verifyCmd = app.add_subcommand(
+      "verify", "Check placement, circular-buffer protocol, types and knobs; print diagnostics");
+  verifyCmd->add_option("file", verify.input, "TTL file")->required()->check(CLI::ExistingFile);
+  verifyCmd->add_flag("--split-input-file", verify.splitInputFile,
+                      "Treat each `// -----` separated chunk as its own module");
+  verifyCmd->add_flag("--verify-diagnostics", verify.verifyDiagnostics,
+                      "Test mode: succeed only if the diagnostics match the file's "
+                      "`// expected-error@+N {{text}}` annotations one to one");
+  addDeviceFlags(*verifyCmd, device);
+
+  bool json = false;
+  CLI::App* devicesCmd =
+      app.add_subcommand("devices", "List the built-in device descriptions (or check --device-file)");
+  devicesCmd->add_flag("--json", json, "Print the full descriptions as JSON");
+  addDeviceFlags(*devicesCmd, device);
+
+  app.add_subcommand("ops", "List the ops ttlplan knows, where they may appear, and what they do");
+
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::CallForHelp& e) {
+    return app.exit(e);
+  } catch (const CLI::CallForAllHelp& e) {
+    return app.exit(e);
+  } catch (const CLI::Success& e) {
+    return app.exit(e);
+  } catch (const CLI::ParseError& e) {
+    std::cerr << fmt::format("ttlplan: error: {} (see 'ttlplan --help')\n", e.what());
+    return kUsageError;
+  }
+  if (printCmd->parsed()) return runPrint(print);
+  if (verifyCmd->parsed()) return runVerify(verify, device);
+  if (devicesCmd->parsed()) return runDevices(device, json);
+  return runOps();
+}
