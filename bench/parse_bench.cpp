@@ -15,14 +15,13 @@ namespace {
 std::string generateKernel(int blocks) {
   std::string body;
   for (int i = 0; i < blocks; ++i)
-    body += fmt::format(
-        "        %x{0} = ttl.cb_wait %cba : !cb -> !blk\n"
-        "        %o{0} = ttl.cb_reserve %cbc : !cb -> !blk\n"
-        "        %s{0} = ttl.add %x{0}, %x{0} : !blk\n"
-        "        ttl.store %s{0}, %o{0} : !blk\n"
-        "        ttl.cb_push %cbc : !cb\n"
-        "        ttl.cb_pop %cba : !cb\n",
-        i);
+    body += fmt::format("        %x{0} = ttl.cb_wait %cba : !cb -> !blk\n"
+                        "        %o{0} = ttl.cb_reserve %cbc : !cb -> !blk\n"
+                        "        %s{0} = ttl.add %x{0}, %x{0} : !blk\n"
+                        "        ttl.store %s{0}, %o{0} : !blk\n"
+                        "        ttl.cb_push %cbc : !cb\n"
+                        "        ttl.cb_pop %cba : !cb\n",
+                        i);
   return fmt::format(R"(!tile = !ttcore.tile<32x32, bf16>
 !blk = tensor<2x1x!tile>
 !cb = !ttl.cb<[2, 1], !tile, 2>
@@ -53,8 +52,10 @@ void BM_Parse(benchmark::State& state) {
   for (auto _ : state) {
     DiagnosticEngine diags;
     auto module = parseSource(text, "generated.ttl", diags);
-    if (!module) state.SkipWithError("parse failed");
-    else ops = countOps(*module);
+    if (!module)
+      state.SkipWithError("parse failed");
+    else
+      ops = countOps(*module);
     benchmark::DoNotOptimize(module);
   }
   state.counters["ops"] = static_cast<double>(ops);
@@ -66,7 +67,8 @@ BENCHMARK(BM_Parse)->Arg(200)->Arg(2000)->Unit(benchmark::kMillisecond);
 void BM_PrintCustom(benchmark::State& state) {
   DiagnosticEngine diags;
   auto module = parseSource(generateKernel(static_cast<int>(state.range(0))), "g.ttl", diags);
-  for (auto _ : state) benchmark::DoNotOptimize(print(*module));
+  for (auto _ : state)
+    benchmark::DoNotOptimize(print(*module));
 }
 BENCHMARK(BM_PrintCustom)->Arg(2000)->Unit(benchmark::kMillisecond);
 

@@ -42,11 +42,14 @@ std::vector<ExpectedDiagnostic> parseExpectedDiagnostics(std::string_view text) 
       const std::smatch& m = *it;
       int64_t target = lineNumber;
       std::string offset = m[3].str();
-      if (offset == "above") target -= 1;
-      else if (offset == "below") target += 1;
-      else if (!offset.empty()) target += std::stoll(offset);
-      out.push_back({*severityNamed(m[1].str()), static_cast<uint32_t>(std::max<int64_t>(target, 0)),
-                     m[4].str(), lineNumber});
+      if (offset == "above")
+        target -= 1;
+      else if (offset == "below")
+        target += 1;
+      else if (!offset.empty())
+        target += std::stoll(offset);
+      out.push_back({*severityNamed(m[1].str()),
+                     static_cast<uint32_t>(std::max<int64_t>(target, 0)), m[4].str(), lineNumber});
     }
   }
   return out;
@@ -68,12 +71,13 @@ bool checkExpectedDiagnostics(const std::string& file, const std::vector<Diagnos
   auto check = [&](const Diagnostic& d) {
     if (matchOne(d, expected)) return;
     ok = false;
-    report += fmt::format("{}: unexpected {}: {}\n", d.location.str(), toString(d.severity),
-                          d.message);
+    report +=
+        fmt::format("{}: unexpected {}: {}\n", d.location.str(), toString(d.severity), d.message);
   };
   for (const Diagnostic& d : actual) {
     check(d);
-    for (const Diagnostic& note : d.notes) check(note);
+    for (const Diagnostic& note : d.notes)
+      check(note);
   }
   for (const ExpectedDiagnostic& e : expected) {
     if (e.matched) continue;

@@ -8,9 +8,9 @@
 #include "ir/Verifier.h"
 
 #include <fmt/format.h>
-#include <nlohmann/json.hpp>
 #include <fstream>
 #include <iostream>
+#include <nlohmann/json.hpp>
 #include <sstream>
 
 namespace ttlplan::tools {
@@ -66,7 +66,7 @@ int runPrint(const PrintFlags& flags) {
 int runVerify(const VerifyFlags& flags, const DeviceFlags& device) {
   Expected<ir::Device> resolved = resolveDevice(device);
   if (!resolved) {
-    std::cerr << resolved.error().message << "\n";
+    std::cerr << "ttlplan: error: " << resolved.error().message << "\n";
     return kUsageError;
   }
   std::string text;
@@ -108,21 +108,24 @@ int runDevices(const DeviceFlags& device, bool json) {
     }
     devices.push_back(*d);
   } else {
-    for (const std::string& name : ir::builtinDeviceNames()) devices.push_back(*ir::builtinDevice(name));
+    for (const std::string& name : ir::builtinDeviceNames())
+      devices.push_back(*ir::builtinDevice(name));
   }
   if (!json) {
     std::cout << ir::formatDeviceTable(devices);
     return kSuccess;
   }
   nlohmann::json all = nlohmann::json::array();
-  for (const ir::Device& d : devices) all.push_back(ir::toJson(d));
+  for (const ir::Device& d : devices)
+    all.push_back(ir::toJson(d));
   std::cout << all.dump(2) << "\n";
   return kSuccess;
 }
 
 int runOps() {
   for (const ir::OpDef& def : ir::registeredOps())
-    std::cout << fmt::format("{:<24} {:<22} {}\n", def.name, ir::toString(def.placement), def.summary);
+    std::cout << fmt::format("{:<24} {:<22} {}\n", def.name, ir::toString(def.placement),
+                             def.summary);
   return kSuccess;
 }
 

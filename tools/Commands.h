@@ -13,10 +13,10 @@ struct DeviceFlags {
 };
 
 struct PrintFlags {
-  std::string input;       ///< FILE
-  std::string output;      ///< -o; stdout when empty
-  bool generic = false;    ///< --generic
-  bool noAliases = false;  ///< --no-aliases
+  std::string input;      ///< FILE
+  std::string output;     ///< -o; stdout when empty
+  bool generic = false;   ///< --generic
+  bool noAliases = false; ///< --no-aliases
 };
 
 struct VerifyFlags {

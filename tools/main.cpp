@@ -3,7 +3,9 @@
 #include "tools/Commands.h"
 
 #include <CLI/CLI.hpp>
+#include <algorithm>
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 #include <iostream>
 
 using namespace ttlplan::tools;
@@ -14,8 +16,9 @@ void addDeviceFlags(CLI::App& command, DeviceFlags& device) {
   command.add_option("--device", device.name,
                      "Target device: wormhole_b0 (default), wormhole_n300, blackhole_p150 "
                      "(see `ttlplan devices`)");
-  command.add_option("--device-file", device.file,
-                     "A device description JSON file (docs/devices.md); wins over --device")
+  command
+      .add_option("--device-file", device.file,
+                  "A device description JSON file (docs/devices.md); wins over --device")
       ->check(CLI::ExistingFile);
 }
 
@@ -35,8 +38,9 @@ int main(int argc, char** argv) {
   printCmd->add_option("file", print.input, "TTL file (custom or generic form)")
       ->required()
       ->check(CLI::ExistingFile);
-  printCmd->add_flag("--generic", print.generic,
-                     "Print generic MLIR form (accepted by mlir-opt-16 --allow-unregistered-dialect)");
+  printCmd->add_flag(
+      "--generic", print.generic,
+      "Print generic MLIR form (accepted by mlir-opt-16 --allow-unregistered-dialect)");
   printCmd->add_flag("--no-aliases", print.noAliases,
                      "Spell every type in full instead of using the file's !alias / #alias names");
   printCmd->add_option("-o,--output", print.output, "Write to this file instead of stdout");
@@ -54,13 +58,23 @@ int main(int argc, char** argv) {
   addDeviceFlags(*verifyCmd, device);
 
   bool json = false;
-  CLI::App* devicesCmd =
-      app.add_subcommand("devices", "List the built-in device descriptions (or check --device-file)");
+  CLI::App* devicesCmd = app.add_subcommand(
+      "devices", "List the built-in device descriptions (or check --device-file)");
   devicesCmd->add_flag("--json", json, "Print the full descriptions as JSON");
   addDeviceFlags(*devicesCmd, device);
 
   app.add_subcommand("ops", "List the ops ttlplan knows, where they may appear, and what they do");
 
+  std::vector<std::string> names;
+  for (const CLI::App* command : app.get_subcommands({}))
+    names.push_back(command->get_name());
+  if (argc > 1 && argv[1][0] != '-' &&
+      std::find(names.begin(), names.end(), argv[1]) == names.end()) {
+    std::cerr << fmt::format("ttlplan: error: unknown command '{}'; commands are {} (see "
+                             "'ttlplan --help')\n",
+                             argv[1], fmt::join(names, ", "));
+    return kUsageError;
+  }
   try {
     app.parse(argc, argv);
   } catch (const CLI::CallForHelp& e) {
