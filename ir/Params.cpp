@@ -1,0 +1,172 @@
+#include "ir/Params.h"
+
+#include "ir/Attributes.h"
+
+namespace ttlplan::ir {
+
+namespace {
+
+// Deep enough for any real expression; stops runaway recursion on malformed (cyclic) input.
+constexpr int kMaxDepth = 256;
+
+std::optional<int64_t> constantValue(const Operation& op) {
+  Attribute value = op.attribute("value");
+  if (value.is(AttrKind::Integer)) return value.intValue();
+  if (value.is(AttrKind::Bool)) return value.boolValue() ? 1 : 0;
+  return std::nullopt;
+}
+
+std::optional<int64_t> compare(int64_t predicate, int64_t a, int64_t b) {
+  auto ua = static_cast<uint64_t>(a), ub = static_cast<uint64_t>(b);
+  switch (predicate) {
+  case 0: return a == b;
+  case 1: return a != b;
+  case 2: return a < b;
+  case 3: return a <= b;
+  case 4: return a > b;
+  case 5: return a >= b;
+  case 6: return ua < ub;
+  case 7: return ua <= ub;
+  case 8: return ua > ub;
+  case 9: return ua >= ub;
+  default: return std::nullopt;
+  }
+}
+
+std::optional<int64_t> binary(const Operation& op, int64_t a, int64_t b) {
+  const std::string& n = op.name();
+  auto ua = static_cast<uint64_t>(a), ub = static_cast<uint64_t>(b);
+  // Wrap-around arithmetic as in MLIR (done in unsigned to avoid signed overflow UB).
+  if (n == "arith.addi") return static_cast<int64_t>(ua + ub);
+  if (n == "arith.subi") return static_cast<int64_t>(ua - ub);
+  if (n == "arith.muli") return static_cast<int64_t>(ua * ub);
+  if (n == "arith.andi") return a & b;
+  if (n == "arith.ori") return a | b;
+  if (n == "arith.xori") return a ^ b;
+  if (n == "arith.minui") return static_cast<int64_t>(std::min(ua, ub));
+  if (n == "arith.maxui") return static_cast<int64_t>(std::max(ua, ub));
+  if (n == "arith.cmpi") {
+    Attribute predicate = op.attribute("predicate");
+    if (!predicate.is(AttrKind::Integer)) return std::nullopt;
+    return compare(predicate.intValue(), a, b);
+  }
+  if (b == 0) return std::nullopt; // division by zero does not fold
+  if (n == "arith.divui") return static_cast<int64_t>(ua / ub);
+  if (n == "arith.remui") return static_cast<int64_t>(ua % ub);
+  if (a == INT64_MIN && b == -1) return std::nullopt;
+  if (n == "arith.divsi") return a / b;
+  if (n == "arith.remsi") return a % b;
+  return std::nullopt;
+}
+
+std::optional<int64_t> evaluateAt(const Value* value, const Binding& binding, int depth) {
+  if (!value || depth > kMaxDepth) return std::nullopt;
+  const Operation* op = value->definingOp();
+  if (!op) return std::nullopt;
+  if (op->isa("arith.constant")) return constantValue(*op);
+  if (op->isa("ttl.param_value")) {
+    Attribute param = op->attribute("param");
+    if (!param.is(AttrKind::SymbolRef)) return std::nullopt;
+    auto it = binding.find(param.stringValue());
+    if (it == binding.end()) return std::nullopt;
+    return it->second;
+  }
+  if (op->dialect() != "arith" || op->numOperands() != 2) return std::nullopt;
+  std::optional<int64_t> a = evaluateAt(op->operand(0), binding, depth + 1);
+  if (!a) return std::nullopt;
+  std::optional<int64_t> b = evaluateAt(op->operand(1), binding, depth + 1);
+  if (!b) return std::nullopt;
+  return binary(*op, *a, *b);
+}
+
+void collectKnobsAt(const Value* value, std::set<std::string>& knobs, int depth) {
+  if (!value || depth > kMaxDepth) return;
+  const Operation* op = value->definingOp();
+  if (!op) return;
+  if (op->isa("ttl.param_value")) {
+    Attribute param = op->attribute("param");
+    if (param.is(AttrKind::SymbolRef)) knobs.insert(param.stringValue());
+    return;
+  }
+  if (op->dialect() != "arith") return;
+  for (const Value* operand : op->operands())
+    collectKnobsAt(operand, knobs, depth + 1);
+}
+
+bool forEachFrom(const std::vector<const Param*>& knobs, size_t i, Binding& binding,
+                 const std::function<bool(const Binding&)>& visit) {
+  if (i == knobs.size()) return visit(binding);
+  for (int64_t v : knobs[i]->values) {
+    binding[knobs[i]->name] = v;
+    if (!forEachFrom(knobs, i + 1, binding, visit)) return false;
+  }
+  return true;
+}
+
+} // namespace
+
+std::vector<Param> collectParams(const Module& module) {
+  std::vector<Param> out;
+  if (!module.op || module.op->numRegions() == 0 || module.op->region(0).empty()) return out;
+  for (const auto& op : module.op->region(0).front().operations()) {
+    if (!op->isa("ttl.param")) continue;
+    Param p;
+    p.op = op.get();
+    Attribute name = op->attribute("sym_name");
+    if (name.is(AttrKind::String) || name.is(AttrKind::SymbolRef)) p.name = name.stringValue();
+    Attribute values = op->attribute("values");
+    if (values.is(AttrKind::Array))
+      for (const Attribute& v : values.elements())
+        if (v.is(AttrKind::Integer)) p.values.push_back(v.intValue());
+    out.push_back(std::move(p));
+  }
+  return out;
+}
+
+const Param* findParam(const std::vector<Param>& params, const std::string& name) {
+  for (const Param& p : params)
+    if (p.name == name) return &p;
+  return nullptr;
+}
+
+std::optional<int64_t> evaluate(const Value* value, const Binding& binding) {
+  return evaluateAt(value, binding, 0);
+}
+
+void collectKnobs(const Value* value, std::set<std::string>& knobs) {
+  collectKnobsAt(value, knobs, 0);
+}
+
+std::optional<bool> foldRequire(const Operation& require, const Binding& binding) {
+  if (require.numOperands() != 1) return std::nullopt;
+  std::optional<int64_t> v = evaluate(require.operand(0), binding);
+  if (!v) return std::nullopt;
+  return (*v & 1) != 0; // an i1: only the low bit counts
+}
+
+std::optional<int64_t> resolveDim(const Dim& dim, const Binding& binding) {
+  if (dim.kind == Dim::Kind::Static) return dim.value;
+  if (dim.kind == Dim::Kind::Param) {
+    auto it = binding.find(dim.param);
+    if (it != binding.end()) return it->second;
+  }
+  return std::nullopt;
+}
+
+uint64_t countBindings(const std::vector<const Param*>& knobs, uint64_t cap) {
+  uint64_t count = 1;
+  for (const Param* p : knobs) {
+    count *= p->values.size();
+    if (count == 0) return 0;
+    if (count > cap) return cap + 1;
+  }
+  return count;
+}
+
+bool forEachBinding(const std::vector<const Param*>& knobs,
+                    const std::function<bool(const Binding&)>& visit) {
+  Binding binding;
+  return forEachFrom(knobs, 0, binding, visit);
+}
+
+} // namespace ttlplan::ir

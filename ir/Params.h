@@ -1,0 +1,56 @@
+#pragma once
+// Knob binding utilities: the `ttl.param` knobs of a module, bindings of them (one value per
+// knob), and constant folding of index/i1 expressions built from `ttl.param_value`, constants and
+// `arith` ops under a binding. The verifier uses them to fold `ttl.require`; the search uses them
+// to instantiate templates.
+#include "ir/Operation.h"
+
+#include <cstdint>
+#include <functional>
+#include <map>
+#include <optional>
+#include <set>
+#include <string>
+#include <vector>
+
+namespace ttlplan::ir {
+
+/// One `ttl.param @NAME = [v0, v1, ...]`.
+struct Param {
+  std::string name;            ///< without '@'
+  std::vector<int64_t> values; ///< the integer candidates (non-integers are dropped)
+  Operation* op = nullptr;     ///< the defining `ttl.param`
+};
+
+/// A value for each bound knob, by name (without '@').
+using Binding = std::map<std::string, int64_t>;
+
+/// The `ttl.param` ops directly in the module body, in order (duplicates included).
+std::vector<Param> collectParams(const Module& module);
+
+/// The first param named `name`, or null.
+const Param* findParam(const std::vector<Param>& params, const std::string& name);
+
+/// The value of `value` under `binding`, when it folds to a constant: `arith.constant`,
+/// `ttl.param_value` of a bound knob, and the integer `arith` ops (cmpi gives 0 or 1).
+/// Division by zero or anything else (block arguments, core coordinates) gives nullopt.
+std::optional<int64_t> evaluate(const Value* value, const Binding& binding);
+
+/// The knobs `value` depends on through `ttl.param_value` (transitively through `arith`).
+void collectKnobs(const Value* value, std::set<std::string>& knobs);
+
+/// The condition of a `ttl.require` under `binding`: true/false, or nullopt when it does not fold.
+std::optional<bool> foldRequire(const Operation& require, const Binding& binding);
+
+/// A dimension under `binding`: its number, the knob's bound value, or nullopt (`?`, unbound).
+std::optional<int64_t> resolveDim(const Dim& dim, const Binding& binding);
+
+/// Number of bindings of `knobs` (the product of their value counts), saturating at `cap + 1`.
+uint64_t countBindings(const std::vector<const Param*>& knobs, uint64_t cap);
+
+/// Calls `visit` for each binding of `knobs` (Cartesian product, first knob slowest) until it
+/// returns false. Returns false when stopped early.
+bool forEachBinding(const std::vector<const Param*>& knobs,
+                    const std::function<bool(const Binding&)>& visit);
+
+} // namespace ttlplan::ir

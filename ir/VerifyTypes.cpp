@@ -1,0 +1,465 @@
+// Types and shapes: CB views against their CB, copy endpoints and handle directions, compute op
+// shapes (elementwise, matmul, reduce, bcast, store), slices of kernel arguments, CB and tile
+// types, and the kernel's grid / work attributes against its work loops.
+#include "ir/Attributes.h"
+#include "ir/VerifierDetail.h"
+
+#include <fmt/format.h>
+#include <optional>
+#include <set>
+
+namespace ttlplan::ir::detail {
+
+namespace {
+
+constexpr int64_t kTileSize = 32;
+
+std::string str(const Type& type) {
+  return type ? type.str() : "<no type>";
+}
+
+bool isBlock2d(const Type& type) {
+  return type.isTileBlock() && type.shape().size() == 2;
+}
+
+// ---- CB views, push/pop -------------------------------------------------------------------
+
+void checkCbOperand(const Operation& op, DiagnosticEngine& diags) {
+  Type cb = op.operand(0)->type();
+  if (isKind(cb, TypeKind::CircularBuffer)) return;
+  diags.error(op.location(), fmt::format("'{}' needs a circular buffer operand (!ttl.cb<...>), "
+                                         "got {}",
+                                         op.name(), str(cb)));
+}
+
+void checkView(const Operation& op, DiagnosticEngine& diags) {
+  Type cb = op.operand(0)->type();
+  if (!isKind(cb, TypeKind::CircularBuffer)) return checkCbOperand(op, diags);
+  Type expected = Type::tensor(cb.shape(), cb.elementType());
+  Type actual = op.result(0)->type();
+  if (actual == expected) return;
+  auto d = diags.error(op.location(),
+                       fmt::format("view type {} does not match the CB's block: expected {} "
+                                   "(the CB's block shape and tile type)",
+                                   str(actual), str(expected)));
+  if (const Operation* def = op.operand(0)->definingOp())
+    d.note(def->location(), fmt::format("the CB is created here as {}", str(cb)));
+}
+
+// ---- CB and tile types anywhere -------------------------------------------------------------
+
+void checkTile(const Type& tile, const Operation& op, DiagnosticEngine& diags) {
+  if (tile.tileRows() == kTileSize && tile.tileColumns() == kTileSize) return;
+  diags.error(op.location(), fmt::format("tile type {} is not supported: TTL tiles are 32x32",
+                                         str(tile)));
+}
+
+void checkCbType(const Type& cb, const Operation& op, DiagnosticEngine& diags) {
+  const Dim& depth = cb.depth();
+  if (depth.isStatic() && depth.value <= 0)
+    diags.error(op.location(), fmt::format("CB depth must be positive (a number of blocks, or ? "
+                                           "for the planner to choose), got {}",
+                                           depth.value));
+  if (!isKind(cb.elementType(), TypeKind::Tile))
+    diags.error(op.location(), fmt::format("a CB holds tiles: its element type must be "
+                                           "!ttcore.tile<32x32, DT>, got {}",
+                                           str(cb.elementType())));
+  if (cb.shape().size() != 2)
+    diags.error(op.location(), fmt::format("a CB block shape has two dimensions [B, C], got {}",
+                                           cb.shape().size()));
+  for (const Dim& d : cb.shape())
+    if (d.isStatic() && d.value <= 0)
+      diags.error(op.location(),
+                  fmt::format("CB block dimensions must be positive, got {}", d.value));
+}
+
+// Reports each distinct bad tile or CB type once per op that defines a value of it.
+void checkDefinedType(const Type& type, const Operation& op, std::set<std::string>& seen,
+                      DiagnosticEngine& diags) {
+  if (!type || !seen.insert(type.str()).second) return;
+  if (type.is(TypeKind::Tile)) return checkTile(type, op, diags);
+  if (type.is(TypeKind::CircularBuffer)) {
+    checkCbType(type, op, diags);
+    if (type.elementType().is(TypeKind::Tile)) checkTile(type.elementType(), op, diags);
+  }
+  if (type.is(TypeKind::Tensor)) {
+    if (type.elementType().is(TypeKind::Tile)) checkTile(type.elementType(), op, diags);
+    for (const Dim& d : type.shape())
+      if (d.isStatic() && d.value <= 0)
+        diags.error(op.location(),
+                    fmt::format("tensor dimensions must be positive, got {}", str(type)));
+  }
+}
+
+void checkDefinedTypes(Operation& op, DiagnosticEngine& diags) {
+  std::set<std::string> seen;
+  for (const Value* r : op.results())
+    checkDefinedType(r->type(), op, seen, diags);
+  for (size_t i = 0; i < op.numRegions(); ++i)
+    for (auto& block : op.region(i).blocks())
+      for (const Value* a : block->arguments())
+        checkDefinedType(a->type(), op, seen, diags);
+}
+
+// ---- copies ---------------------------------------------------------------------------------
+
+enum class End { Slice, View, Pipe, Unknown };
+
+End classify(const Value* v) {
+  if (isKind(v->type(), TypeKind::Pipe)) return End::Pipe;
+  if (definedBy(v, "ttl.tensor_slice")) return End::Slice;
+  if (definedBy(v, "ttl.cb_reserve") || definedBy(v, "ttl.cb_wait")) return End::View;
+  return End::Unknown;
+}
+
+// The handle kind the copy must produce, when the endpoints tell.
+std::optional<TransferKind> copyDirection(End src, End dst) {
+  if (dst == End::Pipe || dst == End::Slice) return TransferKind::Write;
+  if (src == End::Pipe || src == End::Slice) return TransferKind::Read;
+  return std::nullopt;
+}
+
+void checkCopyEnds(const Operation& op, End src, End dst, DiagnosticEngine& diags) {
+  if (src == End::Slice && dst == End::Slice)
+    diags.error(op.location(), "ttl.copy between two tensor slices is not supported; copy "
+                               "through a CB view");
+  if (src == End::View && dst == End::View)
+    diags.error(op.location(), "ttl.copy between two CB views is not supported; one end must be "
+                               "a tensor slice or a pipe");
+  Type a = op.operand(0)->type(), b = op.operand(1)->type();
+  if (src == End::Pipe || dst == End::Pipe || a == b) return;
+  if (!a.isTileBlock() || !b.isTileBlock()) return;
+  diags.error(op.location(),
+              fmt::format("ttl.copy endpoints must have the same block type: {} and {}", str(a),
+                          str(b)));
+}
+
+void checkCopy(const Operation& op, DiagnosticEngine& diags) {
+  End src = classify(op.operand(0)), dst = classify(op.operand(1));
+  checkCopyEnds(op, src, dst, diags);
+  std::optional<TransferKind> kind = copyDirection(src, dst);
+  Type handle = op.result(0)->type();
+  if (!kind) return;
+  if (isKind(handle, TypeKind::TransferHandle) && handle.transferKind() == *kind) return;
+  bool read = *kind == TransferKind::Read;
+  diags.error(op.location(),
+              fmt::format("this copy is a {} ({}), so it returns !ttl.transfer_handle<{}>, not {}",
+                          read ? "read" : "write",
+                          read ? (src == End::Pipe ? "pipe -> view" : "slice -> view")
+                               : (dst == End::Pipe ? "view -> pipe" : "view -> slice"),
+                          read ? "read" : "write", str(handle)));
+}
+
+void checkWait(const Operation& op, DiagnosticEngine& diags) {
+  Type t = op.operand(0)->type();
+  if (isKind(t, TypeKind::TransferHandle)) return;
+  diags.error(op.location(),
+              fmt::format("ttl.wait needs a !ttl.transfer_handle from ttl.copy, got {}", str(t)));
+}
+
+// ---- compute ------------------------------------------------------------------------------
+
+bool isElementwise(const Operation& op) {
+  static const std::set<std::string> names = {
+      "ttl.add",   "ttl.sub",  "ttl.mul",   "ttl.max",     "ttl.exp",  "ttl.log",
+      "ttl.sqrt",  "ttl.rsqrt", "ttl.recip", "ttl.relu",   "ttl.gelu", "ttl.sigmoid",
+      "ttl.tanh",  "ttl.neg",  "ttl.abs"};
+  return names.count(op.name()) != 0;
+}
+
+void checkElementwise(const Operation& op, DiagnosticEngine& diags) {
+  Type result = op.result(0)->type();
+  if (!result.isTileBlock())
+    return (void)diags.error(op.location(),
+                             fmt::format("'{}' works on blocks of tiles (tensor<BxCx!tile>), got "
+                                         "{}",
+                                         op.name(), str(result)));
+  for (const Value* v : op.operands())
+    if (v->type() != result)
+      return (void)diags.error(op.location(),
+                               fmt::format("'{}' operands and result must have the same type: "
+                                           "{} vs {}",
+                                           op.name(), str(v->type()), str(result)));
+}
+
+void checkMatmul(const Operation& op, DiagnosticEngine& diags) {
+  Type a = op.operand(0)->type(), b = op.operand(1)->type(), c = op.result(0)->type();
+  if (!isBlock2d(a) || !isBlock2d(b) || !isBlock2d(c))
+    return (void)diags.error(op.location(), "ttl.matmul takes and returns 2-D blocks of tiles");
+  if (a.elementType() != b.elementType() || a.elementType() != c.elementType())
+    return (void)diags.error(op.location(),
+                             fmt::format("ttl.matmul operands and result must have the same tile "
+                                         "type: {}, {} -> {}",
+                                         str(a.elementType()), str(b.elementType()),
+                                         str(c.elementType())));
+  const auto &sa = a.shape(), &sb = b.shape(), &sc = c.shape();
+  if (sa[1] != sb[0])
+    return (void)diags.error(op.location(),
+                             fmt::format("ttl.matmul inner dimensions differ: {} is {}x{} and {} "
+                                         "is {}x{}; the first operand's columns must equal the "
+                                         "second's rows",
+                                         describe(op.operand(0)), sa[0].str(), sa[1].str(),
+                                         describe(op.operand(1)), sb[0].str(), sb[1].str()));
+  if (sc[0] != sa[0] || sc[1] != sb[1])
+    diags.error(op.location(), fmt::format("ttl.matmul of {}x{} and {}x{} gives {}x{}, not {}x{}",
+                                           sa[0].str(), sa[1].str(), sb[0].str(), sb[1].str(),
+                                           sa[0].str(), sb[1].str(), sc[0].str(), sc[1].str()));
+}
+
+// The `dims` attribute as a set of {0, 1}; nullopt when it is not [0], [1] or [0, 1].
+std::optional<std::set<int64_t>> reduceDims(const Operation& op) {
+  std::vector<int64_t> dims;
+  if (!op.attribute("dims").getIntegers(dims) || dims.empty()) return std::nullopt;
+  std::set<int64_t> out(dims.begin(), dims.end());
+  if (out.size() != dims.size()) return std::nullopt;
+  for (int64_t d : out)
+    if (d != 0 && d != 1) return std::nullopt;
+  return out;
+}
+
+bool checkBlockOp(const Operation& op, Type in, Type out, DiagnosticEngine& diags) {
+  if (!isBlock2d(in) || !isBlock2d(out)) {
+    diags.error(op.location(), fmt::format("'{}' takes and returns 2-D blocks of tiles, got {} "
+                                           "-> {}",
+                                           op.name(), str(in), str(out)));
+    return false;
+  }
+  if (in.elementType() != out.elementType()) {
+    diags.error(op.location(), fmt::format("'{}' must keep the tile type: {} -> {}", op.name(),
+                                           str(in.elementType()), str(out.elementType())));
+    return false;
+  }
+  return true;
+}
+
+std::optional<std::set<int64_t>> checkedDims(const Operation& op, DiagnosticEngine& diags) {
+  std::optional<std::set<int64_t>> dims = reduceDims(op);
+  if (!dims)
+    diags.error(op.location(), fmt::format("'{}' needs dims = [0], [1] or [0, 1]", op.name()));
+  return dims;
+}
+
+void checkReduce(const Operation& op, DiagnosticEngine& diags) {
+  Type in = op.operand(0)->type(), out = op.result(0)->type();
+  auto dims = checkedDims(op, diags);
+  if (!dims || !checkBlockOp(op, in, out, diags)) return;
+  std::vector<Dim> expected = in.shape();
+  for (int64_t d : *dims)
+    expected[d] = Dim::fixed(1);
+  if (out.shape() == expected) return;
+  diags.error(op.location(),
+              fmt::format("'{}' over dims {} of a {}x{} block gives a {}x{} block, not {}x{}",
+                          op.name(), op.attribute("dims").str(), in.shape()[0].str(),
+                          in.shape()[1].str(), expected[0].str(), expected[1].str(),
+                          out.shape()[0].str(), out.shape()[1].str()));
+}
+
+void checkBcast(const Operation& op, DiagnosticEngine& diags) {
+  Type in = op.operand(0)->type(), out = op.result(0)->type();
+  auto dims = checkedDims(op, diags);
+  if (!dims || !checkBlockOp(op, in, out, diags)) return;
+  for (int64_t d = 0; d < 2; ++d) {
+    bool repeated = dims->count(d) != 0;
+    const Dim& i = in.shape()[d];
+    const Dim& o = out.shape()[d];
+    if (repeated && i != Dim::fixed(1))
+      return (void)diags.error(
+          op.location(), fmt::format("ttl.bcast over dim {} repeats {} {}: the input must have 1 "
+                                     "there, got {}",
+                                     d, d == 0 ? "row" : "column", 0, i.str()));
+    if (!repeated && i != o)
+      return (void)diags.error(op.location(),
+                               fmt::format("ttl.bcast keeps dim {} (not in dims): input has {}, "
+                                           "result has {}",
+                                           d, i.str(), o.str()));
+  }
+}
+
+void checkStore(const Operation& op, DiagnosticEngine& diags) {
+  Type value = op.operand(0)->type(), view = op.operand(1)->type();
+  if (value == view) return;
+  diags.error(op.location(),
+              fmt::format("ttl.store value type {} differs from the view type {}; compute a "
+                          "block of the view's shape",
+                          str(value), str(view)));
+}
+
+// ---- slices ---------------------------------------------------------------------------------
+
+bool isKernelArgument(const Value* v) {
+  if (!v->isBlockArgument()) return false;
+  const Operation* owner = v->ownerBlock()->parentOp();
+  return owner && owner->isa("ttl.kernel");
+}
+
+// Tile data type a tensor element type corresponds to, when it has one.
+std::optional<DataType> tileTypeOf(const Type& element) {
+  if (element.is(TypeKind::Float)) {
+    switch (element.floatKind()) {
+    case FloatKind::BF16: return DataType::BF16;
+    case FloatKind::F16: return DataType::F16;
+    case FloatKind::F32: return DataType::F32;
+    default: return std::nullopt;
+    }
+  }
+  if (element.is(TypeKind::Integer) && element.integerWidth() == 32)
+    return element.signedness() == Signedness::Unsigned ? DataType::U32 : DataType::I32;
+  return std::nullopt;
+}
+
+bool checkSliceSource(const Operation& op, DiagnosticEngine& diags) {
+  const Value* src = op.operand(0);
+  Type t = src->type();
+  if (!isKernelArgument(src)) {
+    diags.error(op.location(), fmt::format("ttl.tensor_slice source {} must be a kernel argument "
+                                           "tensor",
+                                           describe(src)));
+    return false;
+  }
+  if (!t.is(TypeKind::Tensor) || t.isTileBlock()) {
+    diags.error(op.location(), fmt::format("ttl.tensor_slice source must be a tensor of elements "
+                                           "(like tensor<256x256xbf16, #dram>), got {}",
+                                           str(t)));
+    return false;
+  }
+  for (const Dim& d : t.shape())
+    if (!d.isStatic() || d.value % kTileSize != 0) {
+      diags.error(op.location(), fmt::format("ttl.tensor_slice source {} is not tile aligned: "
+                                             "its dimensions must be multiples of 32",
+                                             str(t)));
+      return false;
+    }
+  return true;
+}
+
+void checkSliceBounds(const Operation& op, const Type& tensor, const Type& block,
+                      DiagnosticEngine& diags) {
+  for (size_t d = 0; d < block.shape().size(); ++d) {
+    int64_t tiles = tensor.shape()[d].value / kTileSize;
+    const Dim& extent = block.shape()[d];
+    if (extent.isStatic() && extent.value > tiles)
+      return (void)diags.error(op.location(),
+                               fmt::format("slice block of {} tiles in dim {} is larger than the "
+                                           "tensor's {} tiles",
+                                           extent.value, d, tiles));
+    const Operation* index = op.operand(d + 1)->definingOp();
+    if (!extent.isStatic() || !index || !index->isa("arith.constant")) continue;
+    Attribute v = index->attribute("value");
+    if (!v.is(AttrKind::Integer)) continue;
+    if (v.intValue() >= 0 && v.intValue() + extent.value <= tiles) continue;
+    return (void)diags.error(op.location(),
+                             fmt::format("slice out of bounds in dim {}: tiles [{}, {}) of a "
+                                         "tensor {} tiles wide (indices are in tiles)",
+                                         d, v.intValue(), v.intValue() + extent.value, tiles));
+  }
+}
+
+void checkSlice(const Operation& op, DiagnosticEngine& diags) {
+  if (op.numOperands() < 1 || !checkSliceSource(op, diags)) return;
+  Type tensor = op.operand(0)->type();
+  Type block = op.result(0)->type();
+  size_t rank = tensor.shape().size();
+  if (op.numOperands() != rank + 1)
+    return (void)diags.error(op.location(),
+                             fmt::format("ttl.tensor_slice of a rank-{} tensor takes {} indices, "
+                                         "got {}",
+                                         rank, rank, op.numOperands() - 1));
+  if (!block.isTileBlock() || block.shape().size() != rank)
+    return (void)diags.error(op.location(),
+                             fmt::format("ttl.tensor_slice gives a rank-{} block of tiles, got {}",
+                                         rank, str(block)));
+  std::optional<DataType> dt = tileTypeOf(tensor.elementType());
+  if (dt && isKind(block.elementType(), TypeKind::Tile) && block.elementType().tileDataType() != *dt)
+    return (void)diags.error(op.location(),
+                             fmt::format("slice of a {} tensor must have {} tiles, got {}",
+                                         str(tensor.elementType()), toString(*dt),
+                                         str(block.elementType())));
+  checkSliceBounds(op, tensor, block, diags);
+}
+
+// ---- kernels --------------------------------------------------------------------------------
+
+void checkGrid(const Operation& kernel, DiagnosticEngine& diags) {
+  Attribute grid = kernel.attribute("grid");
+  if (!grid) return; // no grid: the planner chooses, as with "auto"
+  if (grid.is(AttrKind::String) && grid.stringValue() == "auto") return;
+  std::vector<int64_t> dims;
+  if (grid.getIntegers(dims) && dims.size() == 2 && dims[0] > 0 && dims[1] > 0) return;
+  diags.error(kernel.location(),
+              fmt::format("grid must be [GY, GX] with positive sizes or \"auto\", got {}",
+                          grid.str()));
+}
+
+// The rank of `work`, or -1 when the kernel has none; reports malformed entries.
+int checkWork(const Operation& kernel, DiagnosticEngine& diags) {
+  Attribute work = kernel.attribute("work");
+  if (!work) return -1;
+  if (!work.is(AttrKind::Array) || work.elements().empty()) {
+    diags.error(kernel.location(), fmt::format("work must be a non-empty list of item counts "
+                                               "(integers or @knobs), got {}",
+                                               work.str()));
+    return -1;
+  }
+  for (const Attribute& e : work.elements()) {
+    if (e.is(AttrKind::SymbolRef) || (e.is(AttrKind::Integer) && e.intValue() > 0)) continue;
+    diags.error(kernel.location(), fmt::format("work dimensions must be positive integers or "
+                                               "@knobs, got {}",
+                                               e.str()));
+  }
+  return static_cast<int>(work.elements().size());
+}
+
+void checkWorkLoop(Operation& loop, Operation& kernel, int rank, DiagnosticEngine& diags) {
+  Block* body = regionBlock(loop, 0);
+  size_t args = body ? body->numArguments() : 0;
+  if (rank < 0)
+    return (void)diags
+        .error(loop.location(), "ttl.work_loop needs the kernel's work attribute (work = [...]); "
+                                "add it or use scf.for")
+        .note(kernel.location(), "the kernel is here");
+  if (args != static_cast<size_t>(rank))
+    return (void)diags
+        .error(loop.location(),
+               fmt::format("ttl.work_loop has {} induction variable(s) but the kernel's work has "
+                           "{} dimension(s)",
+                           args, rank))
+        .note(kernel.location(), "the kernel's work attribute is here");
+  for (const Value* a : body->arguments())
+    if (!a->type().is(TypeKind::Index))
+      return (void)diags.error(loop.location(), "ttl.work_loop induction variables are index");
+}
+
+void checkKernel(Operation& kernel, DiagnosticEngine& diags) {
+  checkGrid(kernel, diags);
+  int rank = checkWork(kernel, diags);
+  kernel.walk([&](Operation* op) {
+    if (op->isa("ttl.work_loop") && hasValidCounts(*op)) checkWorkLoop(*op, kernel, rank, diags);
+  });
+}
+
+void checkOp(Operation& op, DiagnosticEngine& diags) {
+  const std::string& n = op.name();
+  if (n == "ttl.cb_reserve" || n == "ttl.cb_wait") return checkView(op, diags);
+  if (n == "ttl.cb_push" || n == "ttl.cb_pop") return checkCbOperand(op, diags);
+  if (n == "ttl.copy") return checkCopy(op, diags);
+  if (n == "ttl.wait") return checkWait(op, diags);
+  if (isElementwise(op)) return checkElementwise(op, diags);
+  if (n == "ttl.matmul") return checkMatmul(op, diags);
+  if (n == "ttl.reduce_sum" || n == "ttl.reduce_max") return checkReduce(op, diags);
+  if (n == "ttl.bcast") return checkBcast(op, diags);
+  if (n == "ttl.store") return checkStore(op, diags);
+  if (n == "ttl.tensor_slice") return checkSlice(op, diags);
+  if (n == "ttl.kernel") return checkKernel(op, diags);
+}
+
+} // namespace
+
+void verifyTypes(Module& module, DiagnosticEngine& diags) {
+  module.op->walk([&](Operation* op) {
+    if (!hasValidCounts(*op)) return;
+    checkDefinedTypes(*op, diags);
+    checkOp(*op, diags);
+  });
+}
+
+} // namespace ttlplan::ir::detail
