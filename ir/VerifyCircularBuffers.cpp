@@ -34,6 +34,12 @@ const Value* cbOf(const Operation& op) {
   return op.numOperands() == 1 ? op.operand(0) : nullptr;
 }
 
+// A CB op whose operand is not a CB is reported by the type checks; the protocol ignores it.
+bool isCbOp(const Operation& op) {
+  const Value* cb = cbOf(op);
+  return cb && isKind(cb->type(), TypeKind::CircularBuffer);
+}
+
 // Checks one thread's ops in program order. Each CB is reported at most once per module, so that
 // one mistake does not cascade into a diagnostic at every later use.
 class ThreadChecker {
@@ -78,6 +84,9 @@ private:
     if (!hasValidCounts(op)) return;
     checkReleasedUses(op, state);
     const std::string& n = op.name();
+    bool cbOp = n == "ttl.cb_reserve" || n == "ttl.cb_wait" || n == "ttl.cb_push" ||
+                n == "ttl.cb_pop";
+    if (cbOp && !isCbOp(op)) return;
     if (n == "ttl.cb_reserve") return acquire(op, state, true);
     if (n == "ttl.cb_wait") return acquire(op, state, false);
     if (n == "ttl.cb_push") return release(op, state, true);
@@ -358,7 +367,7 @@ std::map<const Value*, Roles> collectRoles(Operation& kernel) {
   std::map<const Value*, Roles> roles;
   for (Operation* thread : threadsOf(kernel))
     thread->walk([&](Operation* op) {
-      if (!hasValidCounts(*op)) return;
+      if (!hasValidCounts(*op) || !isCbOp(*op)) return;
       bool produces = op->isa("ttl.cb_reserve") || op->isa("ttl.cb_push");
       bool consumes = op->isa("ttl.cb_wait") || op->isa("ttl.cb_pop");
       if (produces) addRole(roles[cbOf(*op)].producers, thread, op);
