@@ -176,7 +176,10 @@ void printAttribute(std::string& out, const Attribute& attr, const PrintContext&
     out += "<<null attribute>>";
     return;
   }
-  if (context.aliases)
+  // Only layouts and dialect attributes are named by their alias: a user who aliases `[2, 2]`
+  // for `grid` would not expect every other `[2, 2]` to print as that alias.
+  bool aliasable = attr.kind() == AttrKind::Layout || attr.kind() == AttrKind::Opaque;
+  if (context.aliases && aliasable)
     if (const std::string* name = context.aliases->findAttribute(attr, context.attrAliasLimit)) {
       out += "#" + *name;
       return;

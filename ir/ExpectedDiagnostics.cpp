@@ -2,7 +2,6 @@
 
 #include <fmt/format.h>
 #include <optional>
-#include <regex>
 #include <sstream>
 
 namespace ttlplan::ir {
@@ -30,26 +29,46 @@ static std::optional<Severity> severityNamed(const std::string& name) {
   return std::nullopt;
 }
 
+/// Reads one annotation starting after "expected-" at `rest`; false when it is not one.
+static bool parseAnnotation(std::string_view rest, uint32_t lineNumber, ExpectedDiagnostic& out) {
+  size_t wordEnd = rest.find_first_of("@ {");
+  std::optional<Severity> severity = severityNamed(std::string(rest.substr(0, wordEnd)));
+  if (!severity || wordEnd == std::string_view::npos) return false;
+  rest.remove_prefix(wordEnd);
+  int64_t target = lineNumber;
+  if (rest.front() == '@') {
+    size_t offsetEnd = rest.find_first_of(" {");
+    std::string_view offset = rest.substr(1, offsetEnd - 1);
+    if (offset == "above")
+      target -= 1;
+    else if (offset == "below")
+      target += 1;
+    else if (offset.size() > 1 && (offset[0] == '+' || offset[0] == '-'))
+      target += std::stoll(std::string(offset));
+    else
+      return false;
+    rest.remove_prefix(std::min(offsetEnd, rest.size()));
+  }
+  size_t open = rest.find("{{");
+  size_t close = rest.find("}}");
+  if (open == std::string_view::npos || close == std::string_view::npos || close < open)
+    return false;
+  if (rest.substr(0, open).find_first_not_of(' ') != std::string_view::npos) return false;
+  out = {*severity, static_cast<uint32_t>(std::max<int64_t>(target, 0)),
+         std::string(rest.substr(open + 2, close - open - 2)), lineNumber};
+  return true;
+}
+
 std::vector<ExpectedDiagnostic> parseExpectedDiagnostics(std::string_view text) {
-  static const std::regex annotation(
-      R"(expected-(error|warning|note|remark)(@([+-][0-9]+|above|below))?\s*\{\{(.*?)\}\})");
   std::vector<ExpectedDiagnostic> out;
   std::istringstream in{std::string(text)};
   uint32_t lineNumber = 0;
   for (std::string line; std::getline(in, line);) {
     ++lineNumber;
-    for (std::sregex_iterator it(line.begin(), line.end(), annotation), end; it != end; ++it) {
-      const std::smatch& m = *it;
-      int64_t target = lineNumber;
-      std::string offset = m[3].str();
-      if (offset == "above")
-        target -= 1;
-      else if (offset == "below")
-        target += 1;
-      else if (!offset.empty())
-        target += std::stoll(offset);
-      out.push_back({*severityNamed(m[1].str()),
-                     static_cast<uint32_t>(std::max<int64_t>(target, 0)), m[4].str(), lineNumber});
+    for (size_t at = line.find("expected-"); at != std::string::npos;
+         at = line.find("expected-", at + 1)) {
+      ExpectedDiagnostic e{};
+      if (parseAnnotation(std::string_view(line).substr(at + 9), lineNumber, e)) out.push_back(e);
     }
   }
   return out;
