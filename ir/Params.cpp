@@ -19,17 +19,28 @@ std::optional<int64_t> constantValue(const Operation& op) {
 std::optional<int64_t> compare(int64_t predicate, int64_t a, int64_t b) {
   auto ua = static_cast<uint64_t>(a), ub = static_cast<uint64_t>(b);
   switch (predicate) {
-  case 0: return a == b;
-  case 1: return a != b;
-  case 2: return a < b;
-  case 3: return a <= b;
-  case 4: return a > b;
-  case 5: return a >= b;
-  case 6: return ua < ub;
-  case 7: return ua <= ub;
-  case 8: return ua > ub;
-  case 9: return ua >= ub;
-  default: return std::nullopt;
+  case 0:
+    return a == b;
+  case 1:
+    return a != b;
+  case 2:
+    return a < b;
+  case 3:
+    return a <= b;
+  case 4:
+    return a > b;
+  case 5:
+    return a >= b;
+  case 6:
+    return ua < ub;
+  case 7:
+    return ua <= ub;
+  case 8:
+    return ua > ub;
+  case 9:
+    return ua >= ub;
+  default:
+    return std::nullopt;
   }
 }
 

@@ -12,8 +12,7 @@ bool hasValidCounts(const Operation& op) {
   if (!def) return true;
   if (def->numOperands >= 0 && op.numOperands() != static_cast<size_t>(def->numOperands))
     return false;
-  if (def->numResults >= 0 && op.numResults() != static_cast<size_t>(def->numResults))
-    return false;
+  if (def->numResults >= 0 && op.numResults() != static_cast<size_t>(def->numResults)) return false;
   if (op.numRegions() != static_cast<size_t>(def->numRegions)) return false;
   for (size_t i = 0; i < op.numRegions(); ++i)
     if (op.region(i).numBlocks() > 1) return false;

@@ -84,8 +84,8 @@ private:
     if (!hasValidCounts(op)) return;
     checkReleasedUses(op, state);
     const std::string& n = op.name();
-    bool cbOp = n == "ttl.cb_reserve" || n == "ttl.cb_wait" || n == "ttl.cb_push" ||
-                n == "ttl.cb_pop";
+    bool cbOp =
+        n == "ttl.cb_reserve" || n == "ttl.cb_wait" || n == "ttl.cb_push" || n == "ttl.cb_pop";
     if (cbOp && !isCbOp(op)) return;
     if (n == "ttl.cb_reserve") return acquire(op, state, true);
     if (n == "ttl.cb_wait") return acquire(op, state, false);
@@ -123,10 +123,10 @@ private:
                           fmt::format("{} is {} again before the previous block was {}; add "
                                       "ttl.{} {} first",
                                       describe(cb), reserve ? "reserved" : "waited on",
-                                      reserve ? "pushed" : "popped",
-                                      reserve ? "cb_push" : "cb_pop", describe(cb))))
-        d->note(slot->location(), reserve ? "the previous reserve is here"
-                                          : "the previous wait is here");
+                                      reserve ? "pushed" : "popped", reserve ? "cb_push" : "cb_pop",
+                                      describe(cb))))
+        d->note(slot->location(),
+                reserve ? "the previous reserve is here" : "the previous wait is here");
     }
     slot = &op;
   }
@@ -138,8 +138,7 @@ private:
     if (!slot) {
       report(cb, op,
              fmt::format("ttl.{} {} without a ttl.{} before it in this thread; {}",
-                         push ? "cb_push" : "cb_pop", describe(cb),
-                         push ? "cb_reserve" : "cb_wait",
+                         push ? "cb_push" : "cb_pop", describe(cb), push ? "cb_reserve" : "cb_wait",
                          push ? "reserve a block, fill it, then push it"
                               : "wait for a block, use it, then pop it"));
       return;
@@ -184,11 +183,10 @@ private:
     if (def && (def->isa("ttl.cb_reserve") || !def->def())) return;
     bool waited = def && def->isa("ttl.cb_wait");
     const Value* cb = waited ? cbOf(*def) : view;
-    auto d = report(cb, op,
-                    fmt::format("ttl.store target {} must be a view from ttl.cb_reserve{}",
-                                describe(view),
-                                waited ? " (a view from ttl.cb_wait is the consumer's input)"
-                                       : ""));
+    auto d = report(
+        cb, op,
+        fmt::format("ttl.store target {} must be a view from ttl.cb_reserve{}", describe(view),
+                    waited ? " (a view from ttl.cb_wait is the consumer's input)" : ""));
     if (d && def) d->note(def->location(), fmt::format("{} is defined here", describe(view)));
   }
 
@@ -330,8 +328,10 @@ private:
     Block* body = regionBlock(op, 0);
     if (op.isa("scf.for") && body) {
       std::optional<int64_t> trips = tripCount(op);
-      if (!trips || *trips > kMaxCount / std::max<int64_t>(times, 1)) c.known = false;
-      else countBlock(*body, times * *trips, inItem, c);
+      if (!trips || *trips > kMaxCount / std::max<int64_t>(times, 1))
+        c.known = false;
+      else
+        countBlock(*body, times * *trips, inItem, c);
       return;
     }
     if (op.isa("ttl.work_loop") && body && !inItem) return countBlock(*body, times, true, c);

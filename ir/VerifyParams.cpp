@@ -46,9 +46,10 @@ void checkDeclarations(const std::vector<Param>& params, DiagnosticEngine& diags
     }
     const Param* first = findParam(params, p.name);
     if (first != &p) {
-      diags.error(p.op->location(), fmt::format("knob @{} is declared twice; rename or remove "
-                                                "one",
-                                                p.name))
+      diags
+          .error(p.op->location(), fmt::format("knob @{} is declared twice; rename or remove "
+                                               "one",
+                                               p.name))
           .note(first->op->location(), "the first declaration is here");
       continue;
     }
@@ -138,7 +139,8 @@ std::string knobList(const std::vector<const Param*>& knobs) {
 }
 
 // True when some binding may satisfy every requirement (one that does not fold counts as maybe).
-bool satisfiable(const std::vector<Operation*>& conditions, const std::vector<const Param*>& knobs) {
+bool satisfiable(const std::vector<Operation*>& conditions,
+                 const std::vector<const Param*>& knobs) {
   bool found = false;
   forEachBinding(knobs, [&](const Binding& binding) {
     for (const Operation* r : conditions)
@@ -180,7 +182,8 @@ void checkKernelRequires(Operation& kernel, const std::vector<Param>& params,
   });
   // Each requirement alone can hold; check that they can hold together.
   std::vector<const Param*> knobs;
-  if (!allOk || conditions.size() < 2 || !knobsOf(conditions, params, knobs) || knobs.empty()) return;
+  if (!allOk || conditions.size() < 2 || !knobsOf(conditions, params, knobs) || knobs.empty())
+    return;
   uint64_t count = countBindings(knobs, kMaxBindings);
   if (count == 0 || count > kMaxBindings || satisfiable(conditions, knobs)) return;
   auto d = diags.error(kernel.location(),

@@ -73,9 +73,9 @@ bool placedWell(const Operation& op, Placement placement) {
 void checkPlacement(const Operation& op, DiagnosticEngine& diags) {
   const OpDef* def = op.def();
   if (!def || placedWell(op, def->placement)) return;
-  auto d = diags.error(op.location(), fmt::format("'{}' must be in {}; {}", op.name(),
-                                                  toString(def->placement),
-                                                  placementHint(def->placement)));
+  auto d = diags.error(op.location(),
+                       fmt::format("'{}' must be in {}; {}", op.name(), toString(def->placement),
+                                   placementHint(def->placement)));
   // Point at what the op is in now, when that explains the mistake (the wrong thread kind).
   if (Operation* thread = enclosingThread(op))
     d.note(thread->location(), fmt::format("it is inside this '{}'", thread->name()));
@@ -128,8 +128,8 @@ void checkPipeCopy(const Operation& copy, DiagnosticEngine& diags) {
   if (Operation* wrong = pipeRegion(copy, other, pipe)) {
     diags
         .error(copy.location(),
-               fmt::format("{} on pipe {} inside '{}' of the same pipe; {}", sends ? "send" : "receive",
-                           describe(pipe), other,
+               fmt::format("{} on pipe {} inside '{}' of the same pipe; {}",
+                           sends ? "send" : "receive", describe(pipe), other,
                            sends ? "only the source core sends: move it into ttl.if_src"
                                  : "only destination cores receive: move it into ttl.if_dst"))
         .note(wrong->location(), fmt::format("the '{}' region is here", other));
@@ -141,7 +141,8 @@ void checkPipeCopy(const Operation& copy, DiagnosticEngine& diags) {
                                      "on the pipe's {} core(s)",
                                      sends ? "send" : "receive", describe(pipe), own,
                                      describe(pipe), sends ? "source" : "destination"));
-    if (const Operation* def = pipe->definingOp()) d.note(def->location(), "the pipe is created here");
+    if (const Operation* def = pipe->definingOp())
+      d.note(def->location(), "the pipe is created here");
   }
 }
 

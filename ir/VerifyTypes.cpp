@@ -50,8 +50,8 @@ void checkView(const Operation& op, DiagnosticEngine& diags) {
 
 void checkTile(const Type& tile, const Operation& op, DiagnosticEngine& diags) {
   if (tile.tileRows() == kTileSize && tile.tileColumns() == kTileSize) return;
-  diags.error(op.location(), fmt::format("tile type {} is not supported: TTL tiles are 32x32",
-                                         str(tile)));
+  diags.error(op.location(),
+              fmt::format("tile type {} is not supported: TTL tiles are 32x32", str(tile)));
 }
 
 void checkCbType(const Type& cb, const Operation& op, DiagnosticEngine& diags) {
@@ -129,9 +129,9 @@ void checkCopyEnds(const Operation& op, End src, End dst, DiagnosticEngine& diag
   Type a = op.operand(0)->type(), b = op.operand(1)->type();
   if (src == End::Pipe || dst == End::Pipe || a == b) return;
   if (!a.isTileBlock() || !b.isTileBlock()) return;
-  diags.error(op.location(),
-              fmt::format("ttl.copy endpoints must have the same block type: {} and {}", str(a),
-                          str(b)));
+  diags.error(
+      op.location(),
+      fmt::format("ttl.copy endpoints must have the same block type: {} and {}", str(a), str(b)));
 }
 
 void checkCopy(const Operation& op, DiagnosticEngine& diags) {
@@ -160,10 +160,10 @@ void checkWait(const Operation& op, DiagnosticEngine& diags) {
 // ---- compute ------------------------------------------------------------------------------
 
 bool isElementwise(const Operation& op) {
-  static const std::set<std::string> names = {
-      "ttl.add",   "ttl.sub",  "ttl.mul",   "ttl.max",     "ttl.exp",  "ttl.log",
-      "ttl.sqrt",  "ttl.rsqrt", "ttl.recip", "ttl.relu",   "ttl.gelu", "ttl.sigmoid",
-      "ttl.tanh",  "ttl.neg",  "ttl.abs"};
+  static const std::set<std::string> names = {"ttl.add",   "ttl.sub",  "ttl.mul",  "ttl.max",
+                                              "ttl.exp",   "ttl.log",  "ttl.sqrt", "ttl.rsqrt",
+                                              "ttl.recip", "ttl.relu", "ttl.gelu", "ttl.sigmoid",
+                                              "ttl.tanh",  "ttl.neg",  "ttl.abs"};
   return names.count(op.name()) != 0;
 }
 
@@ -296,10 +296,14 @@ bool isKernelArgument(const Value* v) {
 std::optional<DataType> tileTypeOf(const Type& element) {
   if (element.is(TypeKind::Float)) {
     switch (element.floatKind()) {
-    case FloatKind::BF16: return DataType::BF16;
-    case FloatKind::F16: return DataType::F16;
-    case FloatKind::F32: return DataType::F32;
-    default: return std::nullopt;
+    case FloatKind::BF16:
+      return DataType::BF16;
+    case FloatKind::F16:
+      return DataType::F16;
+    case FloatKind::F32:
+      return DataType::F32;
+    default:
+      return std::nullopt;
     }
   }
   if (element.is(TypeKind::Integer) && element.integerWidth() == 32)
@@ -365,11 +369,12 @@ void checkSlice(const Operation& op, DiagnosticEngine& diags) {
                                          "got {}",
                                          rank, rank, op.numOperands() - 1));
   if (!block.isTileBlock() || block.shape().size() != rank)
-    return (void)diags.error(op.location(),
-                             fmt::format("ttl.tensor_slice gives a rank-{} block of tiles, got {}",
-                                         rank, str(block)));
+    return (void)diags.error(
+        op.location(),
+        fmt::format("ttl.tensor_slice gives a rank-{} block of tiles, got {}", rank, str(block)));
   std::optional<DataType> dt = tileTypeOf(tensor.elementType());
-  if (dt && isKind(block.elementType(), TypeKind::Tile) && block.elementType().tileDataType() != *dt)
+  if (dt && isKind(block.elementType(), TypeKind::Tile) &&
+      block.elementType().tileDataType() != *dt)
     return (void)diags.error(op.location(),
                              fmt::format("slice of a {} tensor must have {} tiles, got {}",
                                          str(tensor.elementType()), toString(*dt),
@@ -385,9 +390,9 @@ void checkGrid(const Operation& kernel, DiagnosticEngine& diags) {
   if (grid.is(AttrKind::String) && grid.stringValue() == "auto") return;
   std::vector<int64_t> dims;
   if (grid.getIntegers(dims) && dims.size() == 2 && dims[0] > 0 && dims[1] > 0) return;
-  diags.error(kernel.location(),
-              fmt::format("grid must be [GY, GX] with positive sizes or \"auto\", got {}",
-                          grid.str()));
+  diags.error(
+      kernel.location(),
+      fmt::format("grid must be [GY, GX] with positive sizes or \"auto\", got {}", grid.str()));
 }
 
 // The rank of `work`, or -1 when the kernel has none; reports malformed entries.
