@@ -97,6 +97,10 @@ private:
     if (n == "ttl.dma_barrier") return state.unwaitedReads.clear();
     if (n == "scf.for" || n == "ttl.work_loop") return loop(op, state);
     if (n == "scf.if" || n == "ttl.if_src" || n == "ttl.if_dst") return branches(op, state);
+    // An unknown op with regions (a scope or wrapper): its bodies run once, in order.
+    if (!op.def())
+      for (size_t i = 0; i < op.numRegions(); ++i)
+        if (Block* b = regionBlock(op, i)) walkBlock(*b, state);
   }
 
   void checkReleasedUses(const Operation& op, State& state) {

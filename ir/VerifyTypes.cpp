@@ -4,6 +4,7 @@
 #include "ir/Attributes.h"
 #include "ir/VerifierDetail.h"
 
+#include <algorithm>
 #include <fmt/format.h>
 #include <optional>
 #include <set>
@@ -382,6 +383,92 @@ void checkSlice(const Operation& op, DiagnosticEngine& diags) {
   checkSliceBounds(op, tensor, block, diags);
 }
 
+// ---- resources: CBs, semaphores, pipes, knob values ----------------------------------------
+
+void checkResultKind(const Operation& op, TypeKind kind, const char* spelling,
+                     DiagnosticEngine& diags) {
+  Type t = op.result(0)->type();
+  if (isKind(t, kind)) return;
+  diags.error(op.location(), fmt::format("'{}' gives {}, not {}", op.name(), spelling, str(t)));
+}
+
+void checkSemaphoreOp(const Operation& op, DiagnosticEngine& diags) {
+  Type t = op.operand(0)->type();
+  if (!isKind(t, TypeKind::Semaphore))
+    return (void)diags.error(op.location(), fmt::format("'{}' needs a !ttl.semaphore operand, "
+                                                        "got {}",
+                                                        op.name(), str(t)));
+  Attribute value = op.attribute("value");
+  if (!value.is(AttrKind::Integer) || value.intValue() < 0)
+    return (void)diags.error(op.location(), fmt::format("'{}' needs a non-negative integer "
+                                                        "value = N",
+                                                        op.name()));
+  Attribute cmp = op.attribute("cmp");
+  if (op.isa("ttl.semaphore_wait") &&
+      !(cmp.is(AttrKind::String) && (cmp.stringValue() == "eq" || cmp.stringValue() == "ge")))
+    diags.error(op.location(), "ttl.semaphore_wait needs cmp = \"eq\" or cmp = \"ge\"");
+}
+
+// The grid [GY, GX] of the enclosing kernel, when it is given as numbers.
+std::optional<std::pair<int64_t, int64_t>> staticGrid(const Operation& op) {
+  const Operation* kernel = op.ancestor("ttl.kernel");
+  std::vector<int64_t> grid;
+  if (!kernel || !kernel->attribute("grid").getIntegers(grid) || grid.size() != 2)
+    return std::nullopt;
+  return std::make_pair(grid[0], grid[1]);
+}
+
+void checkPipeCoordinates(const Operation& op, const std::vector<int64_t>& coords,
+                          DiagnosticEngine& diags) {
+  auto grid = staticGrid(op);
+  for (size_t i = 0; i < coords.size(); ++i) {
+    int64_t c = coords[i];
+    if (c == INT64_MIN) continue; // an SSA coordinate
+    int64_t limit = grid ? (i % 2 == 0 ? grid->second : grid->first) : INT64_MAX;
+    if (c >= 0 && c < limit) continue;
+    return (void)diags.error(
+        op.location(),
+        fmt::format("pipe coordinate {} = {} is outside the {}", i % 2 ? "y" : "x", c,
+                    grid ? fmt::format("{}x{} grid (x < {}, y < {})", grid->first, grid->second,
+                                       grid->second, grid->first)
+                         : std::string("grid (coordinates are >= 0)")));
+  }
+}
+
+// With every coordinate a number: the sender must not be one of its own destinations.
+void checkPipeSender(const Operation& op, const std::vector<int64_t>& c, DiagnosticEngine& diags) {
+  for (int64_t v : c)
+    if (v == INT64_MIN) return;
+  int64_t x0 = c[2], y0 = c[3], x1 = c.size() == 6 ? c[4] : c[2], y1 = c.size() == 6 ? c[5] : c[3];
+  if (x1 < x0 || y1 < y0)
+    return (void)diags.error(op.location(), "pipe rectangle is empty: to(x, y) must not be left "
+                                            "of or above dst(x, y)");
+  if (c[0] >= x0 && c[0] <= x1 && c[1] >= y0 && c[1] <= y1)
+    diags.error(op.location(), fmt::format("pipe source ({}, {}) is one of its own destinations; "
+                                           "a pipe sends to other cores only",
+                                           c[0], c[1]));
+}
+
+void checkCreatePipe(const Operation& op, DiagnosticEngine& diags) {
+  checkResultKind(op, TypeKind::Pipe, "!ttl.pipe", diags);
+  std::vector<int64_t> coords;
+  Attribute attr = op.attribute("static_coords");
+  if (!attr.getIntegers(coords) || (coords.size() != 4 && coords.size() != 6))
+    return (void)diags.error(op.location(), "ttl.create_pipe needs static_coords with 4 or 6 "
+                                            "entries: src(x, y) dst(x, y) [to(x, y)]");
+  size_t dynamic = std::count(coords.begin(), coords.end(), INT64_MIN);
+  if (dynamic != op.numOperands())
+    return (void)diags.error(op.location(),
+                             fmt::format("ttl.create_pipe has {} SSA coordinate(s) in "
+                                         "static_coords but {} operand(s)",
+                                         dynamic, op.numOperands()));
+  for (const Value* v : op.operands())
+    if (!v->type().is(TypeKind::Index))
+      return (void)diags.error(op.location(), "pipe coordinates are index values");
+  checkPipeCoordinates(op, coords, diags);
+  checkPipeSender(op, coords, diags);
+}
+
 // ---- kernels --------------------------------------------------------------------------------
 
 void checkGrid(const Operation& kernel, DiagnosticEngine& diags) {
@@ -455,6 +542,14 @@ void checkOp(Operation& op, DiagnosticEngine& diags) {
   if (n == "ttl.store") return checkStore(op, diags);
   if (n == "ttl.tensor_slice") return checkSlice(op, diags);
   if (n == "ttl.kernel") return checkKernel(op, diags);
+  if (n == "ttl.create_cb")
+    return checkResultKind(op, TypeKind::CircularBuffer, "a !ttl.cb<...>", diags);
+  if (n == "ttl.create_semaphore")
+    return checkResultKind(op, TypeKind::Semaphore, "!ttl.semaphore", diags);
+  if (n == "ttl.param_value") return checkResultKind(op, TypeKind::Index, "index", diags);
+  if (n == "ttl.semaphore_wait" || n == "ttl.semaphore_set" || n == "ttl.semaphore_inc")
+    return checkSemaphoreOp(op, diags);
+  if (n == "ttl.create_pipe") return checkCreatePipe(op, diags);
 }
 
 } // namespace
