@@ -219,24 +219,31 @@ private:
     mergeInto(state, inner);
   }
 
+  /// The words for the two halves of the protocol, for messages.
+  struct Words {
+    const char* acquire;  ///< "reserve" / "wait"
+    const char* acquired; ///< "reserved" / "waited on"
+    const char* release;  ///< "push" / "pop"
+    const char* released; ///< "pushed" / "popped"
+  };
+
   void reportUnbalancedLoop(const Operation& loop, const Value* cb, const Held& before,
                             const Held& after) {
     bool reserveDiffers = !before.reserve != !after.reserve;
-    Operation* start = reserveDiffers ? (after.reserve ? after.reserve : before.reserve)
-                                      : (after.wait ? after.wait : before.wait);
-    bool inside = reserveDiffers ? after.reserve != nullptr : after.wait != nullptr;
-    std::string what = reserveDiffers ? "reserve" : "wait";
-    std::string end = reserveDiffers ? "push" : "pop";
+    Words w = reserveDiffers ? Words{"reserve", "reserved", "push", "pushed"}
+                             : Words{"wait", "waited on", "pop", "popped"};
+    Operation* inLoop = reserveDiffers ? after.reserve : after.wait;
+    Operation* outside = reserveDiffers ? before.reserve : before.wait;
+    // Acquired in the body but not released there, or released in the body but acquired outside.
     std::string message =
-        inside ? fmt::format("loop body is not balanced: {} is {}ed in each iteration but not "
-                             "{}ed; add ttl.cb_{} {} inside the loop",
-                             describe(cb), what == "reserve" ? "reserv" : what,
-                             end == "push" ? "push" : "popp", end, describe(cb))
-               : fmt::format("loop body is not balanced: {} is {}ed in each iteration but its {} "
+        inLoop ? fmt::format("loop body is not balanced: {} is {} in each iteration but not {}; "
+                             "add ttl.cb_{} {} inside the loop",
+                             describe(cb), w.acquired, w.released, w.release, describe(cb))
+               : fmt::format("loop body is not balanced: {} is {} in each iteration but its {} "
                              "is outside the loop; move both into the loop or both out of it",
-                             describe(cb), end == "push" ? "push" : "popp", what);
+                             describe(cb), w.released, w.acquire);
     if (auto d = report(cb, loop, message))
-      d->note(start->location(), fmt::format("the {} is here", what));
+      d->note((inLoop ? inLoop : outside)->location(), fmt::format("the {} is here", w.acquire));
   }
 
   void branches(Operation& op, State& state) {
