@@ -315,6 +315,8 @@ std::optional<DataType> tileTypeOf(const Type& element) {
 bool checkSliceSource(const Operation& op, DiagnosticEngine& diags) {
   const Value* src = op.operand(0);
   Type t = src->type();
+  const Operation* def = src->definingOp();
+  if (def && !def->def()) return false; // a value from an unknown op is opaque
   if (!isKernelArgument(src)) {
     diags.error(op.location(), fmt::format("ttl.tensor_slice source {} must be a kernel argument "
                                            "tensor",
