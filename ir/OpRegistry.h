@@ -4,6 +4,8 @@
 // all read this table; an op that is not in it is kept and printed in generic form.
 #include "ir/Types.h"
 
+#include <climits>
+#include <cstdint>
 #include <span>
 #include <string_view>
 
@@ -56,6 +58,13 @@ struct OpDef {
   int numRegions;           ///< exact count
   TypeKind impliedOperand;  ///< operand type for ImpliedTypes / PipeRegion formats
 };
+
+/// `ttl.create_pipe`'s `static_coords` holds this where the coordinate is an operand (MLIR's
+/// `ShapedType::kDynamic` convention).
+inline constexpr int64_t kDynamicCoordinate = INT64_MIN;
+/// `arith.cmpi` predicates in MLIR's enum order: the attribute value is the index.
+inline constexpr std::string_view kCmpiPredicates[] = {"eq",  "ne",  "slt", "sle", "sgt",
+                                                       "sge", "ult", "ule", "ugt", "uge"};
 
 /// The entry for `name`, or null when the op is unknown.
 const OpDef* lookupOp(std::string_view name);

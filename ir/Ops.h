@@ -2,6 +2,7 @@
 // Typed views over generic operations: `if (auto wait = CBWaitOp::dyn(op)) wait.cb()`. A view
 // holds only the Operation pointer; it names operands, results and attributes of one TTL op so
 // that passes need not remember operand positions.
+#include "ir/OpRegistry.h"
 #include "ir/Operation.h"
 
 #include <optional>
@@ -225,7 +226,7 @@ std::vector<std::pair<Coord, Coord>> points() const {
   std::vector<std::pair<Coord, Coord>> out;
   size_t next = 0;
   auto coord = [&](int64_t c) {
-    if (c != INT64_MIN) return Coord{c, nullptr};
+    if (c != kDynamicCoordinate) return Coord{c, nullptr};
     return Coord{std::nullopt, next < op_->numOperands() ? op_->operand(next++) : nullptr};
   };
   for (size_t i = 0; i + 1 < coords.size(); i += 2) {

@@ -2,6 +2,7 @@
 
 #include "ir/Lexer.h"
 #include "ir/OpRegistry.h"
+#include "support/ReadFile.h"
 
 #include <algorithm>
 #include <cctype>
@@ -9,18 +10,11 @@
 #include <climits>
 #include <cstdlib>
 #include <fmt/format.h>
-#include <fstream>
 #include <map>
-#include <sstream>
 
 namespace ttlplan::ir {
 
 namespace {
-
-constexpr int64_t kDynamicCoord = INT64_MIN; // create_pipe: the coordinate is an operand
-
-const char* const kCmpPredicates[] = {"eq",  "ne",  "slt", "sle", "sgt",
-                                      "sge", "ult", "ule", "ugt", "uge"};
 
 size_t editDistance(std::string_view a, std::string_view b) {
   std::vector<size_t> row(b.size() + 1);
@@ -994,7 +988,7 @@ bool Parser::parseCreatePipe(OpState& state) {
         Value* v = resolve(ref, Type::index());
         if (!v) return false;
         state.operands.push_back(v);
-        coords.push_back(Attribute::integer(kDynamicCoord));
+        coords.push_back(Attribute::integer(kDynamicCoordinate));
       } else if (is(TokenKind::Integer)) {
         coords.push_back(
             Attribute::integer(std::strtoll(std::string(tok_.spelling).c_str(), nullptr, 0)));
@@ -1059,14 +1053,14 @@ bool Parser::parseArithConstant(OpState& state) {
 bool Parser::parseArithCmpi(OpState& state) {
   if (!is(TokenKind::BareIdent))
     return error(fmt::format("expected a predicate (eq, ne, slt, ...), found {}", found()));
-  auto it = std::find(std::begin(kCmpPredicates), std::end(kCmpPredicates), tok_.text);
-  if (it == std::end(kCmpPredicates))
+  auto it = std::find(std::begin(kCmpiPredicates), std::end(kCmpiPredicates), tok_.text);
+  if (it == std::end(kCmpiPredicates))
     return error(
         fmt::format("unknown predicate '{}'; expected eq, ne, slt, sle, sgt, sge, ult, ule, "
                     "ugt or uge",
                     tok_.text));
   consume();
-  state.attributes.push_back({"predicate", Attribute::integer(it - std::begin(kCmpPredicates))});
+  state.attributes.push_back({"predicate", Attribute::integer(it - std::begin(kCmpiPredicates))});
   if (!expect(TokenKind::Comma, "after the predicate")) return false;
   OpDef sameType{"", "", AsmFormat::SameType, Placement::Anywhere, 2, 0, 0, TypeKind::Opaque};
   if (!parseSameType(state, sameType)) return false;
@@ -1294,17 +1288,14 @@ std::unique_ptr<Module> parseSource(std::string_view source, const std::string& 
 
 std::unique_ptr<Module> parseFile(const std::string& path, DiagnosticEngine& diagnostics,
                                   SourceManager* sources) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) {
+  Expected<std::string> text = readTextFile(path);
+  if (!text) {
     diagnostics.error(Location{std::make_shared<const std::string>(path), 0, 0},
-                      "cannot open file (does it exist and is it readable?)");
+                      text.error().message);
     return nullptr;
   }
-  std::stringstream buffer;
-  buffer << in.rdbuf();
-  std::string text = buffer.str();
-  auto module = parseSource(text, path, diagnostics);
-  if (sources) sources->add(path, std::move(text));
+  auto module = parseSource(*text, path, diagnostics);
+  if (sources) sources->add(path, std::move(*text));
   return module;
 }
 

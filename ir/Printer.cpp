@@ -13,10 +13,6 @@ namespace ttlplan::ir {
 
 namespace {
 
-constexpr int64_t kDynamicCoord = INT64_MIN;
-const char* const kCmpPredicates[] = {"eq",  "ne",  "slt", "sle", "sgt",
-                                      "sge", "ult", "ule", "ugt", "uge"};
-
 bool allTypesAre(const std::vector<Value*>& values, const Type& type) {
   return std::all_of(values.begin(), values.end(), [&](Value* v) { return v->type() == type; });
 }
@@ -52,8 +48,8 @@ bool canPrintCustom(const Operation& op) {
     return false;
   case AsmFormat::Module:
     return noRegionArgs() && (!op.hasAttribute("sym_name") || stringAttr("sym_name"));
-  case AsmFormat::Kernel:
-    return stringAttr("sym_name") && op.region(0).numBlocks() == 1;
+  case AsmFormat::Kernel: // an empty generic region `({})` has no block and prints as `{}`
+    return stringAttr("sym_name") && op.region(0).numBlocks() <= 1;
   case AsmFormat::Param:
     return stringAttr("sym_name") && op.attribute("values").is(AttrKind::Array);
   case AsmFormat::Thread:
@@ -62,7 +58,7 @@ bool canPrintCustom(const Operation& op) {
     return noRegionArgs();
   case AsmFormat::WorkLoop: {
     const Region& r = op.region(0);
-    return r.numBlocks() == 1 && singleBlockWithArgs(r, r.front().numArguments(), true);
+    return r.empty() || singleBlockWithArgs(r, r.front().numArguments(), true);
   }
   case AsmFormat::ResultType:
     return true;
@@ -87,7 +83,7 @@ bool canPrintCustom(const Operation& op) {
     std::vector<int64_t> coords;
     if (!op.attribute("static_coords").getIntegers(coords)) return false;
     if (coords.size() != 4 && coords.size() != 6) return false;
-    size_t dynamic = std::count(coords.begin(), coords.end(), kDynamicCoord);
+    size_t dynamic = std::count(coords.begin(), coords.end(), kDynamicCoordinate);
     return dynamic == op.numOperands() && allTypesAre(op.operands(), Type::index());
   }
   case AsmFormat::ParamValue:
@@ -450,7 +446,7 @@ void Printer::printCustom(Operation& op) {
     const char* parts[] = {"src", "dst", "to"};
     for (size_t i = 0; i < coords.size(); i += 2) {
       auto coord = [&](int64_t c) {
-        return c == kDynamicCoord ? name(op.operand(next++)) : std::to_string(c);
+        return c == kDynamicCoordinate ? name(op.operand(next++)) : std::to_string(c);
       };
       std::string x = coord(coords[i]);
       std::string y = coord(coords[i + 1]);
@@ -496,7 +492,7 @@ void Printer::printCustom(Operation& op) {
     out_ += " " + attr(op.attribute("value"));
     return;
   case AsmFormat::ArithCmpi:
-    out_ += fmt::format(" {}, ", kCmpPredicates[op.attribute("predicate").intValue()]);
+    out_ += fmt::format(" {}, ", kCmpiPredicates[op.attribute("predicate").intValue()]);
     printOperands(op.operands());
     attrDict(op, elided, false);
     out_ += " : " + type(op.operand(0)->type());

@@ -2,6 +2,7 @@
 // shapes (elementwise, matmul, reduce, bcast, store), slices of kernel arguments, CB and tile
 // types, and the kernel's grid / work attributes against its work loops.
 #include "ir/Attributes.h"
+#include "ir/OpRegistry.h"
 #include "ir/VerifierDetail.h"
 
 #include <algorithm>
@@ -425,7 +426,7 @@ void checkPipeCoordinates(const Operation& op, const std::vector<int64_t>& coord
   auto grid = staticGrid(op);
   for (size_t i = 0; i < coords.size(); ++i) {
     int64_t c = coords[i];
-    if (c == INT64_MIN) continue; // an SSA coordinate
+    if (c == kDynamicCoordinate) continue; // an SSA coordinate
     int64_t limit = grid ? (i % 2 == 0 ? grid->second : grid->first) : INT64_MAX;
     if (c >= 0 && c < limit) continue;
     return (void)diags.error(
@@ -440,7 +441,7 @@ void checkPipeCoordinates(const Operation& op, const std::vector<int64_t>& coord
 // With every coordinate a number: the sender must not be one of its own destinations.
 void checkPipeSender(const Operation& op, const std::vector<int64_t>& c, DiagnosticEngine& diags) {
   for (int64_t v : c)
-    if (v == INT64_MIN) return;
+    if (v == kDynamicCoordinate) return;
   int64_t x0 = c[2], y0 = c[3], x1 = c.size() == 6 ? c[4] : c[2], y1 = c.size() == 6 ? c[5] : c[3];
   if (x1 < x0 || y1 < y0)
     return (void)diags.error(op.location(), "pipe rectangle is empty: to(x, y) must not be left "
@@ -458,7 +459,7 @@ void checkCreatePipe(const Operation& op, DiagnosticEngine& diags) {
   if (!attr.getIntegers(coords) || (coords.size() != 4 && coords.size() != 6))
     return (void)diags.error(op.location(), "ttl.create_pipe needs static_coords with 4 or 6 "
                                             "entries: src(x, y) dst(x, y) [to(x, y)]");
-  size_t dynamic = std::count(coords.begin(), coords.end(), INT64_MIN);
+  size_t dynamic = std::count(coords.begin(), coords.end(), kDynamicCoordinate);
   if (dynamic != op.numOperands())
     return (void)diags.error(op.location(),
                              fmt::format("ttl.create_pipe has {} SSA coordinate(s) in "

@@ -6,6 +6,7 @@
 #include "ir/Parser.h"
 #include "ir/Printer.h"
 #include "ir/Verifier.h"
+#include "support/ReadFile.h"
 
 #include <fmt/format.h>
 #include <fstream>
@@ -16,15 +17,6 @@
 namespace ttlplan::tools {
 
 namespace {
-
-bool readFile(const std::string& path, std::string& text) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) return false;
-  std::stringstream s;
-  s << in.rdbuf();
-  text = s.str();
-  return true;
-}
 
 Expected<ir::Device> resolveDevice(const DeviceFlags& flags) {
   return flags.file.empty() ? ir::builtinDevice(flags.name) : ir::loadDeviceFile(flags.file);
@@ -69,11 +61,12 @@ int runVerify(const VerifyFlags& flags, const DeviceFlags& device) {
     std::cerr << "ttlplan: error: " << resolved.error().message << "\n";
     return kUsageError;
   }
-  std::string text;
-  if (!readFile(flags.input, text)) {
-    std::cerr << fmt::format("ttlplan: error: cannot read '{}'\n", flags.input);
+  Expected<std::string> read = readTextFile(flags.input);
+  if (!read) {
+    std::cerr << "ttlplan: error: " << read.error().message << "\n";
     return kUsageError;
   }
+  const std::string& text = *read;
   std::vector<std::string> chunks =
       flags.splitInputFile ? ir::splitInputFile(text) : std::vector<std::string>{text};
   ir::SourceManager sources;

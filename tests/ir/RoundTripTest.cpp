@@ -1,10 +1,11 @@
 // Round trip: print(parse(print(parse(x)))) == print(parse(x)) in both forms, and
 // custom -> generic -> custom is stable, for every .ttl file in examples/ and tests/.
+#include "ir/ExpectedDiagnostics.h"
 #include "ir/Parser.h"
 #include "ir/Printer.h"
+#include "support/ReadFile.h"
 
 #include <filesystem>
-#include <fstream>
 #include <gtest/gtest.h>
 #include <sstream>
 
@@ -14,23 +15,7 @@ using namespace ttlplan::ir;
 namespace {
 
 std::string readFile(const fs::path& path) {
-  std::ifstream in(path);
-  std::stringstream s;
-  s << in.rdbuf();
-  return s.str();
-}
-
-/// Splits on `// -----` lines (the split-input-file convention of tests/verify).
-std::vector<std::string> splitChunks(const std::string& text) {
-  std::vector<std::string> chunks(1);
-  std::istringstream in(text);
-  for (std::string line; std::getline(in, line);) {
-    if (line.rfind("// -----", 0) == 0)
-      chunks.emplace_back();
-    else
-      chunks.back() += line + "\n";
-  }
-  return chunks;
+  return ttlplan::readTextFile(path.string()).value();
 }
 
 std::vector<fs::path> corpus() {
@@ -60,7 +45,7 @@ TEST(RoundTrip, CorpusIsNotEmpty) {
 TEST(RoundTrip, EveryCorpusFileIsStableInBothForms) {
   for (const fs::path& path : corpus()) {
     bool mustParse = path.string().find("/tests/verify/") == std::string::npos;
-    std::vector<std::string> chunks = splitChunks(readFile(path));
+    std::vector<std::string> chunks = splitInputFile(readFile(path));
     for (size_t i = 0; i < chunks.size(); ++i) {
       std::string name = path.filename().string() + "#" + std::to_string(i);
       DiagnosticEngine diags;

@@ -4,9 +4,9 @@
 
 #include "ir/Params.h"
 #include "ir/Parser.h"
+#include "support/ReadFile.h"
 
 #include <filesystem>
-#include <fstream>
 #include <gtest/gtest.h>
 #include <sstream>
 
@@ -16,10 +16,7 @@ using namespace ttlplan::ir;
 namespace {
 
 std::string readFile(const fs::path& path) {
-  std::ifstream in(path);
-  std::stringstream s;
-  s << in.rdbuf();
-  return s.str();
+  return ttlplan::readTextFile(path.string()).value();
 }
 
 /// Parses and verifies `text`; returns the formatted diagnostics ("" when clean).
