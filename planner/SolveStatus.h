@@ -1,0 +1,33 @@
+#pragma once
+// Run status, separate from what was found (HiGHS style): a solve that hits its time limit with
+// a good plan is Feasible with a gap, not an error.
+#include <cstdint>
+#include <string>
+#include <string_view>
+
+namespace ttlplan::planner {
+
+enum class SolveStatus {
+  Optimal,    ///< proven optimal (or proven feasible for a pure decision problem)
+  Feasible,   ///< a valid plan, but a time/node limit stopped the proof; see the bound
+  Infeasible, ///< proven that no plan exists; the result says why
+  NoSolution, ///< a limit was hit before any plan was found; nothing proven
+  Error,      ///< bad input or solver failure; the message says what
+};
+
+std::string_view toString(SolveStatus status);
+
+/// What a solve cost. Work units are deterministic; seconds are not.
+struct SolverStats {
+  int64_t nodes = 0;    ///< branch-and-bound nodes (or solver iterations) explored
+  double seconds = 0;   ///< wall time
+  std::string solver;   ///< which back end ran ("exact", "cbc", ...)
+};
+
+/// Limits shared by every solver. 0 means "no limit".
+struct SolveLimits {
+  double timeLimitSeconds = 0; ///< wall time
+  int64_t nodeLimit = 0;       ///< deterministic work budget
+};
+
+} // namespace ttlplan::planner
