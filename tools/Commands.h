@@ -1,5 +1,6 @@
 #pragma once
 // The `ttlplan` subcommands: thin glue from parsed flags to library calls.
+#include <cstdint>
 #include <string>
 
 namespace ttlplan::tools {
@@ -25,9 +26,19 @@ struct VerifyFlags {
   bool verifyDiagnostics = false; ///< --verify-diagnostics
 };
 
+struct AllocFlags {
+  std::string input;            ///< FILE.csv
+  std::string output;           ///< -o; stdout when empty
+  int64_t capacity = 0;         ///< --capacity; 0 = unbounded (minimise the peak)
+  std::string solver = "exact"; ///< --solver
+  double timeLimitSeconds = 0;  ///< --time-limit; 0 = none
+  int64_t nodeLimit = 0;        ///< --node-limit; 0 = none
+};
+
 int runPrint(const PrintFlags& flags);
 int runVerify(const VerifyFlags& flags, const DeviceFlags& device);
 int runDevices(const DeviceFlags& device, bool json);
 int runOps();
+int runAlloc(const AllocFlags& flags);
 
 } // namespace ttlplan::tools

@@ -27,7 +27,8 @@ void addDeviceFlags(CLI::App& command, DeviceFlags& device) {
 int main(int argc, char** argv) {
   CLI::App app{"ttlplan: a planning compiler for TTL kernels on Tenstorrent Tensix chips.\n"
                "Reads TTL (docs/ and ../shared/TTL_SYNTAX.md), verifies it, and prints it in\n"
-               "custom or generic MLIR form. Exit status: 0 success, 1 invalid input,\n"
+               "custom or generic MLIR form; `alloc` places buffers in L1 from a CSV.\n"
+               "Exit status: 0 success, 1 invalid input (or no plan), "
                "2 usage error.",
                "ttlplan"};
   app.require_subcommand(1);
@@ -65,6 +66,30 @@ int main(int argc, char** argv) {
 
   app.add_subcommand("ops", "List the ops ttlplan knows, where they may appear, and what they do");
 
+  AllocFlags alloc;
+  CLI::App* allocCmd = app.add_subcommand(
+      "alloc", "Place buffers in L1 (or any memory) from a CSV of id,lower,upper,size[,alignment]: "
+               "print a report to stderr and the CSV with an offset column");
+  allocCmd->add_option("file", alloc.input, "CSV file with a header row (docs/alloc.md)")
+      ->required()
+      ->check(CLI::ExistingFile);
+  allocCmd
+      ->add_option("--capacity", alloc.capacity,
+                   "Bytes available; 0 (default) = unbounded, just minimise the peak")
+      ->check(CLI::NonNegativeNumber);
+  allocCmd->add_option("--solver", alloc.solver,
+                       "exact (default), cbc, glpk, first-fit-decreasing, best-fit-decreasing");
+  allocCmd
+      ->add_option("--time-limit", alloc.timeLimitSeconds,
+                   "Wall-clock limit in seconds; 0 (default) = none. A limit hit with a plan "
+                   "in hand is reported as feasible with a gap")
+      ->check(CLI::NonNegativeNumber);
+  allocCmd
+      ->add_option("--node-limit", alloc.nodeLimit,
+                   "Branch-and-bound node limit (deterministic); 0 (default) = none")
+      ->check(CLI::NonNegativeNumber);
+  allocCmd->add_option("-o,--output", alloc.output, "Write the CSV here instead of stdout");
+
   std::vector<std::string> names;
   for (const CLI::App* command : app.get_subcommands({}))
     names.push_back(command->get_name());
@@ -90,5 +115,6 @@ int main(int argc, char** argv) {
   if (printCmd->parsed()) return runPrint(print);
   if (verifyCmd->parsed()) return runVerify(verify, device);
   if (devicesCmd->parsed()) return runDevices(device, json);
+  if (allocCmd->parsed()) return runAlloc(alloc);
   return runOps();
 }

@@ -1,0 +1,80 @@
+// `ttlplan alloc`: L1 placement of the buffers in a CSV file (planner/l1/Solve.h).
+#include "planner/l1/Csv.h"
+#include "planner/l1/Solve.h"
+#include "tools/Commands.h"
+
+#include <fmt/format.h>
+#include <fstream>
+#include <iostream>
+
+namespace ttlplan::tools {
+
+using namespace planner;
+using planner::l1::withThousands;
+
+int runAlloc(const AllocFlags& flags) {
+  Expected<l1::L1Solver> solver = l1::parseL1Solver(flags.solver);
+  if (!solver) {
+    std::cerr << "ttlplan: error: " << solver.error().message << "\n";
+    return kUsageError;
+  }
+  Expected<l1::CsvFile> csv = l1::readCsv(flags.input);
+  if (!csv) {
+    std::cerr << "ttlplan: error: " << csv.error().message << "\n";
+    return kInvalidInput;
+  }
+  l1::Problem problem = std::move(csv->problem);
+  problem.capacity = flags.capacity;
+  SolveLimits limits;
+  limits.timeLimitSeconds = flags.timeLimitSeconds;
+  limits.nodeLimit = flags.nodeLimit;
+  l1::Result result = l1::solve(problem, *solver, limits);
+
+  // The report: one line on stderr, so that stdout holds only the CSV.
+  std::string report = fmt::format("alloc: {}", toString(result.status));
+  if (result.solution) {
+    int64_t peak = result.solution->peak;
+    double gap = peak > 0 ? 100.0 * double(peak - result.lowerBound) / double(peak) : 0.0;
+    report += fmt::format("; peak {} B", withThousands(peak));
+    if (problem.capacity > 0) report += fmt::format(" of {} B", withThousands(problem.capacity));
+    report += fmt::format("; lower bound {} B; gap {:.2f}%", withThousands(result.lowerBound), gap);
+  } else if (result.status != SolveStatus::Error) {
+    report += fmt::format("; lower bound {} B", withThousands(result.lowerBound));
+  }
+  report += fmt::format("; {} nodes; {:.3f} s; solver {}; {} buffers\n",
+                        withThousands(result.stats.nodes), result.stats.seconds,
+                        result.stats.solver, problem.buffers.size());
+  std::cerr << report;
+
+  switch (result.status) {
+  case SolveStatus::Optimal:
+  case SolveStatus::Feasible:
+    break;
+  case SolveStatus::Infeasible:
+    std::cerr << fmt::format(
+        "ttlplan: error: infeasible: {}; the smallest capacity that works is {} B\n",
+        result.message,
+        result.infeasibility ? withThousands(result.infeasibility->smallestCapacity) : "?");
+    return kInvalidInput;
+  case SolveStatus::NoSolution:
+    std::cerr << fmt::format("ttlplan: error: no plan found: {}\n", result.message);
+    return kInvalidInput;
+  case SolveStatus::Error:
+    std::cerr << fmt::format("ttlplan: error: {}\n", result.message);
+    return kInvalidInput;
+  }
+
+  std::string text = l1::formatCsv(problem, *result.solution);
+  if (flags.output.empty()) {
+    std::cout << text;
+    return kSuccess;
+  }
+  std::ofstream out(flags.output, std::ios::binary);
+  if (!(out << text)) {
+    std::cerr << fmt::format("ttlplan: error: cannot write '{}'\n", flags.output);
+    return kUsageError;
+  }
+  return kSuccess;
+}
+
+} // namespace ttlplan::tools
