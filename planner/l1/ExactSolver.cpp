@@ -1,0 +1,497 @@
+// The exact L1 placement solver (see ExactSolver.h and docs/l1-exact-solver.md).
+//
+// Decision search: with a capacity C, is there a placement with every offset + size <= C? A node
+// picks the next buffer; the buffer goes at its least offset (the lowest aligned offset above the
+// tops of the placed buffers live at the same time). The timeline is cut into sections at every
+// lower/upper; each section keeps a floor (top of what is placed there, raised by the rules) and
+// the bytes still unplaced there. Minimising the peak is a sequence of decisions: the live-bytes
+// lower bound first, then bisection between the proven bound and the best peak found.
+#include "planner/l1/ExactSolver.h"
+
+#include <algorithm>
+#include <array>
+#include <chrono>
+#include <limits>
+#include <numeric>
+#include <string>
+
+namespace ttlplan::planner::l1 {
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+enum class Outcome {
+  Found,    ///< a placement within the capacity
+  NotFound, ///< proven: none exists (in this subtree)
+  Limit,    ///< the caller's node or time limit ran out
+  RunOut,   ///< this restart's node budget ran out (nothing proven; try the next ranking)
+};
+
+/// The caller's limits and the node count over every search of one solveExact call.
+struct Budget {
+  int64_t nodes = 0;
+  int64_t nodeLimit = 0;
+  double timeLimit = 0;
+  Clock::time_point start = Clock::now();
+  bool hit = false;
+
+  double elapsed() const { return std::chrono::duration<double>(Clock::now() - start).count(); }
+  /// Counts one node; false once a limit is reached (and from then on).
+  bool charge() {
+    if (hit) return false;
+    if (nodeLimit > 0 && nodes >= nodeLimit) return (hit = true, false);
+    if (timeLimit > 0 && (nodes & 255) == 0 && elapsed() > timeLimit) return (hit = true, false);
+    ++nodes;
+    return true;
+  }
+};
+
+int64_t roundUp(int64_t value, int64_t alignment) {
+  const int64_t rem = value % alignment;
+  return rem == 0 ? value : value + (alignment - rem);
+}
+
+/// Static facts about the instance: sections, overlaps, rankings.
+struct Instance {
+  size_t n = 0;
+  std::vector<int64_t> size, align;
+  std::vector<int> secLo, secHi;                // buffer i lives in sections [secLo, secHi)
+  std::vector<std::vector<int>> overlaps;       // buffers live at the same time as i
+  std::vector<std::vector<int>> sectionBuffers; // buffers live in each section
+  std::vector<int64_t> sectionBytes;            // bytes live in each section
+  std::vector<int> crossing;                    // buffers live in both s and s + 1
+  std::array<std::vector<int>, 3> ranks;        // rank[i] under each static ranking
+  int64_t liveBound = 0;                        // max bytes live at one time
+
+  explicit Instance(const Problem& problem) : n(problem.buffers.size()) {
+    std::vector<int64_t> points;
+    for (const Buffer& b : problem.buffers) {
+      points.push_back(b.lower);
+      points.push_back(b.upper);
+      size.push_back(b.size);
+      align.push_back(b.alignment);
+    }
+    std::sort(points.begin(), points.end());
+    points.erase(std::unique(points.begin(), points.end()), points.end());
+    const size_t sections = points.empty() ? 0 : points.size() - 1;
+    sectionBuffers.resize(sections);
+    sectionBytes.assign(sections, 0);
+    crossing.assign(sections, 0);
+    auto indexOf = [&](int64_t t) {
+      return static_cast<int>(std::lower_bound(points.begin(), points.end(), t) - points.begin());
+    };
+    for (size_t i = 0; i < n; ++i) {
+      secLo.push_back(indexOf(problem.buffers[i].lower));
+      secHi.push_back(indexOf(problem.buffers[i].upper));
+      for (int s = secLo[i]; s < secHi[i]; ++s) {
+        sectionBuffers[s].push_back(static_cast<int>(i));
+        sectionBytes[s] += size[i];
+        if (s + 1 < secHi[i]) ++crossing[s];
+      }
+    }
+    for (int64_t bytes : sectionBytes)
+      liveBound = std::max(liveBound, bytes);
+    overlaps.resize(n);
+    for (size_t i = 0; i < n; ++i)
+      for (size_t j = i + 1; j < n; ++j)
+        if (secLo[i] < secHi[j] && secLo[j] < secHi[i]) {
+          overlaps[i].push_back(static_cast<int>(j));
+          overlaps[j].push_back(static_cast<int>(i));
+        }
+    // Rankings (big first): by the busiest section a buffer lives in, its area, its length.
+    std::vector<int64_t> busiest(n, 0), area(n), length(n);
+    for (size_t i = 0; i < n; ++i) {
+      for (int s = secLo[i]; s < secHi[i]; ++s)
+        busiest[i] = std::max(busiest[i], sectionBytes[s]);
+      length[i] = problem.buffers[i].upper - problem.buffers[i].lower;
+      area[i] = size[i] * length[i];
+    }
+    const std::array<std::array<const std::vector<int64_t>*, 3>, 3> keys = {{
+        {&busiest, &area, &length},
+        {&length, &area, &busiest},
+        {&busiest, &length, &area},
+    }};
+    for (size_t h = 0; h < keys.size(); ++h) {
+      std::vector<int> order(n);
+      std::iota(order.begin(), order.end(), 0);
+      std::stable_sort(order.begin(), order.end(), [&](int a, int b) {
+        for (const std::vector<int64_t>* key : keys[h])
+          if ((*key)[a] != (*key)[b]) return (*key)[a] > (*key)[b];
+        return false;
+      });
+      ranks[h].assign(n, 0);
+      for (size_t r = 0; r < n; ++r)
+        ranks[h][order[r]] = static_cast<int>(r);
+    }
+  }
+};
+
+/// One decision search for one capacity. All state changes are undone on return; offsets of
+/// every buffer are written to `solution` when placed, so after Found it holds the placement.
+class Search {
+public:
+  Search(const Instance& inst, const ExactParams& params, Budget& budget, int64_t capacity)
+      : inst_(inst), params_(params), budget_(budget), capacity_(capacity), offset_(inst.n, -1),
+        minOffset_(inst.n, 0), floor_(inst.sectionBytes.size(), 0),
+        unplacedBytes_(inst.sectionBytes), crossing_(inst.crossing),
+        stamp_(inst.sectionBytes.size(), 0) {
+    solution.assign(inst.n, 0);
+  }
+
+  /// Solves every independent group; on NotFound, `failedGroup` names the group that failed.
+  Outcome run() {
+    const int sections = static_cast<int>(inst_.sectionBytes.size());
+    int begin = 0;
+    for (int s = 0; s < sections; ++s) {
+      const bool cut = s + 1 == sections || (params_.decomposition && crossing_[s] == 0);
+      if (!cut) continue;
+      std::vector<int> group;
+      for (size_t i = 0; i < inst_.n; ++i)
+        if (inst_.secLo[i] >= begin && inst_.secLo[i] <= s) group.push_back(static_cast<int>(i));
+      const int end = s + 1;
+      if (!group.empty()) {
+        const Outcome outcome = runGroup(group, begin, end);
+        if (outcome != Outcome::Found) {
+          failedGroup = std::move(group);
+          return outcome;
+        }
+      }
+      begin = end;
+    }
+    return Outcome::Found;
+  }
+
+  std::vector<int64_t> solution;
+  std::vector<int> failedGroup;
+
+private:
+  /// Restarts: three rankings in turn, each under a node budget that doubles every round.
+  Outcome runGroup(const std::vector<int>& group, int lo, int hi) {
+    if (!params_.restarts) {
+      rank_ = &inst_.ranks[0];
+      runLeft_ = -1;
+      return search(group, lo, hi, 0, -1);
+    }
+    for (int64_t budget = 2 * static_cast<int64_t>(group.size());; budget *= 2) {
+      for (const std::vector<int>& rank : inst_.ranks) {
+        rank_ = &rank;
+        runLeft_ = budget;
+        const Outcome outcome = search(group, lo, hi, 0, -1);
+        if (outcome != Outcome::RunOut) return outcome;
+      }
+    }
+  }
+
+  struct Candidate {
+    int64_t offset;
+    int rank;
+    int buffer;
+  };
+
+  Outcome search(const std::vector<int>& group, int lo, int hi, int64_t lastOffset, int lastRank) {
+    if (!budget_.charge()) return Outcome::Limit;
+    if (runLeft_ == 0) return Outcome::RunOut;
+    if (runLeft_ > 0) --runLeft_;
+    std::vector<Candidate> candidates;
+    for (int i : group)
+      if (offset_[i] < 0) candidates.push_back({minOffset_[i], (*rank_)[i], i});
+    if (candidates.empty()) return Outcome::Found;
+    if (params_.dynamicOrdering)
+      std::sort(candidates.begin(), candidates.end(), [](const Candidate& a, const Candidate& b) {
+        return a.offset != b.offset ? a.offset < b.offset : a.rank < b.rank;
+      });
+    else
+      std::sort(candidates.begin(), candidates.end(),
+                [](const Candidate& a, const Candidate& b) { return a.rank < b.rank; });
+    int64_t lowestTop = std::numeric_limits<int64_t>::max();
+    for (const Candidate& c : candidates)
+      lowestTop = std::min(lowestTop, c.offset + inst_.size[c.buffer]);
+    for (const Candidate& c : candidates) {
+      if (params_.canonicalOrder &&
+          (c.offset < lastOffset || (c.offset == lastOffset && c.rank < lastRank)))
+        continue;
+      if (params_.gapDominance && c.offset >= lowestTop) continue;
+      if (c.offset + inst_.size[c.buffer] > capacity_) continue;
+      const size_t offsetMark = offsetLog_.size(), floorMark = floorLog_.size();
+      place(c.buffer, c.offset);
+      Outcome outcome = Outcome::NotFound;
+      if (check(lo, hi, c.offset)) outcome = descend(group, lo, hi, c);
+      unplace(c.buffer, offsetMark, floorMark);
+      if (outcome != Outcome::NotFound) return outcome;
+    }
+    return Outcome::NotFound;
+  }
+
+  /// After placing c: split the group where no unplaced buffer crosses a section boundary any
+  /// more (decomposition), else go on with the same group.
+  Outcome descend(const std::vector<int>& group, int lo, int hi, const Candidate& c) {
+    std::vector<int> cuts;
+    if (params_.decomposition)
+      for (int s = inst_.secLo[c.buffer]; s + 1 < inst_.secHi[c.buffer]; ++s)
+        if (crossing_[s] == 0) cuts.push_back(s + 1);
+    if (cuts.empty()) return search(group, lo, hi, c.offset, c.rank);
+    cuts.push_back(hi);
+    int begin = lo;
+    for (int end : cuts) {
+      std::vector<int> part;
+      for (int i : group)
+        if (offset_[i] < 0 && inst_.secLo[i] < end && begin < inst_.secHi[i]) part.push_back(i);
+      if (!part.empty()) {
+        // Every buffer of every part comes after c in the canonical order, so c's offset and
+        // rank still bound them.
+        const Outcome outcome = search(part, begin, end, c.offset, c.rank);
+        if (outcome != Outcome::Found) return outcome;
+      }
+      begin = end;
+    }
+    return Outcome::Found;
+  }
+
+  void place(int i, int64_t offset) {
+    offset_[i] = offset;
+    solution[i] = offset;
+    const int64_t top = offset + inst_.size[i];
+    ++epoch_;
+    for (int j : inst_.overlaps[i]) {
+      if (offset_[j] >= 0) continue;
+      const int64_t raised = roundUp(top, inst_.align[j]);
+      if (raised <= minOffset_[j]) continue;
+      offsetLog_.push_back({j, minOffset_[j]});
+      minOffset_[j] = raised;
+      if (params_.unusableGapFloor)
+        for (int s = inst_.secLo[j]; s < inst_.secHi[j]; ++s)
+          stamp_[s] = epoch_;
+    }
+    for (int s = inst_.secLo[i]; s < inst_.secHi[i]; ++s) {
+      floorLog_.push_back({s, floor_[s]});
+      floor_[s] = std::max(floor_[s], top);
+      unplacedBytes_[s] -= inst_.size[i];
+      if (s + 1 < inst_.secHi[i]) --crossing_[s];
+    }
+    if (!params_.unusableGapFloor) return;
+    for (int j : inst_.overlaps[i]) {
+      if (offset_[j] >= 0) continue;
+      for (int s = inst_.secLo[j]; s < inst_.secHi[j]; ++s) {
+        if (stamp_[s] != epoch_) continue;
+        stamp_[s] = 0; // once per section
+        int64_t least = std::numeric_limits<int64_t>::max();
+        for (int k : inst_.sectionBuffers[s])
+          if (offset_[k] < 0) least = std::min(least, minOffset_[k]);
+        if (least != std::numeric_limits<int64_t>::max() && least > floor_[s]) {
+          floorLog_.push_back({s, floor_[s]});
+          floor_[s] = least;
+        }
+      }
+    }
+  }
+
+  void unplace(int i, size_t offsetMark, size_t floorMark) {
+    while (floorLog_.size() > floorMark) {
+      floor_[floorLog_.back().first] = floorLog_.back().second;
+      floorLog_.pop_back();
+    }
+    while (offsetLog_.size() > offsetMark) {
+      minOffset_[offsetLog_.back().first] = offsetLog_.back().second;
+      offsetLog_.pop_back();
+    }
+    for (int s = inst_.secLo[i]; s < inst_.secHi[i]; ++s) {
+      unplacedBytes_[s] += inst_.size[i];
+      if (s + 1 < inst_.secHi[i]) ++crossing_[s];
+    }
+    offset_[i] = -1;
+  }
+
+  /// The section bound: can every section of the group still hold its unplaced bytes?
+  bool check(int lo, int hi, int64_t lastOffset) const {
+    const bool monotonic = params_.monotonicFloor && params_.canonicalOrder;
+    for (int s = lo; s < hi; ++s) {
+      int64_t floor = floor_[s];
+      if (monotonic) floor = std::max(floor, lastOffset);
+      if (params_.sectionBound) floor += unplacedBytes_[s];
+      if (floor > capacity_) return false;
+    }
+    return true;
+  }
+
+  const Instance& inst_;
+  const ExactParams& params_;
+  Budget& budget_;
+  const int64_t capacity_;
+  const std::vector<int>* rank_ = nullptr;
+  int64_t runLeft_ = -1;
+  std::vector<int64_t> offset_, minOffset_, floor_, unplacedBytes_;
+  std::vector<int> crossing_;
+  std::vector<uint32_t> stamp_;
+  uint32_t epoch_ = 0;
+  std::vector<std::pair<int, int64_t>> offsetLog_, floorLog_;
+};
+
+int64_t peakOf(const Problem& problem, const std::vector<int64_t>& offsets) {
+  int64_t peak = 0;
+  for (size_t i = 0; i < offsets.size(); ++i)
+    peak = std::max(peak, offsets[i] + problem.buffers[i].size);
+  return peak;
+}
+
+std::string checkInput(const Problem& problem) {
+  if (problem.capacity < 0) return "capacity is negative";
+  for (size_t i = 0; i < problem.buffers.size(); ++i) {
+    const Buffer& b = problem.buffers[i];
+    const std::string name = "buffer " + std::to_string(i) + " ('" + b.id + "')";
+    if (b.size <= 0) return name + ": size must be positive";
+    if (b.upper <= b.lower) return name + ": upper must be greater than lower";
+    if (b.alignment < 1) return name + ": alignment must be at least 1";
+    if (b.size > (int64_t{1} << 52) || b.alignment > (int64_t{1} << 52))
+      return name + ": size or alignment too large";
+  }
+  return {};
+}
+
+/// What a run of decisions established about the least peak.
+struct Minimum {
+  int64_t lowerBound = 0;
+  std::optional<std::vector<int64_t>> best; ///< offsets with the least peak found
+  int64_t bestPeak = 0;
+  bool proven() const { return best && bestPeak == lowerBound; }
+};
+
+/// Minimises the peak, starting from a proven lower bound `lowerBound`.
+Minimum minimise(const Problem& problem, const Instance& inst, const ExactParams& params,
+                 Budget& budget, int64_t lowerBound) {
+  Minimum result;
+  result.lowerBound = lowerBound;
+  auto decide = [&](int64_t capacity) {
+    Search search(inst, params, budget, capacity);
+    const Outcome outcome = search.run();
+    if (outcome == Outcome::Found) {
+      const int64_t peak = peakOf(problem, search.solution);
+      if (!result.best || peak < result.bestPeak) {
+        result.best = search.solution;
+        result.bestPeak = peak;
+      }
+    } else if (outcome == Outcome::NotFound) {
+      result.lowerBound = std::max(result.lowerBound, capacity + 1);
+    }
+    return outcome;
+  };
+  // Stacking every buffer on top of each other fits in this; the first dive finds a placement.
+  int64_t loose = 0;
+  for (size_t i = 0; i < inst.n; ++i)
+    loose += inst.size[i] + inst.align[i];
+  if (decide(std::max(loose, lowerBound)) == Outcome::Limit) return result;
+  if (result.proven()) return result;
+  if (decide(result.lowerBound) == Outcome::Limit) return result;
+  while (!result.proven()) {
+    const int64_t lo = result.lowerBound, hi = result.bestPeak - 1;
+    if (decide(lo + (hi - lo) / 2) == Outcome::Limit) break;
+  }
+  return result;
+}
+
+Solution makeSolution(const Problem& problem, std::vector<int64_t> offsets) {
+  Solution solution;
+  solution.peak = peakOf(problem, offsets);
+  solution.offsets = std::move(offsets);
+  return solution;
+}
+
+/// A minimal set of buffers live in the busiest section that exceeds the capacity: the largest
+/// first until the sum exceeds it (dropping any one, at least the smallest, brings it under).
+Infeasibility busiestSectionBlock(const Instance& inst, int64_t capacity) {
+  Infeasibility why;
+  size_t busiest = 0;
+  for (size_t s = 0; s < inst.sectionBytes.size(); ++s)
+    if (inst.sectionBytes[s] > inst.sectionBytes[busiest]) busiest = s;
+  std::vector<int> live = inst.sectionBuffers[busiest];
+  std::stable_sort(live.begin(), live.end(),
+                   [&](int a, int b) { return inst.size[a] > inst.size[b]; });
+  for (int i : live) {
+    why.blockingBuffers.push_back(static_cast<size_t>(i));
+    why.blockingBytes += inst.size[i];
+    if (why.blockingBytes > capacity) break;
+  }
+  std::sort(why.blockingBuffers.begin(), why.blockingBuffers.end());
+  return why;
+}
+
+} // namespace
+
+Result solveExact(const Problem& problem, const ExactParams& params, const SolveLimits& limits) {
+  Result result;
+  result.stats.solver = "exact";
+  Budget budget;
+  budget.nodeLimit = limits.nodeLimit;
+  budget.timeLimit = limits.timeLimitSeconds;
+  auto finish = [&](Result r) {
+    r.stats.nodes = budget.nodes;
+    r.stats.seconds = budget.elapsed();
+    return r;
+  };
+  if (std::string error = checkInput(problem); !error.empty()) {
+    result.status = SolveStatus::Error;
+    result.message = std::move(error);
+    return finish(std::move(result));
+  }
+  const Instance inst(problem);
+  result.lowerBound = inst.liveBound;
+
+  if (problem.capacity == 0) {
+    const Minimum min = minimise(problem, inst, params, budget, inst.liveBound);
+    result.lowerBound = min.lowerBound;
+    if (min.best) {
+      result.solution = makeSolution(problem, *min.best);
+      result.status = min.proven() ? SolveStatus::Optimal : SolveStatus::Feasible;
+      result.message =
+          "peak " + std::to_string(min.bestPeak) +
+          (min.proven() ? " (optimal)"
+                        : ", limit reached; lower bound " + std::to_string(min.lowerBound));
+    } else {
+      result.status = SolveStatus::NoSolution;
+      result.message = "limit reached before any placement was found";
+    }
+    return finish(std::move(result));
+  }
+
+  // Decide feasibility within the capacity.
+  std::optional<Infeasibility> why;
+  int64_t proven = inst.liveBound;
+  if (inst.liveBound > problem.capacity) {
+    why = busiestSectionBlock(inst, problem.capacity);
+  } else {
+    Search search(inst, params, budget, problem.capacity);
+    const Outcome outcome = search.run();
+    if (outcome == Outcome::Found) {
+      result.status = SolveStatus::Optimal;
+      result.solution = makeSolution(problem, std::move(search.solution));
+      result.message = "fits in " + std::to_string(problem.capacity) + " with peak " +
+                       std::to_string(result.solution->peak);
+      return finish(std::move(result));
+    }
+    if (outcome == Outcome::Limit) {
+      result.status = SolveStatus::NoSolution;
+      result.message = "limit reached before a placement within the capacity was found";
+      return finish(std::move(result));
+    }
+    why.emplace();
+    for (int i : search.failedGroup) {
+      why->blockingBuffers.push_back(static_cast<size_t>(i));
+      for (int s = inst.secLo[i]; s < inst.secHi[i]; ++s)
+        why->blockingBytes = std::max(why->blockingBytes, inst.sectionBytes[s]);
+    }
+    std::sort(why->blockingBuffers.begin(), why->blockingBuffers.end());
+    proven = problem.capacity + 1;
+  }
+  // Infeasible: find the smallest capacity that fits (within what is left of the limits).
+  const Minimum min = minimise(problem, inst, params, budget, std::max(proven, inst.liveBound));
+  why->smallestCapacity = min.best ? min.bestPeak : min.lowerBound;
+  result.status = SolveStatus::Infeasible;
+  result.lowerBound = min.lowerBound;
+  result.message = "does not fit in " + std::to_string(problem.capacity) + "; " +
+                   (min.proven() ? "the least capacity that fits is "
+                                 : "limit reached; a capacity that fits is ") +
+                   std::to_string(why->smallestCapacity);
+  result.infeasibility = std::move(why);
+  return finish(std::move(result));
+}
+
+} // namespace ttlplan::planner::l1
