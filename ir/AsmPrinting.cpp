@@ -82,7 +82,7 @@ void printType(std::string& out, const Type& type, const PrintContext& context) 
   }
   if (context.aliases)
     if (const std::string* name = context.aliases->findType(type, context.typeAliasLimit)) {
-      out += "!" + *name;
+      out += std::string("!") + *name;
       return;
     }
   switch (type.kind()) {
@@ -113,7 +113,7 @@ void printType(std::string& out, const Type& type, const PrintContext& context) 
     printDims(out, type.shape());
     out += "], ";
     printType(out, type.elementType(), context);
-    out += ", " + type.depth().str() + ">";
+    out += std::string(", ") + type.depth().str() + ">";
     return;
   case TypeKind::TransferHandle:
     out += type.transferKind() == TransferKind::Read ? "!ttl.transfer_handle<read>"
@@ -181,7 +181,7 @@ void printAttribute(std::string& out, const Attribute& attr, const PrintContext&
   bool aliasable = attr.kind() == AttrKind::Layout || attr.kind() == AttrKind::Opaque;
   if (context.aliases && aliasable)
     if (const std::string* name = context.aliases->findAttribute(attr, context.attrAliasLimit)) {
-      out += "#" + *name;
+      out += std::string("#") + *name;
       return;
     }
   switch (attr.kind()) {
@@ -222,7 +222,7 @@ void printAttribute(std::string& out, const Attribute& attr, const PrintContext&
     printDictBody(out, attr.entries(), context);
     return;
   case AttrKind::SymbolRef:
-    out += "@" + keyOrString(attr.stringValue());
+    out += std::string("@") + keyOrString(attr.stringValue());
     return;
   case AttrKind::TypeAttr:
     printType(out, attr.valueType(), context);

@@ -214,7 +214,7 @@ void Printer::defineResults(Operation& op) {
   if (op.numResults() == 0) return;
   std::string base = define(op.result(0), false);
   if (op.numResults() == 1) {
-    names_[op.result(0)] = "%" + base;
+    names_[op.result(0)] = std::string("%") + base;
     return;
   }
   for (size_t i = 0; i < op.numResults(); ++i)
@@ -225,7 +225,7 @@ const std::string& Printer::name(Value* value) {
   auto it = names_.find(value);
   if (it == names_.end()) {
     // A use outside the value's scope (invalid IR); still print something readable.
-    return names_[value] = "%<<unknown:" + value->nameHint() + ">>";
+    return names_[value] = std::string("%<<unknown:") + value->nameHint() + ">>";
   }
   return it->second;
 }
@@ -289,7 +289,7 @@ void Printer::printRegion(Region& region, bool generic, bool elideYield) {
       out_ += "^bb0(";
       for (size_t i = 0; i < block.numArguments(); ++i) {
         Value* arg = block.argument(i);
-        names_[arg] = "%" + define(arg, true);
+        names_[arg] = std::string("%") + define(arg, true);
         out_ += fmt::format("{}{}: {}", i ? ", " : "", names_[arg], type(arg->type()));
       }
       out_ += "):\n";
@@ -330,9 +330,9 @@ void Printer::printGeneric(Operation& op) {
     out_ += ")";
   }
   attrDict(op, {}, false);
-  out_ += " : (" + typeList(op.operands()) + ") -> ";
+  out_ += std::string(" : (") + typeList(op.operands()) + ") -> ";
   bool bare = op.numResults() == 1 && !op.result(0)->type().is(TypeKind::Function);
-  out_ += bare ? typeList(op.results()) : "(" + typeList(op.results()) + ")";
+  out_ += bare ? typeList(op.results()) : std::string("(") + typeList(op.results()) + ")";
 }
 
 void Printer::printCustom(Operation& op) {
@@ -345,7 +345,7 @@ void Printer::printCustom(Operation& op) {
     std::vector<std::string> declared;
     if (region.empty()) return declared;
     for (Value* arg : region.front().arguments()) {
-      names_[arg] = "%" + define(arg, true);
+      names_[arg] = std::string("%") + define(arg, true);
       declared.push_back(names_[arg]);
     }
     return declared;
@@ -355,13 +355,13 @@ void Printer::printCustom(Operation& op) {
     break;
   case AsmFormat::Module:
     if (op.hasAttribute("sym_name"))
-      out_ += " @" + keyOrString(op.attribute("sym_name").stringValue());
+      out_ += std::string(" @") + keyOrString(op.attribute("sym_name").stringValue());
     attrDict(op, elided, true);
     out_ += " ";
     printRegion(op.region(0), false, false);
     return;
   case AsmFormat::Kernel: {
-    out_ += " @" + keyOrString(op.attribute("sym_name").stringValue()) + "(";
+    out_ += std::string(" @") + keyOrString(op.attribute("sym_name").stringValue()) + "(";
     scopes_.emplace_back();
     std::vector<std::string> args = declareArgs(op.region(0));
     for (size_t i = 0; i < args.size(); ++i)
@@ -395,10 +395,10 @@ void Printer::printCustom(Operation& op) {
   }
   case AsmFormat::ResultType:
     attrDict(op, elided, false);
-    out_ += " : " + type(op.result(0)->type());
+    out_ += std::string(" : ") + type(op.result(0)->type());
     return;
   case AsmFormat::Convert:
-    out_ += " " + name(op.operand(0));
+    out_ += std::string(" ") + name(op.operand(0));
     attrDict(op, elided, false);
     out_ += fmt::format(" : {} -> {}", type(op.operand(0)->type()), type(op.result(0)->type()));
     return;
@@ -407,7 +407,7 @@ void Printer::printCustom(Operation& op) {
     printOperands(op.operands());
     attrDict(op, elided, false);
     Type t = op.numOperands() ? op.operand(0)->type() : op.result(0)->type();
-    out_ += " : " + type(t);
+    out_ += std::string(" : ") + type(t);
     return;
   }
   case AsmFormat::ImpliedTypes:
@@ -416,7 +416,7 @@ void Printer::printCustom(Operation& op) {
     attrDict(op, elided, false);
     return;
   case AsmFormat::PipeRegion:
-    out_ += " " + name(op.operand(0)) + " ";
+    out_ += std::string(" ") + name(op.operand(0)) + " ";
     printRegion(op.region(0), false, false);
     attrDict(op, elided, false);
     return;
@@ -427,7 +427,7 @@ void Printer::printCustom(Operation& op) {
     out_ += fmt::format(" : ({}) -> {}", typeList(op.operands()), type(op.result(0)->type()));
     return;
   case AsmFormat::Slice:
-    out_ += " " + name(op.operand(0)) + "[";
+    out_ += std::string(" ") + name(op.operand(0)) + "[";
     printOperands(op.operands(), 1);
     out_ += "]";
     attrDict(op, elided, false);
@@ -453,13 +453,13 @@ void Printer::printCustom(Operation& op) {
       out_ += fmt::format(" {}({}, {})", parts[i / 2], x, y);
     }
     attrDict(op, elided, false);
-    out_ += " : " + type(op.result(0)->type());
+    out_ += std::string(" : ") + type(op.result(0)->type());
     return;
   }
   case AsmFormat::ParamValue:
-    out_ += " " + attr(op.attribute("param"));
+    out_ += std::string(" ") + attr(op.attribute("param"));
     attrDict(op, elided, false);
-    out_ += " : " + type(op.result(0)->type());
+    out_ += std::string(" : ") + type(op.result(0)->type());
     return;
   case AsmFormat::ScfFor: {
     scopes_.emplace_back();
@@ -472,7 +472,7 @@ void Printer::printCustom(Operation& op) {
     return;
   }
   case AsmFormat::ScfIf:
-    out_ += " " + name(op.operand(0)) + " ";
+    out_ += std::string(" ") + name(op.operand(0)) + " ";
     printRegion(op.region(0), false, true);
     if (!op.region(1).empty()) {
       out_ += " else ";
@@ -484,18 +484,18 @@ void Printer::printCustom(Operation& op) {
     if (op.numOperands()) {
       out_ += " ";
       printOperands(op.operands());
-      out_ += " : " + typeList(op.operands());
+      out_ += std::string(" : ") + typeList(op.operands());
     }
     return;
   case AsmFormat::ArithConstant:
     attrDict(op, elided, false);
-    out_ += " " + attr(op.attribute("value"));
+    out_ += std::string(" ") + attr(op.attribute("value"));
     return;
   case AsmFormat::ArithCmpi:
     out_ += fmt::format(" {}, ", kCmpiPredicates[op.attribute("predicate").intValue()]);
     printOperands(op.operands());
     attrDict(op, elided, false);
-    out_ += " : " + type(op.operand(0)->type());
+    out_ += std::string(" : ") + type(op.operand(0)->type());
     return;
   }
 }

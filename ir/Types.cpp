@@ -37,7 +37,7 @@ std::string Dim::str() const {
   case Kind::Static:
     return std::to_string(value);
   case Kind::Param:
-    return "@" + param;
+    return std::string("@") + param;
   case Kind::Dynamic:
     return "?";
   }
