@@ -214,8 +214,18 @@ Outcome runCbc(const Model& m, size_t buffers, const SolveLimits& limits) {
   CbcHeuristicFPump pump(model);
   model.addHeuristic(&pump);
 
+  // CBC checks its time limit between nodes; the LP solves inside the root node (cuts,
+  // heuristics, strong branching) can take far longer on big models, so bound each LP too.
+  if (limits.timeLimitSeconds > 0)
+    if (auto* clp = dynamic_cast<OsiClpSolverInterface*>(model.solver()))
+      clp->getModelPtr()->setMaximumWallSeconds(limits.timeLimitSeconds);
+  Clock::time_point start = Clock::now();
   model.initialSolve();
   model.branchAndBound();
+  // An LP stopped by the time limit can look infeasible to CBC and prune a node wrongly: once
+  // the limit is hit, neither an optimality nor an infeasibility proof is trusted, nor the bound.
+  bool timedOut = limits.timeLimitSeconds > 0 &&
+                  (model.isSecondsLimitReached() || secondsSince(start) >= limits.timeLimitSeconds);
 
   outcome.nodes = model.getNodeCount();
   const double* best = model.bestSolution();
@@ -223,7 +233,11 @@ Outcome runCbc(const Model& m, size_t buffers, const SolveLimits& limits) {
     outcome.k.assign(best, best + m.columns());
     outcome.objective = best[buffers];
   }
-  if (model.isProvenInfeasible() && !best) {
+  if (timedOut) {
+    outcome.status = best ? SolveStatus::Feasible : SolveStatus::NoSolution;
+    outcome.message = best ? "cbc stopped at the time limit before proving optimality"
+                           : "cbc found no plan within the time limit";
+  } else if (model.isProvenInfeasible() && !best) {
     outcome.status = SolveStatus::Infeasible;
     outcome.message = "cbc proved the problem infeasible";
   } else if (best && model.isProvenOptimal()) {
