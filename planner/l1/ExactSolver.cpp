@@ -46,6 +46,8 @@ struct Budget {
   }
 };
 
+constexpr int64_t kNone = std::numeric_limits<int64_t>::max();
+
 int64_t roundUp(int64_t value, int64_t alignment) {
   const int64_t rem = value % alignment;
   return rem == 0 ? value : value + (alignment - rem);
@@ -136,6 +138,9 @@ public:
         unplacedBytes_(inst.sectionBytes), crossing_(inst.crossing),
         stamp_(inst.sectionBytes.size(), 0) {
     solution.assign(inst.n, 0);
+    sectionLeast_.assign(inst.sectionBytes.size(), kNone);
+    for (size_t s = 0; s < sectionLeast_.size(); ++s)
+      if (!inst.sectionBuffers[s].empty()) sectionLeast_[s] = 0;
   }
 
   /// Solves every independent group; on NotFound, `failedGroup` names the group that failed.
@@ -212,11 +217,11 @@ private:
         continue;
       if (params_.gapDominance && c.offset >= lowestTop) continue;
       if (c.offset + inst_.size[c.buffer] > capacity_) continue;
-      const size_t offsetMark = offsetLog_.size(), floorMark = floorLog_.size();
+      const Marks mark = marks();
       place(c.buffer, c.offset);
       Outcome outcome = Outcome::NotFound;
       if (check(lo, hi, c.offset)) outcome = descend(group, lo, hi, c);
-      unplace(c.buffer, offsetMark, floorMark);
+      unplace(c.buffer, mark);
       if (outcome != Outcome::NotFound) return outcome;
     }
     return Outcome::NotFound;
@@ -251,16 +256,25 @@ private:
     offset_[i] = offset;
     solution[i] = offset;
     const int64_t top = offset + inst_.size[i];
+    const bool gapFloor = params_.unusableGapFloor;
     ++epoch_;
+    dirty_.clear();
+    // Sections whose least unplaced offset may change: those where a changed buffer had it.
+    auto markSections = [&](int j, int64_t before) {
+      for (int s = inst_.secLo[j]; s < inst_.secHi[j]; ++s)
+        if (before == sectionLeast_[s] && stamp_[s] != epoch_) {
+          stamp_[s] = epoch_;
+          dirty_.push_back(s);
+        }
+    };
+    if (gapFloor) markSections(i, offset);
     for (int j : inst_.overlaps[i]) {
       if (offset_[j] >= 0) continue;
       const int64_t raised = roundUp(top, inst_.align[j]);
       if (raised <= minOffset_[j]) continue;
+      if (gapFloor) markSections(j, minOffset_[j]);
       offsetLog_.push_back({j, minOffset_[j]});
       minOffset_[j] = raised;
-      if (params_.unusableGapFloor)
-        for (int s = inst_.secLo[j]; s < inst_.secHi[j]; ++s)
-          stamp_[s] = epoch_;
     }
     for (int s = inst_.secLo[i]; s < inst_.secHi[i]; ++s) {
       floorLog_.push_back({s, floor_[s]});
@@ -268,29 +282,34 @@ private:
       unplacedBytes_[s] -= inst_.size[i];
       if (s + 1 < inst_.secHi[i]) --crossing_[s];
     }
-    if (!params_.unusableGapFloor) return;
-    for (int j : inst_.overlaps[i]) {
-      if (offset_[j] >= 0) continue;
-      for (int s = inst_.secLo[j]; s < inst_.secHi[j]; ++s) {
-        if (stamp_[s] != epoch_) continue;
-        stamp_[s] = 0; // once per section
-        int64_t least = std::numeric_limits<int64_t>::max();
-        for (int k : inst_.sectionBuffers[s])
-          if (offset_[k] < 0) least = std::min(least, minOffset_[k]);
-        if (least != std::numeric_limits<int64_t>::max() && least > floor_[s]) {
-          floorLog_.push_back({s, floor_[s]});
-          floor_[s] = least;
-        }
+    for (int s : dirty_) {
+      int64_t least = kNone;
+      for (int k : inst_.sectionBuffers[s])
+        if (offset_[k] < 0) least = std::min(least, minOffset_[k]);
+      leastLog_.push_back({s, sectionLeast_[s]});
+      sectionLeast_[s] = least;
+      if (least != kNone && least > floor_[s]) {
+        floorLog_.push_back({s, floor_[s]});
+        floor_[s] = least;
       }
     }
   }
 
-  void unplace(int i, size_t offsetMark, size_t floorMark) {
-    while (floorLog_.size() > floorMark) {
+  struct Marks {
+    size_t offsets, floors, least;
+  };
+  Marks marks() const { return {offsetLog_.size(), floorLog_.size(), leastLog_.size()}; }
+
+  void unplace(int i, const Marks& mark) {
+    while (leastLog_.size() > mark.least) {
+      sectionLeast_[leastLog_.back().first] = leastLog_.back().second;
+      leastLog_.pop_back();
+    }
+    while (floorLog_.size() > mark.floors) {
       floor_[floorLog_.back().first] = floorLog_.back().second;
       floorLog_.pop_back();
     }
-    while (offsetLog_.size() > offsetMark) {
+    while (offsetLog_.size() > mark.offsets) {
       minOffset_[offsetLog_.back().first] = offsetLog_.back().second;
       offsetLog_.pop_back();
     }
@@ -321,9 +340,11 @@ private:
   int64_t runLeft_ = -1;
   std::vector<int64_t> offset_, minOffset_, floor_, unplacedBytes_;
   std::vector<int> crossing_;
+  std::vector<int64_t> sectionLeast_; // least offset of the unplaced buffers in each section
   std::vector<uint32_t> stamp_;
   uint32_t epoch_ = 0;
-  std::vector<std::pair<int, int64_t>> offsetLog_, floorLog_;
+  std::vector<int> dirty_;
+  std::vector<std::pair<int, int64_t>> offsetLog_, floorLog_, leastLog_;
 };
 
 int64_t peakOf(const Problem& problem, const std::vector<int64_t>& offsets) {
