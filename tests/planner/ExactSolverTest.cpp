@@ -230,6 +230,38 @@ TEST(ExactSolver, EveryFlagCombinationReachesTheSameOptimum) {
   }
 }
 
+TEST(ExactSolver, EachRuleSavesNodesOnANamedInstance) {
+  // "random-2000": randomProblem(2000, 8, 9, arbitrary sizes); "random-2295" likewise.
+  const Problem random2000 = randomProblem(2000, 8, 9, false);
+  const Problem random2295 = randomProblem(2295, 8, 9, false);
+  struct Case {
+    const char* flag;
+    bool ExactParams::*member;
+    const Problem* instance;
+  };
+  const Case cases[] = {
+      {"canonicalOrder", &ExactParams::canonicalOrder, &random2000},
+      {"sectionBound", &ExactParams::sectionBound, &random2000},
+      {"unusableGapFloor", &ExactParams::unusableGapFloor, &random2000},
+      {"monotonicFloor", &ExactParams::monotonicFloor, &random2000},
+      {"gapDominance", &ExactParams::gapDominance, &random2000},
+      {"decomposition", &ExactParams::decomposition, &random2000},
+      {"dynamicOrdering", &ExactParams::dynamicOrdering, &random2000},
+      {"restarts", &ExactParams::restarts, &random2295},
+  };
+  static_assert(std::size(cases) == kFlagCount);
+  for (const Case& c : cases) {
+    const Result on = solveExact(*c.instance);
+    ExactParams params;
+    params.*c.member = false;
+    const Result off = solveExact(*c.instance, params);
+    ASSERT_EQ(on.status, SolveStatus::Optimal) << c.flag;
+    ASSERT_EQ(off.status, SolveStatus::Optimal) << c.flag;
+    EXPECT_EQ(on.solution->peak, off.solution->peak) << c.flag;
+    EXPECT_GT(off.stats.nodes, on.stats.nodes) << c.flag << " off should explore more nodes";
+  }
+}
+
 // ---- 3. limits ------------------------------------------------------------------------------
 
 TEST(ExactSolver, TinyNodeLimitsNeverClaimAWrongOptimum) {
