@@ -1,6 +1,7 @@
 #include "planner/l1/Solve.h"
 
 #include "planner/l1/Baselines.h"
+#include "planner/l1/ExactSolver.h"
 #include "planner/l1/IlpSolvers.h"
 
 #include <algorithm>
@@ -25,12 +26,8 @@ double secondsSince(Clock::time_point start) {
 /// One back end, no checks.
 Result dispatch(const Problem& problem, L1Solver solver, const SolveLimits& limits) {
   switch (solver) {
-  case L1Solver::Exact: {
-    Result result;
-    result.stats.solver = "exact";
-    result.message = "the exact solver is not available in this build yet";
-    return result;
-  }
+  case L1Solver::Exact:
+    return solveExact(problem, ExactParams{}, limits);
   case L1Solver::Cbc:
     return solveCbc(problem, limits);
   case L1Solver::Glpk:

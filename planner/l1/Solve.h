@@ -33,7 +33,9 @@ Status checkProblem(const Problem& problem);
 /// Solves `problem` with `solver` within `limits`:
 /// - a malformed problem, a solver failure, or a plan that fails validate() is Error (an invalid
 ///   plan is never returned);
-/// - Optimal means the minimal peak is proven; Feasible carries a proven lowerBound;
+/// - Optimal means the minimal peak is proven (with a capacity, `exact` decides feasibility:
+///   Optimal there means a plan within the capacity, its peak not necessarily minimal); Feasible
+///   carries a proven lowerBound;
 /// - a capacity below the live bytes of the busiest time step is Infeasible for every solver;
 /// - for Infeasible, `infeasibility` holds the smallest capacity that works (the problem solved
 ///   unbounded with the same solver) and a minimal set of buffers that cannot coexist (a deletion
