@@ -1,0 +1,296 @@
+#include "planner/dst/Solve.h"
+
+#include <algorithm>
+#include <chrono>
+#include <functional>
+#include <queue>
+
+namespace ttlplan::planner::dst {
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+int64_t readPoint(size_t op) {
+  return 2 * static_cast<int64_t>(op) + 1;
+}
+int64_t writePoint(size_t op) {
+  return 2 * static_cast<int64_t>(op) + 2;
+}
+
+size_t valueCount(const Chain& chain) {
+  ValueId top = -1;
+  for (const Op& op : chain.ops) {
+    top = std::max(top, op.output);
+    for (ValueId v : op.inputs)
+      top = std::max(top, v);
+  }
+  for (ValueId v : chain.results)
+    top = std::max(top, v);
+  return static_cast<size_t>(top + 1);
+}
+
+std::vector<ValueId> resultsOf(const Chain& chain) {
+  if (!chain.results.empty()) return chain.results;
+  return {chain.ops.back().output};
+}
+
+/// The op defining each value, or -1 for chain inputs.
+std::vector<int64_t> definitions(const Chain& chain) {
+  std::vector<int64_t> def(valueCount(chain), -1);
+  for (size_t i = 0; i < chain.ops.size(); ++i)
+    def[static_cast<size_t>(chain.ops[i].output)] = static_cast<int64_t>(i);
+  return def;
+}
+
+/// The most values live at one point (intervals are closed).
+int maxLive(const std::vector<LiveInterval>& intervals) {
+  std::vector<std::pair<int64_t, int>> events;
+  for (const LiveInterval& iv : intervals)
+    if (iv.start >= 0) {
+      events.emplace_back(iv.start, 1);
+      events.emplace_back(iv.end + 1, -1);
+    }
+  std::sort(events.begin(), events.end()); // ends (-1) before starts at the same point
+  int live = 0, best = 0;
+  for (const auto& [point, delta] : events) {
+    live += delta;
+    best = std::max(best, live);
+  }
+  return best;
+}
+
+/// Interval colouring by start point, smallest free slot first: uses exactly maxLive slots.
+std::vector<int> colour(const std::vector<LiveInterval>& intervals) {
+  std::vector<size_t> order;
+  for (size_t v = 0; v < intervals.size(); ++v)
+    if (intervals[v].start >= 0) order.push_back(v);
+  std::stable_sort(order.begin(), order.end(),
+                   [&](size_t a, size_t b) { return intervals[a].start < intervals[b].start; });
+  using Active = std::pair<int64_t, int>; // (end, slot)
+  std::priority_queue<Active, std::vector<Active>, std::greater<>> active;
+  std::priority_queue<int, std::vector<int>, std::greater<>> released;
+  std::vector<int> slots(intervals.size(), -1);
+  int next = 0;
+  for (size_t v : order) {
+    while (!active.empty() && active.top().first < intervals[v].start) {
+      released.push(active.top().second);
+      active.pop();
+    }
+    int slot;
+    if (!released.empty()) {
+      slot = released.top();
+      released.pop();
+    } else {
+      slot = next++;
+    }
+    slots[v] = slot;
+    active.emplace(intervals[v].end, slot);
+  }
+  return slots;
+}
+
+std::string opName(const Problem& problem, size_t op) {
+  const std::string& name = problem.chain.ops[op].name;
+  return "op " + std::to_string(op) + (name.empty() ? "" : " (" + name + ")");
+}
+
+} // namespace
+
+int64_t capacityTiles(const Problem& problem) {
+  int64_t tiles = problem.deviceTiles;
+  if (problem.sync == SyncMode::Half) tiles /= 2;
+  if (problem.fp32Accumulation) tiles /= 2;
+  return tiles;
+}
+
+std::optional<Subblock> chooseSubblock(int64_t blockRows, int64_t blockCols, int64_t maxTiles) {
+  if (maxTiles < 1 || blockRows < 1 || blockCols < 1) return std::nullopt;
+  // Fewest rounds means the largest h * w. At equal rounds prefer the wider sub-block: CB blocks
+  // are row-major, so a wider sub-block packs longer runs of consecutive tiles of one row (and
+  // tt-metal's row-major matmul output needs w == C whenever h > 1). At equal rounds and equal w,
+  // h is fixed (h * w = B * C / rounds), so "then larger h" only makes the order total.
+  std::optional<Subblock> best;
+  int64_t bestRounds = 0;
+  for (int64_t h = 1; h <= blockRows; ++h) {
+    if (blockRows % h != 0) continue;
+    for (int64_t w = 1; w <= blockCols && h * w <= maxTiles; ++w) {
+      if (blockCols % w != 0) continue;
+      const int64_t rounds = (blockRows / h) * (blockCols / w);
+      const bool better =
+          !best || rounds < bestRounds ||
+          (rounds == bestRounds && (w > best->cols || (w == best->cols && h > best->rows)));
+      if (better) {
+        best = Subblock{h, w};
+        bestRounds = rounds;
+      }
+    }
+  }
+  return best;
+}
+
+Subblock ttnnSubblockChoice(int64_t perCoreM, int64_t perCoreN, bool fp32Accumulation) {
+  static constexpr int64_t kList[][2] = {{4, 2}, {2, 4}, {8, 1}, {1, 8}, {7, 1}, {1, 7}, {3, 2},
+                                         {2, 3}, {6, 1}, {1, 6}, {5, 1}, {1, 5}, {2, 2}, {4, 1},
+                                         {1, 4}, {3, 1}, {1, 3}, {2, 1}, {1, 2}, {1, 1}};
+  for (const auto& [h, w] : kList) {
+    if (fp32Accumulation && h * w > 4) continue;
+    if (perCoreM % h == 0 && perCoreN % w == 0) return {h, w};
+  }
+  return {1, 1};
+}
+
+std::vector<LiveInterval> liveIntervals(const Problem& problem, size_t firstOp, size_t endOp) {
+  const Chain& chain = problem.chain;
+  const std::vector<int64_t> def = definitions(chain);
+  std::vector<LiveInterval> intervals(def.size());
+  const int64_t a = static_cast<int64_t>(firstOp), b = static_cast<int64_t>(endOp);
+  auto inSegmentBefore = [&](ValueId v, size_t op) {
+    int64_t d = def[static_cast<size_t>(v)];
+    return d >= a && d < static_cast<int64_t>(op);
+  };
+  for (size_t i = firstOp; i < endOp; ++i) {
+    const Op& op = chain.ops[i];
+    if (!op.matmul)
+      for (ValueId x : op.inputs) {
+        LiveInterval& iv = intervals[static_cast<size_t>(x)];
+        if (!inSegmentBefore(x, i) && iv.start < 0)
+          iv.start = readPoint(i); // unpacked from its CB just before the first use
+        iv.end = std::max(iv.end, readPoint(i));
+      }
+    LiveInterval& out = intervals[static_cast<size_t>(op.output)];
+    out.start = op.matmul ? readPoint(i) : writePoint(i);
+    out.end = out.start;
+  }
+  // Values computed here and needed later (a result, or read after the segment) stay until the
+  // segment's last point, where they are packed.
+  std::vector<char> neededAfter(def.size(), 0);
+  for (ValueId v : resultsOf(chain))
+    neededAfter[static_cast<size_t>(v)] = 1;
+  for (size_t i = endOp; i < chain.ops.size(); ++i)
+    if (!chain.ops[i].matmul)
+      for (ValueId x : chain.ops[i].inputs)
+        neededAfter[static_cast<size_t>(x)] = 1;
+  for (size_t v = 0; v < def.size(); ++v)
+    if (def[v] >= a && def[v] < b && neededAfter[v]) intervals[v].end = writePoint(endOp - 1);
+  return intervals;
+}
+
+Result solve(const Problem& problem, const SolveLimits& /*limits: the solve is polynomial*/) {
+  const auto start = Clock::now();
+  Result result;
+  result.stats.solver = "interval";
+  auto finish = [&](Result r) {
+    r.stats.seconds = std::chrono::duration<double>(Clock::now() - start).count();
+    return r;
+  };
+  if (std::string error = problemError(problem); !error.empty()) {
+    result.status = SolveStatus::Error;
+    result.message = error;
+    return finish(std::move(result));
+  }
+  const Chain& chain = problem.chain;
+  const size_t n = chain.ops.size();
+  const int64_t capacity = capacityTiles(problem);
+  auto segmentNeed = [&](size_t a, size_t b) {
+    ++result.stats.nodes;
+    return static_cast<int64_t>(maxLive(liveIntervals(problem, a, b)));
+  };
+
+  // Where does the unsplit chain at 1 x 1 first exceed the capacity?
+  {
+    std::vector<LiveInterval> whole = liveIntervals(problem, 0, n);
+    const int64_t points = writePoint(n - 1) + 1;
+    std::vector<int> live(static_cast<size_t>(points) + 1, 0);
+    for (const LiveInterval& iv : whole)
+      if (iv.start >= 0)
+        for (int64_t p = iv.start; p <= iv.end; ++p)
+          ++live[static_cast<size_t>(p)];
+    for (int64_t p = 1; p < points; ++p)
+      if (live[static_cast<size_t>(p)] > capacity) {
+        result.exceedingOp = static_cast<size_t>((p - 1) / 2);
+        result.liveAtExceedingOp = live[static_cast<size_t>(p)];
+        break;
+      }
+  }
+
+  // Fewest segments that each fit at 1 x 1 (one segment when the chain fits).
+  std::vector<std::pair<size_t, size_t>> ranges;
+  if (!result.exceedingOp) {
+    ranges.emplace_back(0, n);
+  } else {
+    for (size_t a = 0; a < n;) {
+      if (int64_t need = segmentNeed(a, a + 1); need > capacity) {
+        result.status = SolveStatus::Infeasible;
+        result.exceedingOp = a;
+        result.liveAtExceedingOp = static_cast<int>(need);
+        result.message = opName(problem, a) + " alone needs " + std::to_string(need) +
+                         " DST tiles at a 1x1 sub-block; capacity " + std::to_string(capacity);
+        return finish(std::move(result));
+      }
+      size_t b = a + 1;
+      while (b < n && segmentNeed(a, b + 1) <= capacity)
+        ++b;
+      ranges.emplace_back(a, b);
+      a = b;
+    }
+  }
+
+  const std::vector<int64_t> def = definitions(chain);
+  Solution solution;
+  for (auto [a, b] : ranges) {
+    Segment segment;
+    segment.firstOp = a;
+    segment.endOp = b;
+    std::vector<LiveInterval> intervals = liveIntervals(problem, a, b);
+    segment.slots = colour(intervals);
+    int slotsUsed = 0;
+    for (int slot : segment.slots)
+      slotsUsed = std::max(slotsUsed, slot + 1);
+    std::optional<Subblock> sub =
+        chooseSubblock(chain.blockRows, chain.blockCols, capacity / std::max(slotsUsed, 1));
+    segment.subblockRows = sub->rows; // 1 x 1 fits: every range was checked above
+    segment.subblockCols = sub->cols;
+    segment.rounds = (chain.blockRows / sub->rows) * (chain.blockCols / sub->cols);
+    segment.peakTiles = slotsUsed * sub->rows * sub->cols;
+    solution.rounds += segment.rounds;
+    solution.peakTiles = std::max(solution.peakTiles, segment.peakTiles);
+    if (b < n) {
+      IntermediateCb cb;
+      cb.afterOp = b - 1;
+      std::vector<char> later(def.size(), 0);
+      for (size_t i = b; i < n; ++i)
+        if (!chain.ops[i].matmul)
+          for (ValueId x : chain.ops[i].inputs)
+            later[static_cast<size_t>(x)] = 1;
+      for (size_t v = 0; v < def.size(); ++v)
+        if (def[v] >= static_cast<int64_t>(a) && def[v] < static_cast<int64_t>(b) && later[v])
+          cb.values.push_back(static_cast<ValueId>(v));
+      cb.tiles = static_cast<int64_t>(cb.values.size()) * chain.blockRows * chain.blockCols;
+      cb.bytes = cb.tiles * problem.intermediateTileBytes;
+      if (!cb.values.empty()) solution.intermediates.push_back(std::move(cb));
+    }
+    solution.segments.push_back(std::move(segment));
+  }
+  result.status = SolveStatus::Optimal;
+  const Segment& first = solution.segments.front();
+  if (solution.segments.size() == 1) {
+    result.message = "sub-block " + std::to_string(first.subblockRows) + "x" +
+                     std::to_string(first.subblockCols) + ", " + std::to_string(solution.rounds) +
+                     " rounds, " + std::to_string(solution.peakTiles) + " of " +
+                     std::to_string(capacity) + " DST tiles";
+  } else {
+    int64_t bytes = 0;
+    for (const IntermediateCb& cb : solution.intermediates)
+      bytes += cb.bytes;
+    result.message = opName(problem, *result.exceedingOp) + " has " +
+                     std::to_string(result.liveAtExceedingOp) + " live values, capacity " +
+                     std::to_string(capacity) + ": split into " +
+                     std::to_string(solution.segments.size()) + " segments, " +
+                     std::to_string(solution.intermediates.size()) + " intermediate CBs (" +
+                     std::to_string(bytes) + " B), " + std::to_string(solution.rounds) + " rounds";
+  }
+  result.solution = std::move(solution);
+  return finish(std::move(result));
+}
+
+} // namespace ttlplan::planner::dst

@@ -1,0 +1,52 @@
+#pragma once
+// DST allocation and sub-blocking for one fused compute chain.
+//
+// Liveness (one op i has a read point and, after it, a write point):
+//  - a value computed by op d is live from d's write point (a matmul's accumulator: from d's read
+//    point) to the read point of its last use, or to the end of its segment when it is a result
+//    or a later segment reads it; a value nobody reads is live at its write point only;
+//  - a value from a CB (a chain input, or one a previous segment packed) is unpacked just before
+//    its first use and lives until its last use; matmul operands stream and take no DST.
+// An op's output may take the slot of an input that dies at that op (in-place SFPU/FPU ops).
+//
+// solve(): whole chain as one segment; slots by interval colouring (optimal: slots used = the
+// most values live at one point); the sub-block with the fewest rounds that fits (chooseSubblock).
+// When even 1 x 1 does not fit, the chain is cut into the fewest segments that each fit at 1 x 1
+// (greedy longest segments: a sub-range of a fitting segment fits, so greedy is optimal), values
+// crossing a cut go through an intermediate CB, and each segment gets its own sub-block.
+#include "planner/dst/Problem.h"
+
+#include <utility>
+
+namespace ttlplan::planner::dst {
+
+struct Subblock {
+  int64_t rows = 1; ///< h
+  int64_t cols = 1; ///< w
+  bool operator==(const Subblock&) const = default;
+};
+
+/// The sub-block (h, w) with h | B, w | C and h * w <= maxTiles that minimises the rounds
+/// (B / h) * (C / w); ties go to the larger w, then the larger h. Empty when maxTiles < 1.
+std::optional<Subblock> chooseSubblock(int64_t blockRows, int64_t blockCols, int64_t maxTiles);
+
+/// The ttnn matmul heuristic (FACTS.md), the baseline: walk (4,2),(2,4),(8,1),(1,8),(7,1),(1,7),
+/// (3,2),(2,3),(6,1),(1,6),(5,1),(1,5),(2,2),(4,1),(1,4),(3,1),(1,3),(2,1),(1,2),(1,1) as (h, w),
+/// skip h * w > 4 under fp32 accumulation, take the first with perCoreM % h == 0 and
+/// perCoreN % w == 0. It ignores the chain's live values and full-sync capacity.
+Subblock ttnnSubblockChoice(int64_t perCoreM, int64_t perCoreN, bool fp32Accumulation);
+
+/// The values live at each point of a segment (ops [firstOp, endOp)) as closed intervals
+/// [start, end] over points 2*i+1 (read of op i) and 2*i+2 (write of op i). Indexed by value id;
+/// a value not live in the segment has start = -1. Precondition: problemError is empty.
+struct LiveInterval {
+  int64_t start = -1;
+  int64_t end = -1;
+};
+std::vector<LiveInterval> liveIntervals(const Problem& problem, size_t firstOp, size_t endOp);
+
+/// Solves one chain. Never throws; malformed input gives Error, a single op whose own operands
+/// exceed the capacity gives Infeasible with exceedingOp naming it.
+Result solve(const Problem& problem, const SolveLimits& limits = {});
+
+} // namespace ttlplan::planner::dst

@@ -1,0 +1,245 @@
+// DST allocation and sub-blocking: hand-made chains, the ttnn baseline, infeasibility reports.
+#include "planner/dst/Solve.h"
+
+#include <gtest/gtest.h>
+
+namespace ttlplan::planner::dst {
+namespace {
+
+Problem chainOf(std::vector<Op> ops, int64_t rows, int64_t cols, SyncMode sync = SyncMode::Half,
+                bool fp32 = false) {
+  Problem p;
+  p.chain.id = "chain";
+  p.chain.ops = std::move(ops);
+  p.chain.blockRows = rows;
+  p.chain.blockCols = cols;
+  p.sync = sync;
+  p.fp32Accumulation = fp32;
+  return p;
+}
+
+TEST(Dst, CapacityTable) {
+  Problem p;
+  p.sync = SyncMode::Full;
+  EXPECT_EQ(capacityTiles(p), 16);
+  p.sync = SyncMode::Half;
+  EXPECT_EQ(capacityTiles(p), 8);
+  p.fp32Accumulation = true;
+  EXPECT_EQ(capacityTiles(p), 4);
+  p.sync = SyncMode::Full;
+  EXPECT_EQ(capacityTiles(p), 8);
+}
+
+TEST(Dst, UnaryChainRunsInPlaceAndPrefersWideSubblocks) {
+  // x -> exp -> relu on a 4x4 block, half sync bf16 (8 tiles): one live value at a time.
+  Problem p = chainOf({{"ttl.exp", {0}, 1}, {"ttl.relu", {1}, 2}}, 4, 4);
+  Result r = solve(p);
+  ASSERT_EQ(r.status, SolveStatus::Optimal) << r.message;
+  const Segment& s = r.solution->segments.at(0);
+  EXPECT_EQ(s.subblockRows, 2); // (2, 4) beats (4, 2) at equal rounds: wider
+  EXPECT_EQ(s.subblockCols, 4);
+  EXPECT_EQ(s.rounds, 2);
+  EXPECT_EQ(s.peakTiles, 8);
+  EXPECT_EQ(s.slots[0], 0);
+  EXPECT_EQ(s.slots[1], 0);
+  EXPECT_EQ(s.slots[2], 0);
+  EXPECT_FALSE(r.exceedingOp);
+  EXPECT_EQ(validate(p, *r.solution), Validity::Valid);
+  // The ttnn list takes (4, 2) first: same rounds, narrower.
+  EXPECT_EQ(ttnnSubblockChoice(4, 4, false), (Subblock{4, 2}));
+}
+
+TEST(Dst, BinaryOpNeedsTwoSlots) {
+  // z = x + y: x and y live together at the add's read; z reuses x's slot.
+  Problem p = chainOf({{"ttl.add", {0, 1}, 2}}, 4, 4);
+  Result r = solve(p);
+  ASSERT_EQ(r.status, SolveStatus::Optimal);
+  const Segment& s = r.solution->segments.at(0);
+  EXPECT_EQ(s.subblockRows * s.subblockCols, 4);
+  EXPECT_EQ(s.subblockCols, 4); // (1, 4) over (2, 2) and (4, 1)
+  EXPECT_EQ(s.rounds, 4);
+  EXPECT_EQ(s.peakTiles, 8);
+  EXPECT_NE(s.slots[0], s.slots[1]);
+  EXPECT_EQ(validate(p, *r.solution), Validity::Valid);
+}
+
+TEST(Dst, MatmulAccumulatorLivesWithTheBias) {
+  // m = a @ b (K loop), r = m + bias. a, b stream; m and bias share the add's read point.
+  Problem p = chainOf({{"ttl.matmul", {0, 1}, 2, true}, {"ttl.add", {2, 3}, 4}}, 4, 4);
+  EXPECT_TRUE(isMatmulChain(p.chain));
+  Result r = solve(p);
+  ASSERT_EQ(r.status, SolveStatus::Optimal);
+  const Segment& s = r.solution->segments.at(0);
+  EXPECT_EQ(s.slots[0], -1); // operands take no DST
+  EXPECT_EQ(s.slots[1], -1);
+  EXPECT_EQ(s.subblockRows * s.subblockCols, 4);
+  EXPECT_EQ(s.rounds, 4);
+  EXPECT_EQ(validate(p, *r.solution), Validity::Valid);
+  // fp32 accumulation halves the capacity: 4 tiles / 2 values -> 2 tiles per sub-block.
+  p.fp32Accumulation = true;
+  Result f = solve(p);
+  ASSERT_EQ(f.status, SolveStatus::Optimal);
+  EXPECT_EQ(f.solution->segments[0].subblockRows, 1);
+  EXPECT_EQ(f.solution->segments[0].subblockCols, 2);
+  EXPECT_EQ(f.solution->rounds, 8);
+  // Plain matmul, full sync: 16 tiles for one accumulator on an 8x8 block -> (2, 8), 4 rounds;
+  // the ttnn list stops at 8 tiles and takes (4, 2): 8 rounds.
+  Problem mm = chainOf({{"ttl.matmul", {0, 1}, 2, true}}, 8, 8, SyncMode::Full);
+  Result m = solve(mm);
+  ASSERT_EQ(m.status, SolveStatus::Optimal);
+  EXPECT_EQ(m.solution->segments[0].subblockRows, 2);
+  EXPECT_EQ(m.solution->segments[0].subblockCols, 8);
+  EXPECT_EQ(m.solution->rounds, 4);
+  EXPECT_EQ(ttnnSubblockChoice(8, 8, false), (Subblock{4, 2}));
+}
+
+TEST(Dst, TtnnListOrder) {
+  EXPECT_EQ(ttnnSubblockChoice(4, 4, false), (Subblock{4, 2}));
+  EXPECT_EQ(ttnnSubblockChoice(4, 4, true), (Subblock{2, 2})); // h*w > 4 skipped
+  EXPECT_EQ(ttnnSubblockChoice(2, 4, false), (Subblock{2, 4}));
+  EXPECT_EQ(ttnnSubblockChoice(1, 8, false), (Subblock{1, 8}));
+  EXPECT_EQ(ttnnSubblockChoice(1, 8, true), (Subblock{1, 4}));
+  EXPECT_EQ(ttnnSubblockChoice(7, 7, false), (Subblock{7, 1}));
+  EXPECT_EQ(ttnnSubblockChoice(3, 4, false), (Subblock{3, 2}));
+  EXPECT_EQ(ttnnSubblockChoice(9, 9, false), (Subblock{3, 1}));
+  EXPECT_EQ(ttnnSubblockChoice(5, 5, true), (Subblock{1, 1}));
+  EXPECT_EQ(ttnnSubblockChoice(6, 6, false), (Subblock{3, 2}));
+  EXPECT_EQ(ttnnSubblockChoice(1, 1, false), (Subblock{1, 1}));
+}
+
+TEST(Dst, ChooseSubblockMinimisesRoundsThenPrefersWidth) {
+  EXPECT_EQ(chooseSubblock(4, 4, 8), (Subblock{2, 4}));
+  EXPECT_EQ(chooseSubblock(4, 4, 16), (Subblock{4, 4}));
+  EXPECT_EQ(chooseSubblock(3, 5, 8), (Subblock{1, 5}));
+  EXPECT_EQ(chooseSubblock(6, 1, 4), (Subblock{3, 1}));
+  EXPECT_EQ(chooseSubblock(7, 7, 1), (Subblock{1, 1}));
+  EXPECT_FALSE(chooseSubblock(2, 2, 0));
+}
+
+TEST(Dst, SplitsThroughAnIntermediateCbAtTheOpThatOverflows) {
+  // Five exp results summed: at op 4's read, a..d and x4 are live (5 > 4 tiles, fp32 half sync).
+  std::vector<Op> ops;
+  for (ValueId i = 0; i < 5; ++i)
+    ops.push_back({"ttl.exp", {i}, 10 + i});
+  ops.push_back({"ttl.add", {10, 11}, 20});
+  ops.push_back({"ttl.add", {20, 12}, 21});
+  ops.push_back({"ttl.add", {21, 13}, 22});
+  ops.push_back({"ttl.add", {22, 14}, 23});
+  Problem p = chainOf(ops, 2, 2, SyncMode::Half, /*fp32=*/true);
+  p.intermediateTileBytes = 4096;
+  Result r = solve(p);
+  ASSERT_EQ(r.status, SolveStatus::Optimal) << r.message;
+  ASSERT_TRUE(r.exceedingOp);
+  EXPECT_EQ(*r.exceedingOp, 4u);
+  EXPECT_EQ(r.liveAtExceedingOp, 5);
+  ASSERT_EQ(r.solution->segments.size(), 2u);
+  EXPECT_EQ(r.solution->segments[0].endOp, 4u);
+  ASSERT_EQ(r.solution->intermediates.size(), 1u);
+  const IntermediateCb& cb = r.solution->intermediates[0];
+  EXPECT_EQ(cb.afterOp, 3u);
+  EXPECT_EQ(cb.values, (std::vector<ValueId>{10, 11, 12, 13}));
+  EXPECT_EQ(cb.tiles, 16);
+  EXPECT_EQ(cb.bytes, 16 * 4096);
+  EXPECT_EQ(validate(p, *r.solution), Validity::Valid);
+  EXPECT_NE(r.message.find("op 4 (ttl.exp)"), std::string::npos);
+}
+
+TEST(Dst, OpWhoseOperandsExceedCapacityIsInfeasible) {
+  // op 1 reads five values: no split helps with 4 tiles.
+  Problem p = chainOf({{"ttl.exp", {0}, 1}, {"ttl.where5", {1, 2, 3, 4, 5}, 6}}, 1, 1,
+                      SyncMode::Half, true);
+  Result r = solve(p);
+  ASSERT_EQ(r.status, SolveStatus::Infeasible);
+  ASSERT_TRUE(r.exceedingOp);
+  EXPECT_EQ(*r.exceedingOp, 1u);
+  EXPECT_EQ(r.liveAtExceedingOp, 5);
+  EXPECT_FALSE(r.solution);
+  EXPECT_NE(r.message.find("ttl.where5"), std::string::npos);
+  p.fp32Accumulation = false; // 8 tiles: fits at 1x1
+  EXPECT_EQ(solve(p).status, SolveStatus::Optimal);
+}
+
+TEST(Dst, MalformedChainsAreErrors) {
+  EXPECT_EQ(solve(chainOf({}, 1, 1)).status, SolveStatus::Error);
+  EXPECT_EQ(solve(chainOf({{"ttl.exp", {0}, 1}}, 0, 1)).status, SolveStatus::Error);
+  EXPECT_EQ(solve(chainOf({{"ttl.exp", {0}, 1}, {"ttl.exp", {0}, 1}}, 1, 1)).status,
+            SolveStatus::Error); // defined twice
+  EXPECT_EQ(solve(chainOf({{"ttl.exp", {2}, 1}, {"ttl.exp", {0}, 2}}, 1, 1)).status,
+            SolveStatus::Error); // read before defined
+  EXPECT_EQ(solve(chainOf({{"ttl.exp", {1}, 1}}, 1, 1)).status, SolveStatus::Error);
+  EXPECT_EQ(solve(chainOf({{"ttl.exp", {-1}, 1}}, 1, 1)).status, SolveStatus::Error);
+  Result mm = solve(chainOf({{"ttl.exp", {0}, 1}, {"ttl.matmul", {1, 2}, 3, true}}, 1, 1));
+  EXPECT_EQ(mm.status, SolveStatus::Error);
+  EXPECT_NE(mm.message.find("matmul"), std::string::npos);
+  Problem badResult = chainOf({{"ttl.exp", {0}, 1}}, 1, 1);
+  badResult.chain.results = {0};
+  EXPECT_EQ(solve(badResult).status, SolveStatus::Error);
+  Problem zero = chainOf({{"ttl.exp", {0}, 1}}, 1, 1, SyncMode::Half, true);
+  zero.deviceTiles = 2;
+  EXPECT_EQ(solve(zero).status, SolveStatus::Error);
+}
+
+TEST(Dst, ResultsStayLiveUntilPacked) {
+  // a = exp x; b = relu a; both results: a stays live past b's write, so 2 slots.
+  Problem p = chainOf({{"ttl.exp", {0}, 1}, {"ttl.relu", {1}, 2}}, 2, 2);
+  p.chain.results = {1, 2};
+  Result r = solve(p);
+  ASSERT_EQ(r.status, SolveStatus::Optimal);
+  const Segment& s = r.solution->segments[0];
+  EXPECT_NE(s.slots[1], s.slots[2]);
+  EXPECT_EQ(s.peakTiles, 8);
+  EXPECT_EQ(validate(p, *r.solution), Validity::Valid);
+}
+
+TEST(Dst, ValidatorNamesWhatIsWrong) {
+  Problem p = chainOf({{"ttl.add", {0, 1}, 2}, {"ttl.exp", {2}, 3}}, 4, 4);
+  Result r = solve(p);
+  ASSERT_TRUE(r.solution);
+  const Solution good = *r.solution;
+  ASSERT_EQ(validate(p, good), Validity::Valid);
+  Solution s = good;
+  s.segments.clear();
+  EXPECT_EQ(validate(p, s), Validity::BadSegments);
+  s = good;
+  s.segments[0].endOp = 1;
+  EXPECT_EQ(validate(p, s), Validity::BadSegments);
+  s = good;
+  s.segments[0].subblockCols = 3;
+  EXPECT_EQ(validate(p, s), Validity::SubblockDoesNotDivide);
+  s = good;
+  s.segments[0].slots[1] = s.segments[0].slots[0];
+  EXPECT_EQ(validate(p, s), Validity::SharedSlot);
+  s = good;
+  s.segments[0].slots[0] = -1;
+  EXPECT_EQ(validate(p, s), Validity::MissingSlot);
+  s = good;
+  s.segments[0].slots[1] = 2; // 8 tiles / 4 per slot = 2 slots
+  EXPECT_EQ(validate(p, s), Validity::SlotOutOfRange);
+  s = good;
+  s.segments[0].rounds += 1;
+  EXPECT_EQ(validate(p, s), Validity::WrongRounds);
+  s = good;
+  s.rounds += 1;
+  EXPECT_EQ(validate(p, s), Validity::WrongRounds);
+  s = good;
+  s.segments[0].peakTiles = 4;
+  EXPECT_EQ(validate(p, s), Validity::WrongPeak);
+  s = good;
+  s.intermediates.push_back({0, {2}, 16, 16 * 2048});
+  EXPECT_EQ(validate(p, s), Validity::WrongIntermediates);
+  // Splitting where it was not needed is still valid if the intermediate CB is declared.
+  s = good;
+  Segment second = s.segments[0];
+  s.segments[0].endOp = 1;
+  second.firstOp = 1;
+  second.peakTiles = second.subblockRows * second.subblockCols; // only slot 0 is live there
+  s.segments.push_back(second);
+  s.rounds *= 2;
+  EXPECT_EQ(validate(p, s), Validity::WrongIntermediates);
+  s.intermediates.push_back({0, {2}, 16, 16 * 2048});
+  EXPECT_EQ(validate(p, s), Validity::Valid);
+  EXPECT_EQ(validate(chainOf({}, 1, 1), good), Validity::InvalidProblem);
+}
+
+} // namespace
+} // namespace ttlplan::planner::dst
