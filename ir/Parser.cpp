@@ -535,7 +535,7 @@ Type Parser::parseType() {
 // ================================================================================================
 
 Attribute Parser::parseNumber(bool negative, size_t offset) {
-  std::string text = (negative ? "-" : "") + std::string(tok_.spelling);
+  std::string text = std::string(negative ? "-" : "") + std::string(tok_.spelling);
   bool isFloat = is(TokenKind::Float);
   consume();
   Type type;

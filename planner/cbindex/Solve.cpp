@@ -279,7 +279,8 @@ std::string joinIds(const Problem& problem, const std::vector<size_t>& cbs) {
   std::string out;
   for (size_t i = 0; i < cbs.size(); ++i) {
     if (i) out += ", ";
-    out += problem.cbs[cbs[i]].id.empty() ? "#" + std::to_string(cbs[i]) : problem.cbs[cbs[i]].id;
+    out += problem.cbs[cbs[i]].id.empty() ? std::string("#") + std::to_string(cbs[i])
+                                          : problem.cbs[cbs[i]].id;
   }
   return out;
 }
@@ -296,7 +297,7 @@ Result infeasible(const Problem& problem, InfeasibleReason reason, std::vector<s
   std::sort(cbs.begin(), cbs.end());
   result.message = std::string(toString(reason)) + ": " + joinIds(problem, cbs) + " need " +
                    std::to_string(needed) + " indices, limit " + std::to_string(problem.limit);
-  if (time) result.message += " (at step " + std::to_string(*time) + ")";
+  if (time) result.message += std::string(" (at step ") + std::to_string(*time) + ")";
   result.infeasibility = Infeasibility{reason, std::move(cbs), time, needed};
   return result;
 }

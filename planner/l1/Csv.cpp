@@ -61,9 +61,14 @@ std::string rows(const Problem& problem, const Solution* solution) {
     const Buffer& b = problem.buffers[i];
     text += b.id + "," + std::to_string(b.lower) + "," + std::to_string(b.upper) + "," +
             std::to_string(b.size);
-    if (alignment) text += "," + std::to_string(b.alignment);
-    if (solution)
-      text += "," + (i < solution->offsets.size() ? std::to_string(solution->offsets[i]) : "");
+    if (alignment) {
+      text += ",";
+      text += std::to_string(b.alignment);
+    }
+    if (solution) {
+      text += ",";
+      text += i < solution->offsets.size() ? std::to_string(solution->offsets[i]) : "";
+    }
     text += "\n";
   }
   return text;

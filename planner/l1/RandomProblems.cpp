@@ -42,7 +42,7 @@ Problem randomProblem(uint64_t seed, const RandomProblemParams& params) {
   problem.capacity = params.capacity;
   for (int i = 0; i < count; ++i) {
     Buffer b;
-    b.id = "b" + std::to_string(i);
+    b.id = std::string("b").append(std::to_string(i));
     b.lower = rng.uniform(0, horizon - 1);
     b.upper = b.lower + rng.uniform(1, maxLifetime);
     b.size =

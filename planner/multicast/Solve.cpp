@@ -676,7 +676,7 @@ Result solve(const Problem& problem, const Options& options) {
                       coreText(inf.core) + " but the limit is " +
                       std::to_string(problem.semaphoreLimit) + " per core; nets:";
     for (size_t i : inf.nets)
-      msg += " " + netName(problem.nets[i]) + ";";
+      msg += std::string(" ") + netName(problem.nets[i]) + ";";
     msg.pop_back();
     result.infeasibility = std::move(inf);
     return finish(SolveStatus::Infeasible, msg);
