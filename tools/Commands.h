@@ -35,10 +35,21 @@ struct AllocFlags {
   int64_t nodeLimit = 0;        ///< --node-limit; 0 = none
 };
 
+struct PlanFlags {
+  std::string input;            ///< FILE
+  std::string solver = "exact"; ///< --solver (L1 placement back end)
+  double timeLimitSeconds = 0;  ///< --time-limit per sub-problem; 0 = none
+  std::string jsonOutput;       ///< --json OUT
+  std::string bind;             ///< --bind NAME=V,...
+  int maxBlockCount = 4;        ///< --max-block-count
+  std::string output;           ///< -o: the planned IR (ttl.bind_cb attributes) goes here
+};
+
 int runPrint(const PrintFlags& flags);
 int runVerify(const VerifyFlags& flags, const DeviceFlags& device);
 int runDevices(const DeviceFlags& device, bool json);
 int runOps();
 int runAlloc(const AllocFlags& flags);
+int runPlan(const PlanFlags& flags, const DeviceFlags& device);
 
 } // namespace ttlplan::tools

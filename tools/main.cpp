@@ -27,7 +27,8 @@ void addDeviceFlags(CLI::App& command, DeviceFlags& device) {
 int main(int argc, char** argv) {
   CLI::App app{"ttlplan: a planning compiler for TTL kernels on Tenstorrent Tensix chips.\n"
                "Reads TTL (docs/ and ../shared/TTL_SYNTAX.md), verifies it, and prints it in\n"
-               "custom or generic MLIR form; `alloc` places buffers in L1 from a CSV.\n"
+               "custom or generic MLIR form; `alloc` places buffers in L1 from a CSV;\n"
+               "`plan` plans every resource of a kernel and prints a report.\n"
                "Exit status: 0 success, 1 invalid input (or no plan), "
                "2 usage error.",
                "ttlplan"};
@@ -90,6 +91,31 @@ int main(int argc, char** argv) {
       ->check(CLI::NonNegativeNumber);
   allocCmd->add_option("-o,--output", alloc.output, "Write the CSV here instead of stdout");
 
+  PlanFlags plan;
+  CLI::App* planCmd = app.add_subcommand(
+      "plan", "Plan every kernel of a TTL file (L1 placement, CB indices, DST sub-blocks, core "
+              "assignment, multicast) and print the report (docs/plan.md)");
+  planCmd->add_option("file", plan.input, "TTL file")->required()->check(CLI::ExistingFile);
+  addDeviceFlags(*planCmd, device);
+  planCmd->add_option("--solver", plan.solver,
+                      "L1 placement solver: exact (default), cbc, glpk, first-fit-decreasing, "
+                      "best-fit-decreasing");
+  planCmd
+      ->add_option("--time-limit", plan.timeLimitSeconds,
+                   "Wall-clock limit per sub-problem in seconds; 0 (default) = none")
+      ->check(CLI::NonNegativeNumber);
+  planCmd->add_option("--json", plan.jsonOutput,
+                      "Also write the report as JSON (schema_version 1) to this file");
+  planCmd->add_option("--bind", plan.bind,
+                      "Knob values NAME=V,... (default: the first binding that satisfies every "
+                      "ttl.require)");
+  planCmd
+      ->add_option("--max-block-count", plan.maxBlockCount,
+                   "Deepest block count tried for `?` CBs (default 4); reduced until L1 fits")
+      ->check(CLI::Range(1, 64));
+  planCmd->add_option("-o,--output", plan.output,
+                      "Write the planned IR (ttl.bind_cb attributes, work ranges) to this file");
+
   std::vector<std::string> names;
   for (const CLI::App* command : app.get_subcommands({}))
     names.push_back(command->get_name());
@@ -116,5 +142,6 @@ int main(int argc, char** argv) {
   if (verifyCmd->parsed()) return runVerify(verify, device);
   if (devicesCmd->parsed()) return runDevices(device, json);
   if (allocCmd->parsed()) return runAlloc(alloc);
+  if (planCmd->parsed()) return runPlan(plan, device);
   return runOps();
 }

@@ -1,0 +1,91 @@
+#pragma once
+// Problem extraction (DESIGN.md, "lower/"): reads a verified kernel under a knob binding and fills
+// the planner's plain problem structs. Nothing here decides anything; every function reports what
+// it cannot read with the op's location instead of guessing.
+#include "ir/Device.h"
+#include "ir/Operation.h"
+#include "ir/Params.h"
+#include "planner/cores/Problem.h"
+#include "planner/dst/Problem.h"
+#include "planner/multicast/Solve.h"
+#include "support/Expected.h"
+
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace ttlplan::lower {
+
+/// The knob binding a plan uses, and how it was chosen.
+struct ChosenBinding {
+  ir::Binding binding;
+  std::string
+      source; ///< "none" (no knobs), "--bind", or "first binding satisfying every ttl.require"
+};
+
+/// `--bind NAME=V,...` parsed; an error names the bad entry.
+Expected<ir::Binding> parseBindingList(const std::string& text);
+
+/// With no knobs: the empty binding. With `requested`: it, after checking every knob is bound to
+/// one of its values and every `ttl.require` folds to true. Otherwise the first binding (knobs in
+/// declaration order, first knob slowest) for which every `ttl.require` folds to true.
+Expected<ChosenBinding> chooseBinding(const ir::Module& module,
+                                      const std::optional<ir::Binding>& requested);
+
+/// One `ttl.create_cb` under the binding.
+struct CbInfo {
+  ir::Operation* op = nullptr;
+  std::string name;                ///< "%cba"
+  std::string location;            ///< "file:line:col"
+  std::vector<int64_t> blockShape; ///< tiles per block dimension
+  int64_t blockTiles = 0;          ///< product of blockShape
+  std::string dataType;            ///< "bf16"
+  int64_t tileBytes = 0;
+  std::optional<int64_t> blockCount; ///< nullopt for `?` (the planner chooses)
+  int64_t blockBytes() const { return blockTiles * tileBytes; }
+};
+
+/// The CBs of `kernel` in program order.
+Expected<std::vector<CbInfo>> extractCbs(ir::Operation* kernel, const ir::Binding& binding,
+                                         const ir::Device& device);
+
+/// One fused chain of the compute thread: the ops feeding one `ttl.store`.
+struct ChainInfo {
+  std::string id;       ///< "%s -> %o" (stored value -> view)
+  std::string location; ///< of the ttl.store
+  std::string dataType; ///< the stored view's tile type
+  planner::dst::Problem problem;
+  std::vector<ir::Operation*> ops; ///< ops[i] is problem.chain.ops[i]
+};
+
+/// Every chain of the compute thread(s) of `kernel`, in program order.
+Expected<std::vector<ChainInfo>> extractChains(ir::Operation* kernel, const ir::Binding& binding,
+                                               const ir::Device& device);
+
+/// The kernel's work and grid as a core-assignment problem; nullopt problem when the kernel has
+/// no `work` attribute (it divides work itself). `grid` is always set (auto: the device grid).
+struct CoresInfo {
+  std::optional<planner::cores::Problem> problem;
+  planner::cores::Grid grid;
+  bool autoGrid = false;
+  std::vector<int64_t> workDims;
+};
+Expected<CoresInfo> extractCores(ir::Operation* kernel, const ir::Binding& binding,
+                                 const ir::Device& device);
+
+/// The value of an index expression on core (x, y) of a rows x cols grid: arith.constant,
+/// addi/subi/muli/divui/remui/minui/maxui/cmpi, ttl.core_x/core_y/grid_size, ttl.param_value.
+std::optional<int64_t> evaluateOnCore(const ir::Value* value, const ir::Binding& binding, int x,
+                                      int y, int rows, int cols);
+
+/// The pipes of `kernel` evaluated on every core of the grid, grouped into nets, with the device's
+/// NoC mapping. `cbAddress` maps a create_cb op to its planned L1 address (the destination key).
+Expected<planner::multicast::Problem>
+extractMulticast(ir::Operation* kernel, const ir::Binding& binding, const ir::Device& device,
+                 planner::cores::Grid grid,
+                 const std::function<int64_t(ir::Operation*)>& cbAddress);
+
+/// "%name" of a value, or "%<op name>" when it has none.
+std::string valueName(const ir::Value* value);
+
+} // namespace ttlplan::lower

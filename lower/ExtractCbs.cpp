@@ -1,0 +1,59 @@
+// CB extraction: block shape, tile type and depth of every ttl.create_cb under a binding.
+#include "ir/Ops.h"
+#include "lower/Extract.h"
+
+#include <fmt/format.h>
+
+namespace ttlplan::lower {
+
+Expected<std::vector<CbInfo>> extractCbs(ir::Operation* kernel, const ir::Binding& binding,
+                                         const ir::Device& device) {
+  std::vector<CbInfo> out;
+  std::string error;
+  kernel->walk([&](ir::Operation* op) {
+    auto create = ir::CreateCBOp::dyn(op);
+    if (!create || !error.empty()) return;
+    CbInfo cb;
+    cb.op = op;
+    cb.name = valueName(create->cb());
+    cb.location = op->location().str();
+    ir::Type type = create->cbType();
+    if (!type.is(ir::TypeKind::CircularBuffer)) {
+      error = fmt::format("{}: error: {} is not a !ttl.cb", cb.location, cb.name);
+      return;
+    }
+    cb.blockTiles = 1;
+    for (const ir::Dim& d : type.shape()) {
+      std::optional<int64_t> v = ir::resolveDim(d, binding);
+      if (!v || *v < 1) {
+        error = fmt::format("{}: error: block dimension {} of {} has no value under the binding",
+                            cb.location, d.str(), cb.name);
+        return;
+      }
+      cb.blockShape.push_back(*v);
+      cb.blockTiles *= *v;
+    }
+    ir::Type tile = type.elementType();
+    if (!tile.is(ir::TypeKind::Tile)) {
+      error = fmt::format("{}: error: {} does not hold tiles", cb.location, cb.name);
+      return;
+    }
+    cb.dataType = std::string(ir::toString(tile.tileDataType()));
+    cb.tileBytes = device.tileBytes(tile.tileDataType());
+    const ir::Dim& depth = type.depth();
+    if (depth.kind != ir::Dim::Kind::Dynamic) {
+      std::optional<int64_t> v = ir::resolveDim(depth, binding);
+      if (!v || *v < 1) {
+        error = fmt::format("{}: error: block count {} of {} has no value under the binding",
+                            cb.location, depth.str(), cb.name);
+        return;
+      }
+      cb.blockCount = *v;
+    }
+    out.push_back(std::move(cb));
+  });
+  if (!error.empty()) return Error{error};
+  return out;
+}
+
+} // namespace ttlplan::lower

@@ -1,0 +1,67 @@
+// Core-assignment extraction: the kernel's `work` dims and `grid` under a binding.
+#include "ir/Ops.h"
+#include "lower/Extract.h"
+
+#include <fmt/format.h>
+
+namespace ttlplan::lower {
+
+namespace {
+
+std::optional<int64_t> integerOf(const ir::Attribute& a, const ir::Binding& binding) {
+  if (a.is(ir::AttrKind::Integer)) return a.intValue();
+  if (a.is(ir::AttrKind::SymbolRef)) {
+    auto it = binding.find(a.stringValue());
+    if (it != binding.end()) return it->second;
+  }
+  return std::nullopt;
+}
+
+} // namespace
+
+Expected<CoresInfo> extractCores(ir::Operation* kernelOp, const ir::Binding& binding,
+                                 const ir::Device& device) {
+  ir::KernelOp kernel(kernelOp);
+  std::string where = kernelOp->location().str();
+  CoresInfo info;
+  planner::cores::Grid deviceGrid{device.grid.compute.rows, device.grid.compute.columns};
+  ir::Attribute grid = kernel.grid();
+  if (!grid || kernel.gridIsAuto()) {
+    info.grid = deviceGrid;
+    info.autoGrid = true;
+  } else {
+    if (!grid.is(ir::AttrKind::Array) || grid.elements().size() != 2)
+      return Error{fmt::format("{}: error: grid must be [GY, GX] or \"auto\"", where)};
+    std::optional<int64_t> gy = integerOf(grid.elements()[0], binding);
+    std::optional<int64_t> gx = integerOf(grid.elements()[1], binding);
+    if (!gy || !gx || *gy < 1 || *gx < 1)
+      return Error{
+          fmt::format("{}: error: grid {} has no value under the binding", where, grid.str())};
+    if (*gy > deviceGrid.rows || *gx > deviceGrid.cols)
+      return Error{fmt::format("{}: error: grid [{}, {}] does not fit the device's {} x {} "
+                               "compute grid ({})",
+                               where, *gy, *gx, deviceGrid.rows, deviceGrid.cols, device.name)};
+    info.grid = {static_cast<int>(*gy), static_cast<int>(*gx)};
+  }
+  ir::Attribute work = kernel.work();
+  if (!work) return info;
+  if (!work.is(ir::AttrKind::Array) || work.elements().empty())
+    return Error{fmt::format("{}: error: work must be a non-empty list of dims", where)};
+  int64_t items = 1;
+  for (const ir::Attribute& d : work.elements()) {
+    std::optional<int64_t> v = integerOf(d, binding);
+    if (!v || *v < 1)
+      return Error{fmt::format("{}: error: work dim {} has no positive value under the binding",
+                               where, d.str())};
+    info.workDims.push_back(*v);
+    items *= *v;
+  }
+  planner::cores::Problem problem;
+  problem.items = items;
+  problem.grid = info.grid;
+  problem.autoGrid = info.autoGrid;
+  info.problem = problem;
+  return info;
+}
+
+} // namespace ttlplan::lower

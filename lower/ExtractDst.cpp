@@ -1,0 +1,101 @@
+// DST chain extraction: the compute ops feeding each ttl.store of a compute thread.
+#include "ir/Ops.h"
+#include "lower/Extract.h"
+
+#include <algorithm>
+#include <fmt/format.h>
+#include <map>
+#include <set>
+
+namespace ttlplan::lower {
+
+namespace {
+
+/// A compute op whose result is a tile value of a chain (everything in the ttl dialect that
+/// computes a block from blocks; CB protocol ops and views are chain inputs).
+bool isChainOp(const ir::Operation* op) {
+  if (!op || op->dialect() != "ttl" || op->numResults() != 1) return false;
+  static const std::set<std::string> kNotCompute = {
+      "ttl.cb_wait",     "ttl.cb_reserve",  "ttl.tensor_slice",    "ttl.copy",
+      "ttl.param_value", "ttl.core_x",      "ttl.core_y",          "ttl.grid_size",
+      "ttl.create_cb",   "ttl.create_pipe", "ttl.create_semaphore"};
+  return !kNotCompute.count(op->name()) && op->result(0)->type().isTileBlock();
+}
+
+} // namespace
+
+Expected<std::vector<ChainInfo>> extractChains(ir::Operation* kernel, const ir::Binding& binding,
+                                               const ir::Device& device) {
+  std::map<const ir::Operation*, size_t> order;
+  std::vector<ir::Operation*> stores;
+  kernel->walk([&](ir::Operation* op) {
+    order[op] = order.size();
+    if (ir::StoreOp::dyn(op) && op->ancestor("ttl.compute_thread")) stores.push_back(op);
+  });
+  std::vector<ChainInfo> out;
+  for (ir::Operation* storeOp : stores) {
+    ir::StoreOp store(storeOp);
+    ChainInfo chain;
+    chain.location = storeOp->location().str();
+    chain.id = fmt::format("{} -> {}", valueName(store.value()), valueName(store.view()));
+    // Backwards from the stored value through compute ops.
+    std::set<ir::Operation*> members;
+    std::vector<ir::Value*> work{store.value()};
+    while (!work.empty()) {
+      ir::Value* v = work.back();
+      work.pop_back();
+      ir::Operation* def = v->definingOp();
+      if (!isChainOp(def) || !members.insert(def).second) continue;
+      for (ir::Value* operand : def->operands())
+        work.push_back(operand);
+    }
+    if (members.empty())
+      return Error{fmt::format("{}: error: ttl.store of {} has no compute op to plan DST for",
+                               chain.location, valueName(store.value()))};
+    std::vector<ir::Operation*> ops(members.begin(), members.end());
+    std::sort(ops.begin(), ops.end(),
+              [&](ir::Operation* a, ir::Operation* b) { return order[a] < order[b]; });
+    std::map<const ir::Value*, planner::dst::ValueId> ids;
+    auto id = [&](const ir::Value* v) {
+      auto [it, inserted] = ids.emplace(v, static_cast<planner::dst::ValueId>(ids.size()));
+      (void)inserted;
+      return it->second;
+    };
+    planner::dst::Chain& c = chain.problem.chain;
+    c.id = chain.id;
+    for (ir::Operation* op : ops) {
+      planner::dst::Op dop;
+      dop.name = op->name();
+      for (ir::Value* operand : op->operands())
+        dop.inputs.push_back(id(operand));
+      dop.output = id(op->result(0));
+      dop.matmul = op->isa(ir::MatmulOp::kName);
+      c.ops.push_back(std::move(dop));
+    }
+    c.results = {id(store.value())};
+    ir::Type view = store.view()->type();
+    if (!view.is(ir::TypeKind::Tensor) || view.shape().size() != 2 ||
+        !view.elementType().is(ir::TypeKind::Tile))
+      return Error{
+          fmt::format("{}: error: the stored view is not a 2-D block of tiles", chain.location)};
+    std::optional<int64_t> rows = ir::resolveDim(view.shape()[0], binding);
+    std::optional<int64_t> cols = ir::resolveDim(view.shape()[1], binding);
+    if (!rows || !cols)
+      return Error{fmt::format("{}: error: the stored block shape has no value under the binding",
+                               chain.location)};
+    c.blockRows = *rows;
+    c.blockCols = *cols;
+    ir::DataType dt = view.elementType().tileDataType();
+    chain.dataType = std::string(ir::toString(dt));
+    chain.problem.deviceTiles = device.dst.tilesFullSync;
+    chain.problem.sync =
+        device.dst.defaultFullSync ? planner::dst::SyncMode::Full : planner::dst::SyncMode::Half;
+    chain.problem.fp32Accumulation = dt == ir::DataType::F32;
+    chain.problem.intermediateTileBytes = device.tileBytes(dt);
+    chain.ops = std::move(ops);
+    out.push_back(std::move(chain));
+  }
+  return out;
+}
+
+} // namespace ttlplan::lower

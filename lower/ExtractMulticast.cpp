@@ -1,0 +1,171 @@
+// Multicast extraction: every ttl.create_pipe evaluated on every core of the grid, grouped into
+// nets by planner::multicast::buildNets, with the device's logical -> NoC mapping.
+#include "ir/Ops.h"
+#include "lower/Extract.h"
+
+#include <algorithm>
+#include <fmt/format.h>
+
+namespace ttlplan::lower {
+
+namespace {
+
+constexpr int kMaxDepth = 256;
+
+std::optional<int64_t> evalAt(const ir::Value* value, const ir::Binding& binding, int x, int y,
+                              int rows, int cols, int depth) {
+  if (!value || depth > kMaxDepth) return std::nullopt;
+  const ir::Operation* op = value->definingOp();
+  if (!op) return std::nullopt;
+  if (op->isa("ttl.core_x")) return x;
+  if (op->isa("ttl.core_y")) return y;
+  if (op->isa("ttl.grid_size")) {
+    ir::Attribute dim = op->attribute("dim");
+    if (!dim.is(ir::AttrKind::Integer)) return std::nullopt;
+    if (dim.intValue() == 0) return rows;
+    if (dim.intValue() == 1) return cols;
+    return std::nullopt;
+  }
+  if (op->isa("arith.constant") || op->isa("ttl.param_value")) return ir::evaluate(value, binding);
+  if (op->dialect() != "arith" || op->numOperands() != 2) return std::nullopt;
+  std::optional<int64_t> a = evalAt(op->operand(0), binding, x, y, rows, cols, depth + 1);
+  std::optional<int64_t> b = evalAt(op->operand(1), binding, x, y, rows, cols, depth + 1);
+  if (!a || !b) return std::nullopt;
+  auto ua = static_cast<uint64_t>(*a), ub = static_cast<uint64_t>(*b);
+  const std::string& n = op->name();
+  if (n == "arith.addi") return static_cast<int64_t>(ua + ub);
+  if (n == "arith.subi") return static_cast<int64_t>(ua - ub);
+  if (n == "arith.muli") return static_cast<int64_t>(ua * ub);
+  if (n == "arith.minui") return static_cast<int64_t>(std::min(ua, ub));
+  if (n == "arith.maxui") return static_cast<int64_t>(std::max(ua, ub));
+  if (n == "arith.divui") return ub == 0 ? std::nullopt : std::optional<int64_t>(ua / ub);
+  if (n == "arith.remui") return ub == 0 ? std::nullopt : std::optional<int64_t>(ua % ub);
+  if (n == "arith.cmpi") {
+    ir::Attribute p = op->attribute("predicate");
+    if (!p.is(ir::AttrKind::Integer)) return std::nullopt;
+    switch (p.intValue()) {
+    case 0:
+      return *a == *b;
+    case 1:
+      return *a != *b;
+    case 2:
+      return *a < *b;
+    case 3:
+      return *a <= *b;
+    case 4:
+      return *a > *b;
+    case 5:
+      return *a >= *b;
+    case 6:
+      return ua < ub;
+    case 7:
+      return ua <= ub;
+    case 8:
+      return ua > ub;
+    case 9:
+      return ua >= ub;
+    default:
+      return std::nullopt;
+    }
+  }
+  return std::nullopt;
+}
+
+/// The create_cb op whose view a pipe's receive copy writes; null when there is none.
+ir::Operation* destinationCb(ir::Operation* kernel, ir::Value* pipe) {
+  ir::Operation* found = nullptr;
+  kernel->walk([&](ir::Operation* op) {
+    auto copy = ir::CopyOp::dyn(op);
+    if (found || !copy || copy->source() != pipe) return;
+    ir::Operation* reserve = copy->destination()->definingOp();
+    if (reserve && (reserve->isa("ttl.cb_reserve") || reserve->isa("ttl.cb_wait")) &&
+        reserve->operand(0)->definingOp())
+      found = reserve->operand(0)->definingOp();
+  });
+  return found;
+}
+
+} // namespace
+
+std::optional<int64_t> evaluateOnCore(const ir::Value* value, const ir::Binding& binding, int x,
+                                      int y, int rows, int cols) {
+  return evalAt(value, binding, x, y, rows, cols, 0);
+}
+
+Expected<planner::multicast::Problem>
+extractMulticast(ir::Operation* kernel, const ir::Binding& binding, const ir::Device& device,
+                 planner::cores::Grid grid,
+                 const std::function<int64_t(ir::Operation*)>& cbAddress) {
+  namespace mc = planner::multicast;
+  mc::Problem problem;
+  problem.rows = grid.rows;
+  problem.cols = grid.cols;
+  problem.semaphoreLimit = device.kernel.semaphoresPerCore;
+  const auto& tr = device.grid.translatedRows;
+  const auto& tc = device.grid.translatedColumns;
+  if (static_cast<int>(tr.size()) < grid.rows || static_cast<int>(tc.size()) < grid.cols)
+    return Error{fmt::format("device {} has no translated coordinates for a {} x {} grid",
+                             device.name, grid.rows, grid.cols)};
+  problem.noc.y.assign(tr.begin(), tr.begin() + grid.rows);
+  problem.noc.x.assign(tc.begin(), tc.begin() + grid.cols);
+
+  // Which data-movement thread (0 = NOC0, 1 = NOC1) each pipe lives in.
+  std::vector<ir::Operation*> movers;
+  std::vector<ir::Operation*> pipes;
+  kernel->walk([&](ir::Operation* op) {
+    if (op->isa("ttl.datamovement_thread")) movers.push_back(op);
+    if (op->isa(ir::CreatePipeOp::kName)) pipes.push_back(op);
+  });
+  std::string error;
+  std::vector<mc::PipeSpec> specs;
+  for (size_t i = 0; i < pipes.size(); ++i) {
+    ir::Operation* pipeOp = pipes[i];
+    ir::CreatePipeOp pipe(pipeOp);
+    mc::PipeSpec spec;
+    spec.id = valueName(pipe.pipe());
+    spec.location = pipeOp->location().str();
+    for (size_t t = 0; t < movers.size(); ++t)
+      if (movers[t]->isAncestorOf(pipeOp)) spec.noc = static_cast<int>(std::min<size_t>(t, 1));
+    ir::Operation* cb = destinationCb(kernel, pipe.pipe());
+    // A pipe that never receives into a CB gets a key of its own (no other pipe writes it).
+    spec.dstAddress = cb ? cbAddress(cb) : -1 - static_cast<int64_t>(i);
+    auto points = pipe.points();
+    spec.evaluate = [points, &binding, grid, &error,
+                     pipeOp](mc::Core core) -> std::optional<mc::PipeEnds> {
+      std::vector<int64_t> v;
+      for (const auto& [cx, cy] : points)
+        for (const ir::CreatePipeOp::Coord* c : {&cx, &cy}) {
+          std::optional<int64_t> value =
+              c->literal ? c->literal
+                         : evaluateOnCore(c->value, binding, core.x, core.y, grid.rows, grid.cols);
+          if (!value) {
+            if (error.empty())
+              error = fmt::format("{}: error: cannot evaluate the coordinates of {} on core "
+                                  "({}, {}): only constants, arith, ttl.core_x/core_y/grid_size "
+                                  "and ttl.param_value are understood",
+                                  pipeOp->location().str(), valueName(pipeOp->result(0)), core.x,
+                                  core.y);
+            return std::nullopt;
+          }
+          v.push_back(*value);
+        }
+      if (v.size() != 4 && v.size() != 6) return std::nullopt;
+      mc::PipeEnds ends;
+      ends.src = {static_cast<int>(v[0]), static_cast<int>(v[1])};
+      int x0 = static_cast<int>(v[2]), y0 = static_cast<int>(v[3]);
+      int x1 = v.size() == 6 ? static_cast<int>(v[4]) : x0;
+      int y1 = v.size() == 6 ? static_cast<int>(v[5]) : y0;
+      ends.dst = {std::min(x0, x1), std::min(y0, y1), std::max(x0, x1), std::max(y0, y1)};
+      return ends;
+    };
+    specs.push_back(std::move(spec));
+  }
+  if (specs.empty()) return problem;
+  mc::NetsResult nets = mc::buildNets(grid.rows, grid.cols, specs);
+  if (!error.empty()) return Error{error};
+  if (!nets.error.empty()) return Error{nets.error};
+  problem.nets = std::move(nets.nets);
+  return problem;
+}
+
+} // namespace ttlplan::lower

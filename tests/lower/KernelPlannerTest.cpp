@@ -1,0 +1,268 @@
+// `ttlplan plan` end to end at the library level: every example plans and passes every planner
+// validator; hand-computed CB bytes and addresses; the infeasible report; `?` depths; bindings;
+// the JSON report.
+#include "lower/KernelPlanner.h"
+
+#include "ir/Parser.h"
+#include "ir/Verifier.h"
+#include "lower/ApplyPlan.h"
+#include "lower/PlanReport.h"
+
+#include <filesystem>
+#include <gtest/gtest.h>
+#include <set>
+
+namespace ttlplan::lower {
+namespace {
+
+const std::string kSource = TTLPLAN_SOURCE_DIR;
+
+ir::Device wormhole() {
+  return *ir::builtinDevice("wormhole_b0");
+}
+
+std::unique_ptr<ir::Module> load(const std::string& path) {
+  ir::DiagnosticEngine diags;
+  auto module = ir::parseFile(path, diags);
+  EXPECT_TRUE(module) << ir::format(diags.diagnostics());
+  if (module) {
+    EXPECT_TRUE(ir::verify(*module, diags)) << ir::format(diags.diagnostics());
+  }
+  return module;
+}
+
+std::unique_ptr<ir::Module> parse(const std::string& text) {
+  ir::DiagnosticEngine diags;
+  auto module = ir::parseSource(text, "test.ttl", diags);
+  EXPECT_TRUE(module) << ir::format(diags.diagnostics());
+  if (module) {
+    EXPECT_TRUE(ir::verify(*module, diags)) << ir::format(diags.diagnostics());
+  }
+  return module;
+}
+
+std::vector<std::string> examples() {
+  std::vector<std::string> out;
+  for (const auto& e : std::filesystem::directory_iterator(kSource + "/examples"))
+    if (e.path().extension() == ".ttl") out.push_back(e.path().string());
+  std::sort(out.begin(), out.end());
+  return out;
+}
+
+TEST(KernelPlanner, EveryExamplePlansAndPassesEveryValidator) {
+  auto files = examples();
+  ASSERT_GE(files.size(), 7u);
+  for (std::string device : {"wormhole_b0", "wormhole_n300", "blackhole_p150"}) {
+    for (const std::string& file : files) {
+      SCOPED_TRACE(file + " on " + device);
+      auto module = load(file);
+      ASSERT_TRUE(module);
+      Expected<ModulePlan> plan = planModule(*module, *ir::builtinDevice(device));
+      ASSERT_TRUE(plan) << plan.error().message;
+      ASSERT_FALSE(plan->kernels.empty());
+      for (const KernelPlan& k : plan->kernels) {
+        EXPECT_EQ(validatePlan(k), "");
+        for (const SubProblemRun& run : k.runs)
+          EXPECT_TRUE(run.status == planner::SolveStatus::Optimal ||
+                      run.status == planner::SolveStatus::Feasible)
+              << run.name;
+        EXPECT_FALSE(k.chains.empty());
+        EXPECT_LE(k.l1Used, k.l1Capacity);
+      }
+    }
+  }
+}
+
+TEST(KernelPlanner, EltwiseAddBytesAndAddressesByHand) {
+  auto module = load(kSource + "/examples/eltwise_add.ttl");
+  ASSERT_TRUE(module);
+  Expected<ModulePlan> plan = planModule(*module, wormhole());
+  ASSERT_TRUE(plan) << plan.error().message;
+  const KernelPlan& k = plan->kernels.at(0);
+  ASSERT_EQ(k.cbs.size(), 3u);
+  // [2, 1] bf16, 2 blocks: 2 * 1 * 2048 * 2 = 8,192 B; the `?` CB gets the default maximum 4.
+  EXPECT_EQ(k.cbs[0].bytes, 8192);
+  EXPECT_EQ(k.cbs[1].bytes, 8192);
+  EXPECT_EQ(k.cbs[2].blockCount, 4);
+  EXPECT_TRUE(k.cbs[2].chosenByPlanner);
+  EXPECT_EQ(k.cbs[2].bytes, 16384);
+  // Program order from l1_unreserved_base = 103,712 (16-B aligned), packed without gaps.
+  EXPECT_EQ(k.cbs[0].address, 103712);
+  EXPECT_EQ(k.cbs[1].address, 103712 + 8192);
+  EXPECT_EQ(k.cbs[2].address, 103712 + 16384);
+  std::set<int> indices;
+  for (const CbPlan& cb : k.cbs) {
+    EXPECT_EQ(cb.address % 16, 0);
+    indices.insert(cb.index);
+  }
+  EXPECT_EQ(indices, (std::set<int>{0, 1, 2}));
+  EXPECT_EQ(k.l1Used, 32768);
+  EXPECT_EQ(k.l1Capacity, 1499136 - 103712);
+  // 32 items on the auto grid: one item per core on 4 x 8.
+  ASSERT_TRUE(k.coresSolution);
+  EXPECT_EQ(k.coresSolution->makespan, 1);
+  EXPECT_EQ(k.coresSolution->coresUsed, 32);
+  // DST: one add on a 2x1 block, half sync bf16 = 8 tiles.
+  ASSERT_EQ(k.chains.size(), 1u);
+  EXPECT_EQ(k.chains[0].capacityTiles, 8);
+  EXPECT_EQ(k.chains[0].solution.rounds, 1);
+}
+
+TEST(KernelPlanner, InfeasibleL1NamesShortfallCbsAndFix) {
+  auto module = load(kSource + "/tests/plan/huge_cbs.ttl");
+  ASSERT_TRUE(module);
+  Expected<ModulePlan> plan = planModule(*module, wormhole());
+  ASSERT_FALSE(plan);
+  const std::string& m = plan.error().message;
+  // 3 x 8*8*2048*4 = 1,572,864 B; free 1,499,136 - 103,712 = 1,395,424 B; short 177,440 B.
+  EXPECT_NE(m.find("L1: kernel @huge needs 1,572,864 B of CBs but 1,395,424 B are free (short "
+                   "by 177,440 B)"),
+            std::string::npos)
+      << m;
+  EXPECT_NE(m.find("%cba (4 blocks, 524,288 B, "), std::string::npos) << m;
+  EXPECT_NE(m.find("huge_cbs.ttl:12:12"), std::string::npos) << m;
+  // 4 -> 3 frees 131,072 B < 177,440 B; 4 -> 2 frees 262,144 B.
+  EXPECT_NE(m.find("block_count of %cba from 4 to 2 frees 262,144 B"), std::string::npos) << m;
+}
+
+const char* kDeepAuto = R"(
+!tile = !ttcore.tile<32x32, bf16>
+!blk  = tensor<8x8x!tile>
+!cb   = !ttl.cb<[8, 8], !tile, 4>
+!cbq  = !ttl.cb<[8, 8], !tile, ?>
+#dram = #ttl.layout<dram, interleaved>
+module {
+  ttl.kernel @deep(%a: tensor<256x256xbf16, #dram>, %b: tensor<256x256xbf16, #dram>,
+                   %c: tensor<256x256xbf16, #dram>) attributes {grid = [1, 1], work = [1]} {
+    %cba = ttl.create_cb : !cb
+    %cbb = ttl.create_cb : !cb
+    %cbc = ttl.create_cb : !cbq
+    ttl.datamovement_thread {
+      ttl.work_loop (%i) {
+        %c0 = arith.constant 0 : index
+        %va = ttl.cb_reserve %cba : !cb -> !blk
+        %sa = ttl.tensor_slice %a[%c0, %c0] : tensor<256x256xbf16, #dram> -> !blk
+        %xa = ttl.copy %sa, %va : (!blk, !blk) -> !ttl.transfer_handle<read>
+        %vb = ttl.cb_reserve %cbb : !cb -> !blk
+        %sb = ttl.tensor_slice %b[%c0, %c0] : tensor<256x256xbf16, #dram> -> !blk
+        %xb = ttl.copy %sb, %vb : (!blk, !blk) -> !ttl.transfer_handle<read>
+        ttl.wait %xa : !ttl.transfer_handle<read>
+        ttl.wait %xb : !ttl.transfer_handle<read>
+        ttl.cb_push %cba : !cb
+        ttl.cb_push %cbb : !cb
+      }
+    }
+    ttl.compute_thread {
+      ttl.work_loop (%i) {
+        %x = ttl.cb_wait %cba : !cb -> !blk
+        %y = ttl.cb_wait %cbb : !cb -> !blk
+        %o = ttl.cb_reserve %cbc : !cbq -> !blk
+        %s = ttl.add %x, %y : !blk
+        ttl.store %s, %o : !blk
+        ttl.cb_push %cbc : !cbq
+        ttl.cb_pop %cba : !cb
+        ttl.cb_pop %cbb : !cb
+      }
+    }
+    ttl.datamovement_thread {
+      ttl.work_loop (%i) {
+        %c0 = arith.constant 0 : index
+        %o = ttl.cb_wait %cbc : !cbq -> !blk
+        %sc = ttl.tensor_slice %c[%c0, %c0] : tensor<256x256xbf16, #dram> -> !blk
+        %xc = ttl.copy %o, %sc : (!blk, !blk) -> !ttl.transfer_handle<write>
+        ttl.wait %xc : !ttl.transfer_handle<write>
+        ttl.cb_pop %cbc : !cbq
+      }
+    }
+  }
+}
+)";
+
+TEST(KernelPlanner, QuestionMarkDepthIsTheDeepestThatFits) {
+  auto module = parse(kDeepAuto);
+  ASSERT_TRUE(module);
+  // Two fixed CBs take 2 x 524,288 = 1,048,576 B; 346,848 B are left, i.e. 2 blocks of 131,072.
+  Expected<ModulePlan> plan = planModule(*module, wormhole());
+  ASSERT_TRUE(plan) << plan.error().message;
+  const KernelPlan& k = plan->kernels.at(0);
+  EXPECT_EQ(k.cbs[2].blockCount, 2);
+  EXPECT_EQ(validatePlan(k), "");
+  ASSERT_EQ(k.depthNotes.size(), 1u);
+  EXPECT_NE(k.depthNotes[0].find("reduced from 4"), std::string::npos);
+  // A lower maximum is taken as is.
+  PlanOptions options;
+  options.maxBlockCount = 1;
+  plan = planModule(*module, wormhole(), options);
+  ASSERT_TRUE(plan) << plan.error().message;
+  EXPECT_EQ(plan->kernels[0].cbs[2].blockCount, 1);
+}
+
+TEST(KernelPlanner, TemplateBindingFirstLegalOrRequested) {
+  auto module = load(kSource + "/examples/matmul_template.ttl");
+  ASSERT_TRUE(module);
+  Expected<ModulePlan> plan = planModule(*module, wormhole());
+  ASSERT_TRUE(plan) << plan.error().message;
+  EXPECT_EQ(plan->binding.binding.at("WM"), 8);
+  EXPECT_EQ(plan->binding.source, "first binding satisfying every ttl.require");
+
+  PlanOptions options;
+  options.binding = *parseBindingList("BM=2, BN=2, @BK=2, WM=4, WN=4");
+  plan = planModule(*module, wormhole(), options);
+  ASSERT_TRUE(plan) << plan.error().message;
+  const KernelPlan& k = plan->kernels.at(0);
+  EXPECT_EQ(plan->binding.source, "--bind");
+  EXPECT_EQ(k.cbs[0].bytes, 2 * 2 * 2048 * 2);
+  EXPECT_EQ(k.coresProblem->items, 16);
+  EXPECT_EQ(validatePlan(k), "");
+
+  options.binding = *parseBindingList("BM=2,BN=2,BK=2,WM=2,WN=4"); // 2 * 2 != 8
+  plan = planModule(*module, wormhole(), options);
+  ASSERT_FALSE(plan);
+  EXPECT_NE(plan.error().message.find("ttl.require does not hold"), std::string::npos);
+  EXPECT_FALSE(parseBindingList("BM"));
+  EXPECT_FALSE(parseBindingList("BM=x"));
+}
+
+TEST(KernelPlanner, MulticastNetsOfTheTwoDimensionalMatmul) {
+  auto module = load(kSource + "/examples/matmul_mcast_2d.ttl");
+  ASSERT_TRUE(module);
+  Expected<ModulePlan> plan = planModule(*module, wormhole());
+  ASSERT_TRUE(plan) << plan.error().message;
+  const KernelPlan& k = plan->kernels.at(0);
+  ASSERT_TRUE(k.multicastSolution);
+  // 4 row nets (%pa) + 4 column nets (%pb), one rectangle each; each core is in one row net
+  // and one column net: 2 x 2 semaphore ids.
+  EXPECT_EQ(k.multicastProblem.nets.size(), 8u);
+  EXPECT_EQ(k.multicastSolution->rectangles, 8);
+  EXPECT_EQ(k.multicastSolution->semaphoreIds, 4);
+  // Row 0's A net: logical (1,0)-(3,0) -> translated x 19..21, y 18 (Wormhole: + 18).
+  const auto& m = k.multicastSolution->nets[0].multicasts.at(0);
+  EXPECT_EQ(m.noc.startX, 19);
+  EXPECT_EQ(m.noc.endX, 21);
+  EXPECT_EQ(m.noc.startY, 18);
+}
+
+TEST(KernelPlanner, JsonReportHasSchemaVersionAndParses) {
+  auto module = load(kSource + "/examples/eltwise_bcast_scalar.ttl");
+  ASSERT_TRUE(module);
+  Expected<ModulePlan> plan = planModule(*module, wormhole());
+  ASSERT_TRUE(plan) << plan.error().message;
+  nlohmann::json j = nlohmann::json::parse(toJson(*plan).dump());
+  EXPECT_EQ(j["schema_version"], 1);
+  EXPECT_EQ(j["device"], "wormhole_b0");
+  ASSERT_EQ(j["kernels"].size(), 1u);
+  EXPECT_EQ(j["kernels"][0]["cbs"].size(), 3u);
+  EXPECT_EQ(j["kernels"][0]["multicast"]["nets"].size(), 2u);
+  EXPECT_FALSE(j["kernels"][0]["solves"].empty());
+  std::string text = formatReport(*plan);
+  EXPECT_NE(text.find("kernel @eltwise_bcast_scalar"), std::string::npos);
+  EXPECT_NE(text.find("multicast: 2 nets"), std::string::npos);
+
+  applyPlan(*plan);
+  ir::Attribute bind = plan->kernels[0].cbs[0].op->attribute("ttl.bind_cb");
+  ASSERT_TRUE(bind.is(ir::AttrKind::Dictionary));
+  EXPECT_EQ(bind.entries().at(2).value.intValue(), 103712);
+}
+
+} // namespace
+} // namespace ttlplan::lower

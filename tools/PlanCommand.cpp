@@ -1,0 +1,79 @@
+// `ttlplan plan`: plan every kernel of a TTL file and print the report (lower/KernelPlanner.h).
+#include "ir/Device.h"
+#include "ir/Parser.h"
+#include "ir/Printer.h"
+#include "ir/Verifier.h"
+#include "lower/ApplyPlan.h"
+#include "lower/KernelPlanner.h"
+#include "lower/PlanReport.h"
+#include "tools/Commands.h"
+
+#include <fmt/format.h>
+#include <fstream>
+#include <iostream>
+
+namespace ttlplan::tools {
+
+namespace {
+
+bool writeFile(const std::string& path, const std::string& text) {
+  std::ofstream out(path, std::ios::binary);
+  return static_cast<bool>(out << text);
+}
+
+} // namespace
+
+int runPlan(const PlanFlags& flags, const DeviceFlags& deviceFlags) {
+  Expected<ir::Device> device = deviceFlags.file.empty() ? ir::builtinDevice(deviceFlags.name)
+                                                         : ir::loadDeviceFile(deviceFlags.file);
+  if (!device) {
+    std::cerr << "ttlplan: error: " << device.error().message << "\n";
+    return kUsageError;
+  }
+  Expected<planner::l1::L1Solver> solver = planner::l1::parseL1Solver(flags.solver);
+  if (!solver) {
+    std::cerr << "ttlplan: error: " << solver.error().message << "\n";
+    return kUsageError;
+  }
+  lower::PlanOptions options;
+  options.solver = *solver;
+  options.limits.timeLimitSeconds = flags.timeLimitSeconds;
+  options.maxBlockCount = flags.maxBlockCount;
+  if (!flags.bind.empty()) {
+    Expected<ir::Binding> binding = lower::parseBindingList(flags.bind);
+    if (!binding) {
+      std::cerr << "ttlplan: error: " << binding.error().message << "\n";
+      return kUsageError;
+    }
+    options.binding = *binding;
+  }
+
+  ir::DiagnosticEngine diags;
+  ir::SourceManager sources;
+  auto module = ir::parseFile(flags.input, diags, &sources);
+  if (!module || !ir::verify(*module, diags)) {
+    std::cerr << ir::format(diags.diagnostics(), &sources);
+    return kInvalidInput;
+  }
+  Expected<lower::ModulePlan> plan = lower::planModule(*module, *device, options);
+  if (!plan) {
+    std::cerr << "ttlplan: error: " << plan.error().message << "\n";
+    return kInvalidInput;
+  }
+  std::cout << lower::formatReport(*plan);
+  if (!flags.jsonOutput.empty() &&
+      !writeFile(flags.jsonOutput, lower::toJson(*plan).dump(2) + "\n")) {
+    std::cerr << fmt::format("ttlplan: error: cannot write '{}'\n", flags.jsonOutput);
+    return kUsageError;
+  }
+  if (!flags.output.empty()) {
+    lower::applyPlan(*plan);
+    if (!writeFile(flags.output, ir::print(*module, ir::PrintOptions{}))) {
+      std::cerr << fmt::format("ttlplan: error: cannot write '{}'\n", flags.output);
+      return kUsageError;
+    }
+  }
+  return kSuccess;
+}
+
+} // namespace ttlplan::tools
