@@ -142,9 +142,25 @@ void printType(std::string& out, const Type& type, const PrintContext& context) 
   }
 }
 
+/// The bit pattern of a non-finite value in its type's width, as MLIR spells infinities and NaNs.
+static std::string floatBits(double value, FloatKind kind) {
+  switch (kind) {
+  case FloatKind::F64:
+    return fmt::format("0x{:016X}", std::bit_cast<uint64_t>(value));
+  case FloatKind::F32:
+    return fmt::format("0x{:08X}", std::bit_cast<uint32_t>(float(value)));
+  case FloatKind::BF16:
+    return fmt::format("0x{:04X}", std::bit_cast<uint32_t>(float(value)) >> 16);
+  case FloatKind::F16:
+    if (std::isnan(value)) return "0x7E00";
+    return value > 0 ? "0x7C00" : "0xFC00";
+  }
+  return "0x0";
+}
+
 /// Shortest text that reads back as the same double and that MLIR lexes as a float.
-static std::string formatFloat(double value) {
-  if (!std::isfinite(value)) return fmt::format("0x{:016X}", std::bit_cast<uint64_t>(value));
+static std::string formatFloat(double value, FloatKind kind) {
+  if (!std::isfinite(value)) return floatBits(value, kind);
   std::string text = fmt::format("{}", value);
   if (text.find_first_of(".e") == std::string::npos) return text + ".0";
   size_t e = text.find('e');
@@ -192,14 +208,18 @@ void printAttribute(std::string& out, const Attribute& attr, const PrintContext&
     out += attr.boolValue() ? "true" : "false";
     return;
   case AttrKind::Integer:
-  case AttrKind::Float:
-    out += attr.is(AttrKind::Integer) ? std::to_string(attr.intValue())
-                                      : formatFloat(attr.floatValue());
-    if (!isDefaultType(attr)) {
+  case AttrKind::Float: {
+    out += attr.is(AttrKind::Integer)
+               ? std::to_string(attr.intValue())
+               : formatFloat(attr.floatValue(), attr.valueType().floatKind());
+    // A bit pattern reads back as an integer unless its float type is written.
+    bool bits = attr.is(AttrKind::Float) && !std::isfinite(attr.floatValue());
+    if (bits || !isDefaultType(attr)) {
       out += " : ";
       printType(out, attr.valueType(), context);
     }
     return;
+  }
   case AttrKind::String:
     out += quoteString(attr.stringValue());
     return;

@@ -1,5 +1,6 @@
 #include "ir/ExpectedDiagnostics.h"
 
+#include <charconv>
 #include <fmt/format.h>
 #include <optional>
 #include <sstream>
@@ -29,34 +30,44 @@ static std::optional<Severity> severityNamed(const std::string& name) {
   return std::nullopt;
 }
 
-/// Reads one annotation starting after "expected-" at `rest`; false when it is not one.
-static bool parseAnnotation(std::string_view rest, uint32_t lineNumber, ExpectedDiagnostic& out) {
+enum class AnnotationParse { NotAnnotation, Ok, Malformed };
+
+/// The line an `@...` offset points at, relative to `lineNumber`; empty when malformed.
+static std::optional<int64_t> targetLine(std::string_view offset, uint32_t lineNumber) {
+  if (offset == "above") return int64_t(lineNumber) - 1;
+  if (offset == "below") return int64_t(lineNumber) + 1;
+  if (offset.size() < 2 || (offset[0] != '+' && offset[0] != '-')) return std::nullopt;
+  uint32_t distance = 0;
+  const char* end = offset.data() + offset.size();
+  auto [stop, ec] = std::from_chars(offset.data() + 1, end, distance);
+  if (ec != std::errc() || stop != end || distance > lineNumber + 1000000u) return std::nullopt;
+  return int64_t(lineNumber) + (offset[0] == '+' ? int64_t(distance) : -int64_t(distance));
+}
+
+/// Reads one annotation starting after "expected-" at `rest`.
+static AnnotationParse parseAnnotation(std::string_view rest, uint32_t lineNumber,
+                                       ExpectedDiagnostic& out) {
   size_t wordEnd = rest.find_first_of("@ {");
   std::optional<Severity> severity = severityNamed(std::string(rest.substr(0, wordEnd)));
-  if (!severity || wordEnd == std::string_view::npos) return false;
+  if (!severity) return AnnotationParse::NotAnnotation;
+  if (wordEnd == std::string_view::npos) return AnnotationParse::Malformed;
   rest.remove_prefix(wordEnd);
   int64_t target = lineNumber;
   if (rest.front() == '@') {
     size_t offsetEnd = rest.find_first_of(" {");
-    std::string_view offset = rest.substr(1, offsetEnd - 1);
-    if (offset == "above")
-      target -= 1;
-    else if (offset == "below")
-      target += 1;
-    else if (offset.size() > 1 && (offset[0] == '+' || offset[0] == '-'))
-      target += std::stoll(std::string(offset));
-    else
-      return false;
+    std::optional<int64_t> line = targetLine(rest.substr(1, offsetEnd - 1), lineNumber);
+    if (!line || *line < 1) return AnnotationParse::Malformed;
+    target = *line;
     rest.remove_prefix(std::min(offsetEnd, rest.size()));
   }
   size_t open = rest.find("{{");
   size_t close = rest.find("}}");
-  if (open == std::string_view::npos || close == std::string_view::npos || close < open)
-    return false;
-  if (rest.substr(0, open).find_first_not_of(' ') != std::string_view::npos) return false;
-  out = {*severity, static_cast<uint32_t>(std::max<int64_t>(target, 0)),
+  if (open == std::string_view::npos || close == std::string_view::npos || close < open ||
+      rest.substr(0, open).find_first_not_of(' ') != std::string_view::npos)
+    return AnnotationParse::Malformed;
+  out = {*severity, static_cast<uint32_t>(target),
          std::string(rest.substr(open + 2, close - open - 2)), lineNumber};
-  return true;
+  return AnnotationParse::Ok;
 }
 
 std::vector<ExpectedDiagnostic> parseExpectedDiagnostics(std::string_view text) {
@@ -68,7 +79,11 @@ std::vector<ExpectedDiagnostic> parseExpectedDiagnostics(std::string_view text) 
     for (size_t at = line.find("expected-"); at != std::string::npos;
          at = line.find("expected-", at + 1)) {
       ExpectedDiagnostic e{};
-      if (parseAnnotation(std::string_view(line).substr(at + 9), lineNumber, e)) out.push_back(e);
+      AnnotationParse parsed =
+          parseAnnotation(std::string_view(line).substr(at + 9), lineNumber, e);
+      if (parsed == AnnotationParse::Ok) out.push_back(e);
+      if (parsed == AnnotationParse::Malformed)
+        out.push_back({Severity::Error, lineNumber, {}, lineNumber, false, true});
     }
   }
   return out;
@@ -99,6 +114,12 @@ bool checkExpectedDiagnostics(const std::string& file, const std::vector<Diagnos
       check(note);
   }
   for (const ExpectedDiagnostic& e : expected) {
+    if (e.malformed) {
+      ok = false;
+      report += fmt::format("{}:{}: malformed annotation; write expected-error@+N {{{{text}}}}\n",
+                            file, e.annotationLine);
+      continue;
+    }
     if (e.matched) continue;
     ok = false;
     report += fmt::format("{}:{}: expected {} on line {} was not produced: {{{{{}}}}}\n", file,

@@ -20,9 +20,11 @@ struct ExpectedDiagnostic {
   std::string substring;   ///< text the message must contain
   uint32_t annotationLine; ///< where the annotation itself is written
   bool matched = false;    ///< set by checkExpectedDiagnostics
+  bool malformed = false;  ///< `expected-error` with a bad offset or no {{text}}: a test bug
 };
 
-/// Reads every `expected-<severity>[@+N|@-N|@above|@below] {{text}}` annotation in `text`.
+/// Reads every `expected-<severity>[@+N|@-N|@above|@below] {{text}}` annotation in `text`;
+/// a malformed one is returned with `malformed` set so that the check fails on it.
 std::vector<ExpectedDiagnostic> parseExpectedDiagnostics(std::string_view text);
 
 /// Matches `actual` (notes included) against `expected`. Returns true when every diagnostic was

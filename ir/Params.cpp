@@ -2,6 +2,9 @@
 
 #include "ir/Attributes.h"
 
+#include <unordered_map>
+#include <unordered_set>
+
 namespace ttlplan::ir {
 
 namespace {
@@ -70,8 +73,25 @@ std::optional<int64_t> binary(const Operation& op, int64_t a, int64_t b) {
   return std::nullopt;
 }
 
-std::optional<int64_t> evaluateAt(const Value* value, const Binding& binding, int depth) {
+/// Values already evaluated under one binding. The use-def graph is a DAG that can share
+/// subexpressions exponentially often (`%c1 = addi %c0, %c0`, `%c2 = addi %c1, %c1`, ...), so
+/// every value is evaluated once.
+using EvaluationMemo = std::unordered_map<const Value*, std::optional<int64_t>>;
+
+std::optional<int64_t> evaluateUncached(const Value* value, const Binding& binding, int depth,
+                                        EvaluationMemo& memo);
+
+std::optional<int64_t> evaluateAt(const Value* value, const Binding& binding, int depth,
+                                  EvaluationMemo& memo) {
   if (!value || depth > kMaxDepth) return std::nullopt;
+  if (auto it = memo.find(value); it != memo.end()) return it->second;
+  std::optional<int64_t> result = evaluateUncached(value, binding, depth, memo);
+  memo[value] = result;
+  return result;
+}
+
+std::optional<int64_t> evaluateUncached(const Value* value, const Binding& binding, int depth,
+                                        EvaluationMemo& memo) {
   const Operation* op = value->definingOp();
   if (!op) return std::nullopt;
   if (op->isa("arith.constant")) return constantValue(*op);
@@ -83,15 +103,16 @@ std::optional<int64_t> evaluateAt(const Value* value, const Binding& binding, in
     return it->second;
   }
   if (op->dialect() != "arith" || op->numOperands() != 2) return std::nullopt;
-  std::optional<int64_t> a = evaluateAt(op->operand(0), binding, depth + 1);
+  std::optional<int64_t> a = evaluateAt(op->operand(0), binding, depth + 1, memo);
   if (!a) return std::nullopt;
-  std::optional<int64_t> b = evaluateAt(op->operand(1), binding, depth + 1);
+  std::optional<int64_t> b = evaluateAt(op->operand(1), binding, depth + 1, memo);
   if (!b) return std::nullopt;
   return binary(*op, *a, *b);
 }
 
-void collectKnobsAt(const Value* value, std::set<std::string>& knobs, int depth) {
-  if (!value || depth > kMaxDepth) return;
+void collectKnobsAt(const Value* value, std::set<std::string>& knobs, int depth,
+                    std::unordered_set<const Value*>& visited) {
+  if (!value || depth > kMaxDepth || !visited.insert(value).second) return;
   const Operation* op = value->definingOp();
   if (!op) return;
   if (op->isa("ttl.param_value")) {
@@ -101,7 +122,7 @@ void collectKnobsAt(const Value* value, std::set<std::string>& knobs, int depth)
   }
   if (op->dialect() != "arith") return;
   for (const Value* operand : op->operands())
-    collectKnobsAt(operand, knobs, depth + 1);
+    collectKnobsAt(operand, knobs, depth + 1, visited);
 }
 
 bool forEachFrom(const std::vector<const Param*>& knobs, size_t i, Binding& binding,
@@ -141,11 +162,13 @@ const Param* findParam(const std::vector<Param>& params, const std::string& name
 }
 
 std::optional<int64_t> evaluate(const Value* value, const Binding& binding) {
-  return evaluateAt(value, binding, 0);
+  EvaluationMemo memo;
+  return evaluateAt(value, binding, 0, memo);
 }
 
 void collectKnobs(const Value* value, std::set<std::string>& knobs) {
-  collectKnobsAt(value, knobs, 0);
+  std::unordered_set<const Value*> visited;
+  collectKnobsAt(value, knobs, 0, visited);
 }
 
 std::optional<bool> foldRequire(const Operation& require, const Binding& binding) {

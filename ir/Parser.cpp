@@ -5,16 +5,43 @@
 #include "support/ReadFile.h"
 
 #include <algorithm>
+#include <bit>
 #include <cctype>
 #include <cerrno>
+#include <charconv>
 #include <climits>
+#include <cmath>
 #include <cstdlib>
 #include <fmt/format.h>
+#include <limits>
 #include <map>
 
 namespace ttlplan::ir {
 
 namespace {
+
+/// The value of an integer literal as MLIR reads it: decimal, or hexadecimal after `0x` (a
+/// leading 0 is not octal). Empty when it does not fit in 64 bits.
+std::optional<int64_t> integerValue(std::string_view spelling, bool negative) {
+  int base = 10;
+  if (spelling.size() > 2 && spelling[0] == '0' && spelling[1] == 'x') {
+    spelling.remove_prefix(2);
+    base = 16;
+  }
+  uint64_t magnitude = 0;
+  auto [end, ec] =
+      std::from_chars(spelling.data(), spelling.data() + spelling.size(), magnitude, base);
+  if (ec != std::errc() || end != spelling.data() + spelling.size()) return std::nullopt;
+  constexpr uint64_t kMax = uint64_t(INT64_MAX);
+  if (!negative)
+    return magnitude <= kMax ? std::optional<int64_t>(int64_t(magnitude)) : std::nullopt;
+  if (magnitude > kMax + 1) return std::nullopt;
+  return magnitude == kMax + 1 ? INT64_MIN : -int64_t(magnitude);
+}
+
+/// Nesting deeper than this (types in types, arrays in arrays, regions in regions) is reported
+/// instead of recursing until the stack runs out.
+constexpr int kMaxNesting = 256;
 
 size_t editDistance(std::string_view a, std::string_view b) {
   std::vector<size_t> row(b.size() + 1);
@@ -102,6 +129,31 @@ private:
     return fmt::format("'{}'", tok_.spelling);
   }
   Location here() const { return lexer_.location(tok_.offset); }
+  /// Reads the current Integer token into `out` and consumes it; an error when it does not fit.
+  bool readInteger(int64_t& out, bool negative = false, size_t offset = SIZE_MAX) {
+    std::optional<int64_t> value = integerValue(tok_.spelling, negative);
+    if (!value)
+      return error(
+          offset == SIZE_MAX ? tok_.offset : offset,
+          fmt::format("integer {}{} does not fit in 64 bits", negative ? "-" : "", tok_.spelling));
+    out = *value;
+    consume();
+    return true;
+  }
+  /// Counts nesting depth for as long as it lives; see kMaxNesting.
+  class NestingGuard {
+  public:
+    explicit NestingGuard(Parser& parser) : parser_(parser) { ++parser_.nesting_; }
+    ~NestingGuard() { --parser_.nesting_; }
+    /// False (with an error) when the nesting is too deep.
+    bool ok() {
+      if (parser_.nesting_ <= kMaxNesting) return true;
+      return parser_.error(fmt::format("nesting deeper than {} levels", kMaxNesting));
+    }
+
+  private:
+    Parser& parser_;
+  };
   /// The raw character right after the current token.
   char nextChar() const {
     size_t p = lexer_.position();
@@ -186,6 +238,7 @@ private:
   DiagnosticEngine& diagnostics_;
   Token tok_;
   bool failed_ = false;
+  int nesting_ = 0;
   AliasTable aliases_;
   std::vector<std::map<std::string, std::vector<Value*>>> scopes_;
 };
@@ -204,7 +257,10 @@ bool Parser::parseValueRef(ValueRef& ref) {
   consume();
   if (hashFollows && is(TokenKind::HashIdent) && !tok_.text.empty() &&
       std::all_of(tok_.text.begin(), tok_.text.end(), ::isdigit)) {
-    ref.resultIndex = static_cast<unsigned>(std::stoul(tok_.text));
+    std::optional<int64_t> index = integerValue(tok_.text, false);
+    if (!index || *index > UINT32_MAX)
+      return error(fmt::format("result number #{} is out of range", tok_.text));
+    ref.resultIndex = static_cast<unsigned>(*index);
     consume();
   }
   return true;
@@ -277,7 +333,10 @@ bool Parser::captureBalanced(std::string& out) {
 
 bool Parser::parseDimToken(Dim& dim, bool allowDynamic) {
   if (is(TokenKind::Integer)) {
-    dim = Dim::fixed(std::strtoll(std::string(tok_.spelling).c_str(), nullptr, 0));
+    int64_t value = 0;
+    if (!readInteger(value)) return false;
+    dim = Dim::fixed(value);
+    return true;
   } else if (is(TokenKind::AtIdent)) {
     dim = Dim::ofParam(tok_.text);
   } else if (allowDynamic && is(TokenKind::Question)) {
@@ -307,8 +366,9 @@ bool Parser::parseShapePrefix(std::vector<Dim>& dims) {
     if (p < src.size() && std::isdigit(static_cast<unsigned char>(src[p]))) {
       while (p < src.size() && std::isdigit(static_cast<unsigned char>(src[p])))
         ++p;
-      dim =
-          Dim::fixed(std::strtoll(std::string(src.substr(start, p - start)).c_str(), nullptr, 10));
+      std::optional<int64_t> value = integerValue(src.substr(start, p - start), false);
+      if (!value) return error(start, "dimension does not fit in 64 bits");
+      dim = Dim::fixed(*value);
     } else if (p < src.size() && src[p] == '?') {
       ++p;
       dim = Dim::dynamic();
@@ -375,7 +435,12 @@ Type Parser::parseTileType() {
       error(start, "expected tile size like 32x32");
       return Type();
     }
-    sizes[i] = std::strtoll(std::string(src.substr(start, p - start)).c_str(), nullptr, 10);
+    std::optional<int64_t> size = integerValue(src.substr(start, p - start), false);
+    if (!size) {
+      error(start, "tile size does not fit in 64 bits");
+      return Type();
+    }
+    sizes[i] = *size;
     if (i == 0) {
       if (p >= src.size() || src[p] != 'x') {
         error(p, "expected 'x' in tile size like 32x32");
@@ -493,10 +558,10 @@ static std::optional<Type> builtinScalar(const std::string& word) {
   if (word == "f64") return Type::floating(FloatKind::F64);
   auto integer = [&](size_t prefix, Signedness s) -> std::optional<Type> {
     std::string digits = word.substr(prefix);
-    if (digits.empty() || digits.size() > 5 ||
-        !std::all_of(digits.begin(), digits.end(), ::isdigit))
-      return std::nullopt;
-    return Type::integer(static_cast<unsigned>(std::stoul(digits)), s);
+    std::optional<int64_t> width = integerValue(digits, false);
+    // MLIR's integer widths are 1 .. 2^24 - 1.
+    if (!width || *width < 1 || *width >= (1 << 24)) return std::nullopt;
+    return Type::integer(static_cast<unsigned>(*width), s);
   };
   if (word.rfind("ui", 0) == 0) return integer(2, Signedness::Unsigned);
   if (word.rfind("si", 0) == 0) return integer(2, Signedness::Signed);
@@ -505,6 +570,8 @@ static std::optional<Type> builtinScalar(const std::string& word) {
 }
 
 Type Parser::parseType() {
+  NestingGuard guard(*this);
+  if (!guard.ok()) return Type();
   if (is(TokenKind::LParen)) return parseFunctionType();
   if (is(TokenKind::BangIdent)) {
     Token bang = tok_;
@@ -534,8 +601,46 @@ Type Parser::parseType() {
 // Attributes
 // ================================================================================================
 
+/// The largest finite value of each float kind; a literal beyond it does not fit.
+static double maxFinite(FloatKind kind) {
+  switch (kind) {
+  case FloatKind::BF16:
+    return 3.3895313892515355e38;
+  case FloatKind::F16:
+    return 65504.0;
+  case FloatKind::F32:
+    return std::numeric_limits<float>::max();
+  case FloatKind::F64:
+    return std::numeric_limits<double>::max();
+  }
+  return 0;
+}
+
+/// A float from its bit pattern in the type's width (`0x7F800000 : f32`), the spelling MLIR
+/// and our printer use for infinities and NaNs.
+static double floatFromBits(uint64_t bits, FloatKind kind) {
+  switch (kind) {
+  case FloatKind::F64:
+    return std::bit_cast<double>(bits);
+  case FloatKind::F32:
+    return std::bit_cast<float>(static_cast<uint32_t>(bits));
+  case FloatKind::BF16:
+    return std::bit_cast<float>(static_cast<uint32_t>(bits << 16));
+  case FloatKind::F16: {
+    int exponent = int(bits >> 10) & 0x1f;
+    double sign = (bits & 0x8000) ? -1.0 : 1.0, mantissa = double(bits & 0x3ff);
+    if (exponent == 0x1f)
+      return mantissa ? std::numeric_limits<double>::quiet_NaN()
+                      : sign * std::numeric_limits<double>::infinity();
+    if (exponent == 0) return sign * std::ldexp(mantissa, -24);
+    return sign * std::ldexp(1024.0 + mantissa, exponent - 25);
+  }
+  }
+  return 0;
+}
+
 Attribute Parser::parseNumber(bool negative, size_t offset) {
-  std::string text = std::string(negative ? "-" : "") + std::string(tok_.spelling);
+  Token number = tok_;
   bool isFloat = is(TokenKind::Float);
   consume();
   Type type;
@@ -543,17 +648,33 @@ Attribute Parser::parseNumber(bool negative, size_t offset) {
     type = parseType();
     if (!type) return Attribute();
   }
-  if (isFloat || (type && type.is(TypeKind::Float))) {
-    return Attribute::floating(std::strtod(text.c_str(), nullptr), type);
+  std::string text = std::string(negative ? "-" : "") + std::string(number.spelling);
+  if (!isFloat && !(type && type.is(TypeKind::Float))) {
+    std::optional<int64_t> value = integerValue(number.spelling, negative);
+    if (!value) {
+      error(offset, fmt::format("integer {} does not fit in 64 bits", text));
+      return Attribute();
+    }
+    return Attribute::integer(*value, type);
+  }
+  FloatKind kind = type ? type.floatKind() : FloatKind::F64;
+  bool hexBits = !isFloat && number.spelling.rfind("0x", 0) == 0;
+  if (hexBits && !negative) {
+    std::optional<int64_t> bits = integerValue(number.spelling, false);
+    if (!bits) {
+      error(offset, fmt::format("bit pattern {} does not fit in 64 bits", text));
+      return Attribute();
+    }
+    return Attribute::floating(floatFromBits(uint64_t(*bits), kind), type);
   }
   errno = 0;
-  char* end = nullptr;
-  long long value = std::strtoll(text.c_str(), &end, 0);
-  if (errno == ERANGE) {
-    error(offset, fmt::format("integer {} does not fit in 64 bits", text));
+  double value = std::strtod(text.c_str(), nullptr);
+  if (errno == ERANGE || std::abs(value) > maxFinite(kind)) {
+    error(offset,
+          fmt::format("{} does not fit in {}", text, type ? type.str() : std::string("f64")));
     return Attribute();
   }
-  return Attribute::integer(value, type);
+  return Attribute::floating(value, type);
 }
 
 Attribute Parser::parseLayout() {
@@ -608,9 +729,9 @@ Attribute Parser::parseDenseArray() {
         error(fmt::format("expected integer in array<...>, found {}", found()));
         return Attribute();
       }
-      values.push_back((negative ? -1 : 1) *
-                       std::strtoll(std::string(tok_.spelling).c_str(), nullptr, 0));
-      consume();
+      int64_t value = 0;
+      if (!readInteger(value, negative)) return Attribute();
+      values.push_back(value);
     } while (consumeIf(TokenKind::Comma));
   }
   if (!expect(TokenKind::Greater, "to close 'array<'")) return Attribute();
@@ -618,6 +739,8 @@ Attribute Parser::parseDenseArray() {
 }
 
 Attribute Parser::parseAttribute() {
+  NestingGuard guard(*this);
+  if (!guard.ok()) return Attribute();
   size_t offset = tok_.offset;
   switch (tok_.kind) {
   case TokenKind::Integer:
@@ -764,6 +887,8 @@ bool Parser::parseBlockBody(Block& block) {
 }
 
 bool Parser::parseRegion(Region& region, const std::vector<ArgDecl>& entryArgs, bool generic) {
+  NestingGuard guard(*this);
+  if (!guard.ok()) return false;
   if (!expect(TokenKind::LBrace, "to start a region")) return false;
   if (generic && entryArgs.empty() && consumeIf(TokenKind::RBrace)) return true; // no blocks
   pushScope();
@@ -822,9 +947,12 @@ bool Parser::parseResultNames(std::vector<std::pair<ValueRef, unsigned>>& names)
     consume();
     unsigned count = 1;
     if (consumeIf(TokenKind::Colon)) {
+      int64_t value = 0;
       if (!is(TokenKind::Integer)) return error("expected result count after ':'");
-      count = static_cast<unsigned>(std::stoul(std::string(tok_.spelling)));
-      consume();
+      size_t at = tok_.offset;
+      if (!readInteger(value)) return false;
+      if (value < 1 || value > 65535) return error(at, "result count must be between 1 and 65535");
+      count = static_cast<unsigned>(value);
     }
     names.emplace_back(ref, count);
   } while (consumeIf(TokenKind::Comma));
@@ -866,7 +994,7 @@ std::unique_ptr<Operation> Parser::parseOperation() {
     return nullptr;
   }
   std::unique_ptr<Operation> op = build(state);
-  unsigned named = 0;
+  uint64_t named = 0; // a sum of counts from the text: never let it wrap
   for (const auto& [ref, count] : names)
     named += count;
   if (!names.empty() && named != op->numResults()) {
@@ -990,9 +1118,9 @@ bool Parser::parseCreatePipe(OpState& state) {
         state.operands.push_back(v);
         coords.push_back(Attribute::integer(kDynamicCoordinate));
       } else if (is(TokenKind::Integer)) {
-        coords.push_back(
-            Attribute::integer(std::strtoll(std::string(tok_.spelling).c_str(), nullptr, 0)));
-        consume();
+        int64_t value = 0;
+        if (!readInteger(value)) return false;
+        coords.push_back(Attribute::integer(value));
       } else {
         return error(
             fmt::format("expected a coordinate (integer or index value), found {}", found()));

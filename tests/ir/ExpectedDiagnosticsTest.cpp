@@ -26,9 +26,20 @@ TEST(ExpectedDiagnostics, ReadsOffsetsAndSeverities) {
   EXPECT_EQ(e[3].line, 5u);
 }
 
-TEST(ExpectedDiagnostics, IgnoresMalformedAnnotations) {
-  EXPECT_TRUE(
-      parseExpectedDiagnostics("// expected-eror {{x}}\n// expected-error@x {{y}}\n").empty());
+TEST(ExpectedDiagnostics, MalformedAnnotationsFailTheCheck) {
+  // A misspelt severity is not an annotation at all; a bad offset or missing {{text}} is a test
+  // bug that must fail the run rather than silently check nothing.
+  EXPECT_TRUE(parseExpectedDiagnostics("// expected-eror {{x}}\n").empty());
+  for (const char* text : {"// expected-error@x {{y}}\n", "// expected-error@+99999999999 {{y}}\n",
+                           "// expected-error@+1x {{y}}\n", "// expected-error@-5 {{y}}\n",
+                           "// expected-error@+1 y\n"}) {
+    auto expected = parseExpectedDiagnostics(text);
+    ASSERT_EQ(expected.size(), 1u) << text;
+    EXPECT_TRUE(expected[0].malformed) << text;
+    std::string report;
+    EXPECT_FALSE(checkExpectedDiagnostics("f.ttl", {}, expected, report)) << text;
+    EXPECT_NE(report.find("malformed annotation"), std::string::npos) << text;
+  }
 }
 
 TEST(ExpectedDiagnostics, MatchingNeedsLineSeverityAndSubstring) {

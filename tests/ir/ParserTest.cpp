@@ -5,6 +5,7 @@
 #include "ir/Printer.h"
 
 #include <gtest/gtest.h>
+#include <limits>
 
 using namespace ttlplan::ir;
 
@@ -221,4 +222,66 @@ TEST(ParserErrors, NeverCrashOnTruncatedInput) {
     auto module = parse(text.substr(0, n), diags);
     EXPECT_TRUE(module || diags.hasErrors()) << "prefix " << n;
   }
+}
+
+TEST(ParserErrors, HostileInputsGiveOneErrorAndNoCrash) {
+  // Each input once crashed, hung or silently changed meaning (see the review notes in git log).
+  std::string deepArray = "%c = \"t.x\"() {a = " + std::string(100000, '[') +
+                          std::string(100000, ']') + "} : () -> i32\n";
+  std::string deepFunction = "\"t.x\"() : () -> " + std::string(100000, '(') + "\n";
+  std::string deepModules;
+  for (int i = 0; i < 20000; ++i)
+    deepModules += "module {\n";
+  const std::pair<std::string, std::string> cases[] = {
+      {"%a:2 = \"t.x\"() : () -> (i32, i32)\n\"t.y\"(%a#99999999999999999999) : (i32) -> ()\n",
+       "result number #99999999999999999999 is out of range"},
+      {"%a:2 = \"t.x\"() : () -> (i32, i32)\n\"t.y\"(%a#4294967296) : (i32) -> ()\n",
+       "result number #4294967296 is out of range"},
+      {"%a:99999999999999999999 = \"t.x\"() : () -> i32\n", "does not fit in 64 bits"},
+      {"%a:4294967295, %b:2 = \"t.x\"() : () -> i32\n", "between 1 and 65535"},
+      {deepArray, "nesting deeper than 256 levels"},
+      {deepFunction, "nesting deeper than 256 levels"},
+      {deepModules, "nesting deeper than 256 levels"},
+      {"%c = arith.constant 99999999999999999999 : index\n", "does not fit in 64 bits"},
+      {"\"t.x\"() {t = !ttcore.tile<99999999999999999999x32, bf16>} : () -> ()\n",
+       "tile size does not fit in 64 bits"},
+      {"\"t.x\"() {a = array<i64: -9223372036854775809>} : () -> ()\n", "does not fit in 64 bits"},
+      {"%c = arith.constant 1.0e400 : f32\n", "does not fit in f32"},
+      {"%c = arith.constant 70000.0 : f16\n", "does not fit in f16"},
+  };
+  for (const auto& [text, message] : cases) {
+    DiagnosticEngine diags;
+    auto module = parse(text, diags);
+    EXPECT_FALSE(module) << text.substr(0, 80);
+    ASSERT_EQ(diags.diagnostics().size(), 1u) << text.substr(0, 80);
+    EXPECT_NE(diags.diagnostics()[0].message.find(message), std::string::npos)
+        << diags.diagnostics()[0].message;
+  }
+}
+
+TEST(Parser, IntegerLiteralsAreDecimalOrHexNeverOctal) {
+  auto module = parseOk("%a = arith.constant 010 : index\n%b = arith.constant 0x10 : index\n"
+                        "%c = arith.constant -9223372036854775808 : i64\n");
+  ASSERT_TRUE(module);
+  std::vector<int64_t> values;
+  module->op->walk([&](Operation* op) {
+    if (op->name() == "arith.constant") values.push_back(op->attribute("value").intValue());
+  });
+  EXPECT_EQ(values, (std::vector<int64_t>{10, 16, INT64_MIN}));
+}
+
+TEST(Parser, NonFiniteFloatsRoundTripAsBitPatterns) {
+  // 0x7F800000 is +inf in f32 and 0xFF800000 is -inf (IEEE 754 single precision);
+  // 0x7FF0000000000000 is +inf in f64.
+  auto module = parseOk("\"t.x\"() {a = 0x7F800000 : f32, b = 0xFF800000 : f32, "
+                        "c = 0x7FF0000000000000 : f64} : () -> ()\n");
+  ASSERT_TRUE(module);
+  Operation* op = firstOp(*module, "t.x");
+  EXPECT_EQ(op->attribute("a").floatValue(), std::numeric_limits<double>::infinity());
+  EXPECT_EQ(op->attribute("b").floatValue(), -std::numeric_limits<double>::infinity());
+  EXPECT_EQ(op->attribute("c").floatValue(), std::numeric_limits<double>::infinity());
+  std::string text = print(*module);
+  EXPECT_NE(text.find("a = 0x7F800000 : f32"), std::string::npos) << text;
+  EXPECT_NE(text.find("b = 0xFF800000 : f32"), std::string::npos) << text;
+  EXPECT_NE(text.find("c = 0x7FF0000000000000 : f64"), std::string::npos) << text;
 }

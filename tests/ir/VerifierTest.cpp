@@ -264,3 +264,29 @@ TEST(Verifier, MalformedGenericOpsAreReportedNotCrashed) {
   EXPECT_NE(out.find("'ttl.copy' takes 2 operand(s) but has 0"), std::string::npos) << out;
   EXPECT_NE(out.find("'scf.if' takes 1 operand(s) but has 0"), std::string::npos) << out;
 }
+
+TEST(Params, SharedSubexpressionsAreEvaluatedOnce) {
+  // %c<i> = %c<i-1> + %c<i-1>: a DAG with 2^62 paths. Walking it as a tree never finishes;
+  // evaluated once per value it gives 2^62 at once.
+  std::string text = "module {\n  ttl.kernel @k() attributes {grid = [1, 1]} {\n"
+                     "    %c0 = arith.constant 1 : index\n";
+  for (int i = 1; i <= 62; ++i)
+    text += "    %c" + std::to_string(i) + " = arith.addi %c" + std::to_string(i - 1) + ", %c" +
+            std::to_string(i - 1) + " : index\n";
+  text += "    %ok = arith.cmpi eq, %c62, %c62 : index\n    ttl.require %ok\n  }\n}\n";
+  DiagnosticEngine diags;
+  auto module = parseSource(text, "t.ttl", diags);
+  ASSERT_TRUE(module) << format(diags.diagnostics());
+  Operation* require = nullptr;
+  Value* last = nullptr;
+  module->op->walk([&](Operation* op) {
+    if (op->isa("ttl.require")) require = op;
+    if (op->isa("arith.addi")) last = op->result(0);
+  });
+  ASSERT_TRUE(require && last);
+  EXPECT_EQ(evaluate(last, {}), std::optional<int64_t>(int64_t(1) << 62));
+  std::set<std::string> knobs;
+  collectKnobs(require->operand(0), knobs);
+  EXPECT_TRUE(knobs.empty());
+  EXPECT_TRUE(verify(*module, diags)) << format(diags.diagnostics());
+}
