@@ -3,7 +3,7 @@ execute_process(COMMAND ${CMD} RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARI
 if(NOT rc EQUAL EXPECT)
   message(FATAL_ERROR "exit code ${rc}, expected ${EXPECT}; stderr:\n${err}")
 endif()
-if(DEFINED LINES)
+if(DEFINED LINES AND NOT LINES EQUAL -1) # -1: any number of lines
   string(REGEX MATCHALL "\n" newlines "${err}")
   list(LENGTH newlines count)
   if(NOT count EQUAL LINES)

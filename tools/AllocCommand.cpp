@@ -78,7 +78,7 @@ int runAlloc(const AllocFlags& flags) {
   std::ofstream out(flags.output, std::ios::binary);
   if (!(out << text)) {
     std::cerr << fmt::format("ttlplan: error: cannot write '{}'\n", flags.output);
-    return kUsageError;
+    return kInvalidInput;
   }
   return kSuccess;
 }

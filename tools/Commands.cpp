@@ -50,7 +50,7 @@ int runPrint(const PrintFlags& flags) {
   std::ofstream out(flags.output, std::ios::binary);
   if (!(out << text)) {
     std::cerr << fmt::format("ttlplan: error: cannot write '{}'\n", flags.output);
-    return kUsageError;
+    return kInvalidInput;
   }
   return kSuccess;
 }
@@ -58,8 +58,9 @@ int runPrint(const PrintFlags& flags) {
 int runVerify(const VerifyFlags& flags, const DeviceFlags& device) {
   Expected<ir::Device> resolved = resolveDevice(device);
   if (!resolved) {
+    // An unknown --device name is a usage error; a broken --device-file is invalid input.
     std::cerr << "ttlplan: error: " << resolved.error().message << "\n";
-    return kUsageError;
+    return device.file.empty() ? kUsageError : kInvalidInput;
   }
   Expected<std::string> read = readTextFile(flags.input);
   if (!read) {
@@ -101,8 +102,14 @@ int runDevices(const DeviceFlags& device, bool json) {
     }
     devices.push_back(*d);
   } else {
-    for (const std::string& name : ir::builtinDeviceNames())
-      devices.push_back(*ir::builtinDevice(name));
+    for (const std::string& name : ir::builtinDeviceNames()) {
+      Expected<ir::Device> d = ir::builtinDevice(name);
+      if (!d) { // only a broken build can get here: the embedded files are tested
+        std::cerr << "ttlplan: error: " << d.error().message << "\n";
+        return kInvalidInput;
+      }
+      devices.push_back(*d);
+    }
   }
   if (!json) {
     std::cout << ir::formatDeviceTable(devices);

@@ -136,9 +136,12 @@ void explain(const Problem& problem, L1Solver solver, const SolveLimits& limits,
   } else {
     // Give the filter as long again as the solve had (when there is a time limit).
     Clock::time_point deadline = Clock::time_point::max();
+    // Longer than any real run; keeps huge limits (1e300) from overflowing the clock.
+    constexpr double kLongestLimitSeconds = 1e7;
     if (limits.timeLimitSeconds > 0)
-      deadline = Clock::now() + std::chrono::duration_cast<Clock::duration>(
-                                    std::chrono::duration<double>(limits.timeLimitSeconds));
+      deadline =
+          Clock::now() + std::chrono::duration_cast<Clock::duration>(std::chrono::duration<double>(
+                             std::min(limits.timeLimitSeconds, kLongestLimitSeconds)));
     info.blockingBuffers = solverFilter(problem, solver, limits, deadline, minimal);
   }
   LiveBytes blocking = maxLiveBytes(problem, info.blockingBuffers);
