@@ -264,5 +264,29 @@ TEST(KernelPlanner, JsonReportHasSchemaVersionAndParses) {
   EXPECT_EQ(bind.entries().at(2).value.intValue(), 103712);
 }
 
+TEST(KernelPlanner, MoreCbsThanIndicesNamesThem) {
+  // 33 one-tile CBs: Wormhole has 32 CB indices, Blackhole 64. (Not verified: unused CBs are a
+  // verifier error; the planner only needs the create_cb ops.)
+  std::string text = "!tile = !ttcore.tile<32x32, bf16>\nmodule {\n"
+                     "  ttl.kernel @many() attributes {grid = [1, 1]} {\n";
+  for (int i = 0; i < 33; ++i)
+    text += "    %cb" + std::to_string(i) + " = ttl.create_cb : !ttl.cb<[1, 1], !tile, 2>\n";
+  text += "  }\n}\n";
+  ir::DiagnosticEngine diags;
+  auto module = ir::parseSource(text, "many.ttl", diags);
+  ASSERT_TRUE(module) << ir::format(diags.diagnostics());
+  Expected<ModulePlan> plan = planModule(*module, wormhole());
+  ASSERT_FALSE(plan);
+  EXPECT_NE(plan.error().message.find("CB indices: kernel @many has 33 CBs live together but "
+                                      "wormhole_b0 allows 32 (short by 1)"),
+            std::string::npos)
+      << plan.error().message;
+  EXPECT_NE(plan.error().message.find("%cb32 (2 blocks, 4,096 B, many.ttl:36:"), std::string::npos)
+      << plan.error().message;
+  plan = planModule(*module, *ir::builtinDevice("blackhole_p150"));
+  ASSERT_TRUE(plan) << plan.error().message;
+  EXPECT_EQ(plan->kernels[0].cbs.back().index, 32);
+}
+
 } // namespace
 } // namespace ttlplan::lower
