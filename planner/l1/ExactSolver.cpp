@@ -49,11 +49,12 @@ struct Budget {
 constexpr int64_t kNone = std::numeric_limits<int64_t>::max();
 
 int64_t roundUp(int64_t value, int64_t alignment) {
+  if (alignment == 1) return value;
   const int64_t rem = value % alignment;
   return rem == 0 ? value : value + (alignment - rem);
 }
 
-/// Static facts about the instance: sections, overlaps, rankings.
+/// Static facts about the instance: sections, overlaps, keys for the rankings.
 struct Instance {
   size_t n = 0;
   std::vector<int64_t> size, align;
@@ -62,7 +63,7 @@ struct Instance {
   std::vector<std::vector<int>> sectionBuffers; // buffers live in each section
   std::vector<int64_t> sectionBytes;            // bytes live in each section
   std::vector<int> crossing;                    // buffers live in both s and s + 1
-  std::array<std::vector<int>, 3> ranks;        // rank[i] under each static ranking
+  std::vector<int64_t> length, area;            // lifetime length and size * length
   int64_t liveBound = 0;                        // max bytes live at one time
 
   explicit Instance(const Problem& problem) : n(problem.buffers.size()) {
@@ -100,33 +101,18 @@ struct Instance {
           overlaps[i].push_back(static_cast<int>(j));
           overlaps[j].push_back(static_cast<int>(i));
         }
-    // Rankings (big first): by the busiest section a buffer lives in, its area, its length.
-    std::vector<int64_t> busiest(n, 0), area(n), length(n);
     for (size_t i = 0; i < n; ++i) {
-      for (int s = secLo[i]; s < secHi[i]; ++s)
-        busiest[i] = std::max(busiest[i], sectionBytes[s]);
-      length[i] = problem.buffers[i].upper - problem.buffers[i].lower;
-      area[i] = size[i] * length[i];
-    }
-    const std::array<std::array<const std::vector<int64_t>*, 3>, 3> keys = {{
-        {&busiest, &area, &length},
-        {&length, &area, &busiest},
-        {&busiest, &length, &area},
-    }};
-    for (size_t h = 0; h < keys.size(); ++h) {
-      std::vector<int> order(n);
-      std::iota(order.begin(), order.end(), 0);
-      std::stable_sort(order.begin(), order.end(), [&](int a, int b) {
-        for (const std::vector<int64_t>* key : keys[h])
-          if ((*key)[a] != (*key)[b]) return (*key)[a] > (*key)[b];
-        return false;
-      });
-      ranks[h].assign(n, 0);
-      for (size_t r = 0; r < n; ++r)
-        ranks[h][order[r]] = static_cast<int>(r);
+      length.push_back(problem.buffers[i].upper - problem.buffers[i].lower);
+      area.push_back(size[i] * length[i]);
     }
   }
 };
+
+/// Static rankings: keys by priority, among 0 = total (bytes still unplaced in the busiest
+/// section), 1 = area, 2 = lifetime length.
+constexpr int kHeuristicCount = 3;
+constexpr std::array<std::array<int, 3>, kHeuristicCount> kHeuristics = {
+    {{0, 1, 2}, {2, 1, 0}, {0, 2, 1}}};
 
 /// One decision search for one capacity. All state changes are undone on return; offsets of
 /// every buffer are written to `solution` when placed, so after Found it holds the placement.
@@ -138,6 +124,28 @@ public:
         unplacedBytes_(inst.sectionBytes), crossing_(inst.crossing),
         stamp_(inst.sectionBytes.size(), 0) {
     solution.assign(inst.n, 0);
+    rank_.assign(inst.n, 0);
+    // Per-section lists of the unplaced buffers (sparse sets: placing a buffer swaps it past the
+    // end of each of its sections' lists; undoing in reverse order just grows the lists back).
+    const size_t sections = inst.sectionBytes.size();
+    listBase_.assign(sections + 1, 0);
+    listSize_.assign(sections, 0);
+    for (size_t s = 0; s < sections; ++s) {
+      listBase_[s + 1] = listBase_[s] + static_cast<int>(inst.sectionBuffers[s].size());
+      listSize_[s] = static_cast<int>(inst.sectionBuffers[s].size());
+    }
+    list_.resize(static_cast<size_t>(listBase_[sections]));
+    posBase_.assign(inst.n + 1, 0);
+    for (size_t i = 0; i < inst.n; ++i)
+      posBase_[i + 1] = posBase_[i] + (inst.secHi[i] - inst.secLo[i]);
+    pos_.resize(static_cast<size_t>(posBase_[inst.n]));
+    for (size_t s = 0; s < sections; ++s)
+      for (size_t k = 0; k < inst.sectionBuffers[s].size(); ++k) {
+        const int i = inst.sectionBuffers[s][k];
+        list_[static_cast<size_t>(listBase_[s]) + k] = i;
+        pos_[static_cast<size_t>(posBase_[i] + static_cast<int>(s) - inst.secLo[i])] =
+            static_cast<int>(k);
+      }
     sectionLeast_.assign(inst.sectionBytes.size(), kNone);
     for (size_t s = 0; s < sectionLeast_.size(); ++s)
       if (!inst.sectionBuffers[s].empty()) sectionLeast_[s] = 0;
@@ -173,18 +181,41 @@ private:
   /// Restarts: three rankings in turn, each under a node budget that doubles every round.
   Outcome runGroup(const std::vector<int>& group, int lo, int hi) {
     if (!params_.restarts) {
-      rank_ = &inst_.ranks[0];
+      heuristic_ = 0;
+      rankGroup(group);
       runLeft_ = -1;
       return search(group, lo, hi, 0, -1);
     }
     for (int64_t budget = 2 * static_cast<int64_t>(group.size());; budget *= 2) {
-      for (const std::vector<int>& rank : inst_.ranks) {
-        rank_ = &rank;
+      for (int h = 0; h < kHeuristicCount; ++h) {
+        heuristic_ = h;
+        rankGroup(group);
         runLeft_ = budget;
         const Outcome outcome = search(group, lo, hi, 0, -1);
         if (outcome != Outcome::RunOut) return outcome;
       }
     }
+  }
+
+  /// Ranks the buffers of `group` (rank_[i], 0 first) under the current heuristic: big first by
+  /// three keys among "total" (the most bytes still unplaced in a section the buffer lives in),
+  /// area and lifetime length, then by index.
+  void rankGroup(const std::vector<int>& group) {
+    scratch_.clear();
+    for (int i : group) {
+      int64_t total = 0;
+      for (int s = inst_.secLo[i]; s < inst_.secHi[i]; ++s)
+        total = std::max(total, unplacedBytes_[s]);
+      scratch_.push_back({{total, inst_.area[i], inst_.length[i]}, i});
+    }
+    const std::array<int, 3>& order = kHeuristics[heuristic_];
+    std::sort(scratch_.begin(), scratch_.end(), [&](const Keyed& a, const Keyed& b) {
+      for (int k : order)
+        if (a.key[k] != b.key[k]) return a.key[k] > b.key[k];
+      return a.buffer < b.buffer;
+    });
+    for (size_t r = 0; r < scratch_.size(); ++r)
+      rank_[scratch_[r].buffer] = static_cast<int>(r);
   }
 
   struct Candidate {
@@ -199,7 +230,7 @@ private:
     if (runLeft_ > 0) --runLeft_;
     std::vector<Candidate> candidates;
     for (int i : group)
-      if (offset_[i] < 0) candidates.push_back({minOffset_[i], (*rank_)[i], i});
+      if (offset_[i] < 0) candidates.push_back({minOffset_[i], rank_[i], i});
     if (candidates.empty()) return Outcome::Found;
     if (params_.dynamicOrdering)
       std::sort(candidates.begin(), candidates.end(), [](const Candidate& a, const Candidate& b) {
@@ -242,9 +273,22 @@ private:
       for (int i : group)
         if (offset_[i] < 0 && inst_.secLo[i] < end && begin < inst_.secHi[i]) part.push_back(i);
       if (!part.empty()) {
-        // Every buffer of every part comes after c in the canonical order, so c's offset and
-        // rank still bound them.
-        const Outcome outcome = search(part, begin, end, c.offset, c.rank);
+        // Every buffer of every part comes after c in the canonical order, so c's offset still
+        // bounds them. With re-ranking the part gets its own ranks (restored afterwards), so
+        // equal offsets are no longer ordered against c.
+        Outcome outcome;
+        if (params_.rerankGroups) {
+          const size_t mark = rankLog_.size();
+          for (int i : part)
+            rankLog_.push_back({i, rank_[i]});
+          rankGroup(part);
+          outcome = search(part, begin, end, c.offset, -1);
+          for (size_t k = rankLog_.size(); k-- > mark;)
+            rank_[rankLog_[k].first] = rankLog_[k].second;
+          rankLog_.resize(mark);
+        } else {
+          outcome = search(part, begin, end, c.offset, c.rank);
+        }
         if (outcome != Outcome::Found) return outcome;
       }
       begin = end;
@@ -281,11 +325,21 @@ private:
       floor_[s] = std::max(floor_[s], top);
       unplacedBytes_[s] -= inst_.size[i];
       if (s + 1 < inst_.secHi[i]) --crossing_[s];
+      // Swap i with the last unplaced buffer of the section and shrink the list.
+      int* list = &list_[static_cast<size_t>(listBase_[s])];
+      const int last = --listSize_[s];
+      int& posI = pos_[static_cast<size_t>(posBase_[i] + s - inst_.secLo[i])];
+      const int other = list[last];
+      pos_[static_cast<size_t>(posBase_[other] + s - inst_.secLo[other])] = posI;
+      list[posI] = other;
+      list[last] = i;
+      posI = last;
     }
     for (int s : dirty_) {
       int64_t least = kNone;
-      for (int k : inst_.sectionBuffers[s])
-        if (offset_[k] < 0) least = std::min(least, minOffset_[k]);
+      const int* list = &list_[static_cast<size_t>(listBase_[s])];
+      for (int k = 0, count = listSize_[s]; k < count; ++k)
+        least = std::min(least, minOffset_[list[k]]);
       leastLog_.push_back({s, sectionLeast_[s]});
       sectionLeast_[s] = least;
       if (least != kNone && least > floor_[s]) {
@@ -316,6 +370,7 @@ private:
     for (int s = inst_.secLo[i]; s < inst_.secHi[i]; ++s) {
       unplacedBytes_[s] += inst_.size[i];
       if (s + 1 < inst_.secHi[i]) ++crossing_[s];
+      ++listSize_[s]; // i lies just past the end: placements after it were undone first
     }
     offset_[i] = -1;
   }
@@ -336,7 +391,14 @@ private:
   const ExactParams& params_;
   Budget& budget_;
   const int64_t capacity_;
-  const std::vector<int>* rank_ = nullptr;
+  int heuristic_ = 0;
+  std::vector<int> rank_;
+  struct Keyed {
+    std::array<int64_t, 3> key;
+    int buffer;
+  };
+  std::vector<Keyed> scratch_;
+  std::vector<std::pair<int, int>> rankLog_;
   int64_t runLeft_ = -1;
   std::vector<int64_t> offset_, minOffset_, floor_, unplacedBytes_;
   std::vector<int> crossing_;
@@ -344,6 +406,8 @@ private:
   std::vector<uint32_t> stamp_;
   uint32_t epoch_ = 0;
   std::vector<int> dirty_;
+  std::vector<int> list_, listBase_, listSize_; // unplaced buffers of each section
+  std::vector<int> pos_, posBase_;              // where buffer i sits in section s's list
   std::vector<std::pair<int, int64_t>> offsetLog_, floorLog_, leastLog_;
 };
 
