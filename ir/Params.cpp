@@ -73,39 +73,41 @@ std::optional<int64_t> binary(const Operation& op, int64_t a, int64_t b) {
   return std::nullopt;
 }
 
-/// Values already evaluated under one binding. The use-def graph is a DAG that can share
-/// subexpressions exponentially often (`%c1 = addi %c0, %c0`, `%c2 = addi %c1, %c1`, ...), so
-/// every value is evaluated once.
-using EvaluationMemo = std::unordered_map<const Value*, std::optional<int64_t>>;
+/// One evaluation under one binding. The use-def graph is a DAG that can share subexpressions
+/// exponentially often (`%c1 = addi %c0, %c0`, `%c2 = addi %c1, %c1`, ...), so the memo makes
+/// every value be evaluated once.
+struct Evaluation {
+  const Binding& binding;
+  const LeafEvaluator& leaves;
+  std::unordered_map<const Value*, std::optional<int64_t>> memo;
+};
 
-std::optional<int64_t> evaluateUncached(const Value* value, const Binding& binding, int depth,
-                                        EvaluationMemo& memo);
+std::optional<int64_t> evaluateUncached(const Value* value, int depth, Evaluation& e);
 
-std::optional<int64_t> evaluateAt(const Value* value, const Binding& binding, int depth,
-                                  EvaluationMemo& memo) {
+std::optional<int64_t> evaluateAt(const Value* value, int depth, Evaluation& e) {
   if (!value || depth > kMaxDepth) return std::nullopt;
-  if (auto it = memo.find(value); it != memo.end()) return it->second;
-  std::optional<int64_t> result = evaluateUncached(value, binding, depth, memo);
-  memo[value] = result;
+  if (auto it = e.memo.find(value); it != e.memo.end()) return it->second;
+  std::optional<int64_t> result = evaluateUncached(value, depth, e);
+  e.memo[value] = result;
   return result;
 }
 
-std::optional<int64_t> evaluateUncached(const Value* value, const Binding& binding, int depth,
-                                        EvaluationMemo& memo) {
+std::optional<int64_t> evaluateUncached(const Value* value, int depth, Evaluation& e) {
   const Operation* op = value->definingOp();
   if (!op) return std::nullopt;
   if (op->isa("arith.constant")) return constantValue(*op);
   if (op->isa("ttl.param_value")) {
     Attribute param = op->attribute("param");
     if (!param.is(AttrKind::SymbolRef)) return std::nullopt;
-    auto it = binding.find(param.stringValue());
-    if (it == binding.end()) return std::nullopt;
+    auto it = e.binding.find(param.stringValue());
+    if (it == e.binding.end()) return std::nullopt;
     return it->second;
   }
-  if (op->dialect() != "arith" || op->numOperands() != 2) return std::nullopt;
-  std::optional<int64_t> a = evaluateAt(op->operand(0), binding, depth + 1, memo);
+  if (op->dialect() != "arith") return e.leaves ? e.leaves(*op) : std::nullopt;
+  if (op->numOperands() != 2) return std::nullopt;
+  std::optional<int64_t> a = evaluateAt(op->operand(0), depth + 1, e);
   if (!a) return std::nullopt;
-  std::optional<int64_t> b = evaluateAt(op->operand(1), binding, depth + 1, memo);
+  std::optional<int64_t> b = evaluateAt(op->operand(1), depth + 1, e);
   if (!b) return std::nullopt;
   return binary(*op, *a, *b);
 }
@@ -161,9 +163,14 @@ const Param* findParam(const std::vector<Param>& params, const std::string& name
   return nullptr;
 }
 
+std::optional<int64_t> evaluate(const Value* value, const Binding& binding,
+                                const LeafEvaluator& leaves) {
+  Evaluation e{binding, leaves, {}};
+  return evaluateAt(value, 0, e);
+}
+
 std::optional<int64_t> evaluate(const Value* value, const Binding& binding) {
-  EvaluationMemo memo;
-  return evaluateAt(value, binding, 0, memo);
+  return evaluate(value, binding, nullptr);
 }
 
 void collectKnobs(const Value* value, std::set<std::string>& knobs) {

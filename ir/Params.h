@@ -36,6 +36,14 @@ const Param* findParam(const std::vector<Param>& params, const std::string& name
 /// Division by zero or anything else (block arguments, core coordinates) gives nullopt.
 std::optional<int64_t> evaluate(const Value* value, const Binding& binding);
 
+/// The value of an op the evaluator does not fold itself (`ttl.core_x` on one core, say), or
+/// nullopt when it is unknown.
+using LeafEvaluator = std::function<std::optional<int64_t>(const Operation&)>;
+
+/// evaluate(), with `leaves` asked for every op that is not a constant, a knob or `arith`.
+std::optional<int64_t> evaluate(const Value* value, const Binding& binding,
+                                const LeafEvaluator& leaves);
+
 /// The knobs `value` depends on through `ttl.param_value` (transitively through `arith`).
 void collectKnobs(const Value* value, std::set<std::string>& knobs);
 

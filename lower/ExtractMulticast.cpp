@@ -10,67 +10,6 @@ namespace ttlplan::lower {
 
 namespace {
 
-constexpr int kMaxDepth = 256;
-
-std::optional<int64_t> evalAt(const ir::Value* value, const ir::Binding& binding, int x, int y,
-                              int rows, int cols, int depth) {
-  if (!value || depth > kMaxDepth) return std::nullopt;
-  const ir::Operation* op = value->definingOp();
-  if (!op) return std::nullopt;
-  if (op->isa("ttl.core_x")) return x;
-  if (op->isa("ttl.core_y")) return y;
-  if (op->isa("ttl.grid_size")) {
-    ir::Attribute dim = op->attribute("dim");
-    if (!dim.is(ir::AttrKind::Integer)) return std::nullopt;
-    if (dim.intValue() == 0) return rows;
-    if (dim.intValue() == 1) return cols;
-    return std::nullopt;
-  }
-  if (op->isa("arith.constant") || op->isa("ttl.param_value")) return ir::evaluate(value, binding);
-  if (op->dialect() != "arith" || op->numOperands() != 2) return std::nullopt;
-  std::optional<int64_t> a = evalAt(op->operand(0), binding, x, y, rows, cols, depth + 1);
-  std::optional<int64_t> b = evalAt(op->operand(1), binding, x, y, rows, cols, depth + 1);
-  if (!a || !b) return std::nullopt;
-  auto ua = static_cast<uint64_t>(*a), ub = static_cast<uint64_t>(*b);
-  const std::string& n = op->name();
-  if (n == "arith.addi") return static_cast<int64_t>(ua + ub);
-  if (n == "arith.subi") return static_cast<int64_t>(ua - ub);
-  if (n == "arith.muli") return static_cast<int64_t>(ua * ub);
-  if (n == "arith.minui") return static_cast<int64_t>(std::min(ua, ub));
-  if (n == "arith.maxui") return static_cast<int64_t>(std::max(ua, ub));
-  if (n == "arith.divui") return ub == 0 ? std::nullopt : std::optional<int64_t>(ua / ub);
-  if (n == "arith.remui") return ub == 0 ? std::nullopt : std::optional<int64_t>(ua % ub);
-  if (n == "arith.cmpi") {
-    ir::Attribute p = op->attribute("predicate");
-    if (!p.is(ir::AttrKind::Integer)) return std::nullopt;
-    switch (p.intValue()) {
-    case 0:
-      return *a == *b;
-    case 1:
-      return *a != *b;
-    case 2:
-      return *a < *b;
-    case 3:
-      return *a <= *b;
-    case 4:
-      return *a > *b;
-    case 5:
-      return *a >= *b;
-    case 6:
-      return ua < ub;
-    case 7:
-      return ua <= ub;
-    case 8:
-      return ua > ub;
-    case 9:
-      return ua >= ub;
-    default:
-      return std::nullopt;
-    }
-  }
-  return std::nullopt;
-}
-
 /// The create_cb op whose view a pipe's receive copy writes; null when there is none.
 ir::Operation* destinationCb(ir::Operation* kernel, ir::Value* pipe) {
   ir::Operation* found = nullptr;
@@ -89,7 +28,16 @@ ir::Operation* destinationCb(ir::Operation* kernel, ir::Value* pipe) {
 
 std::optional<int64_t> evaluateOnCore(const ir::Value* value, const ir::Binding& binding, int x,
                                       int y, int rows, int cols) {
-  return evalAt(value, binding, x, y, rows, cols, 0);
+  return ir::evaluate(value, binding, [&](const ir::Operation& op) -> std::optional<int64_t> {
+    if (op.isa("ttl.core_x")) return x;
+    if (op.isa("ttl.core_y")) return y;
+    if (!op.isa("ttl.grid_size")) return std::nullopt;
+    ir::Attribute dim = op.attribute("dim");
+    if (!dim.is(ir::AttrKind::Integer)) return std::nullopt;
+    if (dim.intValue() == 0) return rows;
+    if (dim.intValue() == 1) return cols;
+    return std::nullopt;
+  });
 }
 
 Expected<planner::multicast::Problem>
