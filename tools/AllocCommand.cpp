@@ -70,17 +70,7 @@ int runAlloc(const AllocFlags& flags) {
     return kInvalidInput;
   }
 
-  std::string text = l1::formatCsv(problem, *result.solution);
-  if (flags.output.empty()) {
-    std::cout << text;
-    return kSuccess;
-  }
-  std::ofstream out(flags.output, std::ios::binary);
-  if (!(out << text)) {
-    std::cerr << fmt::format("ttlplan: error: cannot write '{}'\n", flags.output);
-    return kInvalidInput;
-  }
-  return kSuccess;
+  return writeOutput(flags.output, l1::formatCsv(problem, *result.solution));
 }
 
 } // namespace ttlplan::tools

@@ -18,10 +18,6 @@ namespace ttlplan::tools {
 
 namespace {
 
-Expected<ir::Device> resolveDevice(const DeviceFlags& flags) {
-  return flags.file.empty() ? ir::builtinDevice(flags.name) : ir::loadDeviceFile(flags.file);
-}
-
 /// Parses and verifies one chunk; returns the diagnostics.
 std::vector<ir::Diagnostic> checkChunk(const std::string& text, const std::string& file) {
   ir::DiagnosticEngine diags;
@@ -30,6 +26,26 @@ std::vector<ir::Diagnostic> checkChunk(const std::string& text, const std::strin
 }
 
 } // namespace
+
+int writeOutput(const std::string& path, const std::string& text) {
+  if (path.empty()) {
+    std::cout << text;
+    return kSuccess;
+  }
+  std::ofstream out(path, std::ios::binary);
+  if (out << text) return kSuccess;
+  std::cerr << fmt::format("ttlplan: error: cannot write '{}'\n", path);
+  return kInvalidInput;
+}
+
+std::optional<ir::Device> resolveDevice(const DeviceFlags& flags, int& exitCode) {
+  Expected<ir::Device> device =
+      flags.file.empty() ? ir::builtinDevice(flags.name) : ir::loadDeviceFile(flags.file);
+  if (device) return std::move(device).value();
+  std::cerr << "ttlplan: error: " << device.error().message << "\n";
+  exitCode = flags.file.empty() ? kUsageError : kInvalidInput;
+  return std::nullopt;
+}
 
 int runPrint(const PrintFlags& flags) {
   ir::DiagnosticEngine diags;
@@ -42,26 +58,12 @@ int runPrint(const PrintFlags& flags) {
   ir::PrintOptions options;
   options.generic = flags.generic;
   options.useAliases = !flags.noAliases;
-  std::string text = ir::print(*module, options);
-  if (flags.output.empty()) {
-    std::cout << text;
-    return kSuccess;
-  }
-  std::ofstream out(flags.output, std::ios::binary);
-  if (!(out << text)) {
-    std::cerr << fmt::format("ttlplan: error: cannot write '{}'\n", flags.output);
-    return kInvalidInput;
-  }
-  return kSuccess;
+  return writeOutput(flags.output, ir::print(*module, options));
 }
 
 int runVerify(const VerifyFlags& flags, const DeviceFlags& device) {
-  Expected<ir::Device> resolved = resolveDevice(device);
-  if (!resolved) {
-    // An unknown --device name is a usage error; a broken --device-file is invalid input.
-    std::cerr << "ttlplan: error: " << resolved.error().message << "\n";
-    return device.file.empty() ? kUsageError : kInvalidInput;
-  }
+  int exitCode = kSuccess;
+  if (!resolveDevice(device, exitCode)) return exitCode;
   Expected<std::string> read = readTextFile(flags.input);
   if (!read) {
     std::cerr << "ttlplan: error: " << read.error().message << "\n";

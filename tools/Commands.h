@@ -1,6 +1,9 @@
 #pragma once
 // The `ttlplan` subcommands: thin glue from parsed flags to library calls.
+#include "ir/Device.h"
+
 #include <cstdint>
+#include <optional>
 #include <string>
 
 namespace ttlplan::tools {
@@ -44,6 +47,13 @@ struct PlanFlags {
   int maxBlockCount = 4;        ///< --max-block-count
   std::string output;           ///< -o: the planned IR (ttl.bind_cb attributes) goes here
 };
+
+/// Writes `text` to `path`, or to stdout when `path` is empty. A failed write is reported and
+/// gives kInvalidInput.
+int writeOutput(const std::string& path, const std::string& text);
+/// The device named by the flags; prints the error and sets `exitCode` when there is none (an
+/// unknown name is a usage error, a broken file invalid input).
+std::optional<ir::Device> resolveDevice(const DeviceFlags& flags, int& exitCode);
 
 int runPrint(const PrintFlags& flags);
 int runVerify(const VerifyFlags& flags, const DeviceFlags& device);

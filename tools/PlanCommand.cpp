@@ -14,22 +14,10 @@
 
 namespace ttlplan::tools {
 
-namespace {
-
-bool writeFile(const std::string& path, const std::string& text) {
-  std::ofstream out(path, std::ios::binary);
-  return static_cast<bool>(out << text);
-}
-
-} // namespace
-
 int runPlan(const PlanFlags& flags, const DeviceFlags& deviceFlags) {
-  Expected<ir::Device> device = deviceFlags.file.empty() ? ir::builtinDevice(deviceFlags.name)
-                                                         : ir::loadDeviceFile(deviceFlags.file);
-  if (!device) {
-    std::cerr << "ttlplan: error: " << device.error().message << "\n";
-    return kUsageError;
-  }
+  int exitCode = kSuccess;
+  std::optional<ir::Device> device = resolveDevice(deviceFlags, exitCode);
+  if (!device) return exitCode;
   Expected<planner::l1::L1Solver> solver = planner::l1::parseL1Solver(flags.solver);
   if (!solver) {
     std::cerr << "ttlplan: error: " << solver.error().message << "\n";
@@ -61,19 +49,12 @@ int runPlan(const PlanFlags& flags, const DeviceFlags& deviceFlags) {
     return kInvalidInput;
   }
   std::cout << lower::formatReport(*plan);
-  if (!flags.jsonOutput.empty() &&
-      !writeFile(flags.jsonOutput, lower::toJson(*plan).dump(2) + "\n")) {
-    std::cerr << fmt::format("ttlplan: error: cannot write '{}'\n", flags.jsonOutput);
-    return kUsageError;
-  }
-  if (!flags.output.empty()) {
-    lower::applyPlan(*plan);
-    if (!writeFile(flags.output, ir::print(*module, ir::PrintOptions{}))) {
-      std::cerr << fmt::format("ttlplan: error: cannot write '{}'\n", flags.output);
-      return kUsageError;
-    }
-  }
-  return kSuccess;
+  if (!flags.jsonOutput.empty())
+    if (int rc = writeOutput(flags.jsonOutput, lower::toJson(*plan).dump(2) + "\n"); rc != kSuccess)
+      return rc;
+  if (flags.output.empty()) return kSuccess;
+  lower::applyPlan(*plan);
+  return writeOutput(flags.output, ir::print(*module, ir::PrintOptions{}));
 }
 
 } // namespace ttlplan::tools
