@@ -1,16 +1,15 @@
 #include "ir/Device.h"
 
 #include "ir/EmbeddedDevices.h"
+#include "support/ReadFile.h"
 
 #include <algorithm>
 #include <filesystem>
-#include <fstream>
 #include <functional>
 #include <limits>
 #include <nlohmann/json.hpp>
 #include <optional>
 #include <set>
-#include <sstream>
 
 namespace ttlplan::ir {
 
@@ -615,11 +614,9 @@ Expected<Device> loadDeviceFile(const std::string& path) {
   if (!std::filesystem::exists(status)) return Error{"device file '" + path + "' does not exist"};
   if (std::filesystem::is_directory(status))
     return Error{"device file '" + path + "' is a directory"};
-  std::ifstream in(path, std::ios::binary);
-  std::stringstream text;
-  text << in.rdbuf();
-  if (!in) return Error{"cannot read device file '" + path + "'"};
-  return parseDevice(text.str(), path);
+  Expected<std::string> text = readTextFile(path);
+  if (!text) return Error{"device file: " + text.error().message};
+  return parseDevice(*text, path);
 }
 
 Expected<Device> builtinDevice(std::string_view name) {

@@ -2,6 +2,7 @@
 // Run status, separate from what was found (HiGHS style): a solve that hits its time limit with
 // a good plan is Feasible with a gap, not an error.
 #include <cstdint>
+#include <exception>
 #include <string>
 #include <string_view>
 
@@ -19,9 +20,9 @@ std::string_view toString(SolveStatus status);
 
 /// What a solve cost. Work units are deterministic; seconds are not.
 struct SolverStats {
-  int64_t nodes = 0;    ///< branch-and-bound nodes (or solver iterations) explored
-  double seconds = 0;   ///< wall time
-  std::string solver;   ///< which back end ran ("exact", "cbc", ...)
+  int64_t nodes = 0;  ///< branch-and-bound nodes (or solver iterations) explored
+  double seconds = 0; ///< wall time
+  std::string solver; ///< which back end ran ("exact", "cbc", ...)
 };
 
 /// Limits shared by every solver. 0 means "no limit".
@@ -29,5 +30,24 @@ struct SolveLimits {
   double timeLimitSeconds = 0; ///< wall time
   int64_t nodeLimit = 0;       ///< deterministic work budget
 };
+
+/// Runs `solve()` and turns any exception into an Error result, so that none crosses the library
+/// API (DESIGN.md, contracts). `Result` is any solver result with `status`, `stats` and `message`.
+template <typename Result, typename Solve>
+Result guardedSolve(std::string_view solver, Solve&& solve) {
+  std::string why;
+  try {
+    return solve();
+  } catch (const std::exception& e) {
+    why = e.what();
+  } catch (...) {
+    why = "unknown exception";
+  }
+  Result failed;
+  failed.status = SolveStatus::Error;
+  failed.stats.solver = std::string(solver);
+  failed.message = std::string(solver) + " failed: " + why;
+  return failed;
+}
 
 } // namespace ttlplan::planner

@@ -509,11 +509,11 @@ std::optional<Solution> intervalColouring(const Problem& problem) {
 }
 
 Result solve(const Problem& problem, const SolveParams& params, const SolveLimits& limits) {
-  return run(problem, params, limits, /*acceptFirstFit=*/true);
+  return guardedSolve<Result>("cb-index", [&] { return run(problem, params, limits, true); });
 }
 
 Result solveExact(const Problem& problem, const SolveParams& params, const SolveLimits& limits) {
-  return run(problem, params, limits, /*acceptFirstFit=*/false);
+  return guardedSolve<Result>("cb-index", [&] { return run(problem, params, limits, false); });
 }
 
 } // namespace ttlplan::planner::cbindex

@@ -94,7 +94,7 @@ Solution splitWorkToCores(Grid grid, int64_t units, const std::vector<int64_t>& 
   return layout(grid, parts, std::max<int64_t>(units, 0), costs);
 }
 
-Result solve(const Problem& problem) {
+static Result solveUnguarded(const Problem& problem) {
   Result result;
   Clock::time_point start = Clock::now();
   result.stats.solver = "exact";
@@ -187,6 +187,10 @@ std::string explainDifference(const Solution& ours, const Solution& baseline) {
       ours.grid == baseline.grid)
     out += ", other ranges";
   return out;
+}
+
+Result solve(const Problem& problem) {
+  return guardedSolve<Result>("cores", [&] { return solveUnguarded(problem); });
 }
 
 } // namespace ttlplan::planner::cores

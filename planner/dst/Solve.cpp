@@ -175,7 +175,7 @@ std::vector<LiveInterval> liveIntervals(const Problem& problem, size_t firstOp, 
   return intervals;
 }
 
-Result solve(const Problem& problem, const SolveLimits& /*limits: the solve is polynomial*/) {
+static Result solveUnguarded(const Problem& problem) {
   const auto start = Clock::now();
   Result result;
   result.stats.solver = "interval";
@@ -291,6 +291,10 @@ Result solve(const Problem& problem, const SolveLimits& /*limits: the solve is p
   }
   result.solution = std::move(solution);
   return finish(std::move(result));
+}
+
+Result solve(const Problem& problem, const SolveLimits& /*limits: the solve is polynomial*/) {
+  return guardedSolve<Result>("dst", [&] { return solveUnguarded(problem); });
 }
 
 } // namespace ttlplan::planner::dst

@@ -58,9 +58,9 @@ int64_t bestFit(std::vector<Interval>& used, int64_t size, int64_t alignment) {
 
 Result runBaseline(const Problem& problem, Fit fit, const char* name) {
   auto start = std::chrono::steady_clock::now();
-  Result result;
-  result.stats.solver = name;
-  try {
+  Result result = guardedSolve<Result>(name, [&] {
+    Result result;
+    result.stats.solver = name;
     std::vector<size_t> order = decreasingSizeOrder(problem);
     Solution solution = placeInOrder(problem, order, fit);
     result.lowerBound = maxLiveBytes(problem).bytes;
@@ -74,11 +74,8 @@ Result runBaseline(const Problem& problem, Fit fit, const char* name) {
           solution.peak == result.lowerBound ? SolveStatus::Optimal : SolveStatus::Feasible;
       result.solution = std::move(solution);
     }
-  } catch (const std::exception& e) {
-    result = Result{};
-    result.stats.solver = name;
-    result.message = std::string(name) + " failed: " + e.what();
-  }
+    return result;
+  });
   result.stats.seconds =
       std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   return result;

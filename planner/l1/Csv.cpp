@@ -2,6 +2,7 @@
 
 #include "support/ReadFile.h"
 
+#include <algorithm>
 #include <array>
 #include <charconv>
 #include <unordered_map>
@@ -42,20 +43,21 @@ std::optional<int64_t> parseInteger(std::string_view text) {
   return value;
 }
 
+/// The alignment column is written only when some buffer needs it.
+bool hasAlignment(const Problem& problem) {
+  return std::any_of(problem.buffers.begin(), problem.buffers.end(),
+                     [](const Buffer& b) { return b.alignment != 1; });
+}
+
 std::string header(const Problem& problem, bool withOffset) {
-  bool alignment = false;
-  for (const Buffer& b : problem.buffers)
-    alignment |= b.alignment != 1;
   std::string text = "id,lower,upper,size";
-  if (alignment) text += ",alignment";
+  if (hasAlignment(problem)) text += ",alignment";
   if (withOffset) text += ",offset";
   return text + "\n";
 }
 
 std::string rows(const Problem& problem, const Solution* solution) {
-  bool alignment = false;
-  for (const Buffer& b : problem.buffers)
-    alignment |= b.alignment != 1;
+  bool alignment = hasAlignment(problem);
   std::string text = header(problem, solution != nullptr);
   for (size_t i = 0; i < problem.buffers.size(); ++i) {
     const Buffer& b = problem.buffers[i];

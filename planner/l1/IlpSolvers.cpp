@@ -19,6 +19,7 @@
 #include <csetjmp>
 #include <glpk.h>
 #include <numeric>
+#include <stdexcept>
 
 namespace ttlplan::planner::l1 {
 
@@ -390,38 +391,26 @@ Outcome runGlpk(const Model& m, size_t buffers, const SolveLimits& limits) {
 template <typename Run>
 Result solveIlp(const Problem& problem, const SolveLimits& limits, const char* name, Run run) {
   Clock::time_point start = Clock::now();
-  try {
-    if (Validity v = validate(problem, Solution{std::vector<int64_t>(problem.buffers.size(), 0)});
-        v == Validity::InvalidProblem) {
-      Result result;
-      result.stats.solver = name;
-      result.message = "invalid problem (a size <= 0, upper <= lower or alignment < 1)";
-      return result;
+  Result result = guardedSolve<Result>(name, [&] {
+    try {
+      if (Validity v = validate(problem, Solution{std::vector<int64_t>(problem.buffers.size(), 0)});
+          v == Validity::InvalidProblem) {
+        Result invalid;
+        invalid.stats.solver = name;
+        invalid.message = "invalid problem (a size <= 0, upper <= lower or alignment < 1)";
+        return invalid;
+      }
+      Model m;
+      if (Trivial trivial = buildModel(problem, m); trivial != Trivial::No)
+        return trivialResult(problem, m, trivial, name, start);
+      Outcome outcome = run(m, problem.buffers.size(), limits);
+      return finish(problem, m, std::move(outcome), name, start);
+    } catch (const CoinError& e) { // COIN-OR's exceptions are not std::exceptions
+      throw std::runtime_error(e.message());
     }
-    Model m;
-    if (Trivial trivial = buildModel(problem, m); trivial != Trivial::No)
-      return trivialResult(problem, m, trivial, name, start);
-    Outcome outcome = run(m, problem.buffers.size(), limits);
-    return finish(problem, m, std::move(outcome), name, start);
-  } catch (const CoinError& e) {
-    Result result;
-    result.stats.solver = name;
-    result.message = std::string(name) + " failed: " + e.message();
-    result.stats.seconds = secondsSince(start);
-    return result;
-  } catch (const std::exception& e) {
-    Result result;
-    result.stats.solver = name;
-    result.message = std::string(name) + " failed: " + e.what();
-    result.stats.seconds = secondsSince(start);
-    return result;
-  } catch (...) {
-    Result result;
-    result.stats.solver = name;
-    result.message = std::string(name) + " failed with an unknown exception";
-    result.stats.seconds = secondsSince(start);
-    return result;
-  }
+  });
+  result.stats.seconds = secondsSince(start);
+  return result;
 }
 
 } // namespace

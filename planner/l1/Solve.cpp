@@ -113,21 +113,28 @@ std::vector<size_t> solverFilter(const Problem& problem, L1Solver solver, const 
   return kept;
 }
 
-/// Fills result.infeasibility and result.message for an infeasible capacity-bounded problem.
-void explain(const Problem& problem, L1Solver solver, const SolveLimits& limits,
-             Clock::time_point start, Result& result) {
-  Infeasibility info;
+/// The least capacity that fits, and whether that is proven. A solver that already proved it
+/// while deciding infeasibility (exact does) is believed; otherwise the problem is solved again
+/// without the capacity.
+std::pair<int64_t, bool> smallestCapacity(const Problem& problem, L1Solver solver,
+                                          const SolveLimits& limits, const Result& result) {
+  if (result.infeasibility && result.lowerBound == result.infeasibility->smallestCapacity &&
+      result.lowerBound > problem.capacity)
+    return {result.lowerBound, true};
   Problem unbounded = problem;
   unbounded.capacity = 0;
   Result relaxed = dispatch(unbounded, solver, limits);
-  bool provenSmallest = relaxed.status == SolveStatus::Optimal;
-  if (relaxed.solution && validate(unbounded, *relaxed.solution) == Validity::Valid) {
-    info.smallestCapacity = relaxed.solution->peak;
-  } else {
-    info.smallestCapacity =
-        placeInOrder(problem, decreasingSizeOrder(problem), Fit::First).peak; // an upper bound
-    provenSmallest = false;
-  }
+  if (relaxed.solution && validate(unbounded, *relaxed.solution) == Validity::Valid)
+    return {relaxed.solution->peak, relaxed.status == SolveStatus::Optimal};
+  // An upper bound only.
+  return {placeInOrder(problem, decreasingSizeOrder(problem), Fit::First).peak, false};
+}
+
+/// Fills result.infeasibility and result.message for an infeasible capacity-bounded problem.
+void explain(const Problem& problem, L1Solver solver, const SolveLimits& limits, Result& result) {
+  Infeasibility info;
+  auto [smallest, provenSmallest] = smallestCapacity(problem, solver, limits, result);
+  info.smallestCapacity = smallest;
 
   LiveBytes busiest = maxLiveBytes(problem);
   bool minimal = true;
@@ -162,11 +169,9 @@ void explain(const Problem& problem, L1Solver solver, const SolveLimits& limits,
                         " B live at time " + std::to_string(blocking.time) + ")";
   result.message = std::move(message);
   result.infeasibility = std::move(info);
-  (void)start;
 }
 
-Result solveChecked(const Problem& problem, L1Solver solver, const SolveLimits& limits,
-                    Clock::time_point start) {
+Result solveChecked(const Problem& problem, L1Solver solver, const SolveLimits& limits) {
   Result result;
   result.stats.solver = std::string(toString(solver));
   if (Status ok = checkProblem(problem); !ok) {
@@ -213,7 +218,7 @@ Result solveChecked(const Problem& problem, L1Solver solver, const SolveLimits& 
       return result;
     }
   }
-  if (result.status == SolveStatus::Infeasible) explain(problem, solver, limits, start, result);
+  if (result.status == SolveStatus::Infeasible) explain(problem, solver, limits, result);
   return result;
 }
 
@@ -271,18 +276,8 @@ Status checkProblem(const Problem& problem) {
 
 Result solve(const Problem& problem, L1Solver solver, const SolveLimits& limits) {
   Clock::time_point start = Clock::now();
-  Result result;
-  try {
-    result = solveChecked(problem, solver, limits, start);
-  } catch (const std::exception& e) {
-    result = Result{};
-    result.stats.solver = std::string(toString(solver));
-    result.message = "internal error: " + std::string(e.what());
-  } catch (...) {
-    result = Result{};
-    result.stats.solver = std::string(toString(solver));
-    result.message = "internal error: unknown exception";
-  }
+  Result result =
+      guardedSolve<Result>(toString(solver), [&] { return solveChecked(problem, solver, limits); });
   result.stats.seconds = secondsSince(start);
   return result;
 }

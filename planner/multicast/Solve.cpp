@@ -522,7 +522,7 @@ Cover coverSet(int rows, int cols, const NocMapping& noc, bool allowGaps,
   return cover;
 }
 
-Result solve(const Problem& problem, const Options& options) {
+static Result solveUnguarded(const Problem& problem, const Options& options) {
   Result result;
   Clock::time_point start = Clock::now();
   result.stats.solver = options.cover == CoverMethod::Exact ? "exact" : "greedy";
@@ -764,6 +764,10 @@ NetsResult buildNets(int rows, int cols, const std::vector<PipeSpec>& pipes) {
       }
   }
   return out;
+}
+
+Result solve(const Problem& problem, const Options& options) {
+  return guardedSolve<Result>("multicast", [&] { return solveUnguarded(problem, options); });
 }
 
 } // namespace ttlplan::planner::multicast
