@@ -1,5 +1,6 @@
 // ttlplan: the command-line front end. Parses flags and calls the library; holds no logic.
 #include "ir/Device.h"
+#include "planner/l1/Solve.h"
 #include "tools/Commands.h"
 
 #include <CLI/CLI.hpp>
@@ -20,6 +21,23 @@ void addDeviceFlags(CLI::App& command, DeviceFlags& device) {
       .add_option("--device-file", device.file,
                   "A device description JSON file (docs/devices.md); wins over --device")
       ->check(CLI::ExistingFile);
+}
+
+/// `--solver` and `--time-limit`, shared by the commands that solve L1 placement.
+void addSolverFlags(CLI::App& command, std::string& solver, double& timeLimitSeconds,
+                    const std::string& timeLimitScope) {
+  std::vector<std::string> names;
+  for (ttlplan::planner::l1::L1Solver s : ttlplan::planner::l1::allL1Solvers())
+    names.emplace_back(ttlplan::planner::l1::toString(s));
+  command.add_option(
+      "--solver", solver,
+      fmt::format("L1 placement solver: {} (default {})", fmt::join(names, ", "), names.front()));
+  command
+      .add_option("--time-limit", timeLimitSeconds,
+                  "Wall-clock limit in seconds " + timeLimitScope +
+                      "; 0 (default) = none. A limit hit with a plan in hand is reported as "
+                      "feasible with a gap")
+      ->check(CLI::Range(0.0, 1e6));
 }
 
 } // namespace
@@ -78,13 +96,7 @@ int main(int argc, char** argv) {
       ->add_option("--capacity", alloc.capacity,
                    "Bytes available; 0 (default) = unbounded, just minimise the peak")
       ->check(CLI::NonNegativeNumber);
-  allocCmd->add_option("--solver", alloc.solver,
-                       "exact (default), cbc, glpk, first-fit-decreasing, best-fit-decreasing");
-  allocCmd
-      ->add_option("--time-limit", alloc.timeLimitSeconds,
-                   "Wall-clock limit in seconds; 0 (default) = none. A limit hit with a plan "
-                   "in hand is reported as feasible with a gap")
-      ->check(CLI::NonNegativeNumber);
+  addSolverFlags(*allocCmd, alloc.solver, alloc.timeLimitSeconds, "for the whole solve");
   allocCmd
       ->add_option("--node-limit", alloc.nodeLimit,
                    "Branch-and-bound node limit (deterministic); 0 (default) = none")
@@ -97,13 +109,7 @@ int main(int argc, char** argv) {
               "assignment, multicast) and print the report (docs/plan.md)");
   planCmd->add_option("file", plan.input, "TTL file")->required()->check(CLI::ExistingFile);
   addDeviceFlags(*planCmd, device);
-  planCmd->add_option("--solver", plan.solver,
-                      "L1 placement solver: exact (default), cbc, glpk, first-fit-decreasing, "
-                      "best-fit-decreasing");
-  planCmd
-      ->add_option("--time-limit", plan.timeLimitSeconds,
-                   "Wall-clock limit per sub-problem in seconds; 0 (default) = none")
-      ->check(CLI::NonNegativeNumber);
+  addSolverFlags(*planCmd, plan.solver, plan.timeLimitSeconds, "per sub-problem");
   planCmd->add_option("--json", plan.jsonOutput,
                       "Also write the report as JSON (schema_version 1) to this file");
   planCmd->add_option("--bind", plan.bind,
