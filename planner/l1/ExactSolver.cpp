@@ -103,7 +103,9 @@ struct Instance {
         }
     for (size_t i = 0; i < n; ++i) {
       length.push_back(problem.buffers[i].upper - problem.buffers[i].lower);
-      area.push_back(size[i] * length[i]);
+      // Only a ranking key: saturate rather than overflow (sizes reach 2^52, lengths 2^32).
+      bool huge = size[i] > std::numeric_limits<int64_t>::max() / length[i];
+      area.push_back(huge ? std::numeric_limits<int64_t>::max() : size[i] * length[i]);
     }
   }
 };
@@ -418,20 +420,6 @@ int64_t peakOf(const Problem& problem, const std::vector<int64_t>& offsets) {
   return peak;
 }
 
-std::string checkInput(const Problem& problem) {
-  if (problem.capacity < 0) return "capacity is negative";
-  for (size_t i = 0; i < problem.buffers.size(); ++i) {
-    const Buffer& b = problem.buffers[i];
-    const std::string name = "buffer " + std::to_string(i) + " ('" + b.id + "')";
-    if (b.size <= 0) return name + ": size must be positive";
-    if (b.upper <= b.lower) return name + ": upper must be greater than lower";
-    if (b.alignment < 1) return name + ": alignment must be at least 1";
-    if (b.size > (int64_t{1} << 52) || b.alignment > (int64_t{1} << 52))
-      return name + ": size or alignment too large";
-  }
-  return {};
-}
-
 /// What a run of decisions established about the least peak.
 struct Minimum {
   int64_t lowerBound = 0;
@@ -512,9 +500,9 @@ Result solveExact(const Problem& problem, const ExactParams& params, const Solve
     r.stats.seconds = budget.elapsed();
     return r;
   };
-  if (std::string error = checkInput(problem); !error.empty()) {
+  if (Status ok = checkProblem(problem); !ok) {
     result.status = SolveStatus::Error;
-    result.message = std::move(error);
+    result.message = ok.error().message;
     return finish(std::move(result));
   }
   const Instance inst(problem);

@@ -256,7 +256,8 @@ std::span<const L1Solver> allL1Solvers() {
 Status checkProblem(const Problem& problem) {
   if (problem.capacity < 0)
     return Error{"capacity " + std::to_string(problem.capacity) + " is negative"};
-  constexpr int64_t kLimit = int64_t(1) << 62;
+  constexpr int64_t kLimit = int64_t(1) << 52;
+  constexpr int64_t kTimeLimit = int64_t(1) << 31;
   int64_t total = 0;
   for (size_t i = 0; i < problem.buffers.size(); ++i) {
     const Buffer& b = problem.buffers[i];
@@ -267,8 +268,10 @@ Status checkProblem(const Problem& problem) {
                    std::to_string(b.lower)};
     if (b.alignment < 1)
       return Error{where + " has alignment " + std::to_string(b.alignment) + " < 1"};
+    if (b.lower < -kTimeLimit || b.upper > kTimeLimit)
+      return Error{where + ": times must lie within -2^31 .. 2^31"};
     if (b.size >= kLimit || b.alignment >= kLimit || total + b.size + b.alignment >= kLimit)
-      return Error{where + ": sizes and alignments add up to more than 2^62 bytes"};
+      return Error{where + ": sizes and alignments add up to more than 2^52 bytes"};
     total += b.size + b.alignment;
   }
   return Status::success();

@@ -26,10 +26,6 @@ Expected<L1Solver> parseL1Solver(std::string_view name);
 /// Every solver, in enum order.
 std::span<const L1Solver> allL1Solvers();
 
-/// Checks the problem itself: capacity >= 0, and per buffer size > 0, upper > lower,
-/// alignment >= 1, with sums that fit in 62 bits. The error names the first bad buffer.
-Status checkProblem(const Problem& problem);
-
 /// Solves `problem` with `solver` within `limits`:
 /// - a malformed problem, a solver failure, or a plan that fails validate() is Error (an invalid
 ///   plan is never returned);

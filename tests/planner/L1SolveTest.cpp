@@ -187,3 +187,18 @@ TEST(L1Solve, WithThousands) {
   EXPECT_EQ(withThousands(-151424), "-151,424");
   EXPECT_EQ(withThousands(INT64_MIN), "-9,223,372,036,854,775,808");
 }
+
+TEST(L1Solve, EverySolverRejectsTheSameOutOfRangeInput) {
+  // One input check for all solvers: 2^52 bytes in all (exact in the ILPs' doubles) and times
+  // within +-2^31. Each problem is just over one of those limits.
+  Problem tooBig{{{"a", 0, 2, 3, int64_t(1) << 52}}, 0};
+  Problem tooLate{{{"a", 0, (int64_t(1) << 31) + 1, 8, 1}}, 0};
+  for (const Problem& problem : {tooBig, tooLate})
+    for (L1Solver solver : allL1Solvers()) {
+      Result result = solve(problem, solver, {});
+      EXPECT_EQ(result.status, SolveStatus::Error) << toString(solver);
+      EXPECT_NE(result.message.find("buffer 'a'"), std::string::npos) << result.message;
+    }
+  Problem justFits{{{"a", -(int64_t(1) << 31), int64_t(1) << 31, (int64_t(1) << 52) - 2, 1}}, 0};
+  EXPECT_EQ(solve(justFits, L1Solver::Exact, {}).status, SolveStatus::Optimal);
+}
