@@ -109,6 +109,12 @@ static Result solveUnguarded(const Problem& problem) {
   if (items <= 0) return finish(SolveStatus::Error, "there are no work items");
   if (device.rows <= 0 || device.cols <= 0)
     return finish(SolveStatus::Error, "the grid must have at least one row and one column");
+  // Far above any chip (NoCs are at most 64 x 64), and small enough that rows * cols fits `int`
+  // and one range per core fits in memory.
+  constexpr int kMaxGridSide = 1024;
+  if (device.rows > kMaxGridSide || device.cols > kMaxGridSide)
+    return finish(SolveStatus::Error, "the grid may have at most " + std::to_string(kMaxGridSide) +
+                                          " rows and columns");
   if (!problem.costs.empty() && int64_t(problem.costs.size()) != items)
     return finish(SolveStatus::Error, std::to_string(problem.costs.size()) + " costs for " +
                                           std::to_string(items) + " work items");

@@ -106,6 +106,8 @@ TEST(Cores, BadInputIsAnError) {
   EXPECT_EQ(solve(Problem{3, {0, 8}, false, {}, 0}).status, SolveStatus::Error);
   EXPECT_EQ(solve(Problem{3, {8, 8}, false, {1, 2}, 0}).status, SolveStatus::Error);
   EXPECT_EQ(solve(Problem{2, {8, 8}, false, {1, -2}, 0}).status, SolveStatus::Error);
+  // 50000 x 50000 overflows int and would need 2.5e9 ranges: refused, not crashed.
+  EXPECT_EQ(solve(Problem{2, {50000, 50000}, false, {}, 0}).status, SolveStatus::Error);
 }
 
 TEST(Cores, ValidatorCatchesEachMistake) {
