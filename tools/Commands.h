@@ -5,6 +5,7 @@
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <vector>
 
 namespace ttlplan::tools {
 
@@ -48,6 +49,25 @@ struct PlanFlags {
   std::string output;           ///< -o: the planned IR (ttl.bind_cb attributes) goes here
 };
 
+/// Flags every command that runs the lowering pipeline shares (`lower`, `compile`, `run`).
+struct PipelineFlags {
+  std::string input;                    ///< FILE
+  std::string pipeline;                 ///< --pipeline; empty = lower::kDefaultPipeline
+  bool printIrAfterAll = false;         ///< --print-ir-after-all
+  std::vector<std::string> printIrAfter; ///< --print-ir-after NAME
+  bool timePasses = false;              ///< --time-passes
+  std::string solver = "exact";         ///< --solver
+  double timeLimitSeconds = 0;          ///< --time-limit per sub-problem
+  std::string bind;                     ///< --bind NAME=V,...
+  int maxBlockCount = 4;                ///< --max-block-count
+};
+
+struct LowerFlags {
+  PipelineFlags pipeline;
+  std::string output; ///< -o; stdout when empty
+  bool generic = false;
+};
+
 /// Writes `text` to `path`, or to stdout when `path` is empty. A failed write is reported and
 /// gives kInvalidInput.
 int writeOutput(const std::string& path, const std::string& text);
@@ -61,5 +81,6 @@ int runDevices(const DeviceFlags& device, bool json);
 int runOps();
 int runAlloc(const AllocFlags& flags);
 int runPlan(const PlanFlags& flags, const DeviceFlags& device);
+int runLower(const LowerFlags& flags, const DeviceFlags& device);
 
 } // namespace ttlplan::tools

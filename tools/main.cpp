@@ -1,6 +1,7 @@
 // ttlplan: the command-line front end. Parses flags and calls the library; holds no logic.
 #include "ir/Device.h"
 #include "planner/l1/Solve.h"
+#include "tools/Pipeline.h"
 #include "tools/Commands.h"
 
 #include <CLI/CLI.hpp>
@@ -122,6 +123,15 @@ int main(int argc, char** argv) {
   planCmd->add_option("-o,--output", plan.output,
                       "Write the planned IR (ttl.bind_cb attributes, work ranges) to this file");
 
+  LowerFlags lowerFlags;
+  CLI::App* lowerCmd = app.add_subcommand(
+      "lower", "Plan a TTL file and lower it through the pass pipeline to TT-Metalium-level IR; "
+               "print the result (docs/lowering.md)");
+  addPipelineFlags(*lowerCmd, lowerFlags.pipeline);
+  addDeviceFlags(*lowerCmd, device);
+  lowerCmd->add_flag("--generic", lowerFlags.generic, "Print every op in generic MLIR form");
+  lowerCmd->add_option("-o,--output", lowerFlags.output, "Write the IR here instead of stdout");
+
   std::vector<std::string> names;
   for (const CLI::App* command : app.get_subcommands({}))
     names.push_back(command->get_name());
@@ -149,5 +159,6 @@ int main(int argc, char** argv) {
   if (devicesCmd->parsed()) return runDevices(device, json);
   if (allocCmd->parsed()) return runAlloc(alloc);
   if (planCmd->parsed()) return runPlan(plan, device);
+  if (lowerCmd->parsed()) return runLower(lowerFlags, device);
   return runOps();
 }

@@ -1,0 +1,52 @@
+#pragma once
+// A lowering pass (docs/lowering.md): one file in lower/passes/ plus one entry in
+// lower/PassRegistry.cpp. A pass rewrites the module in a PassContext, reports problems as
+// diagnostics at the offending op's location and returns false; it never throws.
+#include "ir/Device.h"
+#include "ir/Diagnostics.h"
+#include "ir/Operation.h"
+#include "lower/KernelPlanner.h"
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace ttlplan::lower {
+
+/// What every pass of one pipeline run shares.
+struct PassContext {
+  ir::Module& module;
+  const ir::Device& device;
+  ir::DiagnosticEngine& diagnostics;
+  PlanOptions planOptions;        ///< for the `plan` pass (its options override these)
+  std::optional<ModulePlan> plan; ///< set by `plan`; later passes read the IR, not this
+};
+
+/// A counter a pass reports under `--time-passes` ("copies lowered: 6").
+struct PassStatistic {
+  std::string name; ///< "copies-lowered"
+  std::string doc;  ///< one line
+  int64_t value = 0;
+};
+
+class Pass {
+public:
+  virtual ~Pass() = default;
+  /// Sets option `name` from the pipeline string; an error names the bad value and the range.
+  /// The default knows no options.
+  virtual Status setOption(std::string_view name, std::string_view value);
+  /// Runs on the whole module; false after reporting at least one error diagnostic.
+  virtual bool run(PassContext& context) = 0;
+  const std::vector<PassStatistic>& statistics() const { return statistics_; }
+
+protected:
+  /// The counter `name`, created (at 0) on first use.
+  int64_t& statistic(std::string_view name, std::string_view doc);
+
+private:
+  std::vector<PassStatistic> statistics_;
+};
+
+} // namespace ttlplan::lower

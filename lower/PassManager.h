@@ -1,0 +1,64 @@
+#pragma once
+// The pass registry and pipelines (docs/lowering.md). A pipeline is a string of pass names
+// separated by commas, each optionally followed by `{opt=value,...}`.
+#include "lower/Pass.h"
+#include "support/Expected.h"
+
+#include <functional>
+#include <iosfwd>
+#include <memory>
+#include <span>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace ttlplan::lower {
+
+/// One option of a pass, for the pipeline parser, `--help` and docs.
+struct PassOptionInfo {
+  std::string_view name;         ///< "max-block-count"
+  std::string_view doc;          ///< one line
+  std::string_view range;        ///< "[1, 64]"
+  std::string_view defaultValue; ///< "4"
+};
+
+/// One registry entry.
+struct PassInfo {
+  std::string_view name;    ///< "expand-threads"
+  std::string_view summary; ///< one line for `ttlplan lower --help` and docs
+  std::vector<PassOptionInfo> options;
+  std::function<std::unique_ptr<Pass>()> create;
+};
+
+/// Every registered pass, in pipeline order.
+std::span<const PassInfo> registeredPasses();
+const PassInfo* lookupPass(std::string_view name);
+
+/// The pipeline `ttlplan lower`, `compile` and `run` use when no --pipeline is given.
+inline constexpr std::string_view kDefaultPipeline =
+    "verify,infer-pipe-semaphores,insert-sync,plan,apply-plan,infer-dst,expand-threads,"
+    "lower-compute,lower-data-movement,lower-sync";
+
+struct PipelineOptions {
+  bool printIrAfterAll = false;           ///< --print-ir-after-all
+  std::vector<std::string> printIrAfter;  ///< --print-ir-after=NAME
+  bool timePasses = false;                ///< --time-passes
+  /// Where IR dumps and the timing table go (stderr in the CLI).
+  std::function<void(const std::string&)> dump;
+};
+
+/// Parsed pipeline, ready to run.
+class PassManager {
+public:
+  /// Parses `pipeline`; an error names the unknown pass or option (and the passes known).
+  static Expected<PassManager> parse(std::string_view pipeline);
+  /// Runs every pass in order; stops at the first that fails (its diagnostics are in context).
+  bool run(PassContext& context, const PipelineOptions& options = {});
+  const std::vector<std::string>& passNames() const { return names_; }
+
+private:
+  std::vector<std::string> names_;
+  std::vector<std::unique_ptr<Pass>> passes_;
+};
+
+} // namespace ttlplan::lower

@@ -1,0 +1,55 @@
+// The registry of lowering passes, in default-pipeline order (docs/lowering.md). One entry per
+// pass: name, summary, options (name, doc, range, default) and factory.
+#include "lower/PassManager.h"
+#include "lower/passes/Passes.h"
+
+namespace ttlplan::lower {
+
+std::span<const PassInfo> registeredPasses() {
+  static const std::vector<PassInfo> passes = {
+      {"verify", "check the module (ir::verify): structure, CB protocol, types, knobs", {},
+       createVerifyPass},
+      {"infer-pipe-semaphores",
+       "number the pipes of each kernel and mark each pipe copy as a send or a receive",
+       {},
+       createInferPipeSemaphoresPass},
+      {"insert-sync",
+       "add the ttl.wait a copy lacks, before the first later push or pop of its CB",
+       {},
+       createInsertSyncPass},
+      {"plan",
+       "plan L1, CB indices, DST, cores and multicast (lower::planModule)",
+       {{"max-block-count", "deepest block count tried for a `?` CB", "[1, 64]", "4"},
+        {"solver", "L1 placement back end", "exact|cbc|glpk|first-fit-decreasing|best-fit-decreasing",
+         "exact"},
+        {"time-limit", "seconds per sub-problem", "[0, 1e6]", "10"}},
+       createPlanPass},
+      {"apply-plan",
+       "write the plan into the IR (ttl.bind_cb, grid, work ranges, pipe nets) and substitute the "
+       "knob binding",
+       {},
+       createApplyPlanPass},
+      {"infer-dst", "put the DST plan on the compute ops: dst_idx and the sub-block of each store",
+       {},
+       createInferDstPass},
+      {"expand-threads",
+       "turn each thread into a func.func with CB arguments, launched from the kernel; work loops "
+       "read their ranges from runtime args",
+       {},
+       createExpandThreadsPass},
+      {"lower-compute",
+       "lower block compute ops to per-tile DST code over the planned sub-blocks",
+       {},
+       createLowerComputePass},
+      {"lower-data-movement",
+       "lower copies to tile reads and writes, and pipes to multicast with the semaphore handshake",
+       {},
+       createLowerDataMovementPass},
+      {"lower-sync", "lower CB, wait, barrier, semaphore and core-coordinate ops to kernel API calls",
+       {},
+       createLowerSyncPass},
+  };
+  return passes;
+}
+
+} // namespace ttlplan::lower

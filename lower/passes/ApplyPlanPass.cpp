@@ -1,0 +1,42 @@
+// apply-plan: writes the plan of the `plan` pass into the IR (lower/ApplyPlan.h) and substitutes
+// the chosen knob binding, so that later passes read everything from the IR.
+#include "lower/ApplyPlan.h"
+#include "lower/Instantiate.h"
+#include "lower/passes/PassUtil.h"
+#include "lower/passes/Passes.h"
+
+namespace ttlplan::lower {
+
+namespace {
+
+class ApplyPlanPass : public Pass {
+public:
+  bool run(PassContext& context) override {
+    if (!context.plan) {
+      context.diagnostics.error(ir::Location(),
+                                "apply-plan needs a plan: put `plan` before it in the pipeline");
+      return false;
+    }
+    applyPlan(*context.plan);
+    for (ir::Operation* kernel : kernelsOf(context.module)) {
+      Status status = instantiateBinding(kernel, context.plan->binding.binding);
+      if (!status) {
+        reportError(context, status.error().message);
+        return false;
+      }
+      statistic("kernels", "kernels annotated") += 1;
+    }
+    // The knobs are all substituted; their declarations go too.
+    for (ir::Operation* param : context.module.topLevel("ttl.param"))
+      context.module.body().remove(param);
+    return true;
+  }
+};
+
+} // namespace
+
+std::unique_ptr<Pass> createApplyPlanPass() {
+  return std::make_unique<ApplyPlanPass>();
+}
+
+} // namespace ttlplan::lower

@@ -1,0 +1,25 @@
+#pragma once
+// Small helpers the passes share: option parsing and reporting pre-formatted planner errors as
+// diagnostics at their location.
+#include "lower/Pass.h"
+
+#include <optional>
+#include <string>
+#include <string_view>
+
+namespace ttlplan::lower {
+
+/// An integer in [lo, hi], or nullopt.
+std::optional<int64_t> parseIntOption(std::string_view text, int64_t lo, int64_t hi);
+
+/// Emits `text` ("file:line:col: error: what", possibly with more lines) as an error diagnostic
+/// at that location; text without a location prefix gets an unknown location.
+void reportError(PassContext& context, const std::string& text);
+
+/// Emits an error at `op`'s location.
+void reportError(PassContext& context, const ir::Operation* op, std::string message);
+
+/// The `ttl.kernel` ops of the module, in order.
+std::vector<ir::Operation*> kernelsOf(ir::Module& module);
+
+} // namespace ttlplan::lower

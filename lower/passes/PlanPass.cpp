@@ -1,0 +1,75 @@
+// plan: lower::planModule on the module; the plan stays in the context for apply-plan, plan.json
+// and the report.
+#include "lower/passes/Passes.h"
+#include "lower/passes/PassUtil.h"
+
+#include <charconv>
+#include <fmt/format.h>
+
+namespace ttlplan::lower {
+
+namespace {
+
+class PlanPass : public Pass {
+public:
+  Status setOption(std::string_view name, std::string_view value) override {
+    if (name == "max-block-count") {
+      std::optional<int64_t> v = parseIntOption(value, 1, 64);
+      if (!v) return Error{"expected an integer in [1, 64]"};
+      maxBlockCount_ = static_cast<int>(*v);
+      return Status::success();
+    }
+    if (name == "solver") {
+      auto solver = planner::l1::parseL1Solver(value);
+      if (!solver) return Error{fmt::format("unknown L1 solver '{}'", value)};
+      solver_ = *solver;
+      return Status::success();
+    }
+    if (name == "time-limit") {
+      double seconds = 0;
+      auto [end, ec] = std::from_chars(value.data(), value.data() + value.size(), seconds);
+      if (ec != std::errc() || end != value.data() + value.size() || seconds < 0 || seconds > 1e6)
+        return Error{"expected seconds in [0, 1e6]"};
+      timeLimit_ = seconds;
+      return Status::success();
+    }
+    return Pass::setOption(name, value);
+  }
+
+  bool run(PassContext& context) override {
+    PlanOptions options = context.planOptions;
+    if (maxBlockCount_) options.maxBlockCount = *maxBlockCount_;
+    if (solver_) options.solver = *solver_;
+    if (timeLimit_) options.limits.timeLimitSeconds = *timeLimit_;
+    Expected<ModulePlan> plan = planModule(context.module, context.device, options);
+    if (!plan) {
+      reportError(context, plan.error().message);
+      return false;
+    }
+    for (const KernelPlan& k : plan->kernels) {
+      std::string problem = validatePlan(k);
+      if (!problem.empty()) {
+        reportError(context, fmt::format("{}: error: the plan of {} fails its validator: {}",
+                                         k.location, k.name, problem));
+        return false;
+      }
+      statistic("kernels-planned", "kernels planned") += 1;
+      statistic("cbs-placed", "CBs placed in L1") += static_cast<int64_t>(k.cbs.size());
+    }
+    context.plan = std::move(*plan);
+    return true;
+  }
+
+private:
+  std::optional<int> maxBlockCount_;
+  std::optional<planner::l1::L1Solver> solver_;
+  std::optional<double> timeLimit_;
+};
+
+} // namespace
+
+std::unique_ptr<Pass> createPlanPass() {
+  return std::make_unique<PlanPass>();
+}
+
+} // namespace ttlplan::lower

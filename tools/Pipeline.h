@@ -1,0 +1,28 @@
+#pragma once
+// Parsing a TTL file and running the lowering pipeline on it, for `lower`, `compile` and `run`.
+#include "ir/Diagnostics.h"
+#include "ir/Operation.h"
+#include "lower/KernelPlanner.h"
+#include "tools/Commands.h"
+
+#include <CLI/CLI.hpp>
+#include <memory>
+#include <optional>
+
+namespace ttlplan::tools {
+
+/// The lowered module and the plan the pipeline made (when it had a `plan` pass).
+struct Lowered {
+  std::unique_ptr<ir::Module> module;
+  std::optional<lower::ModulePlan> plan;
+  ir::SourceManager sources;
+};
+
+/// Adds --pipeline, --print-ir-after-all, --print-ir-after, --time-passes and the planner flags.
+void addPipelineFlags(CLI::App& command, PipelineFlags& flags);
+
+/// Parses, then runs the pipeline; prints diagnostics and sets `exitCode` on failure.
+std::optional<Lowered> lowerFile(const PipelineFlags& flags, const ir::Device& device,
+                                 int& exitCode);
+
+} // namespace ttlplan::tools
