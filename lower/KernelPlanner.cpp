@@ -336,6 +336,15 @@ std::string validatePlan(const KernelPlan& plan) {
   };
   if (auto v = l1::validate(plan.l1Problem, plan.l1Solution); v != l1::Validity::Valid)
     add(fmt::format("l1: {}", l1::toString(v)));
+  // The addresses the code will use must be the validated placement.
+  for (size_t i = 0; i < plan.cbs.size(); ++i)
+    if (i >= plan.l1Solution.offsets.size() ||
+        plan.cbs[i].address != plan.l1Base + plan.l1Solution.offsets[i])
+      add(fmt::format("l1: {} is at {} but the placement says {}", plan.cbs[i].name,
+                      plan.cbs[i].address,
+                      i < plan.l1Solution.offsets.size()
+                          ? plan.l1Base + plan.l1Solution.offsets[i]
+                          : -1));
   if (!plan.cbs.empty())
     if (auto v = cbindex::validate(plan.cbProblem, plan.cbSolution); v != cbindex::Validity::Valid)
       add(fmt::format("cb-index: {}", cbindex::toString(v)));

@@ -22,6 +22,11 @@ struct PassContext {
   ir::DiagnosticEngine& diagnostics;
   PlanOptions planOptions;        ///< for the `plan` pass (its options override these)
   std::optional<ModulePlan> plan; ///< set by `plan`; later passes read the IR, not this
+  /// Testing aid (`ttlplan run --force-cb-address`): CB name ("%cbb") -> L1 address, applied to
+  /// the plan before it is validated, to show that a corrupted plan is caught.
+  std::vector<std::pair<std::string, int64_t>> forcedCbAddresses;
+  /// Whether `plan` runs the independent validators (`ttlplan run --no-validate` turns it off).
+  bool validatePlan = true;
 };
 
 /// A counter a pass reports under `--time-passes` ("copies lowered: 6").
