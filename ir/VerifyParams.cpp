@@ -93,7 +93,7 @@ std::set<std::string> referencedKnobs(Operation& op) {
         typeKnobs(a->type(), out);
   if (op.dialect() == "ttl")
     for (const NamedAttribute& a : op.attributes())
-      if (a.name != "sym_name") attributeKnobs(a.value, out);
+      if (a.name != "sym_name" && a.name != "callee") attributeKnobs(a.value, out);
   return out;
 }
 

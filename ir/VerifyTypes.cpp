@@ -478,11 +478,17 @@ void checkGrid(const Operation& kernel, DiagnosticEngine& diags) {
   Attribute grid = kernel.attribute("grid");
   if (!grid) return; // no grid: the planner chooses, as with "auto"
   if (grid.is(AttrKind::String) && grid.stringValue() == "auto") return;
-  std::vector<int64_t> dims;
-  if (grid.getIntegers(dims) && dims.size() == 2 && dims[0] > 0 && dims[1] > 0) return;
-  diags.error(
-      kernel.location(),
-      fmt::format("grid must be [GY, GX] with positive sizes or \"auto\", got {}", grid.str()));
+  // Each size is a positive integer or a @knob (the binding gives it; the planner checks it fits).
+  auto size = [](const Attribute& a) {
+    return a.is(AttrKind::SymbolRef) || (a.is(AttrKind::Integer) && a.intValue() > 0);
+  };
+  if (grid.is(AttrKind::Array) && grid.elements().size() == 2 && size(grid.elements()[0]) &&
+      size(grid.elements()[1]))
+    return;
+  diags.error(kernel.location(),
+              fmt::format("grid must be [GY, GX] with positive sizes (integers or @knobs) or "
+                          "\"auto\", got {}",
+                          grid.str()));
 }
 
 // The rank of `work`, or -1 when the kernel has none; reports malformed entries.
