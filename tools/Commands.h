@@ -68,6 +68,12 @@ struct LowerFlags {
   bool generic = false;
 };
 
+/// `ttlplan compile` (tools/CompileCommand.cpp).
+struct CompileFlags {
+  PipelineFlags pipeline;
+  std::string output; ///< -o DIR: the generated files go under it
+};
+
 /// Writes `text` to `path`, or to stdout when `path` is empty. A failed write is reported and
 /// gives kInvalidInput.
 int writeOutput(const std::string& path, const std::string& text);
@@ -82,5 +88,6 @@ int runOps();
 int runAlloc(const AllocFlags& flags);
 int runPlan(const PlanFlags& flags, const DeviceFlags& device);
 int runLower(const LowerFlags& flags, const DeviceFlags& device);
+int runCompile(const CompileFlags& flags, const DeviceFlags& device);
 
 } // namespace ttlplan::tools

@@ -132,6 +132,17 @@ int main(int argc, char** argv) {
   lowerCmd->add_flag("--generic", lowerFlags.generic, "Print every op in generic MLIR form");
   lowerCmd->add_option("-o,--output", lowerFlags.output, "Write the IR here instead of stdout");
 
+  CompileFlags compileFlags;
+  CLI::App* compileCmd = app.add_subcommand(
+      "compile", "Lower a TTL file through the pass pipeline and write TT-Metalium C++: per kernel "
+                 "K, DIR/K/{reader,compute,writer,host}.cpp, plus DIR/plan.json and "
+                 "DIR/report.txt (docs/codegen.md)");
+  addPipelineFlags(*compileCmd, compileFlags.pipeline);
+  addDeviceFlags(*compileCmd, device);
+  compileCmd
+      ->add_option("-o,--output", compileFlags.output, "Output directory (created if missing)")
+      ->required();
+
   std::vector<std::string> names;
   for (const CLI::App* command : app.get_subcommands({}))
     names.push_back(command->get_name());
@@ -160,5 +171,6 @@ int main(int argc, char** argv) {
   if (allocCmd->parsed()) return runAlloc(alloc);
   if (planCmd->parsed()) return runPlan(plan, device);
   if (lowerCmd->parsed()) return runLower(lowerFlags, device);
+  if (compileCmd->parsed()) return runCompile(compileFlags, device);
   return runOps();
 }

@@ -1,0 +1,46 @@
+#pragma once
+// `ttlplan compile`'s library side: the files generated from a fully lowered module
+// (docs/codegen.md). Per kernel K: K/reader.cpp, K/compute.cpp, K/writer.cpp (the threads it has)
+// and K/host.cpp; with a plan, plan.json and report.txt.
+#include "codegen/KernelEmitter.h"
+#include "ir/Device.h"
+#include "lower/KernelPlanner.h"
+#include "support/Expected.h"
+
+#include <array>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace ttlplan::codegen {
+
+/// One `ttl.kernel` and its thread functions (the top-level func.func ops with `ttl.kernel = @K`).
+struct KernelThreads {
+  std::string name;                           ///< K, without '@'
+  ir::Operation* kernel = nullptr;            ///< the ttl.kernel
+  std::array<ir::Operation*, 3> threads = {}; ///< by ThreadKind; null when the kernel lacks it
+  std::vector<ir::Operation*> funcs() const;  ///< the non-null threads, in ThreadKind order
+};
+
+/// The kernels of `module`, each with its thread functions. A kernel that still has
+/// ttl.*_thread ops, has no thread function, or two functions for one thread is an error.
+std::optional<std::vector<KernelThreads>> collectKernels(ir::Module& module,
+                                                         ir::DiagnosticEngine& diagnostics);
+
+struct GeneratedFile {
+  std::string path; ///< relative to the output directory, '/'-separated: "eltwise_add/reader.cpp"
+  std::string text;
+};
+
+/// Every file of `ttlplan compile` for `module` (after the full pipeline), in a stable order:
+/// per kernel its thread files then host.cpp; then plan.json and report.txt when `plan` is given.
+std::optional<std::vector<GeneratedFile>> emitModule(ir::Module& module, const ir::Device& device,
+                                                     const lower::ModulePlan* plan,
+                                                     const EmitOptions& options,
+                                                     ir::DiagnosticEngine& diagnostics);
+
+/// Writes `files` under `dir` (created with its parents). The error names the path and the OS
+/// reason.
+Status writeFiles(const std::string& dir, const std::vector<GeneratedFile>& files);
+
+} // namespace ttlplan::codegen

@@ -1,0 +1,50 @@
+#pragma once
+// Building the output of `ttlplan compile` against the CPU emulator (codegen/emu/,
+// docs/emulator.md) for `ttlplan run`. Each kernel file K/T.cpp is compiled on its own with
+// `-Dkernel_main=ttlplan_kernel_<K>_<T>` so that the entry points do not collide; a generated
+// registry translation unit declares those entry points and registers each under its path "K/T.cpp"
+// (ttlplan_emu_kernel.h), which is the name host.cpp passes to CreateKernel. Each K/host.cpp links
+// with every kernel object, the registry and the emulator library into one program DIR/K/host.
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace ttlplan::codegen {
+
+/// One generated kernel file: DIR/<kernel>/<thread>.cpp.
+struct EmuKernelFile {
+  std::string kernel; ///< K (the ttl.kernel symbol, without '@')
+  std::string thread; ///< "reader", "compute" or "writer"
+  std::string path() const { return kernel + "/" + thread + ".cpp"; }
+};
+
+/// `ttlplan_kernel_<K>_<T>` with K sanitized to an identifier.
+std::string emuEntryPoint(const EmuKernelFile& file);
+
+/// The registry translation unit: declares every entry point and registers it under its path.
+std::string emitEmuRegistry(const std::vector<EmuKernelFile>& kernels);
+
+/// The file name the registry is written to, relative to the compile output directory.
+inline constexpr std::string_view kEmuRegistryFile = "ttlplan_emu_registry.cpp";
+
+struct EmuBuildOptions {
+  std::string dir;                     ///< the `ttlplan compile` output directory
+  std::string emuIncludeDir;           ///< codegen/emu/include
+  std::string emuLibrary;              ///< path of the static library libttlplan_emu.a
+  std::vector<std::string> extraFlags; ///< added to every g++ command (e.g. -O2, -g)
+  std::string compiler = "g++";
+};
+
+/// The g++ command lines, as argument vectors, in the order to run them: one object per kernel
+/// file (DIR/K/T.o), the registry object (DIR/ttlplan_emu_registry.o), then per kernel one link
+/// of DIR/K/host.cpp into DIR/K/host. `hostKernels` names the kernels that have a host.cpp
+/// (every kernel of the module). The registry source must already be written to
+/// DIR/ttlplan_emu_registry.cpp.
+std::vector<std::vector<std::string>> emuBuildCommands(const EmuBuildOptions& options,
+                                                       const std::vector<EmuKernelFile>& kernels,
+                                                       const std::vector<std::string>& hostKernels);
+
+/// `argv` as one POSIX shell line (each argument quoted where needed), for logs and system().
+std::string shellCommandLine(const std::vector<std::string>& argv);
+
+} // namespace ttlplan::codegen

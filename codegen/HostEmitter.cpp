@@ -1,0 +1,538 @@
+#include "codegen/HostEmitter.h"
+
+#include "codegen/CppText.h"
+#include "ir/Ops.h"
+
+#include <fmt/format.h>
+#include <fmt/ranges.h>
+#include <map>
+
+namespace ttlplan::codegen {
+
+std::string_view dataFormatName(ir::DataType type) {
+  switch (type) {
+  case ir::DataType::BF16:
+    return "Float16_b";
+  case ir::DataType::F32:
+    return "Float32";
+  case ir::DataType::F16:
+    return "Float16";
+  case ir::DataType::BFP8_B:
+    return "Bfp8_b";
+  case ir::DataType::BFP4_B:
+    return "Bfp4_b";
+  case ir::DataType::I32:
+    return "Int32";
+  case ir::DataType::U32:
+    return "UInt32";
+  }
+  return "Invalid";
+}
+
+namespace {
+
+using ir::Operation;
+using ir::Value;
+
+/// The data type of a tensor argument's elements (`tensor<256x256xbf16, ...>`).
+std::optional<ir::DataType> elementDataType(const ir::Type& element) {
+  if (element.is(ir::TypeKind::Float)) {
+    switch (element.floatKind()) {
+    case ir::FloatKind::BF16:
+      return ir::DataType::BF16;
+    case ir::FloatKind::F16:
+      return ir::DataType::F16;
+    case ir::FloatKind::F32:
+      return ir::DataType::F32;
+    case ir::FloatKind::F64:
+      return std::nullopt;
+    }
+  }
+  if (element.is(ir::TypeKind::Integer) && element.integerWidth() == 32)
+    return element.signedness() == ir::Signedness::Unsigned ? ir::DataType::U32 : ir::DataType::I32;
+  if (element.is(ir::TypeKind::Tile)) return element.tileDataType();
+  if (element.is(ir::TypeKind::Opaque)) return ir::parseDataType(element.opaqueText());
+  return std::nullopt;
+}
+
+int64_t intEntry(const ir::Attribute& dict, std::string_view key, bool& found) {
+  if (dict.is(ir::AttrKind::Dictionary))
+    for (const ir::NamedAttribute& e : dict.entries())
+      if (e.name == key && e.value.is(ir::AttrKind::Integer)) {
+        found = true;
+        return e.value.intValue();
+      }
+  found = false;
+  return 0;
+}
+
+struct TensorInfo {
+  Value* value = nullptr;
+  std::string name; ///< the SSA name, used for the .npy files
+  std::string var;  ///< buf_<name>
+  std::vector<int64_t> shape;
+  ir::DataType dataType = ir::DataType::BF16;
+  int64_t tileBytes = 0;
+  int64_t bytes = 0;
+};
+
+struct CbInfo {
+  Operation* op = nullptr;
+  int64_t index = 0, blockCount = 0, address = 0, blockTiles = 0, tileBytes = 0;
+  ir::DataType dataType = ir::DataType::BF16;
+};
+
+class HostEmitter {
+public:
+  HostEmitter(Operation& kernel, const std::vector<Operation*>& funcs, const ir::Device& device,
+              const EmitOptions& options, ir::DiagnosticEngine& diags)
+      : kernel_(kernel), funcs_(funcs), device_(device), options_(options), diags_(diags) {}
+
+  std::optional<std::string> run();
+
+private:
+  bool fail(const ir::Location& location, std::string message) {
+    diags_.error(location, std::move(message));
+    return false;
+  }
+  void line(int indent, const std::string& text) {
+    out_ += std::string(2 * indent, ' ') + text + "\n";
+  }
+  /// The TTL location comment of a resource or launch (the same form as in the kernels).
+  void where(int indent, const ir::Location& location) {
+    std::string c = sourceComment(location, options_.sources);
+    if (!c.empty()) line(indent, c);
+  }
+  bool collectTensors();
+  bool collectCbs();
+  bool emitLaunch(Operation& launch);
+  Operation* callee(Operation& launch);
+
+  Operation& kernel_;
+  const std::vector<Operation*>& funcs_;
+  const ir::Device& device_;
+  const EmitOptions& options_;
+  ir::DiagnosticEngine& diags_;
+  NameTable names_;
+  std::string out_;
+  int64_t rows_ = 0, cols_ = 0;
+  std::vector<TensorInfo> tensors_;
+  std::map<const Value*, size_t> tensorOf_;
+  std::map<const Value*, CbInfo> cbs_;
+};
+
+bool HostEmitter::collectTensors() {
+  bool ok = true;
+  for (Value* arg : kernel_.body().arguments()) {
+    const ir::Type& t = arg->type();
+    ir::Location loc = arg->location().known() ? arg->location() : kernel_.location();
+    if (!t.is(ir::TypeKind::Tensor)) {
+      ok = fail(loc, fmt::format("codegen: kernel argument %{} of type {} is not a tensor; the "
+                                 "host can only pass tensors",
+                                 arg->nameHint(), t.str()));
+      continue;
+    }
+    ir::Attribute enc = t.encoding();
+    if (enc && (!enc.is(ir::AttrKind::Layout) ||
+                enc.layoutValue().memory != ir::MemorySpace::Dram || enc.layoutValue().sharded)) {
+      ok = fail(loc, fmt::format("codegen: tensor %{} has layout {}; the host program supports "
+                                 "DRAM interleaved tensors only",
+                                 arg->nameHint(), enc.str()));
+      continue;
+    }
+    TensorInfo info;
+    info.value = arg;
+    info.name = arg->nameHint();
+    info.var = names_.unique("buf_" + sanitizeIdentifier(info.name));
+    int64_t elements = 1;
+    for (const ir::Dim& d : t.shape()) {
+      if (!d.isStatic()) {
+        ok = fail(loc, fmt::format("codegen: tensor %{} has the non-constant dimension {}; "
+                                   "apply-plan substitutes knobs",
+                                   info.name, d.str()));
+        elements = -1;
+        break;
+      }
+      info.shape.push_back(d.value);
+      elements *= d.value;
+    }
+    if (elements < 0) continue;
+    if (info.shape.size() != 2) {
+      ok = fail(loc, fmt::format("codegen: tensor %{} has rank {}; the host program reads and "
+                                 "writes 2-D .npy files only",
+                                 info.name, info.shape.size()));
+      continue;
+    }
+    std::optional<ir::DataType> dt = elementDataType(t.elementType());
+    if (!dt) {
+      ok = fail(loc, fmt::format("codegen: tensor %{} has element type {}, which is not a tile "
+                                 "data type",
+                                 info.name, t.elementType().str()));
+      continue;
+    }
+    if (elements % 1024 != 0) {
+      ok = fail(loc, fmt::format("codegen: tensor %{} has {} elements, not a whole number of "
+                                 "32x32 tiles",
+                                 info.name, elements));
+      continue;
+    }
+    info.dataType = *dt;
+    info.tileBytes = device_.tileBytes(*dt);
+    info.bytes = elements / 1024 * info.tileBytes;
+    tensorOf_[arg] = tensors_.size();
+    tensors_.push_back(std::move(info));
+  }
+  return ok;
+}
+
+bool HostEmitter::collectCbs() {
+  bool ok = true;
+  for (auto& op : kernel_.body().operations()) {
+    if (!op->isa(ir::CreateCBOp::kName)) continue;
+    ir::Attribute bind = op->attribute("ttl.bind_cb");
+    CbInfo cb;
+    cb.op = op.get();
+    bool a = false, b = false, c = false;
+    cb.index = intEntry(bind, "cb_index", a);
+    cb.blockCount = intEntry(bind, "block_count", b);
+    cb.address = intEntry(bind, "l1_address", c);
+    if (!a || !b || !c) {
+      ok = fail(op->location(), "codegen: ttl.create_cb without ttl.bind_cb = {cb_index, "
+                                "block_count, l1_address}; run the plan and apply-plan passes");
+      continue;
+    }
+    ir::Type type = op->result(0)->type();
+    cb.blockTiles = 1;
+    for (const ir::Dim& d : type.shape()) {
+      if (!d.isStatic()) {
+        ok = fail(op->location(), fmt::format("codegen: CB block dimension {} is not a constant; "
+                                              "apply-plan substitutes knobs",
+                                              d.str()));
+        cb.blockTiles = -1;
+        break;
+      }
+      cb.blockTiles *= d.value;
+    }
+    if (cb.blockTiles < 0) continue;
+    if (!type.elementType().is(ir::TypeKind::Tile)) {
+      ok = fail(op->location(), "codegen: CB element type is not a tile");
+      continue;
+    }
+    cb.dataType = type.elementType().tileDataType();
+    cb.tileBytes = device_.tileBytes(cb.dataType);
+    cbs_[op->result(0)] = cb;
+  }
+  return ok;
+}
+
+Operation* HostEmitter::callee(Operation& launch) {
+  ir::Attribute c = launch.attribute("callee");
+  if (!c.is(ir::AttrKind::SymbolRef)) return nullptr;
+  for (Operation* f : funcs_) {
+    ir::Attribute name = f->attribute("sym_name");
+    if (name && name.stringValue() == c.stringValue()) return f;
+  }
+  return nullptr;
+}
+
+bool HostEmitter::emitLaunch(Operation& launch) {
+  Operation* func = callee(launch);
+  if (!func)
+    return fail(launch.location(),
+                fmt::format("codegen: ttl.launch of {} has no thread function with that name "
+                            "(ttl.kernel = @{})",
+                            launch.attribute("callee") ? launch.attribute("callee").str()
+                                                       : std::string("(no callee)"),
+                            kernel_.attribute("sym_name").stringValue()));
+  std::optional<ThreadKind> kind = threadKindOf(*func);
+  if (!kind)
+    return fail(func->location(), "codegen: thread function without ttl.kernel_thread = "
+                                  "\"noc0\" | \"compute\" | \"noc1\"");
+  std::vector<Value*> args = func->body().arguments();
+  if (args.size() != launch.numOperands())
+    return fail(launch.location(),
+                fmt::format("codegen: ttl.launch passes {} operands to @{}, which takes {}",
+                            launch.numOperands(), func->attribute("sym_name").stringValue(),
+                            args.size()));
+  // Compile-time args: the index of each CB operand, in order (the kernel reads them with
+  // get_compile_time_arg_val(i), KernelEmitter).
+  std::vector<std::string> compileArgs;
+  std::map<std::string, std::string> bufferOfArg; // func tensor argument name -> buf_ variable
+  for (size_t i = 0; i < args.size(); ++i) {
+    Value* v = launch.operand(i);
+    if (args[i]->type().is(ir::TypeKind::CircularBuffer)) {
+      auto it = cbs_.find(v);
+      if (it == cbs_.end())
+        return fail(launch.location(),
+                    fmt::format("codegen: ttl.launch operand {} is not a ttl.create_cb of this "
+                                "kernel",
+                                i));
+      compileArgs.push_back(std::to_string(it->second.index));
+    } else if (args[i]->type().is(ir::TypeKind::Tensor)) {
+      auto it = tensorOf_.find(v);
+      if (it == tensorOf_.end())
+        return fail(launch.location(),
+                    fmt::format("codegen: ttl.launch operand {} is not a tensor argument of "
+                                "the kernel",
+                                i));
+      bufferOfArg[args[i]->nameHint()] = tensors_[it->second].var;
+    }
+  }
+  std::string stem(fileStem(*kind));
+  std::string handle = names_.unique(stem + "_kernel");
+  std::string kernelName = kernel_.attribute("sym_name").stringValue();
+  line(1,
+       fmt::format("// {} thread: function @{}", stem, func->attribute("sym_name").stringValue()));
+  where(1, launch.location());
+  std::string config =
+      *kind == ThreadKind::Compute
+          ? fmt::format("ComputeConfig{{.math_fidelity = MathFidelity::HiFi4, .fp32_dest_acc_en "
+                        "= false, .compile_args = {{{}}}}}",
+                        fmt::join(compileArgs, ", "))
+          : fmt::format("DataMovementConfig{{.processor = DataMovementProcessor::{}, .noc = "
+                        "NOC::{}, .compile_args = {{{}}}}}",
+                        *kind == ThreadKind::Reader ? "RISCV_0" : "RISCV_1",
+                        *kind == ThreadKind::Reader ? "RISCV_0_default" : "RISCV_1_default",
+                        fmt::join(compileArgs, ", "));
+  line(1, fmt::format("KernelHandle {} = CreateKernel(program, \"{}/{}.cpp\", cores, {});", handle,
+                      kernelName, stem, config));
+
+  // Runtime args of every core: buffer addresses, or the per-core values the passes computed.
+  ir::Attribute names = func->attribute("ttl.runtime_args");
+  ir::Attribute values = func->attribute("ttl.core_values");
+  std::vector<std::vector<std::string>> perCore(rows_ * cols_);
+  std::vector<std::string> columns;
+  if (names && !names.is(ir::AttrKind::Array))
+    return fail(func->location(), "codegen: ttl.runtime_args is not a list of names");
+  if (names)
+    for (const ir::Attribute& n : names.elements()) {
+      if (!n.is(ir::AttrKind::String))
+        return fail(func->location(),
+                    fmt::format("codegen: ttl.runtime_args entry {} is not a string", n.str()));
+      const std::string& name = n.stringValue();
+      columns.push_back(name);
+      if (auto it = bufferOfArg.find(name); it != bufferOfArg.end()) {
+        for (auto& core : perCore)
+          core.push_back(it->second + "->address()");
+        continue;
+      }
+      std::vector<int64_t> perCoreValues;
+      bool found = false;
+      if (values.is(ir::AttrKind::Dictionary))
+        for (const ir::NamedAttribute& e : values.entries())
+          if (e.name == name && e.value.getIntegers(perCoreValues)) found = true;
+      if (!found || perCoreValues.size() != perCore.size())
+        return fail(func->location(),
+                    fmt::format("codegen: runtime arg '{}' of @{} is neither a tensor argument "
+                                "nor in ttl.core_values with one integer per core of the {}x{} "
+                                "grid ({} values)",
+                                name, func->attribute("sym_name").stringValue(), rows_, cols_,
+                                rows_ * cols_));
+      for (size_t c = 0; c < perCore.size(); ++c)
+        perCore[c].push_back(integerLiteral(perCoreValues[c], 32));
+    }
+  line(1, fmt::format("// Runtime args per core (x, y): {{{}}}", fmt::join(columns, ", ")));
+  for (int64_t y = 0; y < rows_; ++y)
+    for (int64_t x = 0; x < cols_; ++x)
+      line(1, fmt::format("SetRuntimeArgs(program, {}, CoreCoord{{{}, {}}}, {{{}}});", handle, x, y,
+                          fmt::join(perCore[y * cols_ + x], ", ")));
+  line(0, "");
+  return true;
+}
+
+std::optional<std::string> HostEmitter::run() {
+  std::string kernelName = kernel_.attribute("sym_name").stringValue();
+  std::vector<int64_t> grid;
+  if (!kernel_.attribute("ttl.grid_planned").getIntegers(grid) || grid.size() != 2 || grid[0] < 1 ||
+      grid[1] < 1) {
+    fail(kernel_.location(), fmt::format("codegen: kernel @{} has no ttl.grid_planned = [rows, "
+                                         "cols]; run the plan and apply-plan passes",
+                                         kernelName));
+    return std::nullopt;
+  }
+  rows_ = grid[0];
+  cols_ = grid[1];
+  for (std::string_view reserved : {"device", "cq", "program", "cores", "input_dir", "output_dir",
+                                    "argc", "argv", "words", "load", "store"})
+    names_.reserve(std::string(reserved));
+  bool ok = collectTensors();
+  ok = collectCbs() && ok;
+
+  // Semaphores: the ids the multicast plan uses (ttl.semaphore_count), plus any user semaphore
+  // that a pass gave an id (ttl.semaphore_id); CreateSemaphore hands out ids 0, 1, ... in order.
+  int64_t semaphores = 0;
+  if (ir::Attribute n = kernel_.attribute("ttl.semaphore_count"); n.is(ir::AttrKind::Integer))
+    semaphores = n.intValue();
+  std::map<int64_t, std::pair<int64_t, Operation*>> userSemaphores; // id -> (init, op)
+  for (auto& op : kernel_.body().operations()) {
+    const std::string& name = op->name();
+    if (name == ir::CreateSemaphoreOp::kName) {
+      ir::Attribute id = op->attribute("ttl.semaphore_id");
+      if (!id.is(ir::AttrKind::Integer) || id.intValue() < 0) {
+        ok = fail(op->location(), "codegen: ttl.create_semaphore without ttl.semaphore_id; the "
+                                  "host cannot know which semaphore id the kernels use for it");
+        continue;
+      }
+      userSemaphores[id.intValue()] = {ir::CreateSemaphoreOp(op.get()).initialValue(), op.get()};
+      semaphores = std::max(semaphores, id.intValue() + 1);
+    } else if (name != ir::CreateCBOp::kName && name != "ttl.launch" && name != "arith.constant") {
+      ok = fail(op->location(),
+                fmt::format("codegen: '{}' in the body of kernel @{} has no host translation; "
+                            "after expand-threads a kernel holds only ttl.create_cb, "
+                            "ttl.create_semaphore and ttl.launch",
+                            name, kernelName));
+    }
+  }
+  if (!ok) return std::nullopt;
+
+  std::string file = options_.inputFile;
+  if (file.empty() && kernel_.location().file) file = *kernel_.location().file;
+  line(0, fmt::format("// Generated by ttlplan from {}: host program of kernel @{} on {}.", file,
+                      kernelName, device_.name));
+  line(0, "// Do not edit: rerun `ttlplan compile`.");
+  line(0, "// Usage: host INPUT_DIR OUTPUT_DIR. Reads INPUT_DIR/<tensor>.npy for every tensor "
+          "argument,");
+  line(0, "// runs the kernel on the planned grid and writes every tensor to "
+          "OUTPUT_DIR/<tensor>.npy.");
+  line(0, "#include \"host_api.h\"");
+  line(0, "#include \"ttlplan_host_io.h\"");
+  line(0, "");
+  line(0, "#include <cstdint>");
+  line(0, "#include <cstdio>");
+  line(0, "#include <cstdlib>");
+  line(0, "#include <memory>");
+  line(0, "#include <string>");
+  line(0, "#include <vector>");
+  line(0, "");
+  line(0, "using namespace tt::tt_metal;");
+  line(0, "");
+  line(0, "namespace {");
+  line(0, "");
+  line(0,
+       "// INPUT_DIR/<tensor>.npy as the tile pages of `format`; exits with status 1 when the file "
+       "is");
+  line(0, "// missing or has another shape.");
+  line(0, "std::vector<uint32_t> load(const std::string& path, uint64_t rows, uint64_t cols,");
+  line(0, "                           tt::DataFormat format) {");
+  line(1, "ttlplan::emu::Matrix m;");
+  line(1, "std::vector<uint32_t> words;");
+  line(1, "std::string error;");
+  line(1, "if (ttlplan::emu::readNpy(path, m, error) && (m.rows != rows || m.cols != cols))");
+  line(2, "error = path + \": expected a \" + std::to_string(rows) + \"x\" + "
+          "std::to_string(cols) +");
+  line(2, "        \" matrix, found \" + std::to_string(m.rows) + \"x\" + "
+          "std::to_string(m.cols);");
+  line(1, "if (!error.empty() || !ttlplan::emu::tilize(m, format, words, error)) {");
+  line(2, "std::fprintf(stderr, \"host: error: %s\\n\", error.c_str());");
+  line(2, "std::exit(1);");
+  line(1, "}");
+  line(1, "return words;");
+  line(0, "}");
+  line(0, "");
+  line(0,
+       "// The tile pages of a buffer as OUTPUT_DIR/<tensor>.npy; exits with status 1 on failure.");
+  line(0, "void store(const std::string& path, const std::vector<uint32_t>& words, uint64_t rows,");
+  line(0, "           uint64_t cols, tt::DataFormat format) {");
+  line(1, "ttlplan::emu::Matrix m;");
+  line(1, "std::string error;");
+  line(1, "if (!ttlplan::emu::untilize(words, rows, cols, format, m, error) ||");
+  line(1, "    !ttlplan::emu::writeNpy(path, m, error)) {");
+  line(2, "std::fprintf(stderr, \"host: error: %s\\n\", error.c_str());");
+  line(2, "std::exit(1);");
+  line(1, "}");
+  line(0, "}");
+  line(0, "");
+  line(0, "} // namespace");
+  line(0, "");
+  line(0, "int main(int argc, char** argv) {");
+  line(1, "if (argc != 3) {");
+  line(2, "std::fprintf(stderr, \"usage: %s INPUT_DIR OUTPUT_DIR\\n\", argv[0]);");
+  line(2, "return 2;");
+  line(1, "}");
+  line(1, "const std::string input_dir = argv[1];");
+  line(1, "const std::string output_dir = argv[2];");
+  line(1, "IDevice* device = CreateDevice(0);");
+  line(1, "CommandQueue& cq = device->command_queue();");
+  line(1, "Program program = CreateProgram();");
+  where(1, kernel_.location());
+  line(1, fmt::format("// The planned grid: {}x{} cores (rows x columns; x = column, y = row).",
+                      rows_, cols_));
+  line(1, fmt::format("const CoreRange cores{{{{0, 0}}, {{{}, {}}}}};", cols_ - 1, rows_ - 1));
+  line(0, "");
+
+  line(1, "// Tensor arguments: DRAM interleaved buffers, one page per tile.");
+  for (const TensorInfo& t : tensors_) {
+    where(1, t.value->location());
+    std::string format = fmt::format("tt::DataFormat::{}", dataFormatName(t.dataType));
+    line(1, fmt::format("// %{}: {}, {} tiles of {} B", t.name, t.value->type().str(),
+                        t.bytes / t.tileBytes, t.tileBytes));
+    line(1, fmt::format("std::shared_ptr<Buffer> {} = CreateBuffer(InterleavedBufferConfig{{"
+                        "device, {}, {}, BufferType::DRAM}});",
+                        t.var, t.bytes, t.tileBytes));
+    line(1, fmt::format("EnqueueWriteBuffer(cq, {}, load(input_dir + \"/{}.npy\", {}, {}, {}), "
+                        "true);",
+                        t.var, t.name, t.shape[0], t.shape[1], format));
+  }
+  line(0, "");
+
+  line(1, "// Circular buffers at the planned L1 addresses (set_l1_address: a ttlplan extension).");
+  for (auto& op : kernel_.body().operations()) {
+    auto it = cbs_.find(op->numResults() ? op->result(0) : nullptr);
+    if (it == cbs_.end()) continue;
+    const CbInfo& cb = it->second;
+    where(1, op->location());
+    line(1, fmt::format("// %{}: index {}, {} blocks of {} tiles of {} B at L1 address {}",
+                        op->result(0)->nameHint(), cb.index, cb.blockCount, cb.blockTiles,
+                        cb.tileBytes, cb.address));
+    line(1,
+         fmt::format("CreateCircularBuffer(program, cores, CircularBufferConfig({} * {} * {}, "
+                     "{{{{{}, tt::DataFormat::{}}}}}).set_page_size({}, {}).set_l1_address({}));",
+                     cb.blockCount, cb.blockTiles, cb.tileBytes, cb.index,
+                     dataFormatName(cb.dataType), cb.index, cb.tileBytes, cb.address));
+  }
+  line(0, "");
+
+  if (semaphores > 0) {
+    line(1, "// Semaphores (ids 0, 1, ... in creation order).");
+    for (int64_t id = 0; id < semaphores; ++id) {
+      int64_t init = 0;
+      if (auto it = userSemaphores.find(id); it != userSemaphores.end()) {
+        where(1, it->second.second->location());
+        init = it->second.first;
+      }
+      line(1, fmt::format("CreateSemaphore(program, cores, {}); // id {}", init, id));
+    }
+    line(0, "");
+  }
+
+  for (auto& op : kernel_.body().operations())
+    if (op->isa("ttl.launch") && !emitLaunch(*op)) ok = false;
+  if (!ok) return std::nullopt;
+
+  line(1, "EnqueueProgram(cq, program, true);");
+  line(1, "Finish(cq);");
+  line(0, "");
+  line(1, "// Every tensor, inputs included, goes back to OUTPUT_DIR.");
+  for (const TensorInfo& t : tensors_) {
+    line(1, "{");
+    line(2, "std::vector<uint32_t> words;");
+    line(2, fmt::format("EnqueueReadBuffer(cq, {}, words, true);", t.var));
+    line(2, fmt::format("store(output_dir + \"/{}.npy\", words, {}, {}, tt::DataFormat::{});",
+                        t.name, t.shape[0], t.shape[1], dataFormatName(t.dataType)));
+    line(1, "}");
+  }
+  line(1, "CloseDevice(device);");
+  line(1, "return 0;");
+  line(0, "}");
+  return out_;
+}
+
+} // namespace
+
+std::optional<std::string> emitHost(ir::Operation& kernel, const std::vector<ir::Operation*>& funcs,
+                                    const ir::Device& device, const EmitOptions& options,
+                                    ir::DiagnosticEngine& diagnostics) {
+  return HostEmitter(kernel, funcs, device, options, diagnostics).run();
+}
+
+} // namespace ttlplan::codegen
