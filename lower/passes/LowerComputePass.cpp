@@ -1,15 +1,673 @@
-// PLACEHOLDER while the pass is being written: fails with a clear message.
+// lower-compute: every compute chain of a compute func (the ops feeding one `ttl.store`, see
+// lower/passes/ComputeChain.h) becomes per-tile calls of the TT-Metalium compute API
+// (docs/emulator.md) in the sub-block rounds infer-dst planned (docs/lowering.md, "Compute
+// lowering"). Per round: acquire DST, unpack each chain input just before the first op that reads
+// it (the DST plan reuses slots freed by earlier ops, so loading everything first could overwrite
+// live values), run the ops tile by tile, then commit, wait, pack the stored value's tiles into the
+// reserved view and release. The CB protocol ops stay for lower-sync; the views they return have no
+// uses left.
+#include "ir/Ops.h"
+#include "ir/Rewrite.h"
+#include "lower/Extract.h"
+#include "lower/passes/ComputeChain.h"
+#include "lower/passes/PassUtil.h"
 #include "lower/passes/Passes.h"
+
+#include <algorithm>
+#include <fmt/format.h>
+#include <map>
+#include <optional>
+#include <set>
+#include <tuple>
 
 namespace ttlplan::lower {
 
 namespace {
 
+using ir::Attribute;
+using ir::OpBuilder;
+using ir::Operation;
+using ir::Value;
+
+/// The API function and its init for an elementwise op.
+struct TileFn {
+  std::string_view fn;
+  std::string_view init;
+};
+
+std::optional<TileFn> binaryFn(std::string_view op) {
+  static const std::map<std::string_view, TileFn> k = {
+      {"ttl.add", {"add_binary_tile", "add_binary_tile_init"}},
+      {"ttl.sub", {"sub_binary_tile", "sub_binary_tile_init"}},
+      {"ttl.mul", {"mul_binary_tile", "mul_binary_tile_init"}},
+      {"ttl.max", {"binary_max_tile", "binary_max_tile_init"}}};
+  auto it = k.find(op);
+  if (it == k.end()) return std::nullopt;
+  return it->second;
+}
+
+std::optional<TileFn> unaryFn(std::string_view op) {
+  static const std::map<std::string_view, TileFn> k = {
+      {"ttl.exp", {"exp_tile", "exp_tile_init"}},
+      {"ttl.log", {"log_tile", "log_tile_init"}},
+      {"ttl.sqrt", {"sqrt_tile", "sqrt_tile_init"}},
+      {"ttl.rsqrt", {"rsqrt_tile", "rsqrt_tile_init"}},
+      {"ttl.recip", {"recip_tile", "recip_tile_init"}},
+      {"ttl.relu", {"relu_tile", "relu_tile_init"}},
+      {"ttl.gelu", {"gelu_tile", "gelu_tile_init"}},
+      {"ttl.sigmoid", {"sigmoid_tile", "sigmoid_tile_init"}},
+      {"ttl.tanh", {"tanh_tile", "tanh_tile_init"}},
+      {"ttl.neg", {"negative_tile", "negative_tile_init"}},
+      {"ttl.abs", {"abs_tile", "abs_tile_init"}}};
+  auto it = k.find(op);
+  if (it == k.end()) return std::nullopt;
+  return it->second;
+}
+
+struct Shape {
+  int64_t rows = 0;
+  int64_t cols = 0;
+  bool operator==(const Shape&) const = default;
+};
+
+/// The static 2-D tile-block shape of `type`, if it is one.
+std::optional<Shape> blockShape(const ir::Type& type) {
+  if (!type.is(ir::TypeKind::Tensor) || !type.isTileBlock() || type.shape().size() != 2 ||
+      !type.shape()[0].isStatic() || !type.shape()[1].isStatic())
+    return std::nullopt;
+  return Shape{type.shape()[0].value, type.shape()[1].value};
+}
+
+std::optional<int64_t> intAttr(const Operation* op, std::string_view name) {
+  Attribute a = op->attribute(name);
+  if (!a.is(ir::AttrKind::Integer)) return std::nullopt;
+  return a.intValue();
+}
+
+/// `[h, w]`-style integer list attribute.
+std::optional<std::vector<int64_t>> intList(const Operation* op, std::string_view name) {
+  std::vector<int64_t> v;
+  Attribute a = op->attribute(name);
+  if (!a || !a.getIntegers(v)) return std::nullopt;
+  return v;
+}
+
+/// How one tile index into a block is formed from the tile (row, col) of the chain's block:
+/// `(useRow ? row : 0) * rowStride + (useCol ? col : 0) * colStride + offset`.
+struct TileIndex {
+  bool useRow = false;
+  int64_t rowStride = 0;
+  bool useCol = false;
+  int64_t colStride = 0;
+  int64_t offset = 0;
+};
+
+/// The tile of an input block of `in` tiles read for tile (row, col) of the chain's block: a
+/// dimension of size 1 repeats its only tile (broadcast), and so does a dimension in
+/// `pinned` (a ttl.bcast dimension: its data is in tile 0 of that dimension).
+TileIndex inputIndex(Shape in, bool pinRows = false, bool pinCols = false) {
+  TileIndex t;
+  t.useRow = !pinRows && in.rows != 1;
+  t.rowStride = in.cols;
+  t.useCol = !pinCols && in.cols != 1;
+  t.colStride = 1;
+  return t;
+}
+
+/// Constants of one func, created once at the top of its entry block (codegen inlines them).
+class Constants {
+public:
+  explicit Constants(Operation* func) : builder_(OpBuilder::atStart(func->body())) {}
+  Value* get(int64_t value, const ir::Location& location) {
+    auto it = cache_.find(value);
+    if (it != cache_.end()) return it->second;
+    builder_.setLocation(location);
+    return cache_[value] = builder_.constant(value);
+  }
+
+private:
+  OpBuilder builder_;
+  std::map<int64_t, Value*> cache_;
+};
+
+/// One sub-block round: where to insert, and the sub-block's row/column loop indices (null when
+/// that dimension has a single sub-block).
+class Round {
+public:
+  Round(OpBuilder builder, Value* subRow, Value* subCol, int64_t h, int64_t w, Constants& constants)
+      : builder_(std::move(builder)), subRow_(subRow), subCol_(subCol), h_(h), w_(w),
+        constants_(constants) {}
+
+  int64_t tiles() const { return h_ * w_; }
+  int64_t h() const { return h_; }
+  int64_t w() const { return w_; }
+
+  /// A builder at the round's insertion point with `location` for the ops it creates.
+  OpBuilder at(const ir::Location& location) const {
+    OpBuilder b = builder_;
+    b.setLocation(location);
+    return b;
+  }
+  Value* constant(int64_t v, const ir::Location& location) { return constants_.get(v, location); }
+
+  /// The index `t` gives for tile (ii, jj) of this round's sub-block (row subRow*h + ii, column
+  /// subCol*w + jj of the block): `subRow * a + subCol * b + c`, built once per (a, b, c).
+  Value* index(const TileIndex& t, int64_t ii, int64_t jj, const ir::Location& location) {
+    int64_t a = t.useRow ? h_ * t.rowStride : 0;
+    int64_t b = t.useCol ? w_ * t.colStride : 0;
+    int64_t c = (t.useRow ? ii * t.rowStride : 0) + (t.useCol ? jj * t.colStride : 0) + t.offset;
+    if (!subRow_) a = 0;
+    if (!subCol_) b = 0;
+    if (a == 0 && b == 0) return constant(c, location);
+    auto key = std::make_tuple(a, b, c);
+    if (auto it = indices_.find(key); it != indices_.end()) return it->second;
+    Value* base = nullptr;
+    auto baseKey = std::make_tuple(a, b, int64_t{0});
+    if (auto it = indices_.find(baseKey); it != indices_.end()) {
+      base = it->second;
+    } else {
+      OpBuilder ib = at(location);
+      Value* rowPart = a == 0   ? nullptr
+                       : a == 1 ? subRow_
+                                : ib.arith("muli", subRow_, constant(a, location));
+      Value* colPart = b == 0   ? nullptr
+                       : b == 1 ? subCol_
+                                : ib.arith("muli", subCol_, constant(b, location));
+      base = rowPart && colPart ? ib.arith("addi", rowPart, colPart) : rowPart ? rowPart : colPart;
+      indices_[baseKey] = base;
+    }
+    if (c == 0) return base;
+    return indices_[key] = at(location).arith("addi", base, constant(c, location));
+  }
+
+private:
+  OpBuilder builder_;
+  Value* subRow_;
+  Value* subCol_;
+  int64_t h_, w_;
+  Constants& constants_;
+  std::map<std::tuple<int64_t, int64_t, int64_t>, Value*> indices_;
+};
+
+/// Emits `body` once per sub-block round of a B x C block in h x w sub-blocks, at `builder`: an
+/// scf.for over the sub-block rows and/or columns when there are several, straight code otherwise.
+void forEachRound(OpBuilder builder, int64_t B, int64_t C, int64_t h, int64_t w,
+                  Constants& constants, const std::function<void(Round&)>& body) {
+  const ir::Location location = builder.location();
+  Value* subRow = nullptr;
+  Value* subCol = nullptr;
+  if (B / h > 1) {
+    Operation* loop = builder.forLoop(constants.get(0, location), constants.get(B / h, location),
+                                      constants.get(1, location), "sbr");
+    subRow = loop->body().argument(0);
+    builder = OpBuilder::bodyBuilder(loop).withLocation(location);
+  }
+  if (C / w > 1) {
+    Operation* loop = builder.forLoop(constants.get(0, location), constants.get(C / w, location),
+                                      constants.get(1, location), "sbc");
+    subCol = loop->body().argument(0);
+    builder = OpBuilder::bodyBuilder(loop).withLocation(location);
+  }
+  Round round(builder, subRow, subCol, h, w, constants);
+  body(round);
+}
+
+/// What lower-compute needs of one chain, checked before anything is rewritten.
+struct ChainLowering {
+  ComputeChain chain;
+  Shape block;            ///< B x C: the stored view
+  int64_t h = 1, w = 1;   ///< sub-block
+  Value* outCb = nullptr; ///< the CB the stored view was reserved from
+  Operation* reserve = nullptr;
+  bool accumulate = false;
+  std::map<const Value*, int64_t> slots; ///< DST slot of every value of the chain (-1: none)
+  std::map<const Value*, Value*> inputCb;
+  bool hoistMatmulInit = false; ///< mm_init once before the rounds (the chain is one matmul)
+};
+
 class LowerComputePass : public Pass {
 public:
   bool run(PassContext& context) override {
-    context.diagnostics.error(ir::Location(), "pass not implemented yet");
-    return false;
+    std::vector<Operation*> funcs;
+    for (auto& op : context.module.body().operations())
+      if (op->isa("func.func") && op->attribute("ttl.kernel_thread").is(ir::AttrKind::String) &&
+          op->attribute("ttl.kernel_thread").stringValue() == "compute")
+        funcs.push_back(op.get());
+    bool ok = true;
+    for (Operation* func : funcs)
+      ok = lowerFunc(context, func) && ok;
+    return ok;
+  }
+
+private:
+  PassContext* context_ = nullptr;
+  bool failed_ = false;
+  int errors_ = 0;
+
+  void error(const Operation* op, std::string message) {
+    reportError(*context_, op, std::move(message));
+    failed_ = true;
+    ++errors_;
+  }
+
+  /// DST tiles one chain may use: the device's, halved for half sync, halved for fp32 tiles.
+  int64_t dstCapacity(ir::DataType dataType) const {
+    int64_t tiles = context_->device.dst.tilesFullSync;
+    if (!context_->device.dst.defaultFullSync) tiles /= 2;
+    if (dataType == ir::DataType::F32) tiles /= 2;
+    return tiles;
+  }
+
+  bool lowerFunc(PassContext& context, Operation* func) {
+    context_ = &context;
+    failed_ = false;
+    // Users of every value of the func (the IR keeps no use lists).
+    std::map<const Value*, std::vector<Operation*>> users;
+    func->walk([&](Operation* op) {
+      for (Value* v : op->operands())
+        users[v].push_back(op);
+    });
+    std::vector<ChainLowering> chains;
+    std::map<const Operation*, const Operation*> storeOfOp;
+    for (ComputeChain& chain : findComputeChains(func)) {
+      for (Operation* op : chain.ops) {
+        auto [it, inserted] = storeOfOp.emplace(op, chain.store);
+        if (!inserted)
+          error(op, fmt::format("{} feeds two ttl.store ops (at {} and {}); lower-compute lowers "
+                                "each compute op into one store's chain: store it once and read "
+                                "the stored view back",
+                                op->name(), it->second->location().str(),
+                                chain.store->location().str()));
+      }
+      if (auto lowering = analyse(std::move(chain), users)) chains.push_back(std::move(*lowering));
+    }
+    // Compute ops that reach no store would stay behind, still reading views.
+    func->walk([&](Operation* op) {
+      if (isComputeChainOp(op) && !storeOfOp.count(op))
+        error(op, fmt::format("the result of {} is never stored: lower-compute lowers only "
+                              "compute ops that feed a ttl.store",
+                              op->name()));
+    });
+    if (failed_) return false;
+
+    Constants constants(func);
+    // Zero the views that receive accumulating stores right after their reservation ("a freshly
+    // reserved view counts as zeros"), in the sub-blocks of the first such store.
+    std::set<const Operation*> zeroed;
+    for (const ChainLowering& c : chains)
+      if (c.accumulate && zeroed.insert(c.reserve).second) emitZeroFill(c, constants);
+    for (ChainLowering& c : chains)
+      emitChain(c, constants);
+    for (ChainLowering& c : chains)
+      erase(c);
+    if (failed_) return false;
+
+    // The contract with lower-sync: no view of a CB op is used any more.
+    func->walk([&](Operation* op) {
+      if (!op->isa(ir::CBWaitOp::kName) && !op->isa(ir::CBReserveOp::kName)) return;
+      func->walk([&](Operation* user) {
+        for (Value* v : user->operands())
+          if (v == op->result(0))
+            error(user, fmt::format("{} uses the view {} of a CB, which lower-compute cannot "
+                                    "lower: only compute chains ending in ttl.store read views in "
+                                    "a compute thread",
+                                    user->name(), valueName(v)));
+      });
+    });
+    return !failed_;
+  }
+
+  std::optional<ChainLowering>
+  analyse(ComputeChain chain, const std::map<const Value*, std::vector<Operation*>>& users) {
+    Operation* store = chain.store;
+    ChainLowering c;
+    c.accumulate = ir::StoreOp(store).accumulate();
+    const int errorsBefore = errors_;
+    if (auto segments = store->attribute("ttl.dst_segments"); segments) {
+      error(store, fmt::format("the DST plan splits this chain into {} segments through "
+                               "intermediate CBs (it does not fit DST even at a 1x1 sub-block); "
+                               "lower-compute does not lower split chains yet: shorten the "
+                               "expression or store a part of it into a CB of its own",
+                               segments.is(ir::AttrKind::Array) ? segments.elements().size() : 0));
+      return std::nullopt;
+    }
+    std::optional<std::vector<int64_t>> subblock = intList(store, "ttl.dst_subblock");
+    std::optional<std::vector<int64_t>> inputSlots = intList(store, "ttl.dst_inputs");
+    if (!subblock || subblock->size() != 2 || !inputSlots) {
+      error(store, "ttl.store has no DST plan (ttl.dst_subblock, ttl.dst_inputs): run `infer-dst` "
+                   "before `lower-compute`");
+      return std::nullopt;
+    }
+    if (chain.ops.empty()) {
+      error(store, "ttl.store of a value that no compute op computes: lower-compute needs a "
+                   "compute op to fill DST (copy a view with a data-movement ttl.copy instead)");
+      return std::nullopt;
+    }
+    Value* view = ir::StoreOp(store).view();
+    c.reserve = view->definingOp();
+    std::optional<Shape> block = blockShape(view->type());
+    if (!c.reserve || !c.reserve->isa(ir::CBReserveOp::kName) || !block) {
+      error(store, "ttl.store must write a 2-D block view from ttl.cb_reserve in this compute "
+                   "thread");
+      return std::nullopt;
+    }
+    c.block = *block;
+    c.outCb = ir::CBReserveOp(c.reserve).cb();
+    c.h = (*subblock)[0];
+    c.w = (*subblock)[1];
+    if (c.h < 1 || c.w < 1 || c.block.rows % c.h != 0 || c.block.cols % c.w != 0) {
+      error(store, fmt::format("ttl.dst_subblock = [{}, {}] does not divide the stored {}x{} block",
+                               c.h, c.w, c.block.rows, c.block.cols));
+      return std::nullopt;
+    }
+    if (inputSlots->size() != chain.inputs.size()) {
+      error(store, fmt::format("ttl.dst_inputs has {} slots but the chain reads {} inputs: the IR "
+                               "changed after `infer-dst`",
+                               inputSlots->size(), chain.inputs.size()));
+      return std::nullopt;
+    }
+    const int64_t capacity = dstCapacity(view->type().elementType().tileDataType()) / (c.h * c.w);
+    auto checkSlot = [&](const Operation* at, int64_t slot, const std::string& what) {
+      if (slot >= capacity)
+        error(at, fmt::format("{} is in DST slot {}, but only {} slots of {}x{} tiles fit DST",
+                              what, slot, capacity, c.h, c.w));
+    };
+    for (size_t i = 0; i < chain.inputs.size(); ++i) {
+      c.slots[chain.inputs[i]] = (*inputSlots)[i];
+      checkSlot(store, (*inputSlots)[i], "chain input " + valueName(chain.inputs[i]));
+    }
+    std::set<const Operation*> members(chain.ops.begin(), chain.ops.end());
+    auto isInput = [&](const Value* v) { return !members.count(v->definingOp()); };
+    int matmuls = 0;
+    bool others = false;
+
+    for (Operation* op : chain.ops) {
+      std::optional<int64_t> slot = intAttr(op, "dst_idx");
+      if (!slot || *slot < 0) {
+        error(op,
+              fmt::format("{} has no dst_idx: run `infer-dst` before `lower-compute`", op->name()));
+        return std::nullopt;
+      }
+      c.slots[op->result(0)] = *slot;
+      checkSlot(op, *slot, "the result of " + op->name());
+      for (Operation* user :
+           users.count(op->result(0)) ? users.at(op->result(0)) : std::vector<Operation*>{})
+        if (!members.count(user) && user != store)
+          error(user, fmt::format("{} uses {}, a value of the compute chain stored at {}: only "
+                                  "ops of that chain may read it (its tiles exist only in DST)",
+                                  user->name(), valueName(op->result(0)), store->location().str()));
+      if (op->isa("ttl.reduce_sum") || op->isa("ttl.reduce_max")) {
+        error(op, fmt::format("{} is not lowered yet: the compute API the emulator implements has "
+                              "no reduction, and the DST plan does not yet keep the reduced "
+                              "dimension inside one sub-block",
+                              op->name()));
+        return std::nullopt;
+      }
+      std::optional<Shape> result = blockShape(op->result(0)->type());
+      if (!result || !(*result == c.block)) {
+        error(op, fmt::format("the result of {} ({}) is not the stored {}x{} block: every op of a "
+                              "chain must compute the block the store writes",
+                              op->name(), op->result(0)->type().str(), c.block.rows, c.block.cols));
+        return std::nullopt;
+      }
+      if (auto mm = ir::MatmulOp::dyn(op)) {
+        ++matmuls;
+        std::optional<Shape> a = blockShape(mm->lhs()->type());
+        std::optional<Shape> b = blockShape(mm->rhs()->type());
+        if (!isInput(mm->lhs()) || !isInput(mm->rhs())) {
+          error(op, "a ttl.matmul operand computed in the chain is not supported: matmul reads its "
+                    "operands from CBs; store the operand into a CB of its own first");
+          return std::nullopt;
+        }
+        if (!a || !b || a->rows != c.block.rows || b->cols != c.block.cols || a->cols != b->rows) {
+          error(op, fmt::format("ttl.matmul of {} and {} does not give the stored {}x{} block",
+                                mm->lhs()->type().str(), mm->rhs()->type().str(), c.block.rows,
+                                c.block.cols));
+          return std::nullopt;
+        }
+        checkView(mm->lhs(), op, c);
+        checkView(mm->rhs(), op, c);
+        continue;
+      }
+      others = true;
+      if (auto bc = ir::ReduceOrBcastOp::dyn(op); bc && bc->isBroadcast()) {
+        std::vector<int64_t> dims = bc->dims();
+        std::sort(dims.begin(), dims.end());
+        if (dims != std::vector<int64_t>{0} && dims != std::vector<int64_t>{1} &&
+            dims != std::vector<int64_t>{0, 1}) {
+          error(op, "ttl.bcast needs dims = [0], [1] or [0, 1]");
+          return std::nullopt;
+        }
+        if (!isInput(bc->input())) {
+          error(op, "ttl.bcast of a value computed in the chain is not supported yet: the compute "
+                    "API broadcasts only while unpacking from a CB (unary_bcast); store the value "
+                    "into a CB and broadcast the view");
+          return std::nullopt;
+        }
+        std::optional<Shape> in = blockShape(bc->input()->type());
+        bool pinRows = std::count(dims.begin(), dims.end(), 0) > 0;
+        bool pinCols = std::count(dims.begin(), dims.end(), 1) > 0;
+        if (!in || (!pinRows && in->rows != 1 && in->rows != c.block.rows) ||
+            (!pinCols && in->cols != 1 && in->cols != c.block.cols)) {
+          error(op, fmt::format("ttl.bcast of a {} block cannot give the {}x{} block",
+                                bc->input()->type().str(), c.block.rows, c.block.cols));
+          return std::nullopt;
+        }
+        checkView(bc->input(), op, c);
+        continue;
+      }
+      if (!binaryFn(op->name()) && !unaryFn(op->name())) {
+        error(op, fmt::format("{} is not supported by lower-compute", op->name()));
+        return std::nullopt;
+      }
+      for (Value* operand : op->operands()) {
+        if (!isInput(operand)) continue;
+        std::optional<Shape> in = blockShape(operand->type());
+        if (!in || (in->rows != 1 && in->rows != c.block.rows) ||
+            (in->cols != 1 && in->cols != c.block.cols)) {
+          error(op, fmt::format("{} reads {} ({}), which neither matches nor broadcasts to the "
+                                "{}x{} block",
+                                op->name(), valueName(operand), operand->type().str(), c.block.rows,
+                                c.block.cols));
+          return std::nullopt;
+        }
+        if (c.slots[operand] < 0) {
+          error(op, fmt::format("{} reads {} from DST, but ttl.dst_inputs gives it no slot",
+                                op->name(), valueName(operand)));
+          return std::nullopt;
+        }
+        checkView(operand, op, c);
+      }
+    }
+    c.hoistMatmulInit = matmuls == 1 && !others;
+    c.chain = std::move(chain);
+    checkNoPopBeforeStore(c);
+    if (errors_ != errorsBefore) return std::nullopt;
+    return c;
+  }
+
+  /// A chain input must be a view from ttl.cb_wait: the compute API reads tiles from a CB's front.
+  void checkView(Value* input, const Operation* reader, ChainLowering& c) {
+    Operation* def = input->definingOp();
+    if (!def || !def->isa(ir::CBWaitOp::kName)) {
+      error(reader,
+            fmt::format("{} reads {}, which is not a view from ttl.cb_wait: the compute API "
+                        "unpacks tiles from the front of a CB",
+                        reader->name(), valueName(input)));
+      return;
+    }
+    c.inputCb[input] = ir::CBWaitOp(def).cb();
+  }
+
+  /// The chain runs where its store is; an input CB popped between the chain's ops and the store
+  /// would be read after the pop.
+  void checkNoPopBeforeStore(const ChainLowering& c) {
+    std::set<const Value*> inputCbs;
+    for (const auto& [view, cb] : c.inputCb)
+      inputCbs.insert(cb);
+    ir::Block* block = c.chain.store->parentBlock();
+    std::set<const Operation*> members(c.chain.ops.begin(), c.chain.ops.end());
+    // From the chain's first op in the store's block (its start when the ops are outside it).
+    auto it = block->operations().begin();
+    auto storeIt = ir::iteratorOf(c.chain.store);
+    for (auto j = it; j != storeIt; ++j)
+      if (members.count(j->get())) {
+        it = j;
+        break;
+      }
+    for (; it != storeIt; ++it)
+      if (auto pop = ir::CBPopOp::dyn(it->get()); pop && inputCbs.count(pop->cb()))
+        error(it->get(),
+              fmt::format("ttl.cb_pop of {} comes before the ttl.store at {} whose compute "
+                          "chain reads that CB: lower-compute computes a chain at its store, "
+                          "so pop after the store",
+                          valueName(pop->cb()), c.chain.store->location().str()));
+  }
+
+  /// Zeroes the view `c` accumulates into, right after its ttl.cb_reserve: fill h*w DST tiles with
+  /// 0 and pack them over the view, one round per sub-block.
+  void emitZeroFill(const ChainLowering& c, Constants& constants) {
+    const ir::Location& loc = c.chain.store->location();
+    forEachRound(
+        OpBuilder::after(c.reserve).withLocation(loc), c.block.rows, c.block.cols, c.h, c.w,
+        constants, [&](Round& r) {
+          OpBuilder b = r.at(loc);
+          b.call("tile_regs_acquire", {});
+          b.call("fill_tile_init", {});
+          for (int64_t t = 0; t < r.tiles(); ++t)
+            b.call("fill_tile", {r.constant(t, loc)}, ir::Type(),
+                   {{"value", Attribute::floating(0.0, ir::Type::floating(ir::FloatKind::F32))}});
+          b.call("tile_regs_commit", {});
+          b.call("tile_regs_wait", {});
+          packTiles(r, b, c, 0, loc);
+          b.call("tile_regs_release", {});
+        });
+    statistic("views-zeroed", "accumulated views zeroed after their reservation") += 1;
+  }
+
+  /// pack_tile of the h*w tiles of DST slot `slot` into their places in the stored view.
+  void packTiles(Round& r, OpBuilder& b, const ChainLowering& c, int64_t slot,
+                 const ir::Location& loc) {
+    TileIndex out{true, c.block.cols, true, 1, 0};
+    for (int64_t ii = 0; ii < r.h(); ++ii)
+      for (int64_t jj = 0; jj < r.w(); ++jj)
+        b.call("pack_tile", {r.constant(slot * r.tiles() + ii * r.w() + jj, loc), c.outCb,
+                             r.index(out, ii, jj, loc)});
+  }
+
+  void emitChain(const ChainLowering& c, Constants& constants) {
+    Operation* store = c.chain.store;
+    const ir::Location& storeLoc = store->location();
+    OpBuilder before = OpBuilder::before(store);
+    if (c.hoistMatmulInit) {
+      auto mm = *ir::MatmulOp::dyn(c.chain.ops.front());
+      OpBuilder init = before;
+      init.setLocation(mm.location());
+      init.call("mm_init", {c.inputCb.at(mm.lhs()), c.inputCb.at(mm.rhs()), c.outCb});
+    }
+    forEachRound(before, c.block.rows, c.block.cols, c.h, c.w, constants, [&](Round& r) {
+      r.at(storeLoc).call("tile_regs_acquire", {});
+      std::set<const Value*> loaded;
+      for (Operation* op : c.chain.ops)
+        emitOp(c, r, op, loaded);
+      OpBuilder b = r.at(storeLoc);
+      b.call("tile_regs_commit", {});
+      b.call("tile_regs_wait", {});
+      if (c.accumulate) b.call("pack_reconfig_l1_acc", {r.constant(1, storeLoc)});
+      packTiles(r, b, c, c.slots.at(ir::StoreOp(store).value()), storeLoc);
+      if (c.accumulate) b.call("pack_reconfig_l1_acc", {r.constant(0, storeLoc)});
+      b.call("tile_regs_release", {});
+    });
+    statistic("chains-lowered", "compute chains lowered to tile calls") += 1;
+  }
+
+  /// DST index of tile t of the sub-block of `v`.
+  static int64_t dstIndex(const ChainLowering& c, const Round& r, const Value* v, int64_t t) {
+    return c.slots.at(v) * r.tiles() + t;
+  }
+
+  void emitOp(const ChainLowering& c, Round& r, Operation* op, std::set<const Value*>& loaded) {
+    const ir::Location& loc = op->location();
+    OpBuilder b = r.at(loc);
+    std::set<const Operation*> members(c.chain.ops.begin(), c.chain.ops.end());
+    auto isInput = [&](const Value* v) { return !members.count(v->definingOp()); };
+    auto forTiles = [&](const std::function<void(int64_t, int64_t, int64_t)>& f) {
+      for (int64_t ii = 0; ii < r.h(); ++ii)
+        for (int64_t jj = 0; jj < r.w(); ++jj)
+          f(ii, jj, ii * r.w() + jj);
+    };
+    auto dst = [&](const Value* v, int64_t t) { return r.constant(dstIndex(c, r, v, t), loc); };
+
+    if (auto mm = ir::MatmulOp::dyn(op)) {
+      Value* cbA = c.inputCb.at(mm->lhs());
+      Value* cbB = c.inputCb.at(mm->rhs());
+      if (!c.hoistMatmulInit) b.call("mm_init", {cbA, cbB, c.outCb});
+      const int64_t K = blockShape(mm->lhs()->type())->cols;
+      const int64_t C = c.block.cols;
+      forTiles([&](int64_t ii, int64_t jj, int64_t t) {
+        for (int64_t k = 0; k < K; ++k) {
+          Value* a = r.index(TileIndex{true, K, false, 0, k}, ii, jj, loc);
+          Value* bIdx = r.index(TileIndex{false, 0, true, 1, k * C}, ii, jj, loc);
+          b.call("matmul_tiles", {cbA, cbB, a, bIdx, dst(op->result(0), t)});
+        }
+      });
+      statistic("matmul-tiles", "matmul_tiles calls emitted") += r.tiles() * K;
+      return;
+    }
+    if (auto bc = ir::ReduceOrBcastOp::dyn(op); bc && bc->isBroadcast()) {
+      std::vector<int64_t> dims = bc->dims();
+      bool pinRows = std::count(dims.begin(), dims.end(), 0) > 0;
+      bool pinCols = std::count(dims.begin(), dims.end(), 1) > 0;
+      std::string kind = pinRows && pinCols ? "SCALAR" : pinCols ? "COL" : "ROW";
+      Value* cb = c.inputCb.at(bc->input());
+      TileIndex in = inputIndex(*blockShape(bc->input()->type()), pinRows, pinCols);
+      b.call("unary_bcast_init", {cb, c.outCb});
+      forTiles([&](int64_t ii, int64_t jj, int64_t t) {
+        b.call("unary_bcast", {cb, r.index(in, ii, jj, loc), dst(op->result(0), t)}, ir::Type(),
+               {{"bcast", Attribute::string(kind)}});
+      });
+      return;
+    }
+    // Elementwise: unpack the inputs this op is the first to read.
+    for (Value* operand : op->operands()) {
+      if (!isInput(operand) || !loaded.insert(operand).second) continue;
+      Value* cb = c.inputCb.at(operand);
+      TileIndex in = inputIndex(*blockShape(operand->type()));
+      b.call("copy_tile_init", {cb});
+      forTiles([&](int64_t ii, int64_t jj, int64_t t) {
+        b.call("copy_tile", {cb, r.index(in, ii, jj, loc), dst(operand, t)});
+      });
+    }
+    if (auto fn = binaryFn(op->name())) {
+      b.call(fn->init, {});
+      forTiles([&](int64_t, int64_t, int64_t t) {
+        b.call(fn->fn, {dst(op->operand(0), t), dst(op->operand(1), t), dst(op->result(0), t)});
+      });
+      return;
+    }
+    TileFn fn = *unaryFn(op->name());
+    if (c.slots.at(op->operand(0)) != c.slots.at(op->result(0)))
+      forTiles([&](int64_t, int64_t, int64_t t) {
+        b.call("copy_dest_values", {dst(op->result(0), t), dst(op->operand(0), t)});
+      });
+    b.call(fn.init, {});
+    forTiles([&](int64_t, int64_t, int64_t t) { b.call(fn.fn, {dst(op->result(0), t)}); });
+  }
+
+  /// Removes the store and the chain's ops (users before producers).
+  void erase(const ChainLowering& c) {
+    Operation* func = c.chain.store->ancestor("func.func");
+    ir::eraseOp(c.chain.store);
+    for (auto it = c.chain.ops.rbegin(); it != c.chain.ops.rend(); ++it) {
+      if (ir::hasUses(func, (*it)->result(0))) {
+        error(*it, fmt::format("internal error: {} still has uses after its chain was lowered",
+                               (*it)->name()));
+        continue;
+      }
+      ir::eraseOp(*it);
+      statistic("ops-lowered", "compute ops replaced by tile calls") += 1;
+    }
+    statistic("stores-lowered", "ttl.store ops replaced by pack_tile") += 1;
   }
 };
 

@@ -14,3 +14,20 @@ set(golden_lower_dir ${CMAKE_CURRENT_SOURCE_DIR}/lower)
 # --- expand-threads ---
 ttlplan_golden(expand-threads ${golden_lower_dir}/expand-threads.ttl lower
                --pipeline verify,plan,apply-plan,expand-threads ${golden_lower_dir}/expand-threads.ttl)
+
+# --- infer-dst and lower-compute (compute lowering) ---
+ttlplan_golden(infer-dst ${golden_lower_dir}/infer-dst.ttl lower
+               --pipeline verify,plan,apply-plan,infer-dst ${golden_lower_dir}/infer-dst.ttl)
+ttlplan_golden(lower-compute ${golden_lower_dir}/lower-compute.ttl lower
+               --pipeline verify,plan,apply-plan,infer-dst,expand-threads,lower-compute
+               ${golden_lower_dir}/lower-compute.ttl)
+# Every example but softmax_row (reductions) lowers through lower-compute with the default
+# pipeline's passes before it; the EXAMPLE lines of lower-compute.ttl check the compute func.
+foreach(example eltwise_add eltwise_bcast_scalar matmul_single_core matmul_multicore
+                matmul_mcast_2d matmul_template)
+  add_test(NAME golden.lower-compute.${example}
+           COMMAND ${CMAKE_COMMAND}
+                   "-DCMD=$<TARGET_FILE:ttlplan>;lower;--pipeline;verify,infer-pipe-semaphores,insert-sync,plan,apply-plan,infer-dst,expand-threads,lower-compute;${PROJECT_SOURCE_DIR}/examples/${example}.ttl"
+                   -DCHECKS=${golden_lower_dir}/lower-compute.ttl -DPREFIX=EXAMPLE
+                   -DFILECHECK=${FILECHECK} -P ${CMAKE_CURRENT_SOURCE_DIR}/RunFileCheck.cmake)
+endforeach()
