@@ -43,7 +43,9 @@ std::span<const PassInfo> registeredPasses() {
        createLowerComputePass},
       {"lower-data-movement",
        "lower copies to tile reads and writes, and pipes to multicast with the semaphore handshake",
-       {},
+       {{"max-unrolled-tiles", "blocks of at most this many tiles are copied by unrolled calls, "
+                               "larger ones by two scf.for loops",
+         "[0, 1024]", "4"}},
        createLowerDataMovementPass},
       {"lower-sync", "lower CB, wait, barrier, semaphore and core-coordinate ops to kernel API calls",
        {},

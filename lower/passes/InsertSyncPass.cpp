@@ -1,15 +1,77 @@
-// PLACEHOLDER while the pass is being written: fails with a clear message.
+// insert-sync: a `ttl.copy` whose handle nobody waits for gets a `ttl.wait`, so that every copy
+// completes before its bytes are handed on. The wait goes before the first later op of the copy's
+// block that pushes or pops the copied view's CB (the CB protocol hands the bytes to another
+// thread there), or that starts another copy of the same view (a read into a view that is then
+// sent or written must have landed first), or at the end of the block when there is none.
+#include "ir/Ops.h"
+#include "ir/Rewrite.h"
+#include "lower/passes/PassUtil.h"
 #include "lower/passes/Passes.h"
+
+#include <set>
 
 namespace ttlplan::lower {
 
 namespace {
 
+/// Whether `op` (or an op nested in it) is a push or pop of `cb`, or another copy that uses
+/// `view`.
+bool handsOn(ir::Operation* op, const ir::Value* cb, const ir::Value* view,
+             const ir::Operation* copy) {
+  bool found = false;
+  op->walk([&](ir::Operation* inner) {
+    if (found) return;
+    if ((inner->isa(ir::CBPushOp::kName) || inner->isa(ir::CBPopOp::kName)) &&
+        inner->numOperands() == 1 && inner->operand(0) == cb)
+      found = true;
+    else if (inner != copy && inner->isa(ir::CopyOp::kName))
+      for (ir::Value* v : inner->operands())
+        found = found || v == view;
+  });
+  return found;
+}
+
 class InsertSyncPass : public Pass {
 public:
   bool run(PassContext& context) override {
-    context.diagnostics.error(ir::Location(), "pass not implemented yet");
-    return false;
+    for (ir::Operation* kernel : kernelsOf(context.module)) {
+      std::vector<ir::Operation*> copies;
+      std::set<const ir::Value*> waited;
+      kernel->walk([&](ir::Operation* op) {
+        if (op->isa(ir::CopyOp::kName) && op->numResults() == 1 && op->numOperands() == 2)
+          copies.push_back(op);
+        if (op->isa(ir::WaitOp::kName) && op->numOperands() == 1) waited.insert(op->operand(0));
+      });
+      for (ir::Operation* op : copies) {
+        ir::CopyOp copy(op);
+        if (waited.count(copy.handle())) continue;
+        // The view is the non-slice, non-pipe end: the destination of a read or receive, the
+        // source of a write or send.
+        auto direction = copy.direction();
+        bool into =
+            direction == ir::CopyOp::Direction::Read || direction == ir::CopyOp::Direction::Receive;
+        if (direction == ir::CopyOp::Direction::Invalid) continue; // verify reports it
+        ir::Value* view = into ? copy.destination() : copy.source();
+        ir::Operation* acquire = view->definingOp();
+        const ir::Value* cb =
+            acquire && acquire->numOperands() == 1 ? acquire->operand(0) : nullptr;
+        ir::Block* block = op->parentBlock();
+        ir::Operation* before = nullptr;
+        for (auto it = std::next(ir::iteratorOf(op)); it != block->operations().end(); ++it)
+          if (handsOn(it->get(), cb, view, op)) {
+            before = it->get();
+            break;
+          }
+        // At the end of the block, but before its terminator (scf.yield).
+        if (!before && block->back() && block->back()->isa("scf.yield")) before = block->back();
+        ir::OpBuilder b = before ? ir::OpBuilder::before(before) : ir::OpBuilder::atEnd(*block);
+        b.setLocation(op->location());
+        b.create(std::string(ir::WaitOp::kName), {copy.handle()});
+        waited.insert(copy.handle());
+        statistic("waits-inserted", "ttl.wait ops inserted") += 1;
+      }
+    }
+    return true;
   }
 };
 

@@ -1,16 +1,600 @@
-// PLACEHOLDER while the pass is being written: fails with a clear message.
+// lower-data-movement: in every data-movement thread function ("noc0" / "noc1"), copies become
+// tile reads and writes of interleaved DRAM tensors, pipes become the multicast semaphore
+// handshake, and waits on copy handles become NoC barriers (docs/lowering.md, "Data-movement
+// lowering"). The CB protocol ops stay for lower-sync; the view pointers this pass needs
+// (get_write_ptr / get_read_ptr) are placed right after the ttl.cb_reserve / ttl.cb_wait that made
+// the view.
+//
+// The pipe handshake, per net (one sender, `receivers` destination cores, a ready semaphore R and
+// a valid semaphore V with the same ids on every core of the net, both starting at 0):
+//   receiver: V := 0; R(sender) += 1; wait V == 1
+//   sender:   wait R == receivers; R := 0; multicast data; V(own) := 1; multicast V
+// Why a loop of these cannot see a stale value (the emulator runs the cores truly concurrently):
+//  - A receiver resets its V *before* it signals R, and the sender multicasts VALID only after all
+//    R signals of this round arrived; so the VALID a receiver then waits for is this round's, and a
+//    VALID left over from the previous round was cleared before the signal.
+//  - The sender resets R right after the wait, before the data and VALID go out. A receiver
+//    signals R for the next round only after it saw this round's VALID, which comes after that
+//    reset; so no next-round increment is lost to the reset or counted in this round.
+//  - A receiver signals R only after it reserved its CB slot (the copy follows the reserve), so the
+//    data never lands in a slot the receiver still uses. The data and VALID multicasts go out on
+//    the same NoC in that order (the emulator applies writes at the call), so VALID never
+//    overtakes the data. The ttl.wait of the send handle is a write barrier before the sender's
+//    slot can be reused.
+#include "ir/Ops.h"
+#include "ir/Rewrite.h"
+#include "lower/Extract.h"
+#include "lower/passes/DataMovementSupport.h"
+#include "lower/passes/PassUtil.h"
 #include "lower/passes/Passes.h"
+
+#include <array>
+#include <fmt/format.h>
+#include <functional>
+#include <map>
+#include <set>
 
 namespace ttlplan::lower {
 
 namespace {
 
-class LowerDataMovementPass : public Pass {
+using ir::Attribute;
+using ir::OpBuilder;
+using ir::Operation;
+using ir::Type;
+using ir::Value;
+using Direction = ir::CopyOp::Direction;
+
+Type addrGenType() {
+  return Type::opaque("!ttkernel.addr_gen");
+}
+Type l1PtrType() {
+  return Type::opaque("!ttkernel.l1_ptr");
+}
+
+/// `arith.cmpi ne, %v, 0`: the condition of a per-core flag.
+Value* isNonZero(OpBuilder& b, Value* v) {
+  Value* zero = b.constant(0);
+  Operation* cmp = b.create("arith.cmpi", {v, zero}, {Type::integer(1)},
+                            {{"predicate", Attribute::integer(1, Type::integer(64))}});
+  return cmp->result(0);
+}
+
+/// `arith.cmpi ult, %a, %b`.
+Value* lessThan(OpBuilder& b, Value* lhs, Value* rhs) {
+  Operation* cmp = b.create("arith.cmpi", {lhs, rhs}, {Type::integer(1)},
+                            {{"predicate", Attribute::integer(6, Type::integer(64))}});
+  return cmp->result(0);
+}
+
+/// The value of an `arith.constant` integer, or nullopt.
+std::optional<int64_t> constantOf(const Value* v) {
+  Operation* def = v->definingOp();
+  if (!def || !def->isa("arith.constant")) return std::nullopt;
+  Attribute a = def->attribute("value");
+  if (!a.is(ir::AttrKind::Integer)) return std::nullopt;
+  return a.intValue();
+}
+
+// Index arithmetic that folds constants, so that a slice at constant indices gets literal tile
+// ids and a zero offset no add.
+Value* add(OpBuilder& b, Value* lhs, Value* rhs, std::string hint = {}) {
+  std::optional<int64_t> l = constantOf(lhs), r = constantOf(rhs);
+  if (l && r) return b.constant(*l + *r);
+  if (l == 0) return rhs;
+  if (r == 0) return lhs;
+  return b.arith("addi", lhs, rhs, std::move(hint));
+}
+Value* plus(OpBuilder& b, Value* lhs, int64_t c, std::string hint = {}) {
+  if (c == 0) return lhs;
+  return add(b, lhs, b.constant(c), std::move(hint));
+}
+Value* times(OpBuilder& b, Value* lhs, int64_t c, std::string hint = {}) {
+  if (c == 1) return lhs;
+  if (std::optional<int64_t> l = constantOf(lhs)) return b.constant(*l * c);
+  return b.arith("muli", lhs, b.constant(c), std::move(hint));
+}
+
+/// The runtime-arg values of one pipe, read where the pipe is created.
+struct PipeValues {
+  Value* isSender = nullptr;
+  Value* receivers = nullptr;
+  Value* sendReady = nullptr;
+  Value* sendValid = nullptr;
+  Value* numRects = nullptr;
+  std::vector<std::array<Value*, 5>> rects; ///< start_x, start_y, end_x, end_y, num_dests
+  Value* isReceiver = nullptr;
+  Value* senderNocX = nullptr;
+  Value* senderNocY = nullptr;
+  Value* recvReady = nullptr;
+  Value* recvValid = nullptr;
+  size_t minSenderRects = 0; ///< rectangles every sender has (no guard needed below this)
+};
+
+/// A tensor argument as the tile reads and writes see it.
+struct TensorAccess {
+  Value* gen = nullptr;    ///< the interleaved address generator
+  int64_t pageBytes = 0;   ///< one tile
+  int64_t columnTiles = 0; ///< tiles per tensor row
+};
+
+class FunctionLowering {
 public:
-  bool run(PassContext& context) override {
-    context.diagnostics.error(ir::Location(), "pass not implemented yet");
+  FunctionLowering(PassContext& context, Operation* func, int64_t rows, int64_t cols,
+                   int64_t maxUnrolledTiles,
+                   std::function<int64_t&(std::string_view, std::string_view)> stat)
+      : context_(context), func_(func), rows_(rows), cols_(cols),
+        maxUnrolledTiles_(maxUnrolledTiles), stat_(std::move(stat)),
+        args_(RuntimeArgs::load(func)) {}
+
+  bool run() {
+    std::vector<Operation*> pipes, copies, waits, barriers, regions;
+    func_->walk([&](Operation* op) {
+      const std::string& n = op->name();
+      if (n == ir::CreatePipeOp::kName)
+        pipes.push_back(op);
+      else if (n == ir::CopyOp::kName)
+        copies.push_back(op);
+      else if (n == ir::WaitOp::kName)
+        waits.push_back(op);
+      else if (n == "ttl.dma_barrier")
+        barriers.push_back(op);
+      else if (n == ir::IfSrcOp::kName || n == ir::IfDstOp::kName)
+        regions.push_back(op);
+    });
+    bool ok = true;
+    for (Operation* pipe : pipes)
+      ok = lowerPipe(pipe) && ok;
+    if (!ok) return false;
+    for (Operation* copy : copies)
+      ok = lowerCopy(copy) && ok;
+    if (!ok) return false;
+    for (Operation* wait : waits)
+      ok = lowerWait(wait) && ok;
+    if (!ok) return false;
+    for (Operation* barrier : barriers) {
+      OpBuilder b = OpBuilder::before(barrier);
+      b.call("noc_async_read_barrier", {});
+      b.call("noc_async_write_barrier", {});
+      ir::eraseOp(barrier);
+      stat_("barriers", "NoC barriers emitted") += 2;
+    }
+    for (Operation* region : regions)
+      lowerPipeRegion(region);
+    for (Operation* copy : copies)
+      ok = eraseIfUnused(copy, "the handle of this copy") && ok;
+    for (Operation* slice : slices_)
+      ok = eraseIfUnused(slice, "this tensor slice") && ok;
+    for (Operation* pipe : pipes)
+      ok = eraseIfUnused(pipe, "this pipe") && ok;
+    args_.store(func_);
+    return ok;
+  }
+
+private:
+  // ---- pipes ------------------------------------------------------------------------------
+
+  bool lowerPipe(Operation* op) {
+    Expected<PipeArgTable> table =
+        pipeArgTable(op->attribute("ttl.nets"), rows_, cols_, context_.device);
+    if (!table) {
+      reportError(context_, op, "lower-data-movement: " + table.error().message);
+      return false;
+    }
+    if (!op->hasAttribute("ttl.nets") && usesPipe(op->result(0))) {
+      // Nobody would send or receive: a kernel that was not planned, or a plan without this pipe.
+      reportError(context_, op,
+                  "lower-data-movement: this pipe has no `ttl.nets`: run `plan` and `apply-plan` "
+                  "before lowering (a pipe no core sends or receives on is not planned)");
+      return false;
+    }
+    std::string prefix = op->result(0)->nameHint();
+    Attribute id = op->attribute("ttl.pipe_id");
+    if (prefix.empty() || args_.contains(prefix + ".is_sender"))
+      prefix = id.is(ir::AttrKind::Integer) ? fmt::format("pipe{}", id.intValue())
+                                            : fmt::format("pipe_{}", args_.size());
+    while (args_.contains(prefix + ".is_sender"))
+      prefix += "_";
+    std::vector<std::string> names = pipeArgNames(prefix, table->maxRects);
+    std::vector<std::vector<int64_t>> values = pipeArgValues(*table, table->maxRects);
+    OpBuilder b = OpBuilder::before(op);
+    std::vector<Value*> read;
+    for (size_t i = 0; i < names.size(); ++i)
+      read.push_back(getArgVal(b, args_.append(names[i], std::move(values[i])), names[i]));
+    PipeValues v;
+    size_t i = 0;
+    v.isSender = read[i++];
+    v.receivers = read[i++];
+    v.sendReady = read[i++];
+    v.sendValid = read[i++];
+    v.numRects = read[i++];
+    for (size_t r = 0; r < table->maxRects; ++r) {
+      std::array<Value*, 5> rect{};
+      for (Value*& x : rect)
+        x = read[i++];
+      v.rects.push_back(rect);
+    }
+    v.isReceiver = read[i++];
+    v.senderNocX = read[i++];
+    v.senderNocY = read[i++];
+    v.recvReady = read[i++];
+    v.recvValid = read[i++];
+    v.minSenderRects = table->minSenderRects;
+    pipes_[op->result(0)] = std::move(v);
+    stat_("pipes", "pipes lowered to the multicast handshake") += 1;
+    return true;
+  }
+
+  bool usesPipe(Value* pipe) { return ir::hasUses(func_, pipe); }
+
+  /// `ttl.if_src %p { body }` -> `scf.if (is_sender != 0) { body }`; if_dst on is_receiver.
+  void lowerPipeRegion(Operation* region) {
+    const PipeValues& v = pipes_.at(region->operand(0));
+    OpBuilder b = OpBuilder::before(region);
+    Value* flag = region->isa(ir::IfSrcOp::kName) ? v.isSender : v.isReceiver;
+    Operation* ifOp = b.ifOp(isNonZero(b, flag), false);
+    ir::Block& from = region->body();
+    ir::Block& to = ifOp->body(0);
+    Operation* yield = to.back();
+    while (!from.empty())
+      to.insert(ir::iteratorOf(yield), from.remove(from.operations().front().get()));
+    ir::eraseOp(region);
+  }
+
+  /// Calls `emit(b, rect)` for every multicast rectangle of the sender, guarding rectangle r with
+  /// `r < num_rects` where some sender has fewer.
+  void forEachRect(OpBuilder& b, const PipeValues& v,
+                   const std::function<void(OpBuilder&, const std::array<Value*, 5>&)>& emit) {
+    for (size_t r = 0; r < v.rects.size(); ++r) {
+      if (r < v.minSenderRects) {
+        emit(b, v.rects[r]);
+        continue;
+      }
+      Operation* guard =
+          b.ifOp(lessThan(b, b.constant(static_cast<int64_t>(r)), v.numRects), false);
+      OpBuilder inner = OpBuilder::bodyBuilder(guard);
+      inner.setLocation(b.location());
+      emit(inner, v.rects[r]);
+    }
+  }
+
+  bool lowerSend(Operation* op, Value* view, Value* pipe) {
+    auto it = pipes_.find(pipe);
+    if (it == pipes_.end())
+      return error(op, "the pipe of this send is not created in the same thread function");
+    const PipeValues& v = it->second;
+    Operation* acquire = view->definingOp();
+    if (!acquire || !acquire->isa(ir::CBReserveOp::kName))
+      return error(op, "a pipe send must send a view from ttl.cb_reserve: the receivers get the "
+                       "bytes at the sender's write pointer of the same CB, which is their own "
+                       "write pointer only because every core reserves in the same order");
+    Value* ptr = viewPointer(acquire);
+    std::optional<int64_t> bytes = blockBytes(op, view);
+    if (!bytes) return false;
+    OpBuilder b = OpBuilder::before(op);
+    // Wait until every receiver has reserved its slot (and cleared its VALID), then reset READY
+    // before anything goes out, so that a next-round signal cannot be lost or counted early.
+    Value* readyAddr = b.call("get_semaphore", {v.sendReady}, Type::index(), {}, "ready_addr");
+    Value* readyPtr = b.call("l1_ptr", {readyAddr}, l1PtrType(), {}, "ready_ptr");
+    b.call("noc_semaphore_wait", {readyPtr, v.receivers});
+    b.call("noc_semaphore_set", {readyPtr, b.constant(0)});
+    Value* size = b.constant(*bytes);
+    forEachRect(b, v, [&](OpBuilder& ib, const std::array<Value*, 5>& r) {
+      Value* dst = ib.call("get_noc_multicast_addr", {r[0], r[1], r[2], r[3], ptr},
+                           Type::integer(64), {}, "mcast_addr");
+      ib.call("noc_async_write_multicast", {ptr, dst, size, r[4]});
+    });
+    // VALID goes out after the data on the same NoC, from the sender's own valid semaphore.
+    Value* validAddr = b.call("get_semaphore", {v.sendValid}, Type::index(), {}, "valid_addr");
+    Value* validPtr = b.call("l1_ptr", {validAddr}, l1PtrType(), {}, "valid_ptr");
+    b.call("noc_semaphore_set", {validPtr, b.constant(1)});
+    forEachRect(b, v, [&](OpBuilder& ib, const std::array<Value*, 5>& r) {
+      Value* dst = ib.call("get_noc_multicast_addr", {r[0], r[1], r[2], r[3], validAddr},
+                           Type::integer(64), {}, "valid_mcast_addr");
+      ib.call("noc_semaphore_set_multicast", {validAddr, dst, r[4]});
+    });
+    stat_("sends", "pipe sends lowered") += 1;
+    return true;
+  }
+
+  bool lowerReceive(Operation* op, Value* view, Value* pipe) {
+    auto it = pipes_.find(pipe);
+    if (it == pipes_.end())
+      return error(op, "the pipe of this receive is not created in the same thread function");
+    const PipeValues& v = it->second;
+    Operation* acquire = view->definingOp();
+    if (!acquire || !acquire->isa(ir::CBReserveOp::kName))
+      return error(op, "a pipe receive must fill a view from ttl.cb_reserve");
+    OpBuilder b = OpBuilder::before(op);
+    // Clear VALID before signalling READY: the sender multicasts VALID only after every signal
+    // of this round, so the VALID waited for below cannot be a stale one.
+    Value* validAddr = b.call("get_semaphore", {v.recvValid}, Type::index(), {}, "valid_addr");
+    Value* validPtr = b.call("l1_ptr", {validAddr}, l1PtrType(), {}, "valid_ptr");
+    b.call("noc_semaphore_set", {validPtr, b.constant(0)});
+    Value* readyAddr = b.call("get_semaphore", {v.recvReady}, Type::index(), {}, "ready_addr");
+    Value* senderReady = b.call("get_noc_addr", {v.senderNocX, v.senderNocY, readyAddr},
+                                Type::integer(64), {}, "sender_ready");
+    b.call("noc_semaphore_inc", {senderReady, b.constant(1)});
+    b.call("noc_semaphore_wait", {validPtr, b.constant(1)});
+    stat_("receives", "pipe receives lowered") += 1;
+    return true;
+  }
+
+  // ---- reads and writes -------------------------------------------------------------------
+
+  /// The L1 address of a view: get_write_ptr after its ttl.cb_reserve, get_read_ptr after its
+  /// ttl.cb_wait (once per view).
+  Value* viewPointer(Operation* acquire) {
+    auto it = pointers_.find(acquire);
+    if (it != pointers_.end()) return it->second;
+    OpBuilder b = OpBuilder::after(acquire);
+    bool reserve = acquire->isa(ir::CBReserveOp::kName);
+    Value* ptr = b.call(reserve ? "get_write_ptr" : "get_read_ptr", {acquire->operand(0)},
+                        Type::index(), {}, reserve ? "write_ptr" : "read_ptr");
+    pointers_[acquire] = ptr;
+    return ptr;
+  }
+
+  /// Bytes of the block a view holds (tiles x tile bytes).
+  std::optional<int64_t> blockBytes(Operation* op, Value* view) {
+    Type t = view->type();
+    if (!t.isTileBlock()) {
+      error(op, fmt::format("expected a block of tiles, got {}", t.str()));
+      return std::nullopt;
+    }
+    int64_t tiles = 1;
+    for (const ir::Dim& d : t.shape()) {
+      if (!d.isStatic()) {
+        error(op, fmt::format("the block shape of {} is not a number: run `apply-plan` first",
+                              t.str()));
+        return std::nullopt;
+      }
+      tiles *= d.value;
+    }
+    return tiles * context_.device.tileBytes(t.elementType().tileDataType());
+  }
+
+  /// The address generator of a tensor argument, made once at the top of the function.
+  std::optional<TensorAccess> tensorAccess(Operation* slice, Value* tensor, Type tileType) {
+    auto it = tensors_.find(tensor);
+    if (it != tensors_.end()) return it->second;
+    Type t = tensor->type();
+    Attribute layout = t.is(ir::TypeKind::Tensor) ? t.encoding() : Attribute();
+    if (layout.is(ir::AttrKind::Layout) && layout.layoutValue().sharded) {
+      error(slice, fmt::format("lower-data-movement: sharded tensors are not supported yet ({} "
+                               "is {}); use #ttl.layout<dram, interleaved>",
+                               valueName(tensor), layout.str()));
+      return std::nullopt;
+    }
+    if (layout.is(ir::AttrKind::Layout) && layout.layoutValue().memory != ir::MemorySpace::Dram) {
+      error(slice, fmt::format("lower-data-movement: tensors in L1 are not supported yet ({} is "
+                               "{}); use #ttl.layout<dram, interleaved>",
+                               valueName(tensor), layout.str()));
+      return std::nullopt;
+    }
+    if (!tensor->isBlockArgument() || tensor->ownerBlock() != &func_->body()) {
+      error(slice, fmt::format("the sliced tensor {} is not an argument of the thread function",
+                               valueName(tensor)));
+      return std::nullopt;
+    }
+    std::optional<int64_t> arg = args_.indexOf(tensor->nameHint());
+    if (!arg) {
+      error(slice, fmt::format("the tensor {} is not in the runtime args of {} "
+                               "(ttl.runtime_args): a bug in expand-threads",
+                               valueName(tensor), func_->attribute("sym_name").stringValue()));
+      return std::nullopt;
+    }
+    if (t.shape().size() != 2 || !t.shape()[0].isStatic() || !t.shape()[1].isStatic() ||
+        tileType.tileColumns() <= 0 || t.shape()[1].value % tileType.tileColumns() != 0) {
+      error(slice, fmt::format("only 2-D tensors with a static shape of whole tiles are "
+                               "supported, got {}",
+                               t.str()));
+      return std::nullopt;
+    }
+    TensorAccess access;
+    access.pageBytes = context_.device.tileBytes(tileType.tileDataType());
+    access.columnTiles = t.shape()[1].value / tileType.tileColumns();
+    ir::Block& body = func_->body();
+    OpBuilder b = body.empty() ? OpBuilder::atEnd(body) : OpBuilder::before(prologueEnd());
+    b.setLocation(slice->location());
+    Value* addr = getArgVal(b, *arg, tensor->nameHint() + "_addr");
+    access.gen = b.call("interleaved_addr_gen", {addr, b.constant(access.pageBytes)}, addrGenType(),
+                        {}, tensor->nameHint() + "_gen");
+    lastPrologueOp_ = access.gen->definingOp();
+    tensors_[tensor] = access;
+    return access;
+  }
+
+  /// The op before which prologue ops go: after the ones this pass already put there, else at
+  /// the top of the function.
+  Operation* prologueEnd() {
+    if (lastPrologueOp_) {
+      auto it = std::next(ir::iteratorOf(lastPrologueOp_));
+      if (it != func_->body().operations().end()) return it->get();
+    }
+    return func_->body().operations().front().get();
+  }
+
+  /// noc_async_read_tile / noc_async_write_tile for every tile of a BxC block at tile
+  /// [row, col] of the tensor: tile id (row + i) * columns + (col + j), L1 address
+  /// ptr + (i * C + j) * page. Small blocks are unrolled, larger ones get two scf.for loops.
+  void emitTiles(OpBuilder& b, const char* fn, const TensorAccess& t, Value* row, Value* col,
+                 int64_t rowsB, int64_t colsB, Value* ptr) {
+    if (rowsB * colsB <= maxUnrolledTiles_) {
+      for (int64_t i = 0; i < rowsB; ++i) {
+        Value* rowStart = times(b, plus(b, row, i), t.columnTiles, "row_tile");
+        for (int64_t j = 0; j < colsB; ++j) {
+          Value* id = add(b, rowStart, plus(b, col, j), "tile_id");
+          Value* addr = plus(b, ptr, (i * colsB + j) * t.pageBytes, "tile_addr");
+          b.call(fn, {id, t.gen, addr});
+        }
+      }
+      return;
+    }
+    Operation* outer = b.forLoop(b.constant(0), b.constant(rowsB), b.constant(1), "ti");
+    OpBuilder ob = OpBuilder::bodyBuilder(outer);
+    ob.setLocation(b.location());
+    Value* ti = outer->body().argument(0);
+    Value* rowStart = times(ob, add(ob, row, ti), t.columnTiles, "row_tile");
+    Value* rowAddr = add(ob, ptr, times(ob, ti, colsB * t.pageBytes), "row_addr");
+    Operation* inner = ob.forLoop(ob.constant(0), ob.constant(colsB), ob.constant(1), "tj");
+    OpBuilder ib = OpBuilder::bodyBuilder(inner);
+    ib.setLocation(b.location());
+    Value* tj = inner->body().argument(0);
+    Value* id = add(ib, rowStart, add(ib, col, tj), "tile_id");
+    Value* addr = add(ib, rowAddr, times(ib, tj, t.pageBytes), "tile_addr");
+    ib.call(fn, {id, t.gen, addr});
+  }
+
+  bool lowerTransfer(Operation* op, Value* view, Value* sliceValue, bool read) {
+    Operation* slice = sliceValue->definingOp();
+    ir::TensorSliceOp s(slice);
+    std::vector<Value*> indices = s.indices();
+    Type block = sliceValue->type();
+    if (indices.size() != 2 || !block.isTileBlock() || block.shape().size() != 2 ||
+        !block.shape()[0].isStatic() || !block.shape()[1].isStatic())
+      return error(op, fmt::format("only 2-D slices with a static block shape are supported, got "
+                                   "{}",
+                                   block.str()));
+    if (view->type() != block)
+      return error(
+          op, fmt::format("the slice is {} but the view is {}", block.str(), view->type().str()));
+    Operation* acquire = view->definingOp();
+    if (!acquire || (!acquire->isa(ir::CBReserveOp::kName) && !acquire->isa(ir::CBWaitOp::kName)))
+      return error(op, "the view of this copy does not come from ttl.cb_reserve or ttl.cb_wait");
+    std::optional<TensorAccess> t = tensorAccess(slice, s.source(), block.elementType());
+    if (!t) return false;
+    slices_.insert(slice);
+    Value* ptr = viewPointer(acquire);
+    OpBuilder b = OpBuilder::before(op);
+    int64_t rowsB = block.shape()[0].value, colsB = block.shape()[1].value;
+    emitTiles(b, read ? "noc_async_read_tile" : "noc_async_write_tile", *t, indices[0], indices[1],
+              rowsB, colsB, ptr);
+    stat_(read ? "tiles-read" : "tiles-written",
+          read ? "tiles read per block copy" : "tiles written per block copy") += rowsB * colsB;
+    stat_("copies", "block copies lowered") += 1;
+    return true;
+  }
+
+  bool lowerCopy(Operation* op) {
+    if (op->numOperands() != 2 || op->numResults() != 1)
+      return error(op, "ttl.copy needs two operands and a handle");
+    ir::CopyOp copy(op);
+    Direction d = copy.direction();
+    handles_[copy.handle()] = d;
+    switch (d) {
+    case Direction::Read:
+      return lowerTransfer(op, copy.destination(), copy.source(), true);
+    case Direction::Write:
+      return lowerTransfer(op, copy.source(), copy.destination(), false);
+    case Direction::Send:
+      return lowerSend(op, copy.source(), copy.destination());
+    case Direction::Receive:
+      return lowerReceive(op, copy.destination(), copy.source());
+    case Direction::Invalid:
+      break;
+    }
+    return error(op, "this copy is neither slice -> view, view -> slice, view -> pipe nor pipe -> "
+                     "view");
+  }
+
+  /// A read's wait is a read barrier, a write's or a send's a write barrier (the sender's slot
+  /// may be reused after it); a receive needs none: its VALID wait already saw the data land.
+  bool lowerWait(Operation* op) {
+    auto it = handles_.find(op->operand(0));
+    if (it == handles_.end())
+      return error(op, "this ttl.wait's handle does not come from a ttl.copy of the same thread "
+                       "function");
+    OpBuilder b = OpBuilder::before(op);
+    if (it->second == Direction::Read) b.call("noc_async_read_barrier", {});
+    if (it->second == Direction::Write || it->second == Direction::Send)
+      b.call("noc_async_write_barrier", {});
+    if (it->second != Direction::Receive) stat_("barriers", "NoC barriers emitted") += 1;
+    ir::eraseOp(op);
+    return true;
+  }
+
+  bool eraseIfUnused(Operation* op, std::string_view what) {
+    if (op->numResults() == 1 && ir::hasUses(func_, op->result(0)))
+      return error(op, fmt::format("lower-data-movement left a use of {} (a {} it does not "
+                                   "lower)",
+                                   what, "ttl op"));
+    std::vector<Value*> operands = op->operands();
+    ir::eraseOp(op);
+    // The coordinates of a pipe and the indices of a slice may now be dead.
+    for (Value* v : operands)
+      eraseDeadPure(v);
+    return true;
+  }
+
+  /// Erases the op defining `v` when nothing uses it and it only computes a value (arith, core
+  /// coordinates), then its operands likewise.
+  void eraseDeadPure(Value* v) {
+    Operation* def = v->definingOp();
+    if (!def || def->numResults() != 1 || def->numRegions() != 0) return;
+    const std::string& n = def->name();
+    bool pure = (n.rfind("arith.", 0) == 0) || n == "ttl.core_x" || n == "ttl.core_y" ||
+                n == "ttl.grid_size";
+    if (!pure || ir::hasUses(func_, def->result(0))) return;
+    std::vector<Value*> operands = def->operands();
+    ir::eraseOp(def);
+    for (Value* o : operands)
+      eraseDeadPure(o);
+  }
+
+  bool error(Operation* op, std::string message) {
+    reportError(context_, op, std::move(message));
     return false;
   }
+
+  PassContext& context_;
+  Operation* func_;
+  int64_t rows_, cols_;
+  int64_t maxUnrolledTiles_;
+  std::function<int64_t&(std::string_view, std::string_view)> stat_;
+  RuntimeArgs args_;
+  std::map<const Value*, PipeValues> pipes_;
+  std::map<const Value*, Direction> handles_;
+  std::map<const Operation*, Value*> pointers_;
+  std::map<const Value*, TensorAccess> tensors_;
+  std::set<Operation*> slices_;
+  Operation* lastPrologueOp_ = nullptr;
+};
+
+class LowerDataMovementPass : public Pass {
+public:
+  Status setOption(std::string_view name, std::string_view value) override {
+    if (name == "max-unrolled-tiles") {
+      std::optional<int64_t> v = parseIntOption(value, 0, 1024);
+      if (!v) return Error{"expected an integer in [0, 1024]"};
+      maxUnrolledTiles_ = *v;
+      return Status::success();
+    }
+    return Pass::setOption(name, value);
+  }
+
+  bool run(PassContext& context) override {
+    bool ok = true;
+    for (Operation* func : threadFunctions(context.module, true)) {
+      Operation* kernel = kernelOfFunction(context.module, func);
+      auto grid = plannedGrid(kernel);
+      if (!grid) {
+        reportError(context, func,
+                    "lower-data-movement needs the kernel of this thread function and its "
+                    "ttl.grid_planned: run `apply-plan` and `expand-threads` first");
+        ok = false;
+        continue;
+      }
+      FunctionLowering lowering(
+          context, func, grid->first, grid->second, maxUnrolledTiles_,
+          [this](std::string_view n, std::string_view d) -> int64_t& { return statistic(n, d); });
+      ok = lowering.run() && ok;
+    }
+    return ok;
+  }
+
+private:
+  int64_t maxUnrolledTiles_ = 4;
 };
 
 } // namespace

@@ -31,3 +31,24 @@ foreach(example eltwise_add eltwise_bcast_scalar matmul_single_core matmul_multi
                    -DCHECKS=${golden_lower_dir}/lower-compute.ttl -DPREFIX=EXAMPLE
                    -DFILECHECK=${FILECHECK} -P ${CMAKE_CURRENT_SOURCE_DIR}/RunFileCheck.cmake)
 endforeach()
+
+# --- data movement: infer-pipe-semaphores, insert-sync, lower-data-movement, lower-sync ---
+# ttlplan_golden_error(NAME CHECKS_FILE ARGS...): `ttlplan ARGS...` must fail; FileChecks stderr.
+function(ttlplan_golden_error name checks)
+  add_test(NAME golden.${name}
+           COMMAND ${CMAKE_COMMAND} "-DCMD=$<TARGET_FILE:ttlplan>;${ARGN}" -DCHECKS=${checks}
+                   -DFILECHECK=${FILECHECK} -DEXPECT_FAIL=1
+                   -P ${CMAKE_CURRENT_SOURCE_DIR}/RunFileCheck.cmake)
+endfunction()
+set(dm_front verify,infer-pipe-semaphores,insert-sync,plan,apply-plan,expand-threads)
+ttlplan_golden(infer-pipe-semaphores ${golden_lower_dir}/infer-pipe-semaphores.ttl lower
+               --pipeline verify,infer-pipe-semaphores ${golden_lower_dir}/infer-pipe-semaphores.ttl)
+ttlplan_golden_error(infer-pipe-semaphores-errors ${golden_lower_dir}/infer-pipe-semaphores-errors.ttl
+                     lower --pipeline infer-pipe-semaphores
+                     ${golden_lower_dir}/infer-pipe-semaphores-errors.ttl)
+ttlplan_golden(insert-sync ${golden_lower_dir}/insert-sync.ttl lower
+               --pipeline insert-sync,verify,infer-pipe-semaphores ${golden_lower_dir}/insert-sync.ttl)
+ttlplan_golden(lower-data-movement ${golden_lower_dir}/lower-data-movement.ttl lower
+               --pipeline ${dm_front},lower-data-movement ${golden_lower_dir}/lower-data-movement.ttl)
+ttlplan_golden(lower-sync ${golden_lower_dir}/lower-sync.ttl lower
+               --pipeline ${dm_front},lower-data-movement,lower-sync ${golden_lower_dir}/lower-sync.ttl)
