@@ -381,6 +381,30 @@ private:
     int matmuls = 0;
     bool others = false;
 
+    // What no sub-block walk can do, first: these are the root causes of the shape mismatches
+    // the checks below would report.
+    for (Operation* op : chain.ops) {
+      if (op->isa("ttl.reduce_sum") || op->isa("ttl.reduce_max")) {
+        error(op, fmt::format("{} is not lowered yet: the compute API the emulator implements has "
+                              "no reduction, and the DST plan does not yet keep the reduced "
+                              "dimension inside one sub-block",
+                              op->name()));
+        return std::nullopt;
+      }
+      auto bc = ir::ReduceOrBcastOp::dyn(op);
+      if (bc && bc->isBroadcast() && !isInput(bc->input())) {
+        error(op, "ttl.bcast of a value computed in the chain is not supported yet: the compute "
+                  "API broadcasts only while unpacking from a CB (unary_bcast); store the value "
+                  "into a CB and broadcast the view");
+        return std::nullopt;
+      }
+      auto mm = ir::MatmulOp::dyn(op);
+      if (mm && (!isInput(mm->lhs()) || !isInput(mm->rhs()))) {
+        error(op, "a ttl.matmul operand computed in the chain is not supported: matmul reads its "
+                  "operands from CBs; store the operand into a CB of its own first");
+        return std::nullopt;
+      }
+    }
     for (Operation* op : chain.ops) {
       std::optional<int64_t> slot = intAttr(op, "dst_idx");
       if (!slot || *slot < 0) {
@@ -396,13 +420,6 @@ private:
           error(user, fmt::format("{} uses {}, a value of the compute chain stored at {}: only "
                                   "ops of that chain may read it (its tiles exist only in DST)",
                                   user->name(), valueName(op->result(0)), store->location().str()));
-      if (op->isa("ttl.reduce_sum") || op->isa("ttl.reduce_max")) {
-        error(op, fmt::format("{} is not lowered yet: the compute API the emulator implements has "
-                              "no reduction, and the DST plan does not yet keep the reduced "
-                              "dimension inside one sub-block",
-                              op->name()));
-        return std::nullopt;
-      }
       std::optional<Shape> result = blockShape(op->result(0)->type());
       if (!result || !(*result == c.block)) {
         error(op, fmt::format("the result of {} ({}) is not the stored {}x{} block: every op of a "
@@ -414,11 +431,6 @@ private:
         ++matmuls;
         std::optional<Shape> a = blockShape(mm->lhs()->type());
         std::optional<Shape> b = blockShape(mm->rhs()->type());
-        if (!isInput(mm->lhs()) || !isInput(mm->rhs())) {
-          error(op, "a ttl.matmul operand computed in the chain is not supported: matmul reads its "
-                    "operands from CBs; store the operand into a CB of its own first");
-          return std::nullopt;
-        }
         if (!a || !b || a->rows != c.block.rows || b->cols != c.block.cols || a->cols != b->rows) {
           error(op, fmt::format("ttl.matmul of {} and {} does not give the stored {}x{} block",
                                 mm->lhs()->type().str(), mm->rhs()->type().str(), c.block.rows,
@@ -436,12 +448,6 @@ private:
         if (dims != std::vector<int64_t>{0} && dims != std::vector<int64_t>{1} &&
             dims != std::vector<int64_t>{0, 1}) {
           error(op, "ttl.bcast needs dims = [0], [1] or [0, 1]");
-          return std::nullopt;
-        }
-        if (!isInput(bc->input())) {
-          error(op, "ttl.bcast of a value computed in the chain is not supported yet: the compute "
-                    "API broadcasts only while unpacking from a CB (unary_bcast); store the value "
-                    "into a CB and broadcast the view");
           return std::nullopt;
         }
         std::optional<Shape> in = blockShape(bc->input()->type());
