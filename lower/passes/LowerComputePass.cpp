@@ -303,16 +303,18 @@ private:
     if (failed_) return false;
 
     // The contract with lower-sync: no view of a CB op is used any more.
+    std::set<const Value*> views;
     func->walk([&](Operation* op) {
-      if (!op->isa(ir::CBWaitOp::kName) && !op->isa(ir::CBReserveOp::kName)) return;
-      func->walk([&](Operation* user) {
-        for (Value* v : user->operands())
-          if (v == op->result(0))
-            error(user, fmt::format("{} uses the view {} of a CB, which lower-compute cannot "
-                                    "lower: only compute chains ending in ttl.store read views in "
-                                    "a compute thread",
-                                    user->name(), valueName(v)));
-      });
+      if (op->isa(ir::CBWaitOp::kName) || op->isa(ir::CBReserveOp::kName))
+        views.insert(op->result(0));
+    });
+    func->walk([&](Operation* user) {
+      for (Value* v : user->operands())
+        if (views.count(v))
+          error(user, fmt::format("{} uses the view {} of a CB, which lower-compute cannot "
+                                  "lower: only compute chains ending in ttl.store read views in "
+                                  "a compute thread",
+                                  user->name(), valueName(v)));
     });
     return !failed_;
   }
