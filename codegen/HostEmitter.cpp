@@ -278,25 +278,6 @@ bool HostEmitter::emitLaunch(Operation& launch) {
       bufferOfArg[args[i]->nameHint()] = tensors_[it->second].var;
     }
   }
-  std::string stem(fileStem(*kind));
-  std::string handle = names_.unique(stem + "_kernel");
-  std::string kernelName = kernel_.attribute("sym_name").stringValue();
-  line(1,
-       fmt::format("// {} thread: function @{}", stem, func->attribute("sym_name").stringValue()));
-  where(1, launch.location());
-  std::string config =
-      *kind == ThreadKind::Compute
-          ? fmt::format("ComputeConfig{{.math_fidelity = MathFidelity::HiFi4, .fp32_dest_acc_en "
-                        "= false, .compile_args = {{{}}}}}",
-                        fmt::join(compileArgs, ", "))
-          : fmt::format("DataMovementConfig{{.processor = DataMovementProcessor::{}, .noc = "
-                        "NOC::{}, .compile_args = {{{}}}}}",
-                        *kind == ThreadKind::Reader ? "RISCV_0" : "RISCV_1",
-                        *kind == ThreadKind::Reader ? "RISCV_0_default" : "RISCV_1_default",
-                        fmt::join(compileArgs, ", "));
-  line(1, fmt::format("KernelHandle {} = CreateKernel(program, \"{}/{}.cpp\", cores, {});", handle,
-                      kernelName, stem, config));
-
   // Runtime args of every core: buffer addresses, or the per-core values the passes computed.
   ir::Attribute names = func->attribute("ttl.runtime_args");
   ir::Attribute values = func->attribute("ttl.core_values");
@@ -331,6 +312,32 @@ bool HostEmitter::emitLaunch(Operation& launch) {
       for (size_t c = 0; c < perCore.size(); ++c)
         perCore[c].push_back(integerLiteral(perCoreValues[c], 32));
     }
+  std::string stem(fileStem(*kind));
+  std::string handle = names_.unique(stem + "_kernel");
+  std::string kernelName = kernel_.attribute("sym_name").stringValue();
+  line(1,
+       fmt::format("// {} thread: function @{}", stem, func->attribute("sym_name").stringValue()));
+  where(1, launch.location());
+  std::string config =
+      *kind == ThreadKind::Compute
+          ? fmt::format("ComputeConfig{{.math_fidelity = MathFidelity::HiFi4, .fp32_dest_acc_en "
+                        "= false, .compile_args = {{{}}}}}",
+                        fmt::join(compileArgs, ", "))
+          : fmt::format("DataMovementConfig{{.processor = DataMovementProcessor::{}, .noc = "
+                        "NOC::{}, .compile_args = {{{}}}}}",
+                        *kind == ThreadKind::Reader ? "RISCV_0" : "RISCV_1",
+                        *kind == ThreadKind::Reader ? "RISCV_0_default" : "RISCV_1_default",
+                        fmt::join(compileArgs, ", "));
+  std::string create =
+      fmt::format("CreateKernel(program, \"{}/{}.cpp\", cores, {});", kernelName, stem, config);
+  // A kernel without runtime args needs no handle (an unused one would draw -Wunused-variable).
+  line(1, columns.empty() ? create : fmt::format("KernelHandle {} = {}", handle, create));
+
+  if (columns.empty()) {
+    line(1, "// No runtime args.");
+    line(0, "");
+    return true;
+  }
   line(1, fmt::format("// Runtime args per core (x, y): {{{}}}", fmt::join(columns, ", ")));
   for (int64_t y = 0; y < rows_; ++y)
     for (int64_t x = 0; x < cols_; ++x)
@@ -375,11 +382,14 @@ std::optional<std::string> HostEmitter::run() {
       }
       userSemaphores[id.intValue()] = {ir::CreateSemaphoreOp(op.get()).initialValue(), op.get()};
       semaphores = std::max(semaphores, id.intValue() + 1);
-    } else if (name != ir::CreateCBOp::kName && name != "ttl.launch" && name != "arith.constant") {
+    } else if (name != ir::CreateCBOp::kName && name != "ttl.launch" &&
+               !name.starts_with("arith.")) {
+      // arith ops at kernel scope are what knob arithmetic (ttl.require conditions) leaves; the
+      // host has no use for them.
       ok = fail(op->location(),
                 fmt::format("codegen: '{}' in the body of kernel @{} has no host translation; "
                             "after expand-threads a kernel holds only ttl.create_cb, "
-                            "ttl.create_semaphore and ttl.launch",
+                            "ttl.create_semaphore, ttl.launch and arith ops",
                             name, kernelName));
     }
   }

@@ -176,8 +176,13 @@ std::optional<std::vector<std::string>> KernelEmitter::operands(Operation& op) {
 
 bool KernelEmitter::emitBlock(ir::Block& block, int indent, bool topLevel) {
   bool ok = true;
-  for (auto& op : block.operations())
-    ok = emitOp(*op, indent, topLevel) && ok;
+  for (auto& op : block.operations()) {
+    if (emitOp(*op, indent, topLevel)) continue;
+    ok = false;
+    // Later uses of a failed op's results would only repeat its error.
+    for (Value* r : op->results())
+      exprs_.emplace(r, "/*error*/");
+  }
   return ok;
 }
 
@@ -399,7 +404,8 @@ std::string KernelEmitter::header() {
   out += "//\n// Compile-time args (the host passes each CB's index):\n";
   if (cbArgs_.empty()) out += "//   (none)\n";
   for (size_t i = 0; i < cbArgs_.size(); ++i)
-    out += fmt::format("//   {}  {}  CB %{}\n", i, cbArgs_[i].first, cbArgs_[i].second);
+    out += fmt::format("//   {}  {}  CB {}\n", i, cbArgs_[i].first,
+                       cbArgs_[i].second.empty() ? "(unnamed)" : "%" + cbArgs_[i].second);
   out += "// Runtime args (per core, set by host.cpp):\n";
   ir::Attribute rt = func_.attribute("ttl.runtime_args");
   std::set<std::string> tensors;
@@ -444,7 +450,7 @@ std::optional<std::string> KernelEmitter::run() {
   for (Value* arg : entry.arguments()) {
     if (!arg->type().is(ir::TypeKind::CircularBuffer)) continue;
     std::string hint = arg->nameHint().empty() ? std::to_string(cbArgs_.size()) : arg->nameHint();
-    std::string name = names_.unique("cb_" + sanitizeIdentifier(hint));
+    std::string name = names_.unique("cb_" + hint);
     exprs_[arg] = name;
     cbArgs_.emplace_back(name, arg->nameHint());
     cbDecls.emplace_back(arg, name);
