@@ -85,8 +85,9 @@ emuBuildCommands(const EmuBuildOptions& options, const std::vector<EmuKernelFile
     argv.push_back(join(options.dir, kernel + "/host.cpp"));
     // Objects, not an archive: the registrations are static initialisers nothing references.
     argv.insert(argv.end(), objects.begin(), objects.end());
-    argv.insert(argv.end(),
-                {options.emuLibrary, "-pthread", "-o", join(options.dir, kernel + "/host")});
+    argv.push_back(options.emuLibrary);
+    argv.insert(argv.end(), options.linkLibraries.begin(), options.linkLibraries.end());
+    argv.insert(argv.end(), {"-pthread", "-o", join(options.dir, kernel + "/host")});
     commands.push_back(std::move(argv));
   }
   return commands;

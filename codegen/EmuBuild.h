@@ -32,12 +32,16 @@ struct EmuBuildOptions {
   std::string emuIncludeDir;           ///< codegen/emu/include
   std::string emuLibrary;              ///< path of the static library libttlplan_emu.a
   std::vector<std::string> extraFlags; ///< added to every g++ command (e.g. -O2, -g)
+  /// Added to each link after the emulator library: what it depends on (static libraries must
+  /// come after the archives that use them), e.g. libttlplan_support.a, -lfmt.
+  std::vector<std::string> linkLibraries;
   std::string compiler = "g++";
 };
 
 /// The g++ command lines, as argument vectors, in the order to run them: one object per kernel
 /// file (DIR/K/T.o), the registry object (DIR/ttlplan_emu_registry.o), then per kernel one link
-/// of DIR/K/host.cpp into DIR/K/host. `hostKernels` names the kernels that have a host.cpp
+/// of DIR/K/host.cpp with the kernel objects, the registry object, the emulator library and
+/// `linkLibraries` into DIR/K/host. `hostKernels` names the kernels that have a host.cpp
 /// (every kernel of the module). The registry source must already be written to
 /// DIR/ttlplan_emu_registry.cpp.
 std::vector<std::vector<std::string>> emuBuildCommands(const EmuBuildOptions& options,

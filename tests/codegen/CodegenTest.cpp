@@ -509,6 +509,7 @@ TEST(EmuBuild, RegistryAndCommandLines) {
   options.emuIncludeDir = "/emu/include";
   options.emuLibrary = "/emu/libttlplan_emu.a";
   options.extraFlags = {"-O1"};
+  options.linkLibraries = {"/lib/libttlplan_support.a", "-lfmt"};
   auto commands = emuBuildCommands(options, kernels, {"eltwise_add"});
   ASSERT_EQ(commands.size(), 4u);
   EXPECT_EQ(shellCommandLine(commands[0]),
@@ -517,10 +518,11 @@ TEST(EmuBuild, RegistryAndCommandLines) {
   EXPECT_EQ(shellCommandLine(commands[2]),
             "g++ -std=c++20 -I /emu/include -O1 -c /out/ttlplan_emu_registry.cpp -o "
             "/out/ttlplan_emu_registry.o");
-  EXPECT_EQ(shellCommandLine(commands[3]),
-            "g++ -std=c++20 -I /emu/include -O1 /out/eltwise_add/host.cpp "
-            "/out/eltwise_add/reader.o /out/eltwise_add/compute.o /out/ttlplan_emu_registry.o "
-            "/emu/libttlplan_emu.a -pthread -o /out/eltwise_add/host");
+  EXPECT_EQ(
+      shellCommandLine(commands[3]),
+      "g++ -std=c++20 -I /emu/include -O1 /out/eltwise_add/host.cpp "
+      "/out/eltwise_add/reader.o /out/eltwise_add/compute.o /out/ttlplan_emu_registry.o "
+      "/emu/libttlplan_emu.a /lib/libttlplan_support.a -lfmt -pthread -o /out/eltwise_add/host");
   EXPECT_EQ(shellCommandLine({"echo", "it's here"}), "echo 'it'\\''s here'");
   // Kernel names that are not identifiers still give distinct entry points.
   EXPECT_NE(emuEntryPoint({"a.b", "reader"}), emuEntryPoint({"a_b", "reader"}));
