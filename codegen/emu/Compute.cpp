@@ -1,0 +1,462 @@
+// The compute kernel API: DST register file (float), the acquire/commit/wait/release protocol,
+// init tracking, unpack (CB format -> float), the math and SFPU ops, and pack (float -> CB format).
+// copy_tile, matmul_tiles and pack_tile are the emulator's hot path: plain loops over 1024 floats.
+#include "Runtime.h"
+#include "compute_kernel_api.h"
+
+#include <algorithm>
+#include <cmath>
+#include <cstring>
+
+namespace ttlplan::emu {
+namespace {
+
+/// Op kinds for init tracking: an op needs its init since the last op of another kind.
+enum OpKind : uint32_t {
+  kCopy,
+  kMatmul,
+  kBcast,
+  kAdd,
+  kSub,
+  kMul,
+  kMax,
+  kExp,
+  kLog,
+  kSqrt,
+  kRsqrt,
+  kRecip,
+  kRelu,
+  kGelu,
+  kSigmoid,
+  kTanh,
+  kNegative,
+  kAbs,
+  kFill,
+  kOpKinds
+};
+
+const char* opName(OpKind k) {
+  static const char* names[kOpKinds] = {
+      "copy_tile",       "matmul_tiles",    "unary_bcast", "add_binary_tile", "sub_binary_tile",
+      "mul_binary_tile", "binary_max_tile", "exp_tile",    "log_tile",        "sqrt_tile",
+      "rsqrt_tile",      "recip_tile",      "relu_tile",   "gelu_tile",       "sigmoid_tile",
+      "tanh_tile",       "negative_tile",   "abs_tile",    "fill_tile"};
+  return names[k];
+}
+
+const char* initName(OpKind k) {
+  static const char* names[kOpKinds] = {"copy_tile_init",       "mm_init",
+                                        "unary_bcast_init",     "add_binary_tile_init",
+                                        "sub_binary_tile_init", "mul_binary_tile_init",
+                                        "binary_max_tile_init", "exp_tile_init",
+                                        "log_tile_init",        "sqrt_tile_init",
+                                        "rsqrt_tile_init",      "recip_tile_init",
+                                        "relu_tile_init",       "gelu_tile_init",
+                                        "sigmoid_tile_init",    "tanh_tile_init",
+                                        "negative_tile_init",   "abs_tile_init",
+                                        "fill_tile_init"};
+  return names[k];
+}
+
+/// The calling thread's compute state; a misuse report and null from a data-movement kernel.
+ComputeState* computeOf(ThreadCtx& t, const char* fn, const std::source_location& loc) {
+  if (t.compute) return t.compute.get();
+  threadError(t, ErrorKind::Misuse,
+              std::string(fn) + " called from data-movement kernel " + t.kernel->path, loc);
+  return nullptr;
+}
+
+const char* regsText(Regs r) {
+  switch (r) {
+  case Regs::Free:
+    return "the registers are released";
+  case Regs::Acquired:
+    return "tile_regs_acquire holds them";
+  case Regs::Committed:
+    return "tile_regs_commit handed them to pack";
+  case Regs::Waited:
+    return "tile_regs_wait holds them for pack";
+  }
+  return "";
+}
+
+/// The init a math op needs, and the acquire state. Reports; the op still runs (its data flows),
+/// so one mistake gives one report, not a cascade.
+void mathPrologue(ThreadCtx& t, ComputeState& s, OpKind kind, const std::source_location& loc) {
+  if (s.regs != Regs::Acquired)
+    threadError(t, ErrorKind::Misuse,
+                std::string(opName(kind)) + " without tile_regs_acquire (" + regsText(s.regs) + ")",
+                loc);
+  if (!(s.inits & (1u << kind)))
+    threadError(t, ErrorKind::Misuse,
+                std::string(opName(kind)) + " without " + initName(kind) +
+                    " since the last op of another kind",
+                loc);
+  s.inits &= 1u << kind;
+}
+
+bool dstOk(ThreadCtx& t, ComputeState& s, uint32_t idx, const char* fn,
+           const std::source_location& loc) {
+  if (idx < s.capacity) return true;
+  threadError(t, ErrorKind::Misuse,
+              std::string(fn) + ": DST index " + std::to_string(idx) + " is beyond the " +
+                  std::to_string(s.capacity) + " tiles DST holds (" + s.capacityWhy + ")",
+              loc);
+  return false;
+}
+
+float* dstTile(ComputeState& s, uint32_t idx) {
+  return s.dst.data() + idx * kTileElems;
+}
+
+void setInit(ThreadCtx& t, OpKind kind, const char* fn, const std::source_location& loc) {
+  if (ComputeState* s = computeOf(t, fn, loc)) s->inits |= 1u << kind;
+}
+
+/// Unpacks page `tile` of the front of `cb` (the pages cb_wait_front made sure are filled).
+bool readCbTile(ThreadCtx& t, uint32_t cb, uint32_t tile, float* out, const char* fn,
+                const std::source_location& loc) {
+  CbState* c = cbOf(t, cb, fn, loc);
+  if (!c) return false;
+  uint32_t addr = 0;
+  tt::DataFormat format;
+  {
+    std::lock_guard lock(t.run->m);
+    if (tile >= c->waited)
+      threadError(t, ErrorKind::Misuse,
+                  std::string(fn) + " reads page " + std::to_string(tile) + " of cb " +
+                      std::to_string(cb) + ", but only " + cbPagesText(c->waited) +
+                      " were waited for (cb_wait_front)",
+                  loc);
+    const uint64_t page = uint64_t{c->rdPage()} + tile;
+    if (page >= c->numPages)
+      threadError(t, ErrorKind::Misuse,
+                  std::string(fn) + " reads page " + std::to_string(tile) + " of cb " +
+                      std::to_string(cb) + " past the CB's end (the front is page " +
+                      std::to_string(c->rdPage()) + " of " + std::to_string(c->numPages) +
+                      "; blocks must not wrap)",
+                  loc);
+    addr = static_cast<uint32_t>(c->addr + page * c->pageSize);
+    format = c->format;
+  }
+  const uint32_t bytes = formatTileBytes(format);
+  if (!checkL1Range(t, addr, bytes, false, fn, loc)) return false;
+  checkCbOverlapRead(t, static_cast<int>(cb), addr, addr + bytes, fn, loc);
+  unpackTile(format, t.run->dev.l1[t.core] + addr, out);
+  return true;
+}
+
+template <typename F>
+void binaryOp(OpKind kind, uint32_t a, uint32_t b, uint32_t out, const std::source_location& loc,
+              F f) {
+  ThreadCtx& t = current(loc);
+  ComputeState* s = computeOf(t, opName(kind), loc);
+  if (!s) return;
+  mathPrologue(t, *s, kind, loc);
+  if (!dstOk(t, *s, a, opName(kind), loc) || !dstOk(t, *s, b, opName(kind), loc) ||
+      !dstOk(t, *s, out, opName(kind), loc))
+    return;
+  const float* x = dstTile(*s, a);
+  const float* y = dstTile(*s, b);
+  float* z = dstTile(*s, out);
+  for (uint32_t i = 0; i < kTileElems; ++i)
+    z[i] = f(x[i], y[i]);
+}
+
+template <typename F>
+void unaryOp(OpKind kind, uint32_t dst, const std::source_location& loc, F f) {
+  ThreadCtx& t = current(loc);
+  ComputeState* s = computeOf(t, opName(kind), loc);
+  if (!s) return;
+  mathPrologue(t, *s, kind, loc);
+  if (!dstOk(t, *s, dst, opName(kind), loc)) return;
+  float* z = dstTile(*s, dst);
+  for (uint32_t i = 0; i < kTileElems; ++i)
+    z[i] = f(z[i]);
+}
+
+/// c[32x32] += a[32x32] * b[32x32], row-major; the inner loop vectorises.
+void matmulTile(const float* __restrict a, const float* __restrict b, float* __restrict c) {
+  for (uint32_t i = 0; i < 32; ++i) {
+    float* __restrict row = c + 32 * i;
+    for (uint32_t k = 0; k < 32; ++k) {
+      const float aik = a[32 * i + k];
+      const float* __restrict brow = b + 32 * k;
+      for (uint32_t j = 0; j < 32; ++j)
+        row[j] += aik * brow[j];
+    }
+  }
+}
+
+} // namespace
+
+void unaryBcast(BroadcastType type, uint32_t cb, uint32_t tile, uint32_t dst,
+                const std::source_location& loc) {
+  ThreadCtx& t = current(loc);
+  ComputeState* s = computeOf(t, "unary_bcast", loc);
+  if (!s) return;
+  mathPrologue(t, *s, kBcast, loc);
+  if (!dstOk(t, *s, dst, "unary_bcast", loc)) return;
+  float in[kTileElems];
+  if (!readCbTile(t, cb, tile, in, "unary_bcast", loc)) return;
+  float* z = dstTile(*s, dst);
+  for (uint32_t r = 0; r < 32; ++r)
+    for (uint32_t c = 0; c < 32; ++c) {
+      switch (type) {
+      case BroadcastType::COL:
+        z[32 * r + c] = in[32 * r];
+        break;
+      case BroadcastType::ROW:
+        z[32 * r + c] = in[c];
+        break;
+      case BroadcastType::SCALAR:
+        z[32 * r + c] = in[0];
+        break;
+      case BroadcastType::NONE:
+        z[32 * r + c] = in[32 * r + c];
+        break;
+      }
+    }
+}
+
+} // namespace ttlplan::emu
+
+using namespace ttlplan::emu;
+
+void tile_regs_acquire(std::source_location loc) {
+  ThreadCtx& t = current(loc);
+  ComputeState* s = computeOf(t, "tile_regs_acquire", loc);
+  if (!s) return;
+  if (s->regs != Regs::Free)
+    threadError(
+        t, ErrorKind::Misuse,
+        std::string("tile_regs_acquire before tile_regs_release (") + regsText(s->regs) + ")", loc);
+  s->regs = Regs::Acquired;
+  std::fill(s->dst.begin(), s->dst.begin() + s->capacity * kTileElems, 0.0f);
+}
+
+void tile_regs_commit(std::source_location loc) {
+  ThreadCtx& t = current(loc);
+  ComputeState* s = computeOf(t, "tile_regs_commit", loc);
+  if (!s) return;
+  if (s->regs != Regs::Acquired)
+    threadError(
+        t, ErrorKind::Misuse,
+        std::string("tile_regs_commit without tile_regs_acquire (") + regsText(s->regs) + ")", loc);
+  s->regs = Regs::Committed;
+}
+
+void tile_regs_wait(std::source_location loc) {
+  ThreadCtx& t = current(loc);
+  ComputeState* s = computeOf(t, "tile_regs_wait", loc);
+  if (!s) return;
+  if (s->regs != Regs::Committed)
+    threadError(t, ErrorKind::Misuse,
+                std::string("tile_regs_wait without tile_regs_commit (") + regsText(s->regs) + ")",
+                loc);
+  s->regs = Regs::Waited;
+}
+
+void tile_regs_release(std::source_location loc) {
+  ThreadCtx& t = current(loc);
+  ComputeState* s = computeOf(t, "tile_regs_release", loc);
+  if (!s) return;
+  if (s->regs != Regs::Waited)
+    threadError(t, ErrorKind::Misuse,
+                std::string("tile_regs_release without tile_regs_wait (") + regsText(s->regs) + ")",
+                loc);
+  s->regs = Regs::Free;
+}
+
+void copy_tile_init(uint32_t cb, std::source_location loc) {
+  (void)cb;
+  setInit(current(loc), kCopy, "copy_tile_init", loc);
+}
+
+void copy_tile_to_dst_init_short(uint32_t cb, std::source_location loc) {
+  (void)cb;
+  setInit(current(loc), kCopy, "copy_tile_to_dst_init_short", loc);
+}
+
+void copy_tile(uint32_t cb, uint32_t tile, uint32_t dst, std::source_location loc) {
+  ThreadCtx& t = current(loc);
+  ComputeState* s = computeOf(t, "copy_tile", loc);
+  if (!s) return;
+  mathPrologue(t, *s, kCopy, loc);
+  if (!dstOk(t, *s, dst, "copy_tile", loc)) return;
+  readCbTile(t, cb, tile, dstTile(*s, dst), "copy_tile", loc);
+}
+
+void mm_init(uint32_t cb_a, uint32_t cb_b, uint32_t cb_out, uint32_t transpose,
+             std::source_location loc) {
+  (void)cb_a, (void)cb_b, (void)cb_out, (void)transpose;
+  setInit(current(loc), kMatmul, "mm_init", loc);
+}
+
+void mm_init_short(uint32_t cb_a, uint32_t cb_b, uint32_t transpose, std::source_location loc) {
+  (void)cb_a, (void)cb_b, (void)transpose;
+  setInit(current(loc), kMatmul, "mm_init_short", loc);
+}
+
+void matmul_tiles(uint32_t cb_a, uint32_t cb_b, uint32_t tile_a, uint32_t tile_b, uint32_t dst,
+                  bool transpose, std::source_location loc) {
+  ThreadCtx& t = current(loc);
+  ComputeState* s = computeOf(t, "matmul_tiles", loc);
+  if (!s) return;
+  mathPrologue(t, *s, kMatmul, loc);
+  if (!dstOk(t, *s, dst, "matmul_tiles", loc)) return;
+  alignas(64) float a[kTileElems];
+  alignas(64) float b[kTileElems];
+  if (!readCbTile(t, cb_a, tile_a, a, "matmul_tiles", loc) ||
+      !readCbTile(t, cb_b, tile_b, b, "matmul_tiles", loc))
+    return;
+  if (transpose)
+    for (uint32_t r = 0; r < 32; ++r)
+      for (uint32_t c = r + 1; c < 32; ++c)
+        std::swap(b[32 * r + c], b[32 * c + r]);
+  matmulTile(a, b, dstTile(*s, dst));
+  ++t.matmuls;
+}
+
+void unary_bcast_init(uint32_t cb, uint32_t cb_out, std::source_location loc) {
+  (void)cb, (void)cb_out;
+  setInit(current(loc), kBcast, "unary_bcast_init", loc);
+}
+
+void binary_op_init_common(uint32_t cb_a, uint32_t cb_b, uint32_t cb_out,
+                           std::source_location loc) {
+  (void)cb_a, (void)cb_b, (void)cb_out;
+  computeOf(current(loc), "binary_op_init_common", loc);
+}
+
+void init_sfpu(uint32_t cb_in, uint32_t cb_out, std::source_location loc) {
+  (void)cb_in, (void)cb_out;
+  computeOf(current(loc), "init_sfpu", loc);
+}
+
+void add_binary_tile_init(std::source_location loc) {
+  setInit(current(loc), kAdd, "add_binary_tile_init", loc);
+}
+void add_binary_tile(uint32_t a, uint32_t b, uint32_t out, std::source_location loc) {
+  binaryOp(kAdd, a, b, out, loc, [](float x, float y) { return x + y; });
+}
+void sub_binary_tile_init(std::source_location loc) {
+  setInit(current(loc), kSub, "sub_binary_tile_init", loc);
+}
+void sub_binary_tile(uint32_t a, uint32_t b, uint32_t out, std::source_location loc) {
+  binaryOp(kSub, a, b, out, loc, [](float x, float y) { return x - y; });
+}
+void mul_binary_tile_init(std::source_location loc) {
+  setInit(current(loc), kMul, "mul_binary_tile_init", loc);
+}
+void mul_binary_tile(uint32_t a, uint32_t b, uint32_t out, std::source_location loc) {
+  binaryOp(kMul, a, b, out, loc, [](float x, float y) { return x * y; });
+}
+void binary_max_tile_init(std::source_location loc) {
+  setInit(current(loc), kMax, "binary_max_tile_init", loc);
+}
+void binary_max_tile(uint32_t a, uint32_t b, uint32_t out, std::source_location loc) {
+  binaryOp(kMax, a, b, out, loc, [](float x, float y) { return std::fmax(x, y); });
+}
+
+void copy_dest_values_init(std::source_location loc) {
+  computeOf(current(loc), "copy_dest_values_init", loc);
+}
+
+void copy_dest_values(uint32_t out, uint32_t in, std::source_location loc) {
+  ThreadCtx& t = current(loc);
+  ComputeState* s = computeOf(t, "copy_dest_values", loc);
+  if (!s) return;
+  if (s->regs != Regs::Acquired)
+    threadError(
+        t, ErrorKind::Misuse,
+        std::string("copy_dest_values without tile_regs_acquire (") + regsText(s->regs) + ")", loc);
+  if (!dstOk(t, *s, out, "copy_dest_values", loc) || !dstOk(t, *s, in, "copy_dest_values", loc))
+    return;
+  std::memmove(dstTile(*s, out), dstTile(*s, in), kTileElems * sizeof(float));
+}
+
+#define TTLPLAN_EMU_UNARY_IMPL(name, kind, expr)                                                   \
+  void name##_init(std::source_location loc) {                                                     \
+    setInit(current(loc), kind, #name "_init", loc);                                               \
+  }                                                                                                \
+  void name(uint32_t dst, std::source_location loc) {                                              \
+    unaryOp(kind, dst, loc, [](float x) { return expr; });                                         \
+  }
+TTLPLAN_EMU_UNARY_IMPL(exp_tile, kExp, std::exp(x))
+TTLPLAN_EMU_UNARY_IMPL(log_tile, kLog, std::log(x))
+TTLPLAN_EMU_UNARY_IMPL(sqrt_tile, kSqrt, std::sqrt(x))
+TTLPLAN_EMU_UNARY_IMPL(rsqrt_tile, kRsqrt, 1.0f / std::sqrt(x))
+TTLPLAN_EMU_UNARY_IMPL(recip_tile, kRecip, 1.0f / x)
+TTLPLAN_EMU_UNARY_IMPL(relu_tile, kRelu, x > 0.0f ? x : 0.0f)
+TTLPLAN_EMU_UNARY_IMPL(gelu_tile, kGelu, 0.5f * x * (1.0f + std::erf(x * 0.70710678118654752f)))
+TTLPLAN_EMU_UNARY_IMPL(sigmoid_tile, kSigmoid, 1.0f / (1.0f + std::exp(-x)))
+TTLPLAN_EMU_UNARY_IMPL(tanh_tile, kTanh, std::tanh(x))
+TTLPLAN_EMU_UNARY_IMPL(negative_tile, kNegative, -x)
+TTLPLAN_EMU_UNARY_IMPL(abs_tile, kAbs, std::fabs(x))
+#undef TTLPLAN_EMU_UNARY_IMPL
+
+void fill_tile_init(std::source_location loc) {
+  setInit(current(loc), kFill, "fill_tile_init", loc);
+}
+
+void fill_tile(uint32_t dst, float value, std::source_location loc) {
+  ThreadCtx& t = current(loc);
+  ComputeState* s = computeOf(t, "fill_tile", loc);
+  if (!s) return;
+  mathPrologue(t, *s, kFill, loc);
+  if (!dstOk(t, *s, dst, "fill_tile", loc)) return;
+  std::fill(dstTile(*s, dst), dstTile(*s, dst) + kTileElems, value);
+}
+
+void pack_tile(uint32_t dst, uint32_t cb, uint32_t out_tile, std::source_location loc) {
+  ThreadCtx& t = current(loc);
+  ComputeState* s = computeOf(t, "pack_tile", loc);
+  if (!s) return;
+  if (s->regs != Regs::Waited)
+    threadError(t, ErrorKind::Misuse,
+                std::string("pack_tile without tile_regs_wait (") + regsText(s->regs) + ")", loc);
+  if (!dstOk(t, *s, dst, "pack_tile", loc)) return;
+  CbState* c = cbOf(t, cb, "pack_tile", loc);
+  if (!c) return;
+  uint32_t addr = 0;
+  tt::DataFormat format;
+  {
+    std::lock_guard lock(t.run->m);
+    if (out_tile >= c->reserved)
+      threadError(t, ErrorKind::Misuse,
+                  "pack_tile into page " + std::to_string(out_tile) + " of cb " +
+                      std::to_string(cb) + ", but only " + cbPagesText(c->reserved) +
+                      " were reserved (cb_reserve_back)",
+                  loc);
+    const uint64_t page = uint64_t{c->wrPage()} + out_tile;
+    if (page >= c->numPages)
+      threadError(t, ErrorKind::Misuse,
+                  "pack_tile into page " + std::to_string(out_tile) + " of cb " +
+                      std::to_string(cb) + " past the CB's end (the back is page " +
+                      std::to_string(c->wrPage()) + " of " + std::to_string(c->numPages) +
+                      "; blocks must not wrap)",
+                  loc);
+    addr = static_cast<uint32_t>(c->addr + page * c->pageSize);
+    format = c->format;
+  }
+  const uint32_t bytes = formatTileBytes(format);
+  if (!checkL1Range(t, addr, bytes, true, "pack_tile", loc)) return;
+  uint8_t* l1 = t.run->dev.l1[t.core] + addr;
+  const float* values = dstTile(*s, dst);
+  if (s->l1Acc) {
+    float sum[kTileElems];
+    unpackTile(format, l1, sum);
+    for (uint32_t i = 0; i < kTileElems; ++i)
+      sum[i] += values[i];
+    packTile(format, sum, l1);
+  } else {
+    packTile(format, values, l1);
+  }
+  ++t.packed;
+}
+
+void pack_reconfig_l1_acc(uint32_t enable, std::source_location loc) {
+  ThreadCtx& t = current(loc);
+  if (ComputeState* s = computeOf(t, "pack_reconfig_l1_acc", loc)) s->l1Acc = enable != 0;
+}

@@ -1,0 +1,355 @@
+// The emulator reports what a wrong plan or a wrong emitter does: deadlock (naming every blocked
+// thread and what it waits for), pop without wait, push beyond the reservation, CB overlap, a push
+// of data whose read was not waited for, and API misuse. Reports name the TTL location from the
+// nearest `// FILE:LINE:COL: text` comment above the failing call (some kernels below carry such
+// comments for that purpose).
+#include "EmuTestSupport.h"
+
+#include <chrono>
+
+namespace ttlplan::emu::test {
+namespace {
+
+using namespace tt::tt_metal;
+
+class EmuErrors : public EmuFixture {};
+
+// ---- Deadlock: the reader pushes 2 tiles into a CB of 1 page while compute waits for 2.
+
+void deadlockReader() {
+  for (int i = 0; i < 2; ++i) {
+    // deadlock.ttl:12:5: ttl.cb_reserve %cb
+    cb_reserve_back(0, 1);
+    cb_push_back(0, 1);
+  }
+}
+
+void deadlockCompute() {
+  // deadlock.ttl:20:7: %x = ttl.cb_wait %cb : !cb -> !blk
+  cb_wait_front(0, 2);
+  cb_pop_front(0, 2);
+}
+
+TEST_F(EmuErrors, DeadlockNamesTheCbAndBothThreads) {
+  registerKernel("emu_test/deadlock/reader.cpp", deadlockReader);
+  registerKernel("emu_test/deadlock/compute.cpp", deadlockCompute);
+  IDevice* device = CreateDevice(0);
+  Program program = CreateProgram();
+  const CoreCoord core{0, 0};
+  addCb(program, core, 0, 1, tt::DataFormat::Float16_b);
+  CreateKernel(program, "emu_test/deadlock/reader.cpp", core, readerConfig());
+  CreateKernel(program, "emu_test/deadlock/compute.cpp", core, computeConfig());
+  const auto start = std::chrono::steady_clock::now();
+  EnqueueProgram(device->command_queue(), program, true);
+  EXPECT_LT(std::chrono::steady_clock::now() - start, std::chrono::seconds(10));
+  const auto errors = lastRunErrors();
+  ASSERT_EQ(errors.size(), 1u) << allReports(errors);
+  EXPECT_EQ(errors[0].kind, "deadlock");
+  EXPECT_TRUE(hasError(errors, "deadlock",
+                       {"core (0,0) reader: cb_reserve_back(cb 0, 1 tile): 0 of 1 pages free",
+                        "at deadlock.ttl:12:5: ttl.cb_reserve %cb",
+                        "core (0,0) compute: cb_wait_front(cb 0, 2 tiles): 1 of 2 pages filled "
+                        "(the CB holds 1 page)",
+                        "at deadlock.ttl:20:7: %x = ttl.cb_wait %cb : !cb -> !blk"}))
+      << errors[0].report;
+  CloseDevice(device);
+}
+
+// A semaphore wait nobody satisfies, next to a thread that finished: still a deadlock, and the
+// report names the semaphore and its value.
+void semaphoreDeadlockReader() {
+  volatile tt_l1_ptr uint32_t* sem =
+      reinterpret_cast<volatile tt_l1_ptr uint32_t*>(get_semaphore(0));
+  noc_semaphore_wait(sem, 1);
+}
+
+void idleWriter() {}
+
+TEST_F(EmuErrors, SemaphoreDeadlockNamesTheSemaphore) {
+  registerKernel("emu_test/semdead/reader.cpp", semaphoreDeadlockReader);
+  registerKernel("emu_test/semdead/writer.cpp", idleWriter);
+  IDevice* device = CreateDevice(0);
+  Program program = CreateProgram();
+  const CoreRange cores{{0, 0}, {1, 0}};
+  CreateSemaphore(program, cores, 7);
+  CreateKernel(program, "emu_test/semdead/reader.cpp", cores, readerConfig());
+  CreateKernel(program, "emu_test/semdead/writer.cpp", cores, writerConfig());
+  EnqueueProgram(device->command_queue(), program, true);
+  const auto errors = lastRunErrors();
+  EXPECT_TRUE(hasError(errors, "deadlock",
+                       {"core (0,0) reader: noc_semaphore_wait(semaphore 0 at L1 0x186a0, == 1): "
+                        "holds 7",
+                        "core (1,0) reader: noc_semaphore_wait"}))
+      << allReports(errors);
+  CloseDevice(device);
+}
+
+// ---- Pop without wait, push beyond the reservation: one data-movement thread misusing a CB.
+
+void popWithoutWaitReader() {
+  cb_reserve_back(0, 1);
+  cb_push_back(0, 1);
+  cb_pop_front(0, 1); // never waited for
+}
+
+void pushBeyondReader() {
+  cb_reserve_back(0, 1);
+  cb_push_back(0, 2); // reserved 1
+}
+
+TEST_F(EmuErrors, PopWithoutWaitAndPushBeyondReservation) {
+  registerKernel("emu_test/pop/reader.cpp", popWithoutWaitReader);
+  registerKernel("emu_test/push/reader.cpp", pushBeyondReader);
+  IDevice* device = CreateDevice(0);
+  {
+    Program program = CreateProgram();
+    addCb(program, CoreCoord{0, 0}, 0, 2, tt::DataFormat::Float16_b);
+    CreateKernel(program, "emu_test/pop/reader.cpp", CoreCoord{0, 0}, readerConfig());
+    EnqueueProgram(device->command_queue(), program, true);
+    EXPECT_TRUE(hasError(lastRunErrors(), "pop without wait",
+                         {"cb_pop_front(cb 0, 1 tile): only 0 pages waited for",
+                          "core (0,0) reader", "emu/EmuErrorsTest.cpp:"}))
+        << allReports(lastRunErrors());
+  }
+  {
+    Program program = CreateProgram();
+    addCb(program, CoreCoord{1, 0}, 0, 2, tt::DataFormat::Float16_b);
+    CreateKernel(program, "emu_test/push/reader.cpp", CoreCoord{1, 0}, readerConfig());
+    EnqueueProgram(device->command_queue(), program, true);
+    EXPECT_TRUE(
+        hasError(lastRunErrors(), "push beyond capacity",
+                 {"cb_push_back(cb 0, 2 tiles): only 1 page reserved", "core (1,0) reader"}))
+        << allReports(lastRunErrors());
+  }
+  CloseDevice(device);
+}
+
+// ---- CB overlap: cb 0 and cb 1 share L1; both hold a live page when compute reads cb 0.
+
+void overlapReader() {
+  cb_reserve_back(0, 1);
+  cb_push_back(0, 1);
+  cb_reserve_back(1, 1);
+  cb_push_back(1, 1);
+}
+
+void overlapCompute() {
+  cb_wait_front(0, 1);
+  cb_wait_front(1, 1); // so that cb 1's page is live when cb 0 is read
+  tile_regs_acquire();
+  copy_tile_init(0);
+  // overlap.ttl:9:3: %a = ttl.cb_wait %cb0
+  copy_tile(0, 0, 0);
+  tile_regs_commit();
+  tile_regs_wait();
+  tile_regs_release();
+  cb_pop_front(0, 1);
+  cb_pop_front(1, 1);
+}
+
+TEST_F(EmuErrors, OverlappingLiveCbsAreReportedAndTheRunGoesOn) {
+  registerKernel("emu_test/overlap/reader.cpp", overlapReader);
+  registerKernel("emu_test/overlap/compute.cpp", overlapCompute);
+  IDevice* device = CreateDevice(0);
+  Program program = CreateProgram();
+  const CoreCoord core{0, 0};
+  addCb(program, core, 0, 2, tt::DataFormat::Float16_b, 200000);
+  addCb(program, core, 1, 2, tt::DataFormat::Float16_b, 200000 + 1024); // half a page later
+  CreateKernel(program, "emu_test/overlap/reader.cpp", core, readerConfig());
+  CreateKernel(program, "emu_test/overlap/compute.cpp", core, computeConfig());
+  EnqueueProgram(device->command_queue(), program, true);
+  const auto errors = lastRunErrors();
+  ASSERT_EQ(errors.size(), 1u) << allReports(errors); // no deadlock: the run finished
+  EXPECT_TRUE(hasError(errors, "CB overlap",
+                       {"copy_tile reads L1 [201024, 202048) of cb 0 while cb 1 holds live pages",
+                        "at overlap.ttl:9:3: %a = ttl.cb_wait %cb0"}))
+      << allReports(errors);
+  CloseDevice(device);
+}
+
+// Two CBs configured at the same address but never live together: no report.
+void sequentialReader() {
+  cb_reserve_back(0, 1);
+  cb_push_back(0, 1);
+  cb_wait_front(0, 1);
+  const uint32_t src = get_read_ptr(0);
+  noc_async_write(src, get_noc_addr(src + 4096), 2048);
+  noc_async_write_barrier();
+  cb_pop_front(0, 1);
+  cb_reserve_back(1, 1);
+  cb_push_back(1, 1);
+  cb_wait_front(1, 1);
+  cb_pop_front(1, 1);
+}
+
+TEST_F(EmuErrors, SharedAddressWithoutLiveOverlapIsFine) {
+  registerKernel("emu_test/sequential/reader.cpp", sequentialReader);
+  IDevice* device = CreateDevice(0);
+  Program program = CreateProgram();
+  addCb(program, CoreCoord{0, 0}, 0, 1, tt::DataFormat::Float16_b, 200000);
+  addCb(program, CoreCoord{0, 0}, 1, 1, tt::DataFormat::Float16_b, 200000);
+  CreateKernel(program, "emu_test/sequential/reader.cpp", CoreCoord{0, 0}, readerConfig());
+  EnqueueProgram(device->command_queue(), program, true);
+  EXPECT_TRUE(lastRunErrors().empty()) << allReports(lastRunErrors());
+  CloseDevice(device);
+}
+
+// ---- A push of data whose NoC read was not barrier-waited; a pop of a page still being written.
+
+void noBarrierReader() {
+  const InterleavedAddrGen<true> in = {.bank_base_address = get_arg_val<uint32_t>(0),
+                                       .page_size = 2048};
+  cb_reserve_back(0, 1);
+  noc_async_read_tile(0, in, get_write_ptr(0));
+  cb_push_back(0, 1); // no noc_async_read_barrier
+  cb_wait_front(0, 1);
+  noc_async_write_tile(0, in, get_read_ptr(0));
+  cb_pop_front(0, 1); // no noc_async_write_barrier
+}
+
+TEST_F(EmuErrors, PushBeforeReadBarrierAndPopBeforeWriteBarrier) {
+  registerKernel("emu_test/nobarrier/reader.cpp", noBarrierReader);
+  IDevice* device = CreateDevice(0);
+  auto buffer = emptyBuffer(device, 1, tt::DataFormat::Float16_b);
+  Program program = CreateProgram();
+  addCb(program, CoreCoord{0, 0}, 0, 2, tt::DataFormat::Float16_b, 200000);
+  KernelHandle k =
+      CreateKernel(program, "emu_test/nobarrier/reader.cpp", CoreCoord{0, 0}, readerConfig());
+  SetRuntimeArgs(program, k, CoreCoord{0, 0}, {buffer->address()});
+  EnqueueProgram(device->command_queue(), program, true);
+  const auto errors = lastRunErrors();
+  EXPECT_TRUE(hasError(errors, "unissued barrier",
+                       {"cb_push_back(cb 0, 1 tile): L1 [200000, 202048) was filled by a NoC read "
+                        "that was not waited for"}))
+      << allReports(errors);
+  EXPECT_TRUE(hasError(errors, "unissued barrier",
+                       {"cb_pop_front(cb 0, 1 tile)", "noc_async_write_barrier"}))
+      << allReports(errors);
+  CloseDevice(device);
+}
+
+// ---- Misuse of the compute protocol: math without acquire, an op without its init, pack without
+// wait, an unset runtime arg.
+
+void misuseCompute() {
+  cb_reserve_back(16, 1);
+  fill_tile_init();
+  fill_tile(0, 1.0f); // no tile_regs_acquire
+  tile_regs_acquire();
+  exp_tile(0);                    // no exp_tile_init
+  (void)get_arg_val<uint32_t>(3); // never set
+  pack_tile(0, 16);               // no tile_regs_commit / tile_regs_wait
+  tile_regs_commit();
+  tile_regs_wait();
+  pack_tile(0, 16);
+  tile_regs_release();
+  cb_push_back(16, 1);
+  cb_wait_front(16, 1);
+  cb_pop_front(16, 1);
+}
+
+TEST_F(EmuErrors, ComputeProtocolMisuse) {
+  registerKernel("emu_test/misuse/compute.cpp", misuseCompute);
+  IDevice* device = CreateDevice(0);
+  Program program = CreateProgram();
+  addCb(program, CoreCoord{0, 0}, 16, 1, tt::DataFormat::Float16_b);
+  KernelHandle k =
+      CreateKernel(program, "emu_test/misuse/compute.cpp", CoreCoord{0, 0}, computeConfig());
+  SetRuntimeArgs(program, k, CoreCoord{0, 0}, {1, 2});
+  EnqueueProgram(device->command_queue(), program, true);
+  const auto errors = lastRunErrors();
+  EXPECT_TRUE(hasError(errors, "misuse", {"fill_tile without tile_regs_acquire"}))
+      << allReports(errors);
+  EXPECT_TRUE(hasError(errors, "misuse", {"exp_tile without exp_tile_init"})) << allReports(errors);
+  EXPECT_TRUE(hasError(errors, "misuse", {"get_arg_val(3): runtime arg 3 was never set"}))
+      << allReports(errors);
+  EXPECT_TRUE(hasError(errors, "misuse", {"pack_tile without tile_regs_wait"}))
+      << allReports(errors);
+  EXPECT_EQ(errors.size(), 4u) << allReports(errors);
+  CloseDevice(device);
+}
+
+// An op's init stops counting once an op of another kind ran.
+void initOrderCompute() {
+  tile_regs_acquire();
+  copy_tile_init(0);
+  fill_tile_init();
+  fill_tile(0, 2.0f);
+  fill_tile(1, 2.0f);
+  add_binary_tile_init();
+  add_binary_tile(0, 1, 2);
+  fill_tile(3, 1.0f); // fill_tile_init was before add_binary_tile
+  tile_regs_commit();
+  tile_regs_wait();
+  tile_regs_release();
+}
+
+TEST_F(EmuErrors, InitIsNeededAgainAfterAnotherOp) {
+  registerKernel("emu_test/init/compute.cpp", initOrderCompute);
+  IDevice* device = CreateDevice(0);
+  Program program = CreateProgram();
+  CreateKernel(program, "emu_test/init/compute.cpp", CoreCoord{0, 0}, computeConfig());
+  EnqueueProgram(device->command_queue(), program, true);
+  const auto errors = lastRunErrors();
+  ASSERT_EQ(errors.size(), 1u) << allReports(errors);
+  EXPECT_TRUE(hasError(errors, "misuse", {"fill_tile without fill_tile_init"}));
+  CloseDevice(device);
+}
+
+// ---- Multicast num_dests that does not count the cores, and a write past the end of L1.
+
+void badMulticastReader() {
+  const uint32_t x0 = get_arg_val<uint32_t>(0), y0 = get_arg_val<uint32_t>(1);
+  const uint32_t x1 = get_arg_val<uint32_t>(2), y1 = get_arg_val<uint32_t>(3);
+  noc_async_write_multicast(200000, get_noc_multicast_addr(x0, y0, x1, y1, 200000), 64, 4);
+  noc_async_write(200000, get_noc_addr(x1, y1, 1499136 - 32), 64);
+  noc_async_write_barrier();
+}
+
+TEST_F(EmuErrors, MulticastDestCountAndWriteOutsideL1) {
+  registerKernel("emu_test/badmcast/reader.cpp", badMulticastReader);
+  IDevice* device = CreateDevice(0);
+  Program program = CreateProgram();
+  KernelHandle k =
+      CreateKernel(program, "emu_test/badmcast/reader.cpp", CoreCoord{0, 0}, readerConfig());
+  SetRuntimeArgs(program, k, CoreCoord{0, 0}, {18, 18, 19, 19});
+  EnqueueProgram(device->command_queue(), program, true);
+  const auto errors = lastRunErrors();
+  EXPECT_TRUE(
+      hasError(errors, "misuse",
+               {"noc_async_write_multicast: num_dests is 4, but the rectangle (18,18)..(19,19) "
+                "reaches 3 cores (the sender excluded)"}))
+      << allReports(errors);
+  EXPECT_TRUE(hasError(errors, "write outside L1",
+                       {"noc_async_write: writes L1 [1499104, 1499168) of core (1,1)"}))
+      << allReports(errors);
+  CloseDevice(device);
+}
+
+// ---- Host-side errors: an unknown kernel path stops the run; a CB outside the unreserved L1.
+
+TEST_F(EmuErrors, UnknownKernelPathAndCbOutsideUnreservedL1) {
+  IDevice* device = CreateDevice(0);
+  {
+    Program program = CreateProgram();
+    CreateKernel(program, "emu_test/no_such_kernel.cpp", CoreCoord{0, 0}, readerConfig());
+    EnqueueProgram(device->command_queue(), program, true);
+    EXPECT_TRUE(hasError(lastRunErrors(), "misuse",
+                         {"unknown kernel path \"emu_test/no_such_kernel.cpp\"", "host"}))
+        << allReports(lastRunErrors());
+  }
+  {
+    Program program = CreateProgram();
+    addCb(program, CoreCoord{0, 0}, 3, 2, tt::DataFormat::Float16_b, 50000);
+    EnqueueProgram(device->command_queue(), program, true);
+    EXPECT_TRUE(hasError(lastRunErrors(), "write outside L1",
+                         {"CreateCircularBuffer(cb 3): pages [50000, 54096) lie outside "
+                          "[l1_unreserved_base, l1_bytes) = [103712, 1499136)"}))
+        << allReports(lastRunErrors());
+  }
+  EXPECT_EQ(allErrors().empty(), false);
+  CloseDevice(device);
+}
+
+} // namespace
+} // namespace ttlplan::emu::test
