@@ -14,7 +14,8 @@ std::span<const PassInfo> registeredPasses() {
        {},
        createInferPipeSemaphoresPass},
       {"insert-sync",
-       "add the ttl.wait a copy lacks, before the first later push or pop of its CB",
+       "add the ttl.wait a copy lacks, before the first later push or pop of its CB (or a later "
+       "copy that overwrites or reads the view it writes or reads)",
        {},
        createInsertSyncPass},
       {"plan",

@@ -1,8 +1,9 @@
 // insert-sync: a `ttl.copy` whose handle nobody waits for gets a `ttl.wait`, so that every copy
 // completes before its bytes are handed on. The wait goes before the first later op of the copy's
 // block that pushes or pops the copied view's CB (the CB protocol hands the bytes to another
-// thread there), or that starts another copy of the same view (a read into a view that is then
-// sent or written must have landed first), or at the end of the block when there is none.
+// thread there), or that starts another copy of the same view where one of the two writes it (a
+// read into a view that is then sent must have landed first; a send must have left before the view
+// is overwritten), or at the end of the block when there is none.
 #include "ir/Ops.h"
 #include "ir/Rewrite.h"
 #include "lower/passes/PassUtil.h"
@@ -14,19 +15,20 @@ namespace ttlplan::lower {
 
 namespace {
 
-/// Whether `op` (or an op nested in it) is a push or pop of `cb`, or another copy that uses
-/// `view`.
+/// Whether `op` (or an op nested in it) hands on the bytes a copy moves through `view` of `cb`:
+/// a push or pop of `cb`, or another copy of `view` where one of the two writes the view (a read
+/// into a view that is then sent, or a send from a view that is then overwritten). Two copies
+/// that only read the view may overlap.
 bool handsOn(ir::Operation* op, const ir::Value* cb, const ir::Value* view,
-             const ir::Operation* copy) {
+             const ir::Operation* copy, bool copyWritesView) {
   bool found = false;
   op->walk([&](ir::Operation* inner) {
     if (found) return;
     if ((inner->isa(ir::CBPushOp::kName) || inner->isa(ir::CBPopOp::kName)) &&
         inner->numOperands() == 1 && inner->operand(0) == cb)
       found = true;
-    else if (inner != copy && inner->isa(ir::CopyOp::kName))
-      for (ir::Value* v : inner->operands())
-        found = found || v == view;
+    else if (inner != copy && inner->isa(ir::CopyOp::kName) && inner->numOperands() == 2)
+      found = (inner->operand(0) == view && copyWritesView) || inner->operand(1) == view;
   });
   return found;
 }
@@ -58,7 +60,7 @@ public:
         ir::Block* block = op->parentBlock();
         ir::Operation* before = nullptr;
         for (auto it = std::next(ir::iteratorOf(op)); it != block->operations().end(); ++it)
-          if (handsOn(it->get(), cb, view, op)) {
+          if (handsOn(it->get(), cb, view, op, into)) {
             before = it->get();
             break;
           }

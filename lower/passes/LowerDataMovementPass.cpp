@@ -522,24 +522,31 @@ private:
     std::vector<Value*> operands = op->operands();
     ir::eraseOp(op);
     // The coordinates of a pipe and the indices of a slice may now be dead.
-    for (Value* v : operands)
-      eraseDeadPure(v);
+    eraseDeadPure(operands);
     return true;
   }
 
-  /// Erases the op defining `v` when nothing uses it and it only computes a value (arith, core
-  /// coordinates), then its operands likewise.
-  void eraseDeadPure(Value* v) {
-    Operation* def = v->definingOp();
-    if (!def || def->numResults() != 1 || def->numRegions() != 0) return;
-    const std::string& n = def->name();
-    bool pure = (n.rfind("arith.", 0) == 0) || n == "ttl.core_x" || n == "ttl.core_y" ||
-                n == "ttl.grid_size";
-    if (!pure || ir::hasUses(func_, def->result(0))) return;
-    std::vector<Value*> operands = def->operands();
-    ir::eraseOp(def);
-    for (Value* o : operands)
-      eraseDeadPure(o);
+  /// Erases the ops defining `values` that nothing uses any more and that only compute a value
+  /// (arith, core coordinates), then their operands' likewise. A worklist of ops (not values:
+  /// a value dies with its op, and one op may feed several operands).
+  void eraseDeadPure(const std::vector<Value*>& values) {
+    std::vector<Operation*> work;
+    for (Value* v : values)
+      if (Operation* def = v->definingOp()) work.push_back(def);
+    std::set<Operation*> erased;
+    while (!work.empty()) {
+      Operation* def = work.back();
+      work.pop_back();
+      if (erased.count(def) || def->numResults() != 1 || def->numRegions() != 0) continue;
+      const std::string& n = def->name();
+      bool pure =
+          n.starts_with("arith.") || n == "ttl.core_x" || n == "ttl.core_y" || n == "ttl.grid_size";
+      if (!pure || ir::hasUses(func_, def->result(0))) continue;
+      for (Value* o : def->operands())
+        if (Operation* d = o->definingOp()) work.push_back(d);
+      erased.insert(def);
+      ir::eraseOp(def);
+    }
   }
 
   bool error(Operation* op, std::string message) {
