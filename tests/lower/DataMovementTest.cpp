@@ -466,6 +466,109 @@ TEST(DataMovementLowering, LowerSyncFindsLeftoverTtlOps) {
   EXPECT_EQ(e.find("ttl.dma_barrier"), std::string::npos) << e;
 }
 
+constexpr std::string_view kRowPipe = R"(
+!tile = !ttcore.tile<32x32, bf16>
+!one = tensor<1x1x!tile>
+!cb = !ttl.cb<[1, 1], !tile, 2>
+#dram = #ttl.layout<dram, interleaved>
+module {
+  ttl.kernel @k(%s: tensor<32x32xbf16, #dram>) attributes {grid = [2, 3]} {
+    %cb = ttl.create_cb : !cb
+    ttl.datamovement_thread {
+      %c0 = arith.constant 0 : index
+      %p = ttl.create_pipe src(0, 0) dst(1, 0) to(2, 0) : !ttl.pipe
+      %v = ttl.cb_reserve %cb : !cb -> !one
+      ttl.if_src %p {
+        %ss = ttl.tensor_slice %s[%c0, %c0] : tensor<32x32xbf16, #dram> -> !one
+        %x = ttl.copy %ss, %v : (!one, !one) -> !ttl.transfer_handle<read>
+        ttl.wait %x : !ttl.transfer_handle<read>
+        %t = ttl.copy %v, %p : (!one, !ttl.pipe) -> !ttl.transfer_handle<write>
+        ttl.wait %t : !ttl.transfer_handle<write>
+      }
+      ttl.if_dst %p {
+        %r = ttl.copy %p, %v : (!ttl.pipe, !one) -> !ttl.transfer_handle<read>
+        ttl.wait %r : !ttl.transfer_handle<read>
+      }
+      ttl.cb_push %cb : !cb
+    }
+    ttl.datamovement_thread {
+      %w = ttl.cb_wait %cb : !cb -> !one
+      ttl.cb_pop %cb : !cb
+    }
+  }
+}
+)";
+
+/// Lowers kRowPipe with `nets` in place of the planner's, and lists the multicasts of the sender
+/// path in order ("guarded ..." when inside `scf.if (r < num_rects)`).
+std::vector<std::string> multicastsWithNets(Attribute nets, std::vector<int64_t>& numRects) {
+  auto l = lower("", kRowPipe,
+                 "verify,infer-pipe-semaphores,insert-sync,plan,apply-plan,expand-threads");
+  EXPECT_TRUE(l->ok) << l->errors();
+  Operation* pipe = nullptr;
+  l->module->op->walk([&](Operation* op) {
+    if (op->isa("ttl.create_pipe")) pipe = op;
+  });
+  if (!pipe) return {"no pipe"};
+  pipe->setAttribute("ttl.nets", nets);
+  ir::Device device = wormhole();
+  ir::DiagnosticEngine diags;
+  PassContext context{*l->module, device, diags, {}, std::nullopt, {}, true};
+  Expected<PassManager> pm = PassManager::parse("lower-data-movement");
+  EXPECT_TRUE(pm);
+  if (!pm->run(context)) return {ir::format(diags.diagnostics())};
+  Operation* reader = function(*l->module, "k_reader");
+  numRects = coreValues(reader, "p.num_rects");
+  Operation* send = guardedBy(reader, "p_is_sender");
+  if (!send) return {"no sender path"};
+  std::vector<std::string> seen;
+  auto name = [](Operation* op) {
+    return op->name() + " " + op->operand(op->numOperands() - 1)->nameHint();
+  };
+  for (auto& op : send->body(0).operations()) {
+    if (op->isa("ttkernel.noc_async_write_multicast") ||
+        op->isa("ttkernel.noc_semaphore_set_multicast")) {
+      seen.push_back(name(op.get()));
+    } else if (op->isa("scf.if")) {
+      Operation* cmp = op->operand(0)->definingOp();
+      EXPECT_TRUE(cmp && cmp->isa("arith.cmpi"));
+      if (!cmp) continue;
+      EXPECT_EQ(cmp->attribute("predicate").intValue(), 6); // ult
+      EXPECT_EQ(constantOperand(cmp, 0), 1);
+      EXPECT_EQ(cmp->operand(1)->nameHint(), "p_num_rects");
+      for (auto& inner : op->body(0).operations())
+        if (inner->isa("ttkernel.noc_async_write_multicast") ||
+            inner->isa("ttkernel.noc_semaphore_set_multicast"))
+          seen.push_back("guarded " + name(inner.get()));
+    }
+  }
+  return seen;
+}
+
+TEST(DataMovementLowering, ExtraRectanglesAreGuardedByTheirCount) {
+  // The planner covers this net with one rectangle; give it two (as for a destination set that
+  // spans a gap in the NoC grid). With every sender having two, no guard is needed.
+  Attribute twoRects =
+      net({0, 0}, {{1, 0}, {2, 0}}, {{19, 18, 19, 18, 1, 0}, {20, 18, 20, 18, 1, 0}}, 2, 0, 1);
+  std::vector<int64_t> numRects;
+  EXPECT_EQ(multicastsWithNets(Attribute::array({twoRects}), numRects),
+            (std::vector<std::string>{"ttkernel.noc_async_write_multicast p_r0_num_dests",
+                                      "ttkernel.noc_async_write_multicast p_r1_num_dests",
+                                      "ttkernel.noc_semaphore_set_multicast p_r0_num_dests",
+                                      "ttkernel.noc_semaphore_set_multicast p_r1_num_dests"}));
+  EXPECT_EQ(numRects, (std::vector<int64_t>{2, 0, 0, 0, 0, 0}));
+  // A second sender, (0, 1), with one rectangle: rectangle 1 is issued only where num_rects > 1,
+  // data first, then VALID.
+  Attribute oneRect = net({0, 1}, {{1, 1}}, {{19, 19, 19, 19, 1, 0}}, 1, 0, 1);
+  EXPECT_EQ(
+      multicastsWithNets(Attribute::array({twoRects, oneRect}), numRects),
+      (std::vector<std::string>{"ttkernel.noc_async_write_multicast p_r0_num_dests",
+                                "guarded ttkernel.noc_async_write_multicast p_r1_num_dests",
+                                "ttkernel.noc_semaphore_set_multicast p_r0_num_dests",
+                                "guarded ttkernel.noc_semaphore_set_multicast p_r1_num_dests"}));
+  EXPECT_EQ(numRects, (std::vector<int64_t>{2, 0, 0, 1, 0, 0}));
+}
+
 constexpr std::string_view kUnwaitedWrite = R"(
 !tile = !ttcore.tile<32x32, bf16>
 !blk = tensor<1x1x!tile>
