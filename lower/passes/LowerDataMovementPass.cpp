@@ -168,6 +168,11 @@ public:
     for (Operation* pipe : pipes)
       ok = eraseIfUnused(pipe, "this pipe") && ok;
     args_.store(func_);
+    int64_t limit = context_.device.kernel.maxRuntimeArgs;
+    if (limit > 0 && static_cast<int64_t>(args_.size()) > limit)
+      return error(func_, fmt::format("this thread function needs {} runtime args, more than the "
+                                      "{} a kernel may have on {}: use fewer pipes in one thread",
+                                      args_.size(), limit, context_.device.name));
     return ok;
   }
 
