@@ -90,4 +90,17 @@ int runPlan(const PlanFlags& flags, const DeviceFlags& device);
 int runLower(const LowerFlags& flags, const DeviceFlags& device);
 int runCompile(const CompileFlags& flags, const DeviceFlags& device);
 
+/// `ttlplan run` (tools/RunCommand.cpp).
+struct RunFlags {
+  PipelineFlags pipeline;
+  uint64_t seed = 1;                       ///< --seed: random inputs
+  std::string inputsDir;                   ///< --inputs DIR: one float32 <arg>.npy per argument
+  std::string dumpDir;                     ///< --dump DIR: every argument after the run
+  std::string workDir;                     ///< --work-dir: keep the generated files here
+  bool keep = false;                       ///< --keep: keep the temporary work directory
+  bool noValidate = false;                 ///< --no-validate: skip the plan validators
+  std::vector<std::string> forceCbAddress; ///< --force-cb-address NAME=ADDR (testing)
+};
+int runRun(const RunFlags& flags, const DeviceFlags& device);
+
 } // namespace ttlplan::tools

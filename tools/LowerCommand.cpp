@@ -38,7 +38,7 @@ void addPipelineFlags(CLI::App& command, PipelineFlags& flags) {
 }
 
 std::optional<Lowered> lowerFile(const PipelineFlags& flags, const ir::Device& device,
-                                 int& exitCode) {
+                                 int& exitCode, const LowerHooks& hooks) {
   Expected<planner::l1::L1Solver> solver = planner::l1::parseL1Solver(flags.solver);
   if (!solver) {
     std::cerr << "ttlplan: error: " << solver.error().message << "\n";
@@ -80,7 +80,8 @@ std::optional<Lowered> lowerFile(const PipelineFlags& flags, const ir::Device& d
     exitCode = kInvalidInput;
     return std::nullopt;
   }
-  lower::PassContext context{*out.module, device, diags, planOptions, std::nullopt};
+  lower::PassContext context{*out.module,    device, diags, planOptions, std::nullopt,
+                             hooks.forcedCbAddresses, hooks.validatePlan};
   lower::PipelineOptions options;
   options.printIrAfterAll = flags.printIrAfterAll;
   options.printIrAfter = flags.printIrAfter;

@@ -21,8 +21,14 @@ struct Lowered {
 /// Adds --pipeline, --print-ir-after-all, --print-ir-after, --time-passes and the planner flags.
 void addPipelineFlags(CLI::App& command, PipelineFlags& flags);
 
+/// What `ttlplan run` changes in a pipeline run to test that corrupted plans are caught.
+struct LowerHooks {
+  std::vector<std::pair<std::string, int64_t>> forcedCbAddresses; ///< lower::PassContext's
+  bool validatePlan = true;                                       ///< lower::PassContext's
+};
+
 /// Parses, then runs the pipeline; prints diagnostics and sets `exitCode` on failure.
 std::optional<Lowered> lowerFile(const PipelineFlags& flags, const ir::Device& device,
-                                 int& exitCode);
+                                 int& exitCode, const LowerHooks& hooks = {});
 
 } // namespace ttlplan::tools

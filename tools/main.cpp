@@ -143,6 +143,30 @@ int main(int argc, char** argv) {
       ->add_option("-o,--output", compileFlags.output, "Output directory (created if missing)")
       ->required();
 
+  RunFlags runFlags;
+  CLI::App* runCmd = app.add_subcommand(
+      "run", "Plan, lower and compile a TTL kernel, build the C++ with g++ against the CPU "
+             "emulator, run it on random inputs and compare every argument with an independent "
+             "reference (exit 1 on a mismatch beyond the data type's tolerance or an emulator "
+             "error; docs/emulator.md, docs/reference.md)");
+  addPipelineFlags(*runCmd, runFlags.pipeline);
+  addDeviceFlags(*runCmd, device);
+  runCmd->add_option("--seed", runFlags.seed, "Seed of the random inputs (default 1)");
+  runCmd->add_option("--inputs", runFlags.inputsDir,
+                     "Read each argument from DIR/<name>.npy (float32, the argument's shape) "
+                     "instead of random data")
+      ->check(CLI::ExistingDirectory);
+  runCmd->add_option("--dump", runFlags.dumpDir,
+                     "Write every argument after the run to DIR/<name>.npy (float32)");
+  runCmd->add_option("--work-dir", runFlags.workDir,
+                     "Generate, build and run in DIR and keep it (default: a temporary directory, "
+                     "removed after a passing run)");
+  runCmd->add_flag("--keep", runFlags.keep, "Keep the temporary work directory");
+  runCmd->add_flag("--no-validate", runFlags.noValidate,
+                   "Do not run the plan validators (to see what a bad plan does in the emulator)");
+  runCmd->add_option("--force-cb-address", runFlags.forceCbAddress,
+                     "Testing: move CB NAME to L1 ADDRESS in the plan (NAME=ADDRESS; repeatable)");
+
   std::vector<std::string> names;
   for (const CLI::App* command : app.get_subcommands({}))
     names.push_back(command->get_name());
@@ -171,6 +195,7 @@ int main(int argc, char** argv) {
   if (allocCmd->parsed()) return runAlloc(alloc);
   if (planCmd->parsed()) return runPlan(plan, device);
   if (lowerCmd->parsed()) return runLower(lowerFlags, device);
+  if (runCmd->parsed()) return runRun(runFlags, device);
   if (compileCmd->parsed()) return runCompile(compileFlags, device);
   return runOps();
 }

@@ -57,7 +57,7 @@ std::unique_ptr<Run> runOn(const std::string& file, std::string_view pipeline,
   EXPECT_TRUE(run->module);
   if (!run->module) return run;
   ir::Device device = *ir::builtinDevice("wormhole_b0");
-  PassContext context{*run->module, device, run->diagnostics, {}, std::nullopt};
+  PassContext context{*run->module, device, run->diagnostics, {}, std::nullopt, {}, true};
   Expected<PassManager> pm = PassManager::parse(pipeline);
   EXPECT_TRUE(pm);
   options.dump = [&](const std::string& text) { run->dumps += text; };

@@ -1,0 +1,59 @@
+#pragma once
+// The reference interpreter (docs/reference.md): runs a verified, unlowered TTL kernel at block
+// level, exactly as TTL_SYNTAX.md ("Meaning of block ops") defines it. It knows nothing of the
+// plan: no L1, no DST, no CB depths (CBs are unbounded FIFOs of dense blocks), and its own core
+// assignment for `ttl.work_loop` (split_work_to_cores). `ttlplan run` compares the emulated
+// generated code against it, so a planner or code generator bug cannot hide in both.
+#include "ir/DataType.h"
+#include "ir/Device.h"
+#include "ir/Operation.h"
+#include "ir/Params.h"
+#include "reference/HostTensor.h"
+#include "support/Expected.h"
+
+#include <map>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace ttlplan::reference {
+
+struct ReferenceOptions {
+  /// The core grid for a kernel with `grid = "auto"`; 0 uses the device's compute grid. Ignored
+  /// when the kernel names its grid.
+  int gridRows = 0, gridCols = 0;
+  /// A value for every knob the kernel uses (`ttl.param`).
+  ir::Binding binding;
+};
+
+/// One argument of a kernel under a binding: what `interpretKernel` reads and returns for it.
+struct ArgumentInfo {
+  std::string name;                     ///< without '%'
+  std::vector<int64_t> shape;           ///< elements
+  std::optional<ir::DataType> dataType; ///< of the elements; nullopt for f64 and other ints
+};
+
+/// The kernel's arguments in order (for making inputs: randomTensor(shape, *dataType, ...)). An
+/// Error for an argument the reference cannot hold: not a 2-D tensor of elements, or a
+/// dimension with no value under the binding.
+Expected<std::vector<ArgumentInfo>> kernelArguments(ir::Operation* kernel,
+                                                    const ir::Binding& binding);
+
+/// Runs `kernel` (a `ttl.kernel` of a module that passed ir::verify) on every core of its grid
+/// and returns every argument afterwards, keyed by its name without '%'. `inputs` gives initial
+/// contents by the same names; an argument not given starts as zeros; a given one must have the
+/// argument's shape (in elements). Never throws: unsupported ops or layouts, errors at run time
+/// (a slice outside its tensor, a pipe to a core outside the grid) and deadlocks (every unfinished
+/// thread blocked; the message lists each thread and what it waits for) come back as an Error
+/// whose lines start with "file:line:col: error: reference: ".
+Expected<std::map<std::string, HostTensor>>
+interpretKernel(ir::Operation* kernel, const std::map<std::string, HostTensor>& inputs,
+                const ir::Device& device, const ReferenceOptions& options);
+
+/// Which `work` items core `coreIndex` (row-major in the grid) runs: split_work_to_cores
+/// (FACTS.md): target = min(items, cores), q = items / target, r = items % target; the first r
+/// cores take q + 1 consecutive items, the next target - r take q, the rest none. Returns
+/// [first, first + count) as {first, count}.
+std::pair<int64_t, int64_t> splitWorkToCores(int64_t items, int64_t cores, int64_t coreIndex);
+
+} // namespace ttlplan::reference

@@ -1,0 +1,516 @@
+// The reference interpreter against the kernels' mathematical meaning, computed here directly
+// (naive loops), never from the interpreter or the generated code.
+#include "reference/Interpret.h"
+
+#include "ir/Parser.h"
+#include "ir/Verifier.h"
+#include "reference/RandomInputs.h"
+
+#include <cmath>
+#include <functional>
+#include <gtest/gtest.h>
+
+namespace ttlplan::reference {
+namespace {
+
+const std::string kSource = TTLPLAN_SOURCE_DIR;
+
+ir::Device wormhole() {
+  return *ir::builtinDevice("wormhole_b0");
+}
+
+std::unique_ptr<ir::Module> verified(std::unique_ptr<ir::Module> module,
+                                     ir::DiagnosticEngine& diags) {
+  EXPECT_TRUE(module) << ir::format(diags.diagnostics());
+  if (module) {
+    EXPECT_TRUE(ir::verify(*module, diags)) << ir::format(diags.diagnostics());
+  }
+  return module;
+}
+
+std::unique_ptr<ir::Module> loadExample(const std::string& name) {
+  ir::DiagnosticEngine diags;
+  return verified(ir::parseFile(kSource + "/examples/" + name, diags), diags);
+}
+
+std::unique_ptr<ir::Module> parse(const std::string& text) {
+  ir::DiagnosticEngine diags;
+  return verified(ir::parseSource(text, "test.ttl", diags), diags);
+}
+
+ir::Operation* kernelOf(ir::Module& module) {
+  std::vector<ir::Operation*> kernels = module.topLevel("ttl.kernel");
+  return kernels.empty() ? nullptr : kernels.front();
+}
+
+using Tensors = std::map<std::string, HostTensor>;
+
+Expected<Tensors> run(ir::Module& module, const Tensors& inputs, ReferenceOptions options = {}) {
+  return interpretKernel(kernelOf(module), inputs, wormhole(), options);
+}
+
+HostTensor random(std::vector<int64_t> shape, int arg) {
+  return randomTensor(shape, ir::DataType::BF16, 1234, arg);
+}
+
+HostTensor naiveMatmul(const HostTensor& a, const HostTensor& b) {
+  int64_t m = a.shape[0], k = a.shape[1], n = b.shape[1];
+  HostTensor c{{m, n}, std::vector<double>(static_cast<size_t>(m * n), 0.0)};
+  for (int64_t i = 0; i < m; ++i)
+    for (int64_t j = 0; j < n; ++j) {
+      double sum = 0;
+      for (int64_t p = 0; p < k; ++p)
+        sum += a.data[i * k + p] * b.data[p * n + j];
+      c.data[i * n + j] = sum;
+    }
+  return c;
+}
+
+void expectNear(const HostTensor& actual, const HostTensor& expected, double tolerance) {
+  ASSERT_EQ(actual.shape, expected.shape);
+  ASSERT_EQ(actual.data.size(), expected.data.size());
+  size_t bad = 0;
+  for (size_t i = 0; i < actual.data.size(); ++i)
+    if (!(std::fabs(actual.data[i] - expected.data[i]) <= tolerance) && bad++ < 5)
+      ADD_FAILURE() << "element " << i << ": " << actual.data[i] << " vs " << expected.data[i];
+  EXPECT_EQ(bad, 0u);
+}
+
+TEST(ReferenceInterpret, SplitWorkToCoresMatchesTheTtMetalRule) {
+  // 10 items on 4 cores: q = 2, r = 2 -> 3, 3, 2, 2.
+  EXPECT_EQ(splitWorkToCores(10, 4, 0), std::make_pair(int64_t{0}, int64_t{3}));
+  EXPECT_EQ(splitWorkToCores(10, 4, 1), std::make_pair(int64_t{3}, int64_t{3}));
+  EXPECT_EQ(splitWorkToCores(10, 4, 2), std::make_pair(int64_t{6}, int64_t{2}));
+  EXPECT_EQ(splitWorkToCores(10, 4, 3), std::make_pair(int64_t{8}, int64_t{2}));
+  // Fewer items than cores: one each, the rest idle.
+  EXPECT_EQ(splitWorkToCores(3, 8, 2), std::make_pair(int64_t{2}, int64_t{1}));
+  EXPECT_EQ(splitWorkToCores(3, 8, 5).second, 0);
+}
+
+TEST(ReferenceInterpret, EltwiseAddIsExactlyTheSum) {
+  auto module = loadExample("eltwise_add.ttl");
+  ASSERT_TRUE(module);
+  Tensors in{{"a", random({256, 256}, 0)}, {"b", random({256, 256}, 1)}};
+  // The device grid (32 items on 64 cores) and an uneven 3 x 5 grid (32 items on 15 cores) must
+  // give the same result: the assignment does not change a correct kernel's meaning.
+  for (auto [rows, cols] : {std::pair{0, 0}, std::pair{3, 5}}) {
+    SCOPED_TRACE(rows);
+    ReferenceOptions options;
+    options.gridRows = rows;
+    options.gridCols = cols;
+    Expected<Tensors> out = run(*module, in, options);
+    ASSERT_TRUE(out) << out.error().message;
+    ASSERT_EQ(out->size(), 3u);
+    EXPECT_EQ(out->at("a").data, in["a"].data); // inputs unchanged
+    HostTensor expected = in["a"];
+    for (size_t i = 0; i < expected.data.size(); ++i)
+      expected.data[i] += in["b"].data[i];
+    expectNear(out->at("c"), expected, 0.0);
+  }
+}
+
+TEST(ReferenceInterpret, MatmulExamplesComputeTheProduct) {
+  for (std::string file :
+       {"matmul_single_core.ttl", "matmul_multicore.ttl", "matmul_mcast_2d.ttl"}) {
+    SCOPED_TRACE(file);
+    auto module = loadExample(file);
+    ASSERT_TRUE(module);
+    Tensors in{{"a", random({256, 256}, 0)}, {"b", random({256, 256}, 1)}};
+    Expected<Tensors> out = run(*module, in);
+    ASSERT_TRUE(out) << out.error().message;
+    expectNear(out->at("c"), naiveMatmul(in["a"], in["b"]), 1e-9);
+  }
+}
+
+TEST(ReferenceInterpret, ResultsDoNotDependOnScheduling) {
+  auto module = loadExample("matmul_mcast_2d.ttl");
+  ASSERT_TRUE(module);
+  Tensors in{{"a", random({256, 256}, 0)}, {"b", random({256, 256}, 1)}};
+  Expected<Tensors> first = run(*module, in);
+  ASSERT_TRUE(first) << first.error().message;
+  for (int i = 0; i < 3; ++i) {
+    Expected<Tensors> again = run(*module, in);
+    ASSERT_TRUE(again) << again.error().message;
+    EXPECT_EQ(again->at("c").data, first->at("c").data); // bit for bit
+  }
+}
+
+TEST(ReferenceInterpret, BcastScalarMultipliesByElementZeroZero) {
+  auto module = loadExample("eltwise_bcast_scalar.ttl");
+  ASSERT_TRUE(module);
+  Tensors in{{"a", random({256, 256}, 0)}, {"s", random({32, 32}, 1)}};
+  Expected<Tensors> out = run(*module, in);
+  ASSERT_TRUE(out) << out.error().message;
+  HostTensor expected = in["a"];
+  for (double& x : expected.data)
+    x *= in["s"].data[0];
+  expectNear(out->at("c"), expected, 0.0);
+}
+
+TEST(ReferenceInterpret, SoftmaxRowMatchesADirectSoftmax) {
+  auto module = loadExample("softmax_row.ttl");
+  ASSERT_TRUE(module);
+  Tensors in{{"in", random({256, 256}, 0)}};
+  Expected<Tensors> out = run(*module, in);
+  ASSERT_TRUE(out) << out.error().message;
+  HostTensor expected{{256, 256}, std::vector<double>(256 * 256)};
+  for (int r = 0; r < 256; ++r) {
+    const double* x = &in["in"].data[r * 256];
+    double m = *std::max_element(x, x + 256), sum = 0;
+    for (int c = 0; c < 256; ++c)
+      sum += std::exp(x[c] - m);
+    for (int c = 0; c < 256; ++c)
+      expected.data[r * 256 + c] = std::exp(x[c] - m) / sum;
+  }
+  expectNear(out->at("out"), expected, 1e-12);
+}
+
+TEST(ReferenceInterpret, MatmulTemplateUnderSeveralBindings) {
+  auto module = loadExample("matmul_template.ttl");
+  ASSERT_TRUE(module);
+  Tensors in{{"a", random({256, 256}, 0)}, {"b", random({256, 256}, 1)}};
+  HostTensor expected = naiveMatmul(in["a"], in["b"]);
+  for (ir::Binding binding : {ir::Binding{{"BM", 2}, {"BN", 4}, {"BK", 2}, {"WM", 4}, {"WN", 2}},
+                              ir::Binding{{"BM", 8}, {"BN", 1}, {"BK", 8}, {"WM", 1}, {"WN", 8}},
+                              ir::Binding{{"BM", 1}, {"BN", 1}, {"BK", 1}, {"WM", 8}, {"WN", 8}}}) {
+    SCOPED_TRACE(binding.at("BM") * 100 + binding.at("BN") * 10 + binding.at("BK"));
+    ReferenceOptions options;
+    options.binding = binding;
+    Expected<Tensors> out = run(*module, in, options);
+    ASSERT_TRUE(out) << out.error().message;
+    expectNear(out->at("c"), expected, 1e-9);
+  }
+}
+
+TEST(ReferenceInterpret, BindingThatViolatesRequireIsAnError) {
+  auto module = loadExample("matmul_template.ttl");
+  ASSERT_TRUE(module);
+  ReferenceOptions options;
+  options.binding = {{"BM", 2}, {"BN", 2}, {"BK", 2}, {"WM", 2}, {"WN", 4}};
+  Expected<Tensors> out = run(*module, {}, options);
+  ASSERT_FALSE(out);
+  EXPECT_NE(out.error().message.find("matmul_template.ttl:"), std::string::npos)
+      << out.error().message;
+  EXPECT_NE(out.error().message.find("ttl.require does not hold"), std::string::npos);
+}
+
+// Core (1, 0) receives on a pipe that core (0, 0) never sends on; its compute thread then waits
+// for a block that is never pushed.
+const char* kReceiveWithoutSend = R"(
+!tile = !ttcore.tile<32x32, bf16>
+!blk = tensor<1x1x!tile>
+!cb = !ttl.cb<[1, 1], !tile, 2>
+module {
+  ttl.kernel @lonely(%a: tensor<32x32xbf16, #ttl.layout<dram, interleaved>>) attributes {grid = [1, 2]} {
+    %cb = ttl.create_cb : !cb
+    ttl.datamovement_thread {
+      %p = ttl.create_pipe src(0, 0) dst(1, 0) : !ttl.pipe
+      %v = ttl.cb_reserve %cb : !cb -> !blk
+      ttl.if_dst %p {
+        %r = ttl.copy %p, %v : (!ttl.pipe, !blk) -> !ttl.transfer_handle<read>
+        ttl.wait %r : !ttl.transfer_handle<read>
+      }
+      ttl.cb_push %cb : !cb
+    }
+    ttl.compute_thread {
+      %w = ttl.cb_wait %cb : !cb -> !blk
+      ttl.cb_pop %cb : !cb
+    }
+  }
+}
+)";
+
+TEST(ReferenceInterpret, ReceiveWithoutSendIsADeadlockNamingTheThreads) {
+  auto module = parse(kReceiveWithoutSend);
+  ASSERT_TRUE(module);
+  Expected<Tensors> out = run(*module, {});
+  ASSERT_FALSE(out);
+  const std::string& m = out.error().message;
+  EXPECT_NE(m.find("test.ttl:6:3: error: reference: deadlock"), std::string::npos) << m;
+  EXPECT_NE(m.find("core (1, 0) ttl.datamovement_thread at test.ttl:8:5: ttl.copy from %p at "
+                   "test.ttl:12:14 waits for a block that core (0, 0) never sends"),
+            std::string::npos)
+      << m;
+  EXPECT_NE(m.find("core (1, 0) ttl.compute_thread at test.ttl:17:5: ttl.cb_wait %cb at "
+                   "test.ttl:18:12"),
+            std::string::npos)
+      << m;
+  // Core (0, 0) is not a destination: it pushes and both its threads finish.
+  EXPECT_EQ(m.find("\n  core (0, 0)"), std::string::npos) << m;
+}
+
+// A pipe with a semaphore handshake: core (1, 0) tells core (0, 0) it is ready (semaphore_inc
+// on core [y = 0, x = 0]); core (0, 0) waits for it, reads A and sends it; both cores write their
+// block to C (core x writes column block x). C = [A, A].
+const char* kHandshake = R"(
+!tile = !ttcore.tile<32x32, bf16>
+!blk = tensor<1x1x!tile>
+!cb = !ttl.cb<[1, 1], !tile, 2>
+#dram = #ttl.layout<dram, interleaved>
+module {
+  ttl.kernel @handshake(%a: tensor<32x32xbf16, #dram>, %c: tensor<32x64xbf16, #dram>) attributes {grid = [1, 2]} {
+    %cb = ttl.create_cb : !cb
+    %ready = ttl.create_semaphore {init = 0} : !ttl.semaphore
+    ttl.datamovement_thread {
+      %c0 = arith.constant 0 : index
+      %p = ttl.create_pipe src(0, 0) dst(1, 0) : !ttl.pipe
+      %v = ttl.cb_reserve %cb : !cb -> !blk
+      ttl.if_src %p {
+        ttl.semaphore_wait %ready {value = 1, cmp = "eq", reset = 0}
+        %s = ttl.tensor_slice %a[%c0, %c0] : tensor<32x32xbf16, #dram> -> !blk
+        %r = ttl.copy %s, %v : (!blk, !blk) -> !ttl.transfer_handle<read>
+        ttl.wait %r : !ttl.transfer_handle<read>
+        %t = ttl.copy %v, %p : (!blk, !ttl.pipe) -> !ttl.transfer_handle<write>
+        ttl.wait %t : !ttl.transfer_handle<write>
+      }
+      ttl.if_dst %p {
+        ttl.semaphore_inc %ready {value = 1, core = [0, 0]}
+        %r = ttl.copy %p, %v : (!ttl.pipe, !blk) -> !ttl.transfer_handle<read>
+        ttl.wait %r : !ttl.transfer_handle<read>
+      }
+      ttl.cb_push %cb : !cb
+    }
+    ttl.datamovement_thread {
+      %c0 = arith.constant 0 : index
+      %x = ttl.core_x : index
+      %w = ttl.cb_wait %cb : !cb -> !blk
+      %s = ttl.tensor_slice %c[%c0, %x] : tensor<32x64xbf16, #dram> -> !blk
+      %t = ttl.copy %w, %s : (!blk, !blk) -> !ttl.transfer_handle<write>
+      ttl.wait %t : !ttl.transfer_handle<write>
+      ttl.cb_pop %cb : !cb
+    }
+  }
+}
+)";
+
+TEST(ReferenceInterpret, PipeWithSemaphoreHandshake) {
+  auto module = parse(kHandshake);
+  ASSERT_TRUE(module);
+  Tensors in{{"a", random({32, 32}, 0)}};
+  Expected<Tensors> out = run(*module, in);
+  ASSERT_TRUE(out) << out.error().message;
+  const HostTensor& c = out->at("c");
+  for (int r = 0; r < 32; ++r)
+    for (int k = 0; k < 32; ++k) {
+      EXPECT_EQ(c.data[r * 64 + k], in["a"].data[r * 32 + k]);
+      EXPECT_EQ(c.data[r * 64 + 32 + k], in["a"].data[r * 32 + k]);
+    }
+}
+
+// One 1x2-tile block X in, Y = EXPR(X) out, on one core.
+std::string computeKernel(const std::string& expression) {
+  return R"(
+!tile = !ttcore.tile<32x32, bf16>
+!blk = tensor<1x2x!tile>
+!one = tensor<1x1x!tile>
+!cb = !ttl.cb<[1, 2], !tile, 2>
+#dram = #ttl.layout<dram, interleaved>
+module {
+  ttl.kernel @compute(%x: tensor<32x64xbf16, #dram>, %y: tensor<32x64xbf16, #dram>) attributes {grid = [1, 1]} {
+    %cbx = ttl.create_cb : !cb
+    %cby = ttl.create_cb : !cb
+    ttl.datamovement_thread {
+      %c0 = arith.constant 0 : index
+      %v = ttl.cb_reserve %cbx : !cb -> !blk
+      %s = ttl.tensor_slice %x[%c0, %c0] : tensor<32x64xbf16, #dram> -> !blk
+      %r = ttl.copy %s, %v : (!blk, !blk) -> !ttl.transfer_handle<read>
+      ttl.wait %r : !ttl.transfer_handle<read>
+      ttl.cb_push %cbx : !cb
+    }
+    ttl.compute_thread {
+      %in = ttl.cb_wait %cbx : !cb -> !blk
+      %o = ttl.cb_reserve %cby : !cb -> !blk
+)" + expression +
+         R"(
+      ttl.store %out, %o : !blk
+      ttl.cb_push %cby : !cb
+      ttl.cb_pop %cbx : !cb
+    }
+    ttl.datamovement_thread {
+      %c0 = arith.constant 0 : index
+      %w = ttl.cb_wait %cby : !cb -> !blk
+      %s = ttl.tensor_slice %y[%c0, %c0] : tensor<32x64xbf16, #dram> -> !blk
+      %t = ttl.copy %w, %s : (!blk, !blk) -> !ttl.transfer_handle<write>
+      ttl.wait %t : !ttl.transfer_handle<write>
+      ttl.cb_pop %cby : !cb
+    }
+  }
+}
+)";
+}
+
+TEST(ReferenceInterpret, ComputeOpsFollowTheirDefinitions) {
+  using Fn = std::function<double(const HostTensor& x, int r, int c)>;
+  auto at = [](const HostTensor& x, int r, int c) { return x.data[r * 64 + c]; };
+  auto unary = [&](double (*f)(double)) -> Fn {
+    return [=](const HostTensor& x, int r, int c) { return f(at(x, r, c)); };
+  };
+  struct Case {
+    std::string expression;
+    Fn expected;
+  };
+  std::vector<Case> cases = {
+      {"%out = ttl.exp %in : !blk", unary([](double v) { return std::exp(v); })},
+      {"%a = ttl.abs %in : !blk\n%out = ttl.log %a : !blk",
+       unary([](double v) { return std::log(std::fabs(v)); })},
+      {"%a = ttl.abs %in : !blk\n%out = ttl.sqrt %a : !blk",
+       unary([](double v) { return std::sqrt(std::fabs(v)); })},
+      {"%a = ttl.abs %in : !blk\n%out = ttl.rsqrt %a : !blk",
+       unary([](double v) { return 1 / std::sqrt(std::fabs(v)); })},
+      {"%out = ttl.recip %in : !blk", unary([](double v) { return 1 / v; })},
+      {"%out = ttl.relu %in : !blk", unary([](double v) { return v > 0 ? v : 0.0; })},
+      {"%out = ttl.gelu %in : !blk",
+       unary([](double v) { return 0.5 * v * (1 + std::erf(v / std::sqrt(2.0))); })},
+      {"%out = ttl.sigmoid %in : !blk", unary([](double v) { return 1 / (1 + std::exp(-v)); })},
+      {"%out = ttl.tanh %in : !blk", unary([](double v) { return std::tanh(v); })},
+      {"%n = ttl.neg %in : !blk\n%out = ttl.max %n, %in : !blk",
+       unary([](double v) { return std::fabs(v); })},
+      {"%s = ttl.sub %in, %in : !blk\n%m = ttl.mul %in, %in : !blk\n%out = ttl.add %s, %m : !blk",
+       unary([](double v) { return v * v; })},
+      // Column sums in row 0, the other rows zero.
+      {"%out = ttl.reduce_sum %in {dims = [0]} : !blk -> !blk",
+       [&](const HostTensor& x, int r, int c) {
+         double sum = 0;
+         for (int i = 0; i < 32; ++i)
+           sum += at(x, i, c);
+         return r == 0 ? sum : 0.0;
+       }},
+      // Row maxima repeated across each row.
+      {"%m = ttl.reduce_max %in {dims = [1]} : !blk -> !one\n"
+       "%out = ttl.bcast %m {dims = [1]} : !one -> !blk",
+       [&](const HostTensor& x, int r, int) {
+         double m = -INFINITY;
+         for (int j = 0; j < 64; ++j)
+           m = std::max(m, at(x, r, j));
+         return m;
+       }},
+      // The sum of everything everywhere.
+      {"%m = ttl.reduce_sum %in {dims = [0, 1]} : !blk -> !one\n"
+       "%out = ttl.bcast %m {dims = [0, 1]} : !one -> !blk",
+       [&](const HostTensor& x, int, int) {
+         double sum = 0;
+         for (double v : x.data)
+           sum += v;
+         return sum;
+       }},
+      // Row 0 repeated down the rows.
+      {"%out = ttl.bcast %in {dims = [0]} : !blk -> !blk",
+       [&](const HostTensor& x, int, int c) { return at(x, 0, c); }},
+  };
+  Tensors in{{"x", random({32, 64}, 0)}};
+  for (const Case& k : cases) {
+    SCOPED_TRACE(k.expression);
+    auto module = parse(computeKernel(k.expression));
+    ASSERT_TRUE(module);
+    Expected<Tensors> out = run(*module, in);
+    ASSERT_TRUE(out) << out.error().message;
+    HostTensor expected{{32, 64}, std::vector<double>(32 * 64)};
+    for (int r = 0; r < 32; ++r)
+      for (int c = 0; c < 64; ++c)
+        expected.data[r * 64 + c] = k.expected(in["x"], r, c);
+    expectNear(out->at("y"), expected, 1e-12);
+  }
+}
+
+TEST(ReferenceInterpret, UnsupportedOpIsAnErrorWithItsLocation) {
+  auto module = parse(R"(
+!tile = !ttcore.tile<32x32, bf16>
+!blk = tensor<1x1x!tile>
+!cb = !ttl.cb<[1, 1], !tile, 1>
+module {
+  ttl.kernel @vendor() attributes {grid = [1, 1]} {
+    %cb = ttl.create_cb : !cb
+    ttl.datamovement_thread {
+      "vendor.scope"() ({
+        %v = ttl.cb_reserve %cb : !cb -> !blk
+        ttl.cb_push %cb : !cb
+      }) : () -> ()
+    }
+    ttl.compute_thread {
+      %w = ttl.cb_wait %cb : !cb -> !blk
+      ttl.cb_pop %cb : !cb
+    }
+  }
+}
+)");
+  ASSERT_TRUE(module);
+  Expected<Tensors> out = run(*module, {});
+  ASSERT_FALSE(out);
+  EXPECT_EQ(out.error().message, "test.ttl:9:7: error: reference: vendor.scope is not supported");
+}
+
+TEST(ReferenceInterpret, SliceOutsideItsTensorAtRunTime) {
+  // The index comes from the core, so only running it finds that core (1, 0) reads past the end.
+  auto module = parse(R"(
+!tile = !ttcore.tile<32x32, bf16>
+!blk = tensor<1x1x!tile>
+!cb = !ttl.cb<[1, 1], !tile, 1>
+#dram = #ttl.layout<dram, interleaved>
+module {
+  ttl.kernel @past_end(%a: tensor<32x32xbf16, #dram>) attributes {grid = [1, 2]} {
+    %cb = ttl.create_cb : !cb
+    ttl.datamovement_thread {
+      %c0 = arith.constant 0 : index
+      %x = ttl.core_x : index
+      %v = ttl.cb_reserve %cb : !cb -> !blk
+      %s = ttl.tensor_slice %a[%c0, %x] : tensor<32x32xbf16, #dram> -> !blk
+      %r = ttl.copy %s, %v : (!blk, !blk) -> !ttl.transfer_handle<read>
+      ttl.wait %r : !ttl.transfer_handle<read>
+      ttl.cb_push %cb : !cb
+    }
+    ttl.compute_thread {
+      %w = ttl.cb_wait %cb : !cb -> !blk
+      ttl.cb_pop %cb : !cb
+    }
+  }
+}
+)");
+  ASSERT_TRUE(module);
+  Expected<Tensors> out = run(*module, {});
+  ASSERT_FALSE(out);
+  EXPECT_NE(out.error().message.find("test.ttl:13:12: error: reference: slice [0, 1] (tiles) of "
+                                     "%a covers rows 0..31 and columns 32..63, outside its 32 x "
+                                     "32 elements"),
+            std::string::npos)
+      << out.error().message;
+}
+
+TEST(ReferenceInterpret, InputsAreChecked) {
+  auto module = loadExample("eltwise_add.ttl");
+  ASSERT_TRUE(module);
+  Expected<Tensors> wrongShape = run(*module, {{"a", random({32, 32}, 0)}});
+  ASSERT_FALSE(wrongShape);
+  EXPECT_NE(wrongShape.error().message.find("input 'a' has shape [32, 32]"), std::string::npos)
+      << wrongShape.error().message;
+  Expected<Tensors> unknown = run(*module, {{"x", random({256, 256}, 0)}});
+  ASSERT_FALSE(unknown);
+  EXPECT_NE(unknown.error().message.find("input 'x' is not an argument of @eltwise_add"),
+            std::string::npos)
+      << unknown.error().message;
+  // Arguments not given start as zeros: 0 + 0.
+  Expected<Tensors> zeros = run(*module, {});
+  ASSERT_TRUE(zeros) << zeros.error().message;
+  for (double x : zeros->at("c").data)
+    ASSERT_EQ(x, 0.0);
+}
+
+TEST(ReferenceInterpret, KernelArgumentsGiveNamesShapesAndTypes) {
+  auto module = loadExample("eltwise_bcast_scalar.ttl");
+  ASSERT_TRUE(module);
+  Expected<std::vector<ArgumentInfo>> args = kernelArguments(kernelOf(*module), {});
+  ASSERT_TRUE(args) << args.error().message;
+  ASSERT_EQ(args->size(), 3u);
+  EXPECT_EQ((*args)[1].name, "s");
+  EXPECT_EQ((*args)[1].shape, (std::vector<int64_t>{32, 32}));
+  EXPECT_EQ((*args)[1].dataType, ir::DataType::BF16);
+  EXPECT_EQ((*args)[2].shape, (std::vector<int64_t>{256, 256}));
+}
+
+TEST(ReferenceInterpret, NotAKernel) {
+  Expected<Tensors> out = interpretKernel(nullptr, {}, wormhole(), {});
+  ASSERT_FALSE(out);
+  EXPECT_NE(out.error().message.find("needs a ttl.kernel"), std::string::npos);
+}
+
+} // namespace
+} // namespace ttlplan::reference

@@ -1,0 +1,66 @@
+# End-to-end tests of `ttlplan run` (tests/run/): plan, lower, compile with g++ against the CPU
+# emulator, run on random inputs and compare with the independent reference.
+set(run_dir ${CMAKE_CURRENT_SOURCE_DIR}/run)
+
+# ttlplan_run_test(NAME EXPECT MATCHES ARGS...): `ttlplan run ARGS...` exits EXPECT and its output
+# matches each '|'-separated regular expression of MATCHES.
+function(ttlplan_run_test name expect matches)
+  add_test(NAME run.${name}
+           COMMAND ${CMAKE_COMMAND} "-DCMD=$<TARGET_FILE:ttlplan>;run;${ARGN}" -DEXPECT=${expect}
+                   "-DMATCHES=${matches}" -P ${run_dir}/ExpectRun.cmake)
+  set_tests_properties(run.${name} PROPERTIES TIMEOUT 300)
+endfunction()
+
+# Every example passes.
+file(GLOB run_examples CONFIGURE_DEPENDS ${PROJECT_SOURCE_DIR}/examples/*.ttl)
+foreach(example IN LISTS run_examples)
+  get_filename_component(stem ${example} NAME_WE)
+  ttlplan_run_test(example.${stem} 0 "PASS" ${example})
+endforeach()
+
+# Eltwise and matmul over 3 grids and 3 block shapes each (knobs of tests/run/*_grid.ttl).
+foreach(bind IN ITEMS "GY=1,GX=1,BR=2,BC=1,WM=4,WN=8" "GY=2,GX=4,BR=1,BC=4,WM=8,WN=2"
+                      "GY=8,GX=8,BR=4,BC=4,WM=2,WN=2" "GY=4,GX=4,BR=1,BC=1,WM=8,WN=8"
+                      "GY=2,GX=2,BR=2,BC=2,WM=4,WN=4" "GY=1,GX=8,BR=4,BC=2,WM=2,WN=4")
+  string(REGEX REPLACE "[=,]" "_" tag "${bind}")
+  ttlplan_run_test(eltwise.${tag} 0 "PASS" ${run_dir}/eltwise_grid.ttl --bind ${bind})
+endforeach()
+foreach(bind IN ITEMS "GY=1,GX=1,BM=2,BN=2,BK=2,WM=4,WN=4" "GY=2,GX=2,BM=4,BN=2,BK=1,WM=2,WN=4"
+                      "GY=4,GX=8,BM=1,BN=4,BK=4,WM=8,WN=2" "GY=8,GX=8,BM=1,BN=1,BK=8,WM=8,WN=8"
+                      "GY=2,GX=4,BM=2,BN=4,BK=2,WM=4,WN=2" "GY=1,GX=4,BM=8,BN=1,BK=1,WM=1,WN=8")
+  string(REGEX REPLACE "[=,]" "_" tag "${bind}")
+  ttlplan_run_test(matmul.${tag} 0 "PASS" ${run_dir}/matmul_grid.ttl --bind ${bind})
+endforeach()
+
+# A CB too shallow for its access pattern deadlocks; the report names the CBs and both threads.
+ttlplan_run_test(deadlock_shallow_cb 1
+                 "deadlock|reader|compute|ttl.cb_reserve %cba|ttl.cb_wait %cbb"
+                 ${run_dir}/shallow_cb.ttl)
+
+# A plan corrupted to overlap two CBs: the validator rejects it ...
+ttlplan_run_test(overlap_rejected_by_validator 1 "fails its validator|[Oo]verlap"
+                 ${PROJECT_SOURCE_DIR}/examples/eltwise_add.ttl --force-cb-address %cbb=103712)
+# ... and with validation off the emulator's output is wrong (and it reports the overlap).
+ttlplan_run_test(overlap_breaks_output 1 "FAIL|[Oo]verlap"
+                 ${PROJECT_SOURCE_DIR}/examples/eltwise_add.ttl --force-cb-address %cbb=103712
+                 --no-validate)
+
+# --dump writes every argument; --inputs reads them back: the same inputs give the same output.
+set(dump1 ${CMAKE_CURRENT_BINARY_DIR}/run-dump-1)
+set(dump2 ${CMAKE_CURRENT_BINARY_DIR}/run-dump-2)
+ttlplan_run_test(dump 0 "PASS" ${PROJECT_SOURCE_DIR}/examples/eltwise_add.ttl --seed 7
+                 --dump ${dump1})
+ttlplan_run_test(inputs 0 "PASS" ${PROJECT_SOURCE_DIR}/examples/eltwise_add.ttl --seed 99
+                 --inputs ${dump1} --dump ${dump2})
+set_tests_properties(run.inputs PROPERTIES DEPENDS run.dump)
+add_test(NAME run.inputs_reproduce_output
+         COMMAND ${CMAKE_COMMAND} -E compare_files ${dump1}/c.npy ${dump2}/c.npy)
+set_tests_properties(run.inputs_reproduce_output PROPERTIES DEPENDS run.inputs)
+
+# --- Reductions and split chains (compute lowering; tests/run/reduce_*.ttl) ---
+# reduce_sum over rows (dims [1]), reduce_max over columns (dims [0]) of a computed, all-negative
+# value (split through an intermediate CB; a maximum that started from 0 instead of -inf fails),
+# reduce_sum over whole blocks (dims [0, 1]). softmax_row runs with the examples above.
+foreach(kernel reduce_rows reduce_cols reduce_all)
+  ttlplan_run_test(${kernel} 0 "PASS" ${run_dir}/${kernel}.ttl)
+endforeach()
