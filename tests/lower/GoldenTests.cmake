@@ -21,10 +21,10 @@ ttlplan_golden(infer-dst ${golden_lower_dir}/infer-dst.ttl lower
 ttlplan_golden(lower-compute ${golden_lower_dir}/lower-compute.ttl lower
                --pipeline verify,plan,apply-plan,infer-dst,expand-threads,lower-compute
                ${golden_lower_dir}/lower-compute.ttl)
-# Every example but softmax_row (reductions) lowers through lower-compute with the default
-# pipeline's passes before it; the EXAMPLE lines of lower-compute.ttl check the compute func.
+# Every example lowers through lower-compute with the default pipeline's passes before it; the
+# EXAMPLE lines of lower-compute.ttl check the compute func.
 foreach(example eltwise_add eltwise_bcast_scalar matmul_single_core matmul_multicore
-                matmul_mcast_2d matmul_template)
+                matmul_mcast_2d matmul_template softmax_row)
   add_test(NAME golden.lower-compute.${example}
            COMMAND ${CMAKE_COMMAND}
                    "-DCMD=$<TARGET_FILE:ttlplan>;lower;--pipeline;verify,infer-pipe-semaphores,insert-sync,plan,apply-plan,infer-dst,expand-threads,lower-compute;${PROJECT_SOURCE_DIR}/examples/${example}.ttl"
@@ -52,3 +52,7 @@ ttlplan_golden(lower-data-movement ${golden_lower_dir}/lower-data-movement.ttl l
                --pipeline ${dm_front},lower-data-movement ${golden_lower_dir}/lower-data-movement.ttl)
 ttlplan_golden(lower-sync ${golden_lower_dir}/lower-sync.ttl lower
                --pipeline ${dm_front},lower-data-movement,lower-sync ${golden_lower_dir}/lower-sync.ttl)
+
+# --- apply-plan (the lead's block) ---
+ttlplan_golden(apply-plan ${golden_lower_dir}/apply-plan.ttl lower
+               --pipeline verify,plan,apply-plan --bind B=2 ${golden_lower_dir}/apply-plan.ttl)
