@@ -25,7 +25,9 @@ uint32_t littleEndian(std::string_view bytes, size_t at, size_t width) {
 /// The text of `key`'s value in the header dict (a Python literal), or empty when absent.
 std::string_view dictValue(std::string_view header, std::string_view key) {
   for (char quote : {'\'', '"'}) {
-    std::string quoted = std::string(1, quote) + std::string(key) + std::string(1, quote);
+    // Built with append: GCC 12 warns (-Wrestrict, a false positive) on string&& + string&&.
+    std::string quoted(1, quote);
+    quoted.append(key).push_back(quote);
     size_t k = header.find(quoted);
     if (k == std::string_view::npos) continue;
     size_t colon = header.find(':', k + quoted.size());
