@@ -335,6 +335,18 @@ bool KernelEmitter::emitCall(Operation& op, int indent) {
       templateArgs = fmt::format("<BroadcastType::{}>", a.value.stringValue());
       continue;
     }
+    // reduce_init / reduce_tile<PoolType::P, ReduceDim::D>: both attributes, in that order.
+    if ((fn == "reduce_init" || fn == "reduce_tile") && a.value.is(ir::AttrKind::String) &&
+        ((a.name == "pool" && (a.value.stringValue() == "SUM" || a.value.stringValue() == "MAX") &&
+          templateArgs.empty()) ||
+         (a.name == "reduce_dim" && templateArgs.starts_with("<PoolType::") &&
+          (a.value.stringValue() == "REDUCE_ROW" || a.value.stringValue() == "REDUCE_COL" ||
+           a.value.stringValue() == "REDUCE_SCALAR")))) {
+      templateArgs = a.name == "pool"
+                         ? fmt::format("<PoolType::{}", a.value.stringValue())
+                         : fmt::format("{}, ReduceDim::{}>", templateArgs, a.value.stringValue());
+      continue;
+    }
     if (fn == "fill_tile" && a.name == "value" &&
         (a.value.is(ir::AttrKind::Float) || a.value.is(ir::AttrKind::Integer))) {
       args->push_back(floatLiteral(a.value.is(ir::AttrKind::Float)
@@ -348,6 +360,10 @@ bool KernelEmitter::emitCall(Operation& op, int indent) {
   }
   if (fn == "unary_bcast" && templateArgs.empty())
     return fail(op, "codegen: 'ttkernel.unary_bcast' needs bcast = \"ROW\" | \"COL\" | \"SCALAR\"");
+  if ((fn == "reduce_init" || fn == "reduce_tile") && !templateArgs.ends_with(">"))
+    return fail(op, fmt::format("codegen: 'ttkernel.{}' needs pool = \"SUM\" | \"MAX\" and then "
+                                "reduce_dim = \"REDUCE_ROW\" | \"REDUCE_COL\" | \"REDUCE_SCALAR\"",
+                                fn));
   if (fn == "fill_tile" && args->size() != op.numOperands() + 1)
     return fail(op, "codegen: 'ttkernel.fill_tile' needs its value attribute");
   if (fn == "matmul_tiles") args->push_back("false"); // transpose

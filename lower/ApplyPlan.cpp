@@ -1,7 +1,9 @@
 #include "lower/ApplyPlan.h"
 
 #include "ir/Ops.h"
+#include "ir/Rewrite.h"
 
+#include <fmt/format.h>
 #include <map>
 
 namespace ttlplan::lower {
@@ -34,36 +36,102 @@ void applyNets(const KernelPlan& k) {
     for (const auto& d : net.dests)
       dests.push_back(ints({d.x, d.y}));
     for (const auto& m : plan.multicasts)
-      rects.push_back(ints({m.noc.startX, m.noc.startY, m.noc.endX, m.noc.endY, m.numDests,
-                            m.loopback ? 1 : 0}));
-    nets[it->second].push_back(Attribute::dictionary(
-        {{"sender", ints({net.sender.x, net.sender.y})},
-         {"dests", Attribute::array(std::move(dests))},
-         {"rects", Attribute::array(std::move(rects))},
-         {"receivers", Attribute::integer(plan.receivers)},
-         {"ready_semaphore", Attribute::integer(plan.readySemaphore)},
-         {"valid_semaphore", Attribute::integer(plan.validSemaphore)}}));
+      rects.push_back(ints(
+          {m.noc.startX, m.noc.startY, m.noc.endX, m.noc.endY, m.numDests, m.loopback ? 1 : 0}));
+    nets[it->second].push_back(
+        Attribute::dictionary({{"sender", ints({net.sender.x, net.sender.y})},
+                               {"dests", Attribute::array(std::move(dests))},
+                               {"rects", Attribute::array(std::move(rects))},
+                               {"receivers", Attribute::integer(plan.receivers)},
+                               {"ready_semaphore", Attribute::integer(plan.readySemaphore)},
+                               {"valid_semaphore", Attribute::integer(plan.validSemaphore)}}));
   }
   for (auto& [op, list] : nets)
     op->setAttribute("ttl.nets", Attribute::array(std::move(list)));
-  k.op->setAttribute("ttl.semaphore_count",
-                     Attribute::integer(k.multicastSolution->semaphoreIds));
+  k.op->setAttribute("ttl.semaphore_count", Attribute::integer(k.multicastSolution->semaphoreIds));
+}
+
+} // namespace
+
+std::optional<std::pair<int64_t, int64_t>> splitKey(const ir::Attribute& split) {
+  if (!split.is(ir::AttrKind::Dictionary)) return std::nullopt;
+  std::optional<int64_t> chain, value;
+  for (const ir::NamedAttribute& e : split.entries()) {
+    if (!e.value.is(ir::AttrKind::Integer)) continue;
+    if (e.name == "chain") chain = e.value.intValue();
+    if (e.name == "value") value = e.value.intValue();
+  }
+  if (!chain || !value) return std::nullopt;
+  return std::pair{*chain, *value};
+}
+
+namespace {
+
+ir::Attribute bindCb(const CbPlan& cb) {
+  using ir::Attribute;
+  return Attribute::dictionary(
+      {{"cb_index", Attribute::integer(cb.index)},
+       {"block_count", Attribute::integer(cb.blockCount)},
+       {"l1_address", Attribute::integer(cb.address, ir::Type::integer(64))}});
+}
+
+/// The intermediate CBs of DST splits become kernel-scope `ttl.create_cb`s after the kernel's own
+/// (so compile-time args keep the user's CBs first), each with its binding and
+/// `ttl.dst_split = {chain = C, value = V}` naming the planner's chain (index among the compute
+/// stores, in program order: lower::extractChains' order) and value id, which infer-dst uses to
+/// route the value through it. Type: the value's block (rows x cols tiles) of the chain's tile
+/// type, one block. Location: the chain's ttl.store. Idempotent: a CB already created for the
+/// same chain and value is rebound instead.
+void createIntermediateCbs(const KernelPlan& k) {
+  using ir::Attribute;
+  if (!k.op) return;
+  std::vector<ir::Operation*> stores;
+  ir::Operation* lastCb = nullptr;
+  std::map<std::pair<int64_t, int64_t>, ir::Operation*> existing;
+  k.op->walk([&](ir::Operation* op) {
+    if (ir::StoreOp::dyn(op) && op->ancestor("ttl.compute_thread")) stores.push_back(op);
+  });
+  for (auto& op : k.op->body().operations())
+    if (op->isa(ir::CreateCBOp::kName)) {
+      lastCb = op.get();
+      Attribute split = op->attribute("ttl.dst_split");
+      if (auto key = splitKey(split)) existing[*key] = op.get();
+    }
+  for (const CbPlan& cb : k.cbs) {
+    if (!cb.intermediate || cb.chain < 0 || static_cast<size_t>(cb.chain) >= stores.size() ||
+        cb.blockShape.size() != 2)
+      continue;
+    if (auto it = existing.find({cb.chain, cb.value}); it != existing.end()) {
+      it->second->setAttribute("ttl.bind_cb", bindCb(cb));
+      continue;
+    }
+    ir::Operation* store = stores[static_cast<size_t>(cb.chain)];
+    ir::Type tile = ir::StoreOp(store).view()->type().elementType();
+    ir::Type type = ir::Type::circularBuffer(
+        {ir::Dim::fixed(cb.blockShape[0]), ir::Dim::fixed(cb.blockShape[1])}, tile,
+        ir::Dim::fixed(cb.blockCount));
+    ir::OpBuilder b = lastCb ? ir::OpBuilder::after(lastCb) : ir::OpBuilder::atStart(k.op->body());
+    b.setLocation(store->location());
+    ir::Operation* create = b.create(
+        std::string(ir::CreateCBOp::kName), {}, {type},
+        {{"ttl.bind_cb", bindCb(cb)},
+         {"ttl.dst_split", Attribute::dictionary({{"chain", Attribute::integer(cb.chain)},
+                                                  {"value", Attribute::integer(cb.value)}})}});
+    create->result(0)->setNameHint(fmt::format("split{}_{}", cb.chain, cb.value));
+    lastCb = create;
+  }
 }
 
 } // namespace
 
 void applyPlan(const ModulePlan& plan) {
   using ir::Attribute;
-  ir::Type i64 = ir::Type::integer(64);
   for (const KernelPlan& k : plan.kernels) {
     for (const CbPlan& cb : k.cbs) {
       if (!cb.op) continue;
-      cb.op->setAttribute(
-          "ttl.bind_cb",
-          Attribute::dictionary({{"cb_index", Attribute::integer(cb.index)},
-                                 {"block_count", Attribute::integer(cb.blockCount)},
-                                 {"l1_address", Attribute::integer(cb.address, i64)}}));
+      cb.op->setAttribute("ttl.bind_cb", bindCb(cb));
     }
+    createIntermediateCbs(k);
     if (!k.op) continue;
     applyNets(k);
     k.op->setAttribute("ttl.grid_planned", Attribute::array({Attribute::integer(k.grid.rows),

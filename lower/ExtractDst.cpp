@@ -69,7 +69,21 @@ Expected<std::vector<ChainInfo>> extractChains(ir::Operation* kernel, const ir::
       for (ir::Value* operand : op->operands())
         dop.inputs.push_back(id(operand));
       dop.output = id(op->result(0));
-      dop.matmul = op->isa(ir::MatmulOp::kName);
+      // matmul, reduce and bcast read their operands through the unpacker from CBs (the
+      // compute API has no DST-to-DST form of them).
+      dop.cbOperands = op->isa(ir::MatmulOp::kName) || ir::ReduceOrBcastOp::dyn(op).has_value();
+      ir::Type result = op->result(0)->type();
+      std::optional<int64_t> opRows, opCols;
+      if (result.shape().size() == 2) {
+        opRows = ir::resolveDim(result.shape()[0], binding);
+        opCols = ir::resolveDim(result.shape()[1], binding);
+      }
+      if (!opRows || !opCols)
+        return Error{fmt::format("{}: error: the result of {} is not a 2-D block with a value "
+                                 "under the binding",
+                                 op->location().str(), op->name())};
+      dop.rows = *opRows;
+      dop.cols = *opCols;
       c.ops.push_back(std::move(dop));
     }
     c.results = {id(store.value())};

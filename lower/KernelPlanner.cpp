@@ -157,12 +157,14 @@ Expected<KernelPlan> planKernel(ir::Operation* kernelOp, const ir::Binding& bind
     chain.solution = *r.solution;
     for (const dst::IntermediateCb& ic : chain.solution.intermediates) {
       CbPlan cb;
-      cb.name = fmt::format("dst-split[{} after op {}]", info.id, ic.afterOp);
+      cb.name = fmt::format("dst-split[{} value {} after op {}]", info.id, ic.value, ic.afterOp);
       cb.location = info.location;
-      cb.blockShape = {ic.tiles};
+      cb.blockShape = {ic.rows, ic.cols};
       cb.dataType = info.dataType;
       cb.tileBytes = info.problem.intermediateTileBytes;
       cb.intermediate = true;
+      cb.chain = static_cast<int>(plan.chains.size());
+      cb.value = ic.value;
       setCount(cb, 1);
       cb.bytes = ic.bytes;
       plan.cbs.push_back(std::move(cb));

@@ -29,7 +29,7 @@ struct PlanOptions {
 
 /// One CB of the plan (a kernel's ttl.create_cb, or an intermediate CB a DST split needs).
 struct CbPlan {
-  std::string name;     ///< "%cba"; intermediates: "dst-split <chain> after op N"
+  std::string name;     ///< "%cba"; intermediates: "dst-split[<chain> value V after op N]"
   std::string location; ///< file:line:col of the create_cb (of the ttl.store for intermediates)
   std::vector<int64_t> blockShape;
   std::string dataType;
@@ -41,6 +41,8 @@ struct CbPlan {
   int index = -1;               ///< CB index
   int64_t address = 0;          ///< L1 byte address (l1_unreserved_base + offset)
   ir::Operation* op = nullptr;  ///< the create_cb (null for intermediates)
+  int chain = -1;               ///< intermediates: index of the chain in KernelPlan::chains
+  int32_t value = -1;           ///< intermediates: the planner value id it carries
 };
 
 /// One sub-problem's outcome.

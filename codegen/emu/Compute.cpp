@@ -32,6 +32,7 @@ enum OpKind : uint32_t {
   kNegative,
   kAbs,
   kFill,
+  kReduce,
   kOpKinds
 };
 
@@ -40,7 +41,7 @@ const char* opName(OpKind k) {
       "copy_tile",       "matmul_tiles",    "unary_bcast", "add_binary_tile", "sub_binary_tile",
       "mul_binary_tile", "binary_max_tile", "exp_tile",    "log_tile",        "sqrt_tile",
       "rsqrt_tile",      "recip_tile",      "relu_tile",   "gelu_tile",       "sigmoid_tile",
-      "tanh_tile",       "negative_tile",   "abs_tile",    "fill_tile"};
+      "tanh_tile",       "negative_tile",   "abs_tile",    "fill_tile",       "reduce_tile"};
   return names[k];
 }
 
@@ -54,7 +55,7 @@ const char* initName(OpKind k) {
                                         "relu_tile_init",       "gelu_tile_init",
                                         "sigmoid_tile_init",    "tanh_tile_init",
                                         "negative_tile_init",   "abs_tile_init",
-                                        "fill_tile_init"};
+                                        "fill_tile_init",       "reduce_init"};
   return names[k];
 }
 
@@ -219,9 +220,91 @@ void unaryBcast(BroadcastType type, uint32_t cb, uint32_t tile, uint32_t dst,
     }
 }
 
+static const char* poolName(PoolType p) {
+  return p == PoolType::MAX ? "MAX" : "SUM";
+}
+
+static const char* dimName(ReduceDim d) {
+  return d == ReduceDim::REDUCE_ROW   ? "REDUCE_ROW"
+         : d == ReduceDim::REDUCE_COL ? "REDUCE_COL"
+                                      : "REDUCE_SCALAR";
+}
+
+static int reduceConfig(PoolType p, ReduceDim d) {
+  return static_cast<int>(p) * 4 + static_cast<int>(d);
+}
+
+void reduceInit(PoolType pool, ReduceDim dim, const std::source_location& loc) {
+  ThreadCtx& t = current(loc);
+  ComputeState* s = computeOf(t, "reduce_init", loc);
+  if (!s) return;
+  s->inits |= 1u << kReduce;
+  s->reduceConfig = reduceConfig(pool, dim);
+}
+
+void reduceTile(PoolType pool, ReduceDim dim, uint32_t icb, uint32_t itile, bool scaled,
+                uint32_t icb_scaler, uint32_t itile_scaler, uint32_t idst,
+                const std::source_location& loc) {
+  ThreadCtx& t = current(loc);
+  ComputeState* s = computeOf(t, "reduce_tile", loc);
+  if (!s) return;
+  const bool initialised = (s->inits & (1u << kReduce)) != 0;
+  mathPrologue(t, *s, kReduce, loc);
+  if (initialised && s->reduceConfig != reduceConfig(pool, dim))
+    threadError(t, ErrorKind::Misuse,
+                std::string("reduce_tile<") + poolName(pool) + ", " + dimName(dim) +
+                    "> after a reduce_init of another PoolType or ReduceDim",
+                loc);
+  if (!dstOk(t, *s, idst, "reduce_tile", loc)) return;
+  float in[kTileElems];
+  if (!readCbTile(t, icb, itile, in, "reduce_tile", loc)) return;
+  float scaler = 1.0f;
+  if (scaled) {
+    float sc[kTileElems];
+    if (!readCbTile(t, icb_scaler, itile_scaler, sc, "reduce_tile", loc)) return;
+    scaler = sc[0];
+  }
+  // The reduced tile: the result in column 0 / row 0 / element (0, 0), zero elsewhere.
+  float r[kTileElems] = {};
+  const bool max = pool == PoolType::MAX;
+  auto combine = [max](float acc, float v) { return max ? std::fmax(acc, v) : acc + v; };
+  const float start = max ? -INFINITY : 0.0f;
+  if (dim == ReduceDim::REDUCE_ROW) {
+    for (uint32_t row = 0; row < 32; ++row) {
+      float acc = start;
+      for (uint32_t col = 0; col < 32; ++col)
+        acc = combine(acc, in[32 * row + col] * scaler);
+      r[32 * row] = acc;
+    }
+  } else if (dim == ReduceDim::REDUCE_COL) {
+    for (uint32_t col = 0; col < 32; ++col) {
+      float acc = start;
+      for (uint32_t row = 0; row < 32; ++row)
+        acc = combine(acc, in[32 * row + col] * scaler);
+      r[col] = acc;
+    }
+  } else {
+    float acc = start;
+    for (uint32_t i = 0; i < kTileElems; ++i)
+      acc = combine(acc, in[i] * scaler);
+    r[0] = acc;
+  }
+  float* z = dstTile(*s, idst);
+  for (uint32_t i = 0; i < kTileElems; ++i)
+    z[i] = combine(z[i], r[i]);
+}
+
 } // namespace ttlplan::emu
 
 using namespace ttlplan::emu;
+
+void reduce_uninit(std::source_location loc) {
+  ThreadCtx& t = current(loc);
+  if (ComputeState* s = computeOf(t, "reduce_uninit", loc)) {
+    s->inits &= ~(1u << kReduce);
+    s->reduceConfig = -1;
+  }
+}
 
 void tile_regs_acquire(std::source_location loc) {
   ThreadCtx& t = current(loc);

@@ -202,6 +202,7 @@ struct ComputeState {
   Regs regs = Regs::Free;
   uint32_t inits = 0; // bit per op kind whose init is still in effect
   bool l1Acc = false;
+  int reduceConfig = -1; // pool * 4 + dim of the last reduce_init (-1: none)
 };
 
 struct Run;

@@ -21,17 +21,34 @@ bool isComputeChainOp(const ir::Operation* op) {
 
 std::vector<ComputeChain> findComputeChains(ir::Operation* scope) {
   std::map<const ir::Operation*, size_t> order;
-  std::vector<ir::Operation*> stores;
+  std::vector<std::vector<ir::Operation*>> groups; // stores of each chain, in program order
+  std::map<std::pair<const ir::Block*, int64_t>, size_t> groupOf;
   scope->walk([&](ir::Operation* op) {
     order[op] = order.size();
-    if (ir::StoreOp::dyn(op)) stores.push_back(op);
+    if (!ir::StoreOp::dyn(op)) return;
+    ir::Attribute g = op->attribute("ttl.dst_group");
+    if (g.is(ir::AttrKind::Integer)) {
+      auto [it, inserted] =
+          groupOf.emplace(std::pair{op->parentBlock(), g.intValue()}, groups.size());
+      if (!inserted) {
+        groups[it->second].push_back(op);
+        return;
+      }
+    }
+    groups.push_back({op});
   });
+  // Program order of the chains: that of their last stores.
+  std::stable_sort(groups.begin(), groups.end(),
+                   [&](const auto& a, const auto& b) { return order[a.back()] < order[b.back()]; });
   std::vector<ComputeChain> out;
-  for (ir::Operation* storeOp : stores) {
+  for (std::vector<ir::Operation*>& stores : groups) {
     ComputeChain chain;
-    chain.store = storeOp;
+    chain.store = stores.back();
+    chain.stores = stores;
     std::set<ir::Operation*> members;
-    std::vector<ir::Value*> work{ir::StoreOp(storeOp).value()};
+    std::vector<ir::Value*> work;
+    for (ir::Operation* s : stores)
+      work.push_back(ir::StoreOp(s).value());
     while (!work.empty()) {
       ir::Value* v = work.back();
       work.pop_back();
@@ -48,7 +65,10 @@ std::vector<ComputeChain> findComputeChains(ir::Operation* scope) {
       for (ir::Value* operand : op->operands())
         if (!members.count(operand->definingOp()) && seen.insert(operand).second)
           chain.inputs.push_back(operand);
-    if (chain.ops.empty()) chain.inputs.push_back(ir::StoreOp(storeOp).value());
+    if (chain.ops.empty())
+      for (ir::Operation* s : stores)
+        if (seen.insert(ir::StoreOp(s).value()).second)
+          chain.inputs.push_back(ir::StoreOp(s).value());
     out.push_back(std::move(chain));
   }
   return out;

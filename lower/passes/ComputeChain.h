@@ -7,6 +7,10 @@
 // in program order, operands left to right, then the op's result. `inputs` is therefore in the
 // order of the chain inputs' value ids, and that is the order of the store's `ttl.dst_inputs`
 // (docs/lowering.md, "Compute lowering").
+//
+// One segment of a split chain may pack several values (each into an intermediate CB): infer-dst
+// then writes the same `ttl.dst_group = G` on the stores of that segment, and they form one chain
+// here: the union of their ops, one DST plan, several packs (`stores`, in program order).
 #include "ir/Operation.h"
 
 #include <vector>
@@ -18,13 +22,15 @@ namespace ttlplan::lower {
 bool isComputeChainOp(const ir::Operation* op);
 
 struct ComputeChain {
-  ir::Operation* store = nullptr;  ///< the ttl.store
-  std::vector<ir::Operation*> ops; ///< compute ops feeding it, in program order
-  std::vector<ir::Value*> inputs;  ///< values read by `ops` that no op of `ops` computes
+  ir::Operation* store = nullptr;     ///< the last ttl.store of the chain (where it runs)
+  std::vector<ir::Operation*> stores; ///< every ttl.store of the chain, in program order
+  std::vector<ir::Operation*> ops;    ///< compute ops feeding them, in program order
+  std::vector<ir::Value*> inputs;     ///< values read by `ops` that no op of `ops` computes
 };
 
-/// The chain of every `ttl.store` nested in `scope`, in program order. A store whose value is not
-/// computed by a compute op gets a chain with no ops (and the value as its only input).
+/// The chain of every `ttl.store` (or `ttl.dst_group` of stores in one block) nested in `scope`,
+/// in program order of their last stores. A store whose value is not computed by a compute op
+/// gets a chain with no ops (and the value as its only input).
 std::vector<ComputeChain> findComputeChains(ir::Operation* scope);
 
 } // namespace ttlplan::lower

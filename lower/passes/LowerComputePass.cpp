@@ -1,11 +1,13 @@
-// lower-compute: every compute chain of a compute func (the ops feeding one `ttl.store`, see
-// lower/passes/ComputeChain.h) becomes per-tile calls of the TT-Metalium compute API
-// (docs/emulator.md) in the sub-block rounds infer-dst planned (docs/lowering.md, "Compute
-// lowering"). Per round: acquire DST, unpack each chain input just before the first op that reads
-// it (the DST plan reuses slots freed by earlier ops, so loading everything first could overwrite
-// live values), run the ops tile by tile, then commit, wait, pack the stored value's tiles into the
-// reserved view and release. The CB protocol ops stay for lower-sync; the views they return have no
-// uses left.
+// lower-compute: every compute chain of a compute func (the ops feeding one `ttl.store`, or the
+// stores of one `ttl.dst_group`, see lower/passes/ComputeChain.h) becomes per-tile calls of the
+// TT-Metalium compute API (docs/emulator.md) in the sub-block rounds infer-dst planned
+// (docs/lowering.md, "Compute lowering"). Per round: acquire DST, unpack each chain input just
+// before the first op that reads it (the DST plan reuses slots freed by earlier ops, so loading
+// everything first could overwrite live values), run the ops tile by tile (matmul and reductions
+// stream their operands from CBs over their inner loop), then commit, wait, pack each stored
+// value's tiles into its reserved view and release. Split chains arrive as ordinary chains
+// (infer-dst routed the crossing values through intermediate CBs). The CB protocol ops stay for
+// lower-sync; the views they return have no uses left.
 #include "ir/Ops.h"
 #include "ir/Rewrite.h"
 #include "lower/Extract.h"
@@ -15,6 +17,7 @@
 
 #include <algorithm>
 #include <fmt/format.h>
+#include <limits>
 #include <map>
 #include <optional>
 #include <set>
@@ -112,6 +115,32 @@ TileIndex inputIndex(Shape in, bool pinRows = false, bool pinCols = false) {
   t.useCol = !pinCols && in.cols != 1;
   t.colStride = 1;
   return t;
+}
+
+/// The template arguments of reduce_init / reduce_tile for a ttl.reduce_*: the pool type and the
+/// reduced dimension (dims [1] reduces each row into column 0: REDUCE_ROW; [0] each column into
+/// row 0: REDUCE_COL; [0, 1] everything into element (0, 0): REDUCE_SCALAR).
+struct ReduceKind {
+  std::string pool; ///< "SUM" | "MAX"
+  std::string dim;  ///< "REDUCE_ROW" | "REDUCE_COL" | "REDUCE_SCALAR"
+};
+
+std::optional<ReduceKind> reduceKind(Operation& op) {
+  auto red = ir::ReduceOrBcastOp::dyn(&op);
+  if (!red || red->isBroadcast()) return std::nullopt;
+  std::vector<int64_t> dims = red->dims();
+  std::sort(dims.begin(), dims.end());
+  ReduceKind k;
+  k.pool = op.isa("ttl.reduce_max") ? "MAX" : "SUM";
+  if (dims == std::vector<int64_t>{1})
+    k.dim = "REDUCE_ROW";
+  else if (dims == std::vector<int64_t>{0})
+    k.dim = "REDUCE_COL";
+  else if (dims == std::vector<int64_t>{0, 1})
+    k.dim = "REDUCE_SCALAR";
+  else
+    return std::nullopt;
+  return k;
 }
 
 /// Constants of one func, created once at the top of its entry block (codegen inlines them).
@@ -212,13 +241,21 @@ void forEachRound(OpBuilder builder, int64_t B, int64_t C, int64_t h, int64_t w,
   body(round);
 }
 
+/// One packed value of a chain: the stored value, its view's CB and the view's ttl.cb_reserve.
+struct Pack {
+  Value* value = nullptr;
+  Value* outCb = nullptr;
+  Operation* reserve = nullptr;
+};
+
 /// What lower-compute needs of one chain, checked before anything is rewritten.
 struct ChainLowering {
   ComputeChain chain;
-  Shape block;            ///< B x C: the stored view
-  int64_t h = 1, w = 1;   ///< sub-block
-  Value* outCb = nullptr; ///< the CB the stored view was reserved from
-  Operation* reserve = nullptr;
+  Shape block;                  ///< B x C: the stored views (all of one shape)
+  int64_t h = 1, w = 1;         ///< sub-block
+  std::vector<Pack> packs;      ///< one per store of the chain, in program order
+  Value* outCb = nullptr;       ///< the first pack's CB (the output CB the inits name)
+  Operation* reserve = nullptr; ///< the first pack's reservation
   bool accumulate = false;
   std::map<const Value*, int64_t> slots; ///< DST slot of every value of the chain (-1: none)
   std::map<const Value*, Value*> inputCb;
@@ -325,14 +362,6 @@ private:
     ChainLowering c;
     c.accumulate = ir::StoreOp(store).accumulate();
     const int errorsBefore = errors_;
-    if (auto segments = store->attribute("ttl.dst_segments"); segments) {
-      error(store, fmt::format("the DST plan splits this chain into {} segments through "
-                               "intermediate CBs (it does not fit DST even at a 1x1 sub-block); "
-                               "lower-compute does not lower split chains yet: shorten the "
-                               "expression or store a part of it into a CB of its own",
-                               segments.is(ir::AttrKind::Array) ? segments.elements().size() : 0));
-      return std::nullopt;
-    }
     std::optional<std::vector<int64_t>> subblock = intList(store, "ttl.dst_subblock");
     std::optional<std::vector<int64_t>> inputSlots = intList(store, "ttl.dst_inputs");
     if (!subblock || subblock->size() != 2 || !inputSlots) {
@@ -345,16 +374,38 @@ private:
                    "compute op to fill DST (copy a view with a data-movement ttl.copy instead)");
       return std::nullopt;
     }
-    Value* view = ir::StoreOp(store).view();
-    c.reserve = view->definingOp();
-    std::optional<Shape> block = blockShape(view->type());
-    if (!c.reserve || !c.reserve->isa(ir::CBReserveOp::kName) || !block) {
-      error(store, "ttl.store must write a 2-D block view from ttl.cb_reserve in this compute "
-                   "thread");
-      return std::nullopt;
+    // Every store of the chain (several when one segment of a split chain packs several values)
+    // writes a view of one shape, reserved in this thread, with the same plan.
+    for (Operation* st : chain.stores) {
+      Value* view = ir::StoreOp(st).view();
+      Pack pack;
+      pack.value = ir::StoreOp(st).value();
+      pack.reserve = view->definingOp();
+      std::optional<Shape> block = blockShape(view->type());
+      if (!pack.reserve || !pack.reserve->isa(ir::CBReserveOp::kName) || !block) {
+        error(st, "ttl.store must write a 2-D block view from ttl.cb_reserve in this compute "
+                  "thread");
+        return std::nullopt;
+      }
+      pack.outCb = ir::CBReserveOp(pack.reserve).cb();
+      if (c.packs.empty()) {
+        c.block = *block;
+      } else if (!(*block == c.block) || intList(st, "ttl.dst_subblock") != subblock ||
+                 intList(st, "ttl.dst_inputs") != inputSlots) {
+        error(st, fmt::format("the stores of DST group {} differ in block or DST plan: the IR "
+                              "changed after `infer-dst`",
+                              st->attribute("ttl.dst_group").str()));
+        return std::nullopt;
+      }
+      if (chain.stores.size() > 1 && ir::StoreOp(st).accumulate()) {
+        error(st, "an accumulating ttl.store cannot share its chain with other stores");
+        return std::nullopt;
+      }
+      c.packs.push_back(pack);
     }
-    c.block = *block;
-    c.outCb = ir::CBReserveOp(c.reserve).cb();
+    c.outCb = c.packs.front().outCb;
+    c.reserve = c.packs.front().reserve;
+    Value* view = ir::StoreOp(store).view();
     c.h = (*subblock)[0];
     c.w = (*subblock)[1];
     if (c.h < 1 || c.w < 1 || c.block.rows % c.h != 0 || c.block.cols % c.w != 0) {
@@ -384,26 +435,19 @@ private:
     bool others = false;
 
     // What no sub-block walk can do, first: these are the root causes of the shape mismatches
-    // the checks below would report.
+    // the checks below would report. The DST plan cuts a chain before such ops (infer-dst routes
+    // the value through an intermediate CB), so they mean the IR changed after planning.
     for (Operation* op : chain.ops) {
-      if (op->isa("ttl.reduce_sum") || op->isa("ttl.reduce_max")) {
-        error(op, fmt::format("{} is not lowered yet: the compute API the emulator implements has "
-                              "no reduction, and the DST plan does not yet keep the reduced "
-                              "dimension inside one sub-block",
+      bool computedOperand = false;
+      if (auto rb = ir::ReduceOrBcastOp::dyn(op)) computedOperand = !isInput(rb->input());
+      if (auto mm = ir::MatmulOp::dyn(op))
+        computedOperand = !isInput(mm->lhs()) || !isInput(mm->rhs());
+      if (computedOperand) {
+        error(op, fmt::format("{} reads a value computed in its chain, but the compute API reads "
+                              "its operands from a CB (unpacker): the DST plan routes such a value "
+                              "through an intermediate CB; run `plan`, `apply-plan` and "
+                              "`infer-dst` on this IR",
                               op->name()));
-        return std::nullopt;
-      }
-      auto bc = ir::ReduceOrBcastOp::dyn(op);
-      if (bc && bc->isBroadcast() && !isInput(bc->input())) {
-        error(op, "ttl.bcast of a value computed in the chain is not supported yet: the compute "
-                  "API broadcasts only while unpacking from a CB (unary_bcast); store the value "
-                  "into a CB and broadcast the view");
-        return std::nullopt;
-      }
-      auto mm = ir::MatmulOp::dyn(op);
-      if (mm && (!isInput(mm->lhs()) || !isInput(mm->rhs()))) {
-        error(op, "a ttl.matmul operand computed in the chain is not supported: matmul reads its "
-                  "operands from CBs; store the operand into a CB of its own first");
         return std::nullopt;
       }
     }
@@ -418,7 +462,8 @@ private:
       checkSlot(op, *slot, "the result of " + op->name());
       for (Operation* user :
            users.count(op->result(0)) ? users.at(op->result(0)) : std::vector<Operation*>{})
-        if (!members.count(user) && user != store)
+        if (!members.count(user) &&
+            std::find(chain.stores.begin(), chain.stores.end(), user) == chain.stores.end())
           error(user, fmt::format("{} uses {}, a value of the compute chain stored at {}: only "
                                   "ops of that chain may read it (its tiles exist only in DST)",
                                   user->name(), valueName(op->result(0)), store->location().str()));
@@ -444,6 +489,22 @@ private:
         continue;
       }
       others = true;
+      if (auto red = ir::ReduceOrBcastOp::dyn(op); red && !red->isBroadcast()) {
+        std::optional<Shape> in = blockShape(red->input()->type());
+        std::optional<ReduceKind> kind = reduceKind(*op);
+        if (!in || !kind ||
+            (kind->dim == "REDUCE_ROW" && (in->rows != c.block.rows || c.block.cols != 1)) ||
+            (kind->dim == "REDUCE_COL" && (in->cols != c.block.cols || c.block.rows != 1)) ||
+            (kind->dim == "REDUCE_SCALAR" && (c.block.rows != 1 || c.block.cols != 1))) {
+          error(op,
+                fmt::format("{} of a {} block does not give the stored {}x{} block (dims "
+                            "[1] gives B x 1, [0] 1 x C, [0, 1] 1 x 1)",
+                            op->name(), red->input()->type().str(), c.block.rows, c.block.cols));
+          return std::nullopt;
+        }
+        checkView(red->input(), op, c);
+        continue;
+      }
       if (auto bc = ir::ReduceOrBcastOp::dyn(op); bc && bc->isBroadcast()) {
         std::vector<int64_t> dims = bc->dims();
         std::sort(dims.begin(), dims.end());
@@ -547,19 +608,19 @@ private:
                    {{"value", Attribute::floating(0.0, ir::Type::floating(ir::FloatKind::F32))}});
           b.call("tile_regs_commit", {});
           b.call("tile_regs_wait", {});
-          packTiles(r, b, c, 0, loc);
+          packTiles(r, b, c, c.outCb, 0, loc);
           b.call("tile_regs_release", {});
         });
     statistic("views-zeroed", "accumulated views zeroed after their reservation") += 1;
   }
 
-  /// pack_tile of the h*w tiles of DST slot `slot` into their places in the stored view.
-  void packTiles(Round& r, OpBuilder& b, const ChainLowering& c, int64_t slot,
+  /// pack_tile of the h*w tiles of DST slot `slot` into their places in the view of `outCb`.
+  void packTiles(Round& r, OpBuilder& b, const ChainLowering& c, Value* outCb, int64_t slot,
                  const ir::Location& loc) {
     TileIndex out{true, c.block.cols, true, 1, 0};
     for (int64_t ii = 0; ii < r.h(); ++ii)
       for (int64_t jj = 0; jj < r.w(); ++jj)
-        b.call("pack_tile", {r.constant(slot * r.tiles() + ii * r.w() + jj, loc), c.outCb,
+        b.call("pack_tile", {r.constant(slot * r.tiles() + ii * r.w() + jj, loc), outCb,
                              r.index(out, ii, jj, loc)});
   }
 
@@ -582,7 +643,11 @@ private:
       b.call("tile_regs_commit", {});
       b.call("tile_regs_wait", {});
       if (c.accumulate) b.call("pack_reconfig_l1_acc", {r.constant(1, storeLoc)});
-      packTiles(r, b, c, c.slots.at(ir::StoreOp(store).value()), storeLoc);
+      for (size_t p = 0; p < c.packs.size(); ++p) {
+        const ir::Location& packLoc = c.chain.stores[p]->location();
+        OpBuilder pb = r.at(packLoc);
+        packTiles(r, pb, c, c.packs[p].outCb, c.slots.at(c.packs[p].value), packLoc);
+      }
       if (c.accumulate) b.call("pack_reconfig_l1_acc", {r.constant(0, storeLoc)});
       b.call("tile_regs_release", {});
     });
@@ -620,6 +685,43 @@ private:
         }
       });
       statistic("matmul-tiles", "matmul_tiles calls emitted") += r.tiles() * K;
+      return;
+    }
+    if (std::optional<ReduceKind> kind = reduceKind(*op)) {
+      // The reduced dimension is the inner loop: every input tile of the output tile's row
+      // (REDUCE_ROW), column (REDUCE_COL) or of the block (REDUCE_SCALAR) accumulates into it.
+      Value* input = op->operand(0);
+      Value* cb = c.inputCb.at(input);
+      const Shape in = *blockShape(input->type());
+      auto templ = [&]() {
+        return std::vector<ir::NamedAttribute>{{"pool", Attribute::string(kind->pool)},
+                                               {"reduce_dim", Attribute::string(kind->dim)}};
+      };
+      if (kind->pool == "MAX") {
+        // DST is zero after tile_regs_acquire and reduce_tile MAX combines with what the
+        // register holds: start from -inf so that rows of negative values keep their maximum.
+        b.call("fill_tile_init", {});
+        forTiles([&](int64_t, int64_t, int64_t t) {
+          b.call("fill_tile", {dst(op->result(0), t)}, ir::Type(),
+                 {{"value", Attribute::floating(-std::numeric_limits<double>::infinity(),
+                                                ir::Type::floating(ir::FloatKind::F32))}});
+        });
+      }
+      b.call("reduce_init", {cb, c.outCb}, ir::Type(), templ());
+      const int64_t steps = kind->dim == "REDUCE_ROW"   ? in.cols
+                            : kind->dim == "REDUCE_COL" ? in.rows
+                                                        : in.rows * in.cols;
+      forTiles([&](int64_t ii, int64_t jj, int64_t t) {
+        for (int64_t k = 0; k < steps; ++k) {
+          TileIndex idx = kind->dim == "REDUCE_ROW"   ? TileIndex{true, in.cols, false, 0, k}
+                          : kind->dim == "REDUCE_COL" ? TileIndex{false, 0, true, 1, k * in.cols}
+                                                      : TileIndex{false, 0, false, 0, k};
+          b.call("reduce_tile", {cb, r.index(idx, ii, jj, loc), dst(op->result(0), t)}, ir::Type(),
+                 templ());
+        }
+      });
+      b.call("reduce_uninit", {});
+      statistic("reduce-tiles", "reduce_tile calls emitted") += r.tiles() * steps;
       return;
     }
     if (auto bc = ir::ReduceOrBcastOp::dyn(op); bc && bc->isBroadcast()) {
@@ -665,7 +767,8 @@ private:
   /// Removes the store and the chain's ops (users before producers).
   void erase(const ChainLowering& c) {
     Operation* func = c.chain.store->ancestor("func.func");
-    ir::eraseOp(c.chain.store);
+    for (Operation* st : c.chain.stores)
+      ir::eraseOp(st);
     for (auto it = c.chain.ops.rbegin(); it != c.chain.ops.rend(); ++it) {
       if (ir::hasUses(func, (*it)->result(0))) {
         error(*it, fmt::format("internal error: {} still has uses after its chain was lowered",
@@ -675,7 +778,8 @@ private:
       ir::eraseOp(*it);
       statistic("ops-lowered", "compute ops replaced by tile calls") += 1;
     }
-    statistic("stores-lowered", "ttl.store ops replaced by pack_tile") += 1;
+    statistic("stores-lowered", "ttl.store ops replaced by pack_tile") +=
+        static_cast<int64_t>(c.chain.stores.size());
   }
 };
 

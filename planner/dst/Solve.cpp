@@ -4,6 +4,7 @@
 #include <chrono>
 #include <functional>
 #include <queue>
+#include <tuple>
 
 namespace ttlplan::planner::dst {
 namespace {
@@ -150,7 +151,7 @@ std::vector<LiveInterval> liveIntervals(const Problem& problem, size_t firstOp, 
   };
   for (size_t i = firstOp; i < endOp; ++i) {
     const Op& op = chain.ops[i];
-    if (!op.matmul)
+    if (!op.cbOperands)
       for (ValueId x : op.inputs) {
         LiveInterval& iv = intervals[static_cast<size_t>(x)];
         if (!inSegmentBefore(x, i) && iv.start < 0)
@@ -158,18 +159,17 @@ std::vector<LiveInterval> liveIntervals(const Problem& problem, size_t firstOp, 
         iv.end = std::max(iv.end, readPoint(i));
       }
     LiveInterval& out = intervals[static_cast<size_t>(op.output)];
-    out.start = op.matmul ? readPoint(i) : writePoint(i);
+    out.start = op.cbOperands ? readPoint(i) : writePoint(i);
     out.end = out.start;
   }
-  // Values computed here and needed later (a result, or read after the segment) stay until the
-  // segment's last point, where they are packed.
+  // Values computed here and needed later (a result, or read after the segment, from DST or
+  // streamed from its CB) stay until the segment's last point, where they are packed.
   std::vector<char> neededAfter(def.size(), 0);
   for (ValueId v : resultsOf(chain))
     neededAfter[static_cast<size_t>(v)] = 1;
   for (size_t i = endOp; i < chain.ops.size(); ++i)
-    if (!chain.ops[i].matmul)
-      for (ValueId x : chain.ops[i].inputs)
-        neededAfter[static_cast<size_t>(x)] = 1;
+    for (ValueId x : chain.ops[i].inputs)
+      neededAfter[static_cast<size_t>(x)] = 1;
   for (size_t v = 0; v < def.size(); ++v)
     if (def[v] >= a && def[v] < b && neededAfter[v]) intervals[v].end = writePoint(endOp - 1);
   return intervals;
@@ -213,62 +213,74 @@ static Result solveUnguarded(const Problem& problem) {
       }
   }
 
-  // Fewest segments that each fit at 1 x 1 (one segment when the chain fits).
+  // Where a segment may not extend: op i reads CB operands one of which op def < i computes (the
+  // value must come from an intermediate CB, so a cut lies in (def, i]), or op i's output block
+  // differs from op i-1's. A segment [a, b) is allowed when it crosses none of these and fits at
+  // 1 x 1. Both properties hold for every sub-range of an allowed segment, so the greedy longest
+  // segments are the fewest.
+  const std::vector<int64_t> def = definitions(chain);
+  std::vector<size_t> mustStartBy(n, 0); // op i's segment starts at or after mustStartBy[i]
+  size_t forcingOps = 0;                 // ops that cannot share a segment with some earlier op
+  for (size_t i = 0; i < n; ++i) {
+    if (i > 0 && outputBlock(chain, chain.ops[i]) != outputBlock(chain, chain.ops[i - 1]))
+      mustStartBy[i] = i;
+    if (chain.ops[i].cbOperands)
+      for (ValueId x : chain.ops[i].inputs)
+        if (int64_t d = def[static_cast<size_t>(x)]; d >= 0)
+          mustStartBy[i] = std::max(mustStartBy[i], static_cast<size_t>(d) + 1);
+    forcingOps += mustStartBy[i] > 0;
+  }
   std::vector<std::pair<size_t, size_t>> ranges;
-  if (!result.exceedingOp) {
-    ranges.emplace_back(0, n);
-  } else {
-    for (size_t a = 0; a < n;) {
-      if (int64_t need = segmentNeed(a, a + 1); need > capacity) {
-        result.status = SolveStatus::Infeasible;
-        result.exceedingOp = a;
-        result.liveAtExceedingOp = static_cast<int>(need);
-        result.message = opName(problem, a) + " alone needs " + std::to_string(need) +
-                         " DST tiles at a 1x1 sub-block; capacity " + std::to_string(capacity);
-        return finish(std::move(result));
-      }
-      size_t b = a + 1;
-      while (b < n && segmentNeed(a, b + 1) <= capacity)
-        ++b;
-      ranges.emplace_back(a, b);
-      a = b;
+  for (size_t a = 0; a < n;) {
+    if (int64_t need = segmentNeed(a, a + 1); need > capacity) {
+      result.status = SolveStatus::Infeasible;
+      result.exceedingOp = a;
+      result.liveAtExceedingOp = static_cast<int>(need);
+      result.message = opName(problem, a) + " alone needs " + std::to_string(need) +
+                       " DST tiles at a 1x1 sub-block; capacity " + std::to_string(capacity);
+      return finish(std::move(result));
     }
+    size_t b = a + 1;
+    while (b < n && mustStartBy[b] <= a && segmentNeed(a, b + 1) <= capacity)
+      ++b;
+    ranges.emplace_back(a, b);
+    a = b;
   }
 
-  const std::vector<int64_t> def = definitions(chain);
   Solution solution;
   for (auto [a, b] : ranges) {
     Segment segment;
     segment.firstOp = a;
     segment.endOp = b;
+    std::tie(segment.blockRows, segment.blockCols) = outputBlock(chain, chain.ops[a]);
     std::vector<LiveInterval> intervals = liveIntervals(problem, a, b);
     segment.slots = colour(intervals);
     int slotsUsed = 0;
     for (int slot : segment.slots)
       slotsUsed = std::max(slotsUsed, slot + 1);
     std::optional<Subblock> sub =
-        chooseSubblock(chain.blockRows, chain.blockCols, capacity / std::max(slotsUsed, 1));
+        chooseSubblock(segment.blockRows, segment.blockCols, capacity / std::max(slotsUsed, 1));
     segment.subblockRows = sub->rows; // 1 x 1 fits: every range was checked above
     segment.subblockCols = sub->cols;
-    segment.rounds = (chain.blockRows / sub->rows) * (chain.blockCols / sub->cols);
+    segment.rounds = (segment.blockRows / sub->rows) * (segment.blockCols / sub->cols);
     segment.peakTiles = slotsUsed * sub->rows * sub->cols;
     solution.rounds += segment.rounds;
     solution.peakTiles = std::max(solution.peakTiles, segment.peakTiles);
-    if (b < n) {
-      IntermediateCb cb;
-      cb.afterOp = b - 1;
-      std::vector<char> later(def.size(), 0);
-      for (size_t i = b; i < n; ++i)
-        if (!chain.ops[i].matmul)
-          for (ValueId x : chain.ops[i].inputs)
-            later[static_cast<size_t>(x)] = 1;
-      for (size_t v = 0; v < def.size(); ++v)
-        if (def[v] >= static_cast<int64_t>(a) && def[v] < static_cast<int64_t>(b) && later[v])
-          cb.values.push_back(static_cast<ValueId>(v));
-      cb.tiles = static_cast<int64_t>(cb.values.size()) * chain.blockRows * chain.blockCols;
-      cb.bytes = cb.tiles * problem.intermediateTileBytes;
-      if (!cb.values.empty()) solution.intermediates.push_back(std::move(cb));
-    }
+    // One intermediate CB per value of this segment that a later op reads (from DST or streamed).
+    std::vector<char> later(def.size(), 0);
+    for (size_t i = b; i < n; ++i)
+      for (ValueId x : chain.ops[i].inputs)
+        later[static_cast<size_t>(x)] = 1;
+    for (size_t v = 0; v < def.size(); ++v)
+      if (def[v] >= static_cast<int64_t>(a) && def[v] < static_cast<int64_t>(b) && later[v]) {
+        IntermediateCb cb;
+        cb.afterOp = b - 1;
+        cb.value = static_cast<ValueId>(v);
+        std::tie(cb.rows, cb.cols) = outputBlock(chain, chain.ops[static_cast<size_t>(def[v])]);
+        cb.tiles = cb.rows * cb.cols;
+        cb.bytes = cb.tiles * problem.intermediateTileBytes;
+        solution.intermediates.push_back(cb);
+      }
     solution.segments.push_back(std::move(segment));
   }
   result.status = SolveStatus::Optimal;
@@ -282,12 +294,18 @@ static Result solveUnguarded(const Problem& problem) {
     int64_t bytes = 0;
     for (const IntermediateCb& cb : solution.intermediates)
       bytes += cb.bytes;
-    result.message = opName(problem, *result.exceedingOp) + " has " +
-                     std::to_string(result.liveAtExceedingOp) + " live values, capacity " +
-                     std::to_string(capacity) + ": split into " +
-                     std::to_string(solution.segments.size()) + " segments, " +
-                     std::to_string(solution.intermediates.size()) + " intermediate CBs (" +
-                     std::to_string(bytes) + " B), " + std::to_string(solution.rounds) + " rounds";
+    std::string why;
+    if (forcingOps > 0)
+      why = std::to_string(forcingOps) + " op" + (forcingOps == 1 ? "" : "s") +
+            " reading computed values as CB operands or changing the block";
+    if (result.exceedingOp)
+      why += (why.empty() ? "" : "; ") + opName(problem, *result.exceedingOp) + " has " +
+             std::to_string(result.liveAtExceedingOp) + " live values, capacity " +
+             std::to_string(capacity);
+    result.message = why + ": split into " + std::to_string(solution.segments.size()) +
+                     " segments, " + std::to_string(solution.intermediates.size()) +
+                     " intermediate CBs (" + std::to_string(bytes) + " B), " +
+                     std::to_string(solution.rounds) + " rounds";
   }
   result.solution = std::move(solution);
   return finish(std::move(result));

@@ -2,18 +2,26 @@
 // DST allocation and sub-blocking for one fused compute chain.
 //
 // Liveness (one op i has a read point and, after it, a write point):
-//  - a value computed by op d is live from d's write point (a matmul's accumulator: from d's read
-//    point) to the read point of its last use, or to the end of its segment when it is a result
-//    or a later segment reads it; a value nobody reads is live at its write point only;
+//  - a value computed by op d is live from d's write point (the output of an op with CB operands
+//    -- matmul, reduce, bcast -- from d's read point) to the read point of its last use, or to
+//    the end of its segment when it is a result or a later segment reads it; a value nobody reads
+//    is live at its write point only;
 //  - a value from a CB (a chain input, or one a previous segment packed) is unpacked just before
-//    its first use and lives until its last use; matmul operands stream and take no DST.
+//    its first use and lives until its last use; CB operands of matmul, reduce and bcast stream
+//    from their CB and take no DST.
 // An op's output may take the slot of an input that dies at that op (in-place SFPU/FPU ops).
 //
-// solve(): whole chain as one segment; slots by interval colouring (optimal: slots used = the
-// most values live at one point); the sub-block with the fewest rounds that fits (chooseSubblock).
-// When even 1 x 1 does not fit, the chain is cut into the fewest segments that each fit at 1 x 1
-// (greedy longest segments: a sub-range of a fitting segment fits, so greedy is optimal), values
-// crossing a cut go through an intermediate CB, and each segment gets its own sub-block.
+// solve(): the fewest segments (greedy longest: every rule below holds for a sub-range of a
+// segment that obeys it, so greedy is optimal) such that each segment
+//  - fits DST at a 1 x 1 sub-block,
+//  - has no op reading a CB operand that an earlier op of the same segment computes (that value
+//    is packed into an intermediate CB at the end of its segment and read from there), and
+//  - has one output block (every op's result has the same rows x cols, e.g. a reduction's B x 1
+//    result starts a segment of its own: one sub-block walk covers a segment).
+// A chain that obeys all three is one segment. Per segment: slots by interval colouring (optimal:
+// slots used = the most values live at one point) and the sub-block of its block with the fewest
+// rounds that fits (chooseSubblock). Every value computed in a segment and read after it gets an
+// intermediate CB of its own block's size.
 #include "planner/dst/Problem.h"
 
 #include <utility>

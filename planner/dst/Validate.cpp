@@ -1,9 +1,11 @@
 // The independent DST validator. It recomputes liveness with a backward walk over each segment
-// (live sets, not the solver's intervals) and checks every point's live set against the slots.
+// (live sets, not the solver's intervals) and checks every point's live set against the slots,
+// each segment's block and CB-operand rule, and the intermediate CBs from the values that cross.
 #include "planner/dst/Problem.h"
 
 #include <algorithm>
 #include <set>
+#include <tuple>
 
 namespace ttlplan::planner::dst {
 
@@ -27,14 +29,24 @@ std::string_view toString(Validity validity) {
     return "wrong peak tiles";
   case Validity::WrongIntermediates:
     return "wrong intermediate CBs";
+  case Validity::CbOperandInSegment:
+    return "an op reads a CB operand computed in its own segment";
+  case Validity::MixedBlocks:
+    return "a segment's ops do not all have the segment's block";
   case Validity::InvalidProblem:
     return "invalid problem";
   }
   return "?";
 }
 
+std::pair<int64_t, int64_t> outputBlock(const Chain& chain, const Op& op) {
+  if (op.rows == 0 && op.cols == 0) return {chain.blockRows, chain.blockCols};
+  return {op.rows, op.cols};
+}
+
 bool isMatmulChain(const Chain& chain) {
-  return std::any_of(chain.ops.begin(), chain.ops.end(), [](const Op& op) { return op.matmul; });
+  return std::any_of(chain.ops.begin(), chain.ops.end(),
+                     [](const Op& op) { return op.name == "ttl.matmul"; });
 }
 
 std::string problemError(const Problem& problem) {
@@ -55,12 +67,11 @@ std::string problemError(const Problem& problem) {
     const Op& op = chain.ops[i];
     const std::string where = "op " + std::to_string(i) + " (" + op.name + ")";
     if (badId(op.output)) return where + " defines value id " + std::to_string(op.output);
+    if (op.rows < 0 || op.cols < 0 || (op.rows == 0) != (op.cols == 0))
+      return where + " has output block " + std::to_string(op.rows) + "x" + std::to_string(op.cols);
     for (ValueId x : op.inputs) {
       if (badId(x)) return where + " reads value id " + std::to_string(x);
       if (x == op.output) return where + " reads the value it defines";
-      if (op.matmul && definedSet.count(x))
-        return where + " is a matmul whose operand " + std::to_string(x) +
-               " is computed in the chain; store it to a CB first";
       usedSet.insert(x);
     }
     if (definedSet.count(op.output))
@@ -94,26 +105,46 @@ Validity validate(const Problem& problem, const Solution& solution) {
 
   std::vector<ValueId> results = chain.results;
   if (results.empty()) results.push_back(chain.ops.back().output);
+  auto reads = [&](size_t op, ValueId v) {
+    const std::vector<ValueId>& in = chain.ops[op].inputs;
+    return std::find(in.begin(), in.end(), v) != in.end();
+  };
   auto definedIn = [&](ValueId v, size_t from, size_t to) {
     for (size_t i = from; i < to; ++i)
       if (chain.ops[i].output == v) return true;
     return false;
   };
+  // Read by any op from `from` on: from DST or streamed, either way it must be packed into a CB.
   auto readFrom = [&](ValueId v, size_t from) {
     for (size_t i = from; i < n; ++i)
-      if (!chain.ops[i].matmul && std::find(chain.ops[i].inputs.begin(), chain.ops[i].inputs.end(),
-                                            v) != chain.ops[i].inputs.end())
-        return true;
+      if (reads(i, v)) return true;
     return false;
+  };
+  // Read from DST (unpacked) by an op in [from, to).
+  auto readInDst = [&](ValueId v, size_t from, size_t to) {
+    for (size_t i = from; i < to; ++i)
+      if (!chain.ops[i].cbOperands && reads(i, v)) return true;
+    return false;
+  };
+  auto blockOf = [&](const Op& op) {
+    return op.rows == 0 ? std::pair<int64_t, int64_t>{chain.blockRows, chain.blockCols}
+                        : std::pair<int64_t, int64_t>{op.rows, op.cols};
   };
 
   int64_t totalRounds = 0, totalPeak = 0;
   std::vector<IntermediateCb> expectedCbs;
   for (const Segment& s : solution.segments) {
+    for (size_t i = s.firstOp; i < s.endOp; ++i) {
+      if (blockOf(chain.ops[i]) != std::pair<int64_t, int64_t>{s.blockRows, s.blockCols})
+        return Validity::MixedBlocks;
+      if (chain.ops[i].cbOperands)
+        for (ValueId x : chain.ops[i].inputs)
+          if (definedIn(x, s.firstOp, i)) return Validity::CbOperandInSegment;
+    }
     const int64_t h = s.subblockRows, w = s.subblockCols;
-    if (h < 1 || w < 1 || chain.blockRows % h != 0 || chain.blockCols % w != 0)
+    if (h < 1 || w < 1 || s.blockRows % h != 0 || s.blockCols % w != 0)
       return Validity::SubblockDoesNotDivide;
-    if (s.rounds != (chain.blockRows / h) * (chain.blockCols / w)) return Validity::WrongRounds;
+    if (s.rounds != (s.blockRows / h) * (s.blockCols / w)) return Validity::WrongRounds;
     const int64_t slotLimit = capacity / (h * w);
     int maxSlot = -1;
 
@@ -144,9 +175,10 @@ Validity validate(const Problem& problem, const Solution& solution) {
       atWrite.insert(op.output);
       if (Validity bad = check(atWrite); bad != Validity::Valid) return bad;
       live.erase(op.output);
-      // Read point of op k: its DST operands, plus a matmul's accumulator.
+      // Read point of op k: its DST operands; for CB operands (streamed), its output instead,
+      // which the op fills while it reads.
       std::set<ValueId> atRead = live;
-      if (!op.matmul)
+      if (!op.cbOperands)
         atRead.insert(op.inputs.begin(), op.inputs.end());
       else
         atRead.insert(op.output);
@@ -154,43 +186,33 @@ Validity validate(const Problem& problem, const Solution& solution) {
       live = atRead;
       live.erase(op.output);
       // Values from a CB are unpacked just before their first read in the segment.
-      if (!op.matmul)
-        for (ValueId x : op.inputs) {
-          bool computedHere = definedIn(x, s.firstOp, k);
-          bool readEarlier = false;
-          for (size_t j = s.firstOp; j < k; ++j)
-            if (!chain.ops[j].matmul &&
-                std::find(chain.ops[j].inputs.begin(), chain.ops[j].inputs.end(), x) !=
-                    chain.ops[j].inputs.end())
-              readEarlier = true;
-          if (!computedHere && !readEarlier) live.erase(x);
-        }
+      if (!op.cbOperands)
+        for (ValueId x : op.inputs)
+          if (!definedIn(x, s.firstOp, k) && !readInDst(x, s.firstOp, k)) live.erase(x);
     }
     if (s.peakTiles != static_cast<int64_t>(maxSlot + 1) * h * w) return Validity::WrongPeak;
     totalRounds += s.rounds;
     totalPeak = std::max(totalPeak, s.peakTiles);
 
-    if (s.endOp < n) {
+    // Each value of this segment read after it needs a CB of its block, in value order.
+    std::vector<ValueId> crossing;
+    for (size_t i = s.firstOp; i < s.endOp; ++i)
+      if (readFrom(chain.ops[i].output, s.endOp)) crossing.push_back(chain.ops[i].output);
+    std::sort(crossing.begin(), crossing.end());
+    for (ValueId v : crossing) {
       IntermediateCb cb;
       cb.afterOp = s.endOp - 1;
-      for (size_t i = s.firstOp; i < s.endOp; ++i)
-        if (readFrom(chain.ops[i].output, s.endOp)) cb.values.push_back(chain.ops[i].output);
-      std::sort(cb.values.begin(), cb.values.end());
-      cb.tiles = static_cast<int64_t>(cb.values.size()) * chain.blockRows * chain.blockCols;
+      cb.value = v;
+      for (const Op& op : chain.ops)
+        if (op.output == v) std::tie(cb.rows, cb.cols) = blockOf(op);
+      cb.tiles = cb.rows * cb.cols;
       cb.bytes = cb.tiles * problem.intermediateTileBytes;
-      if (!cb.values.empty()) expectedCbs.push_back(std::move(cb));
+      expectedCbs.push_back(cb);
     }
   }
   if (solution.rounds != totalRounds) return Validity::WrongRounds;
   if (solution.peakTiles != totalPeak) return Validity::WrongPeak;
-  if (solution.intermediates.size() != expectedCbs.size()) return Validity::WrongIntermediates;
-  for (size_t i = 0; i < expectedCbs.size(); ++i) {
-    const IntermediateCb& got = solution.intermediates[i];
-    const IntermediateCb& want = expectedCbs[i];
-    if (got.afterOp != want.afterOp || got.values != want.values || got.tiles != want.tiles ||
-        got.bytes != want.bytes)
-      return Validity::WrongIntermediates;
-  }
+  if (solution.intermediates != expectedCbs) return Validity::WrongIntermediates;
   return Validity::Valid;
 }
 

@@ -12,6 +12,7 @@
 #include "lower/PassManager.h"
 #include "lower/passes/ComputeChain.h"
 
+#include <cmath>
 #include <fmt/format.h>
 #include <functional>
 #include <gtest/gtest.h>
@@ -109,8 +110,21 @@ private:
     }
     return it->second;
   }
+  /// Tile t of the front block of `cb`: the expression this func packed there when it pushed that
+  /// block itself (an intermediate CB of a split chain), else the reader's tile by name.
   std::string tile(const ir::Value* cb, int64_t t) {
-    return fmt::format("{}#{}[{}]", cbName(cb), front_[cbName(cb)], t);
+    const std::string name = cbName(cb);
+    const int64_t gen = front_[name];
+    if (auto it = pushed.find(name);
+        it != pushed.end() && gen < static_cast<int64_t>(it->second.size())) {
+      auto page = it->second[static_cast<size_t>(gen)].find(t);
+      if (page == it->second[static_cast<size_t>(gen)].end()) {
+        fail(fmt::format("read of tile {} of {}, which was pushed without it", t, name));
+        return "?";
+      }
+      return page->second;
+    }
+    return fmt::format("{}#{}[{}]", name, gen, t);
   }
   std::string& reg(int64_t d, const std::string& call) {
     if (d < 0 || d >= capacity_)
@@ -149,6 +163,11 @@ private:
       }
     } else if (name == "scf.yield") {
     } else if (name == "ttl.cb_wait") {
+      // A CB this func fills itself must have a pushed block at its front, or the wait blocks
+      // forever.
+      const std::string cb = cbName(op->operand(0));
+      if (pushed.count(cb) && static_cast<int64_t>(pushed[cb].size()) <= front_[cb])
+        fail("ttl.cb_wait of " + cb + " before its block was pushed: deadlock");
     } else if (name == "ttl.cb_pop") {
       front_[cbName(op->operand(0))] += 1;
     } else if (name == "ttl.cb_reserve") {
@@ -197,6 +216,30 @@ private:
       phase_ = Phase::Idle;
     } else if (fn == "copy_tile_init" || fn == "unary_bcast_init") {
       init_ = fn + ":" + cbName(op->operand(0));
+    } else if (fn == "reduce_init") {
+      init_ = fmt::format("reduce_init:{}:{}:{}", op->attribute("pool").stringValue(),
+                          op->attribute("reduce_dim").stringValue(), cbName(op->operand(0)));
+    } else if (fn == "reduce_uninit") {
+      if (!init_.starts_with("reduce_init:")) fail("reduce_uninit without reduce_init");
+      init_.clear();
+    } else if (fn == "reduce_tile") {
+      const std::string pool = op->attribute("pool").stringValue();
+      const std::string dim = op->attribute("reduce_dim").stringValue();
+      math(fn, fmt::format("reduce_init:{}:{}:{}", pool, dim, cbName(op->operand(0))));
+      // "sumROW(t0,t1,...)": the tiles reduced into the register, in order.
+      std::string& d = reg(arg(2), fn);
+      const std::string head = fmt::format("{}{}(", pool == "MAX" ? "max" : "sum",
+                                           dim.substr(std::string("REDUCE_").size()));
+      const std::string t = tile(op->operand(0), arg(1));
+      if (pool == "MAX" && d == "0")
+        fail("reduce_tile MAX into a register that holds 0, not -inf: rows of negative values "
+             "would reduce to 0");
+      if (d == "0" || d == "-inf")
+        d = head + t + ")";
+      else if (d.starts_with(head))
+        d = d.substr(0, d.size() - 1) + "," + t + ")";
+      else
+        fail("reduce_tile into a register that holds " + d);
     } else if (fn == "mm_init") {
       init_ = fmt::format("mm_init:{}:{}", cbName(op->operand(0)), cbName(op->operand(1)));
     } else if (fn.ends_with("_init")) {
@@ -228,7 +271,10 @@ private:
     } else if (fn == "fill_tile") {
       math(fn, "fill_tile_init");
       ir::Attribute v = op->attribute("value");
-      reg(arg(0), fn) = v.is(ir::AttrKind::Float) && v.floatValue() == 0.0 ? "0" : "fill?";
+      reg(arg(0), fn) = !v.is(ir::AttrKind::Float)                         ? "fill?"
+                        : v.floatValue() == 0.0                            ? "0"
+                        : std::isinf(v.floatValue()) && v.floatValue() < 0 ? "-inf"
+                                                                           : "fill?";
     } else if (fn == "pack_reconfig_l1_acc") {
       l1Acc_ = arg(0) != 0;
     } else if (fn == "pack_tile") {
@@ -564,7 +610,7 @@ struct ExampleCase {
   std::string outCb; ///< the CB the compute thread stores into
 };
 
-/// The examples the lowering supports (softmax_row needs reductions).
+/// The examples whose chains are not split (softmax_row has its own test below).
 std::vector<ExampleCase> examples() {
   return {{"eltwise_add.ttl", 2, "cbc"},        {"eltwise_bcast_scalar.ttl", 2, "cbc"},
           {"matmul_single_core.ttl", 0, "cbc"}, {"matmul_multicore.ttl", 2, "cbc"},
@@ -761,19 +807,99 @@ TEST(InferDst, ChainOrderMatchesThePlannerNumbering) {
 
 // --- What is not supported says so --------------------------------------------------------------
 
-TEST(LowerCompute, ReductionsAreRefusedAtTheOp) {
+// --- Reductions and split chains
+// ------------------------------------------------------------------
+
+TEST(LowerCompute, SoftmaxExampleComputesItsExpression) {
+  // The chain is cut before the bcast of the row maximum, the reduce_sum of e and the bcast of
+  // 1/sum: m, e and 1/sum go through intermediate CBs (popped after the store), e is read twice.
   auto l =
       lower("", kSource + "/examples/softmax_row.ttl", std::string(kUpToExpand) + ",lower-compute");
-  EXPECT_FALSE(l->ok);
-  std::string errors = l->errors();
-  EXPECT_NE(errors.find("softmax_row.ttl:41:15: error: ttl.reduce_max is not lowered yet"),
-            std::string::npos)
-      << errors;
+  ASSERT_TRUE(l->ok) << l->errors();
+  ir::Operation* func = computeFunc(*l->module);
+  ASSERT_TRUE(func);
+  Machine m(8, {{"work_start", 0}, {"work_count", 2}});
+  m.runFunc(func);
+  EXPECT_TRUE(m.failures.empty()) << ::testing::PrintToString(m.failures) << ir::print(*func);
+  ASSERT_EQ(m.pushed["cby"].size(), 2u);
+  for (int w = 0; w < 2; ++w) {
+    auto x = [&](int j) { return fmt::format("cbx#{}[{}]", w, j); };
+    std::string mx = "maxROW(";
+    for (int j = 0; j < 8; ++j)
+      mx += (j ? "," : "") + x(j);
+    mx += ")";
+    auto e = [&](int j) { return fmt::format("exp(sub({},bcastCOL({})))", x(j), mx); };
+    std::string sum = "sumROW(";
+    for (int j = 0; j < 8; ++j)
+      sum += (j ? "," : "") + e(j);
+    sum += ")";
+    EXPECT_EQ(m.pushed["cby"][static_cast<size_t>(w)], expectedBlock(1, 8, [&](int, int j) {
+                return fmt::format("mul({},bcastCOL(recip({})))", e(j), sum);
+              }));
+  }
+  // One block per work item through each intermediate CB; 8 reduce_tile per reduction.
+  EXPECT_EQ(m.pushed["split0_1"].size(), 2u);
+  EXPECT_EQ(m.pushed["split0_4"].size(), 2u);
+  EXPECT_EQ(m.pushed["split0_6"].size(), 2u);
+  EXPECT_EQ(m.calls["reduce_tile"], 2 * 16);
+  EXPECT_EQ(m.calls["fill_tile"], 2); // -inf before each row maximum
 }
 
-TEST(LowerCompute, SplitChainsAreRefusedAtTheStore) {
+/// A one-input chain `op` over a rows x cols view into an outRows x outCols block.
+std::string reduceKernel(const std::string& op, int rows, int cols, int outRows, int outCols) {
+  std::string in = fmt::format("tensor<{}x{}x!tile>", rows, cols);
+  std::string out = fmt::format("tensor<{}x{}x!tile>", outRows, outCols);
+  std::string cbIn = fmt::format("!ttl.cb<[{}, {}], !tile, 2>", rows, cols);
+  std::string cbOut = fmt::format("!ttl.cb<[{}, {}], !tile, 2>", outRows, outCols);
+  return kernel({{"cba", rows, cols}}, outRows, outCols,
+                fmt::format("      %x = ttl.cb_wait %cba : {0} -> {1}\n"
+                            "      %o = ttl.cb_reserve %cbo : {2} -> {3}\n"
+                            "      %r = {4} : {1} -> {3}\n"
+                            "      ttl.store %r, %o : {3}\n"
+                            "      ttl.cb_push %cbo : {2}\n"
+                            "      ttl.cb_pop %cba : {0}\n",
+                            cbIn, in, cbOut, out, op));
+}
+
+TEST(LowerCompute, ReductionsOverRowsColumnsAndTheWholeBlock) {
+  auto list = [](const std::string& head, const std::vector<int>& tiles) {
+    std::string out = head + "(";
+    for (size_t k = 0; k < tiles.size(); ++k)
+      out += fmt::format("{}cba#0[{}]", k ? "," : "", tiles[k]);
+    return out + ")";
+  };
+  {
+    // dims [1] of 4x3: each output tile row i reduces tiles 3i..3i+2 (REDUCE_ROW).
+    Machine m = execute(reduceKernel("ttl.reduce_sum %x {dims = [1]}", 4, 3, 4, 1), 8);
+    ASSERT_EQ(m.pushed["cbo"].size(), 1u);
+    EXPECT_EQ(m.pushed["cbo"][0], expectedBlock(4, 1, [&](int i, int) {
+                return list("sumROW", {3 * i, 3 * i + 1, 3 * i + 2});
+              }));
+    EXPECT_EQ(m.calls["fill_tile"], 0); // a sum starts from the zeroed register
+  }
+  {
+    // dims [0] of 2x3: output column j reduces tiles j, 3+j (REDUCE_COL), starting from -inf.
+    Machine m = execute(reduceKernel("ttl.reduce_max %x {dims = [0]}", 2, 3, 1, 3), 8);
+    ASSERT_EQ(m.pushed["cbo"].size(), 1u);
+    EXPECT_EQ(m.pushed["cbo"][0], expectedBlock(1, 3, [&](int, int j) {
+                return list("maxCOL", {j, 3 + j});
+              }));
+    EXPECT_EQ(m.calls["fill_tile"], 3);
+  }
+  {
+    // dims [0, 1] of 2x2: everything into one tile (REDUCE_SCALAR).
+    Machine m = execute(reduceKernel("ttl.reduce_sum %x {dims = [0, 1]}", 2, 2, 1, 1), 8);
+    ASSERT_EQ(m.pushed["cbo"].size(), 1u);
+    EXPECT_EQ(m.pushed["cbo"][0], expectedBlock(1, 1, [&](int, int) {
+                return list("sumSCALAR", {0, 1, 2, 3});
+              }));
+  }
+}
+
+TEST(LowerCompute, ChainsTooLongForDstGoThroughIntermediateCbs) {
   // Nine unary results of x all live at the final sums: more than 8 DST tiles even at 1x1, so
-  // the planner splits the chain through an intermediate CB.
+  // the planner splits the chain; the values that cross the cut are packed into their CBs (one
+  // segment packing several values: its stores share a ttl.dst_group) and read back.
   std::string blk = "tensor<1x1x!tile>", cb = "!ttl.cb<[1, 1], !tile, 2>";
   std::string body = fmt::format("      %x = ttl.cb_wait %cba : {1} -> {0}\n"
                                  "      %o = ttl.cb_reserve %cbo : {1} -> {0}\n",
@@ -791,11 +917,87 @@ TEST(LowerCompute, SplitChainsAreRefusedAtTheStore) {
   std::string src = kernel({{"cba", 1, 1}}, 1, 1, body);
   auto up = lower(src, "", "verify,plan,apply-plan,infer-dst");
   ASSERT_TRUE(up->ok) << up->errors();
-  ASSERT_GT(up->context->plan->kernels[0].chains[0].solution.segments.size(), 1u);
-  auto l = lower(src, "", std::string(kUpToExpand) + ",lower-compute");
-  EXPECT_FALSE(l->ok);
-  EXPECT_NE(l->errors().find("lower-compute does not lower split chains yet"), std::string::npos)
-      << l->errors();
+  const auto& solution = up->context->plan->kernels[0].chains[0].solution;
+  ASSERT_GT(solution.segments.size(), 1u);
+  ASSERT_GT(solution.intermediates.size(), 1u);
+  int grouped = 0;
+  up->module->op->walk([&](ir::Operation* op) { grouped += op->hasAttribute("ttl.dst_group"); });
+  EXPECT_GT(grouped, 1) << ir::print(*up->module->op);
+  Machine m = execute(src, 8);
+  ASSERT_EQ(m.pushed["cbo"].size(), 1u);
+  std::string sum = "add(exp(cba#0[0]),log(cba#0[0]))";
+  const char* names[] = {"exp", "log", "sqrt", "rsqrt", "recip", "relu", "gelu", "sigmoid", "tanh"};
+  for (int i = 2; i < 9; ++i)
+    sum = fmt::format("add({},{}(cba#0[0]))", sum, names[i]);
+  EXPECT_EQ(m.pushed["cbo"][0], (std::map<int64_t, std::string>{{0, sum}}));
+}
+
+TEST(LowerCompute, BroadcastOfAComputedValueGoesThroughACb) {
+  std::string cb = "!ttl.cb<[1, 1], !tile, 2>", cbo = "!ttl.cb<[1, 2], !tile, 2>";
+  std::string src = kernel({{"cba", 1, 1}}, 1, 2,
+                           fmt::format("      %x = ttl.cb_wait %cba : {0} -> tensor<1x1x!tile>\n"
+                                       "      %o = ttl.cb_reserve %cbo : {1} -> tensor<1x2x!tile>\n"
+                                       "      %e = ttl.exp %x : tensor<1x1x!tile>\n"
+                                       "      %b = ttl.bcast %e {{dims = [1]}} : tensor<1x1x!tile> "
+                                       "-> tensor<1x2x!tile>\n"
+                                       "      ttl.store %b, %o : tensor<1x2x!tile>\n"
+                                       "      ttl.cb_push %cbo : {1}\n"
+                                       "      ttl.cb_pop %cba : {0}\n",
+                                       cb, cbo));
+  Machine m = execute(src, 8);
+  ASSERT_EQ(m.pushed["cbo"].size(), 1u);
+  EXPECT_EQ(m.pushed["cbo"][0],
+            expectedBlock(1, 2, [](int, int) { return std::string("bcastCOL(exp(cba#0[0]))"); }));
+}
+
+TEST(LowerCompute, MatmulOfAComputedOperandReadsItsCb) {
+  // e = exp(a) (1x2), c = e x b (2x3): e is packed into a 1x2 CB, the matmul streams it.
+  auto cb = [](int r, int c) { return fmt::format("!ttl.cb<[{}, {}], !tile, 2>", r, c); };
+  std::string src = kernel({{"cba", 1, 2}, {"cbb", 2, 3}}, 1, 3,
+                           fmt::format("      %a = ttl.cb_wait %cba : {0} -> tensor<1x2x!tile>\n"
+                                       "      %b = ttl.cb_wait %cbb : {1} -> tensor<2x3x!tile>\n"
+                                       "      %o = ttl.cb_reserve %cbo : {2} -> tensor<1x3x!tile>\n"
+                                       "      %e = ttl.exp %a : tensor<1x2x!tile>\n"
+                                       "      %m = ttl.matmul %e, %b : tensor<1x2x!tile>, "
+                                       "tensor<2x3x!tile> -> tensor<1x3x!tile>\n"
+                                       "      ttl.store %m, %o : tensor<1x3x!tile>\n"
+                                       "      ttl.cb_push %cbo : {2}\n"
+                                       "      ttl.cb_pop %cba : {0}\n"
+                                       "      ttl.cb_pop %cbb : {1}\n",
+                                       cb(1, 2), cb(2, 3), cb(1, 3)));
+  Machine m = execute(src, 8);
+  ASSERT_EQ(m.pushed["cbo"].size(), 1u);
+  EXPECT_EQ(m.pushed["cbo"][0], expectedBlock(1, 3, [](int, int j) {
+              return fmt::format("exp(cba#0[0])*cbb#0[{}]+exp(cba#0[1])*cbb#0[{}]", j, 3 + j);
+            }));
+}
+
+TEST(LowerCompute, OneSegmentPacksTwoValuesInOneRound) {
+  // a = exp(x), b = relu(x) (1x1) both cross the cut before their bcasts: one segment, two
+  // stores sharing ttl.dst_group, lowered as one chain with two packs.
+  std::string c11 = "!ttl.cb<[1, 1], !tile, 2>", c12 = "!ttl.cb<[1, 2], !tile, 2>";
+  std::string src = kernel(
+      {{"cba", 1, 1}}, 1, 2,
+      fmt::format(
+          "      %x = ttl.cb_wait %cba : {0} -> tensor<1x1x!tile>\n"
+          "      %o = ttl.cb_reserve %cbo : {1} -> tensor<1x2x!tile>\n"
+          "      %a = ttl.exp %x : tensor<1x1x!tile>\n"
+          "      %b = ttl.relu %x : tensor<1x1x!tile>\n"
+          "      %ab = ttl.bcast %a {{dims = [1]}} : tensor<1x1x!tile> -> tensor<1x2x!tile>\n"
+          "      %bb = ttl.bcast %b {{dims = [1]}} : tensor<1x1x!tile> -> tensor<1x2x!tile>\n"
+          "      %y = ttl.add %ab, %bb : tensor<1x2x!tile>\n"
+          "      ttl.store %y, %o : tensor<1x2x!tile>\n"
+          "      ttl.cb_push %cbo : {1}\n"
+          "      ttl.cb_pop %cba : {0}\n",
+          c11, c12));
+  std::string printed;
+  Machine m = execute(src, 8, &printed);
+  ASSERT_EQ(m.pushed["cbo"].size(), 1u);
+  EXPECT_EQ(m.pushed["cbo"][0], expectedBlock(1, 2, [](int, int) {
+              return std::string("add(bcastCOL(exp(cba#0[0])),bcastCOL(relu(cba#0[0])))");
+            }));
+  // Both packs of the first segment in one acquire/commit round: 2 rounds in all.
+  EXPECT_EQ(m.calls["tile_regs_acquire"], 2) << printed;
 }
 
 TEST(LowerCompute, PopBeforeTheStoreIsRefused) {
@@ -811,25 +1013,6 @@ TEST(LowerCompute, PopBeforeTheStoreIsRefused) {
   auto l = lower(src, "", std::string(kUpToExpand) + ",lower-compute");
   EXPECT_FALSE(l->ok);
   EXPECT_NE(l->errors().find("ttl.cb_pop of %cba comes before the ttl.store"), std::string::npos)
-      << l->errors();
-}
-
-TEST(LowerCompute, BroadcastOfAComputedValueIsRefused) {
-  std::string cb = "!ttl.cb<[1, 1], !tile, 2>", cbo = "!ttl.cb<[1, 2], !tile, 2>";
-  std::string src = kernel({{"cba", 1, 1}}, 1, 2,
-                           fmt::format("      %x = ttl.cb_wait %cba : {0} -> tensor<1x1x!tile>\n"
-                                       "      %o = ttl.cb_reserve %cbo : {1} -> tensor<1x2x!tile>\n"
-                                       "      %e = ttl.exp %x : tensor<1x1x!tile>\n"
-                                       "      %b = ttl.bcast %e {{dims = [1]}} : tensor<1x1x!tile> "
-                                       "-> tensor<1x2x!tile>\n"
-                                       "      ttl.store %b, %o : tensor<1x2x!tile>\n"
-                                       "      ttl.cb_push %cbo : {1}\n"
-                                       "      ttl.cb_pop %cba : {0}\n",
-                                       cb, cbo));
-  auto l = lower(src, "", std::string(kUpToExpand) + ",lower-compute");
-  EXPECT_FALSE(l->ok);
-  EXPECT_NE(l->errors().find("ttl.bcast of a value computed in the chain is not supported yet"),
-            std::string::npos)
       << l->errors();
 }
 

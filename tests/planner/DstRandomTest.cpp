@@ -1,7 +1,9 @@
 // DST allocation on 10,000 seeded random chains: every plan passes the validator; the sub-block
 // minimises rounds among all divisor pairs that fit (brute force here, with liveness recomputed
-// here point by point); splits use the fewest segments (brute force over all cut sets); the
-// infeasible op is the first that cannot fit alone; the ttnn list never beats the optimum.
+// here point by point); splits use the fewest segments (brute force over all cut sets, each
+// segment checked against the rules: fits at 1x1, no CB operand computed in the segment, one
+// output block); the infeasible op is the first that cannot fit alone; the ttnn list never beats
+// the optimum.
 #include "planner/dst/Solve.h"
 
 #include <algorithm>
@@ -13,8 +15,31 @@ namespace {
 
 constexpr int kProblems = 10000;
 
+/// Reads `v` into DST (an op with CB operands streams them instead).
 bool reads(const Op& op, ValueId v) {
-  return !op.matmul && std::find(op.inputs.begin(), op.inputs.end(), v) != op.inputs.end();
+  return !op.cbOperands && std::find(op.inputs.begin(), op.inputs.end(), v) != op.inputs.end();
+}
+
+/// Reads `v` at all (from DST or streamed from a CB).
+bool readsAny(const Op& op, ValueId v) {
+  return std::find(op.inputs.begin(), op.inputs.end(), v) != op.inputs.end();
+}
+
+std::pair<int64_t, int64_t> blockOf(const Chain& c, const Op& op) {
+  return op.rows == 0 ? std::pair{c.blockRows, c.blockCols} : std::pair{op.rows, op.cols};
+}
+
+/// Ops [a, b) may form a segment apart from DST capacity: one output block, and no op reading a
+/// CB operand that an earlier op of the range computes.
+bool allowed(const Problem& p, size_t a, size_t b) {
+  const Chain& c = p.chain;
+  for (size_t i = a; i < b; ++i) {
+    if (blockOf(c, c.ops[i]) != blockOf(c, c.ops[a])) return false;
+    if (!c.ops[i].cbOperands) continue;
+    for (size_t k = a; k < i; ++k)
+      if (readsAny(c.ops[i], c.ops[k].output)) return false;
+  }
+  return true;
 }
 
 /// The most values live at one point of ops [a, b), straight from the rules in Solve.h.
@@ -43,7 +68,7 @@ int liveAt(const Problem& p, size_t a, size_t b) {
         for (size_t k = a; k < b; ++k)
           if (reads(c.ops[k], v)) readsHere.push_back(k);
         if (here) {
-          start = 2 * def + (c.ops[static_cast<size_t>(def)].matmul ? 1 : 2);
+          start = 2 * def + (c.ops[static_cast<size_t>(def)].cbOperands ? 1 : 2);
           end = start;
         } else if (!readsHere.empty()) {
           start = 2 * static_cast<int64_t>(readsHere.front()) + 1;
@@ -53,7 +78,7 @@ int liveAt(const Problem& p, size_t a, size_t b) {
         if (!readsHere.empty()) end = std::max(end, 2 * static_cast<int64_t>(readsHere.back()) + 1);
         bool later = std::find(results.begin(), results.end(), v) != results.end();
         for (size_t k = b; k < c.ops.size(); ++k)
-          later = later || reads(c.ops[k], v);
+          later = later || readsAny(c.ops[k], v);
         if (here && later) end = 2 * static_cast<int64_t>(b - 1) + 2;
         live += start <= point && point <= end;
       }
@@ -62,7 +87,8 @@ int liveAt(const Problem& p, size_t a, size_t b) {
   return best;
 }
 
-/// Fewest segments that each fit at 1x1, by trying every cut set; 0 when none does.
+/// Fewest segments that each fit at 1x1 and obey the rules, by trying every cut set; 0 when none
+/// does.
 size_t bruteForceSegments(const Problem& p, int64_t capacity) {
   const size_t n = p.chain.ops.size();
   size_t best = 0;
@@ -71,11 +97,11 @@ size_t bruteForceSegments(const Problem& p, int64_t capacity) {
     bool ok = true;
     for (size_t i = 0; i + 1 < n && ok; ++i)
       if (mask & (1u << i)) {
-        ok = liveAt(p, a, i + 1) <= capacity;
+        ok = allowed(p, a, i + 1) && liveAt(p, a, i + 1) <= capacity;
         a = i + 1;
         ++segments;
       }
-    ok = ok && liveAt(p, a, n) <= capacity;
+    ok = ok && allowed(p, a, n) && liveAt(p, a, n) <= capacity;
     if (ok && (best == 0 || segments < best)) best = segments;
   }
   return best;
@@ -85,17 +111,30 @@ Problem randomChain(std::mt19937_64& rng) {
   Problem p;
   auto uniform = [&](int lo, int hi) { return std::uniform_int_distribution<int>(lo, hi)(rng); };
   const int n = uniform(1, 9);
+  p.chain.blockRows = uniform(1, 8);
+  p.chain.blockCols = uniform(1, 8);
   ValueId next = 0;
   std::vector<ValueId> values; // inputs and outputs so far
   std::vector<ValueId> outputs;
   for (int i = 0; i < n; ++i) {
     Op op;
-    if (uniform(0, 9) == 0) {
-      op.name = "ttl.matmul";
-      op.matmul = true;
-      op.inputs = {next, next + 1};
-      values.push_back(next++);
-      values.push_back(next++);
+    if (uniform(0, 9) < 2) {
+      // matmul / reduce / bcast: CB operands, fresh views or (forcing a cut) computed values.
+      static const char* kNames[] = {"ttl.matmul", "ttl.reduce_sum", "ttl.bcast"};
+      op.name = kNames[uniform(0, 2)];
+      op.cbOperands = true;
+      for (int k = 0; k < (op.name == "ttl.matmul" ? 2 : 1); ++k) {
+        if (outputs.empty() || uniform(0, 1) == 0) {
+          values.push_back(next);
+          op.inputs.push_back(next++);
+        } else {
+          op.inputs.push_back(outputs[static_cast<size_t>(uniform(0, int(outputs.size()) - 1))]);
+        }
+      }
+      if (op.name == "ttl.reduce_sum") { // B x 1 or 1 x C
+        op.rows = uniform(0, 1) ? p.chain.blockRows : 1;
+        op.cols = op.rows == 1 ? p.chain.blockCols : 1;
+      }
     } else {
       op.name = "op" + std::to_string(i);
       int arity = uniform(0, 19) == 0 ? uniform(4, 6) : uniform(1, 3);
@@ -107,6 +146,10 @@ Problem randomChain(std::mt19937_64& rng) {
           op.inputs.push_back(values[static_cast<size_t>(uniform(0, int(values.size()) - 1))]);
         }
       }
+      if (i > 0 && uniform(0, 2) == 0) { // elementwise on the previous op's block
+        op.rows = p.chain.ops.back().rows;
+        op.cols = p.chain.ops.back().cols;
+      }
     }
     op.output = next++;
     values.push_back(op.output);
@@ -116,8 +159,6 @@ Problem randomChain(std::mt19937_64& rng) {
   if (uniform(0, 9) < 4)
     for (ValueId v : outputs)
       if (uniform(0, 2) == 0) p.chain.results.push_back(v);
-  p.chain.blockRows = uniform(1, 8);
-  p.chain.blockCols = uniform(1, 8);
   p.sync = uniform(0, 1) ? SyncMode::Full : SyncMode::Half;
   p.fp32Accumulation = uniform(0, 1) == 1;
   p.intermediateTileBytes = p.fp32Accumulation ? 4096 : 2048;
@@ -126,15 +167,15 @@ Problem randomChain(std::mt19937_64& rng) {
 
 TEST(DstRandom, PlansAreValidAndOptimalAgainstBruteForce) {
   std::mt19937_64 rng(1234);
-  int single = 0, split = 0, infeasible = 0, ttnnCompared = 0, ttnnWorse = 0;
+  int single = 0, split = 0, forcedSplit = 0, infeasible = 0, ttnnCompared = 0, ttnnWorse = 0;
   for (int t = 0; t < kProblems; ++t) {
     Problem p = randomChain(rng);
     ASSERT_TRUE(problemError(p).empty()) << problemError(p);
     const int64_t cap = capacityTiles(p);
     const size_t n = p.chain.ops.size();
-    const int64_t B = p.chain.blockRows, C = p.chain.blockCols;
     Result r = solve(p);
     const int whole = liveAt(p, 0, n);
+    const bool rulesAllowOne = allowed(p, 0, n);
     if (r.status == SolveStatus::Infeasible) {
       ++infeasible;
       ASSERT_TRUE(r.exceedingOp);
@@ -148,10 +189,11 @@ TEST(DstRandom, PlansAreValidAndOptimalAgainstBruteForce) {
     ASSERT_EQ(r.status, SolveStatus::Optimal) << "problem " << t << ": " << r.message;
     const Solution& s = *r.solution;
     ASSERT_EQ(validate(p, s), Validity::Valid) << "problem " << t;
-    if (whole <= cap) {
+    if (whole <= cap && rulesAllowOne) {
       ++single;
       ASSERT_EQ(s.segments.size(), 1u);
       EXPECT_FALSE(r.exceedingOp);
+      const auto [B, C] = blockOf(p.chain, p.chain.ops[0]);
       EXPECT_EQ(s.peakTiles, whole * s.segments[0].subblockRows * s.segments[0].subblockCols);
       // Brute force: every divisor pair that fits; the fewest rounds, then the widest.
       int64_t bestRounds = 0, bestW = 0;
@@ -175,11 +217,33 @@ TEST(DstRandom, PlansAreValidAndOptimalAgainstBruteForce) {
       }
     } else {
       ++split;
-      ASSERT_TRUE(r.exceedingOp);
-      EXPECT_GT(r.liveAtExceedingOp, cap);
+      forcedSplit += whole <= cap;
+      EXPECT_EQ(static_cast<bool>(r.exceedingOp), whole > cap) << "problem " << t;
+      if (r.exceedingOp) {
+        EXPECT_GT(r.liveAtExceedingOp, cap);
+      }
       EXPECT_EQ(s.segments.size(), bruteForceSegments(p, cap)) << "problem " << t;
+      // One intermediate CB per value that crosses a cut, of its op's block.
+      size_t crossing = 0;
+      int64_t intermediateTiles = 0;
+      for (const Segment& seg : s.segments)
+        for (size_t i = seg.firstOp; i < seg.endOp; ++i) {
+          bool later = false;
+          for (size_t k = seg.endOp; k < n; ++k)
+            later = later || readsAny(p.chain.ops[k], p.chain.ops[i].output);
+          crossing += later;
+          if (later)
+            intermediateTiles +=
+                blockOf(p.chain, p.chain.ops[i]).first * blockOf(p.chain, p.chain.ops[i]).second;
+        }
+      EXPECT_EQ(s.intermediates.size(), crossing) << "problem " << t;
+      int64_t tiles = 0;
+      for (const IntermediateCb& cb : s.intermediates)
+        tiles += cb.tiles;
+      EXPECT_EQ(tiles, intermediateTiles) << "problem " << t;
       for (const Segment& seg : s.segments) {
         const int live = liveAt(p, seg.firstOp, seg.endOp);
+        const auto [B, C] = blockOf(p.chain, p.chain.ops[seg.firstOp]);
         int64_t bestRounds = 0;
         for (int64_t h = 1; h <= B; ++h)
           for (int64_t w = 1; w <= C; ++w)
@@ -192,6 +256,7 @@ TEST(DstRandom, PlansAreValidAndOptimalAgainstBruteForce) {
   }
   EXPECT_GT(single, kProblems / 2);
   EXPECT_GT(split, kProblems / 100);
+  EXPECT_GT(forcedSplit, kProblems / 100); // splits that only the CB-operand / block rules force
   EXPECT_GT(infeasible, kProblems / 100);
   EXPECT_GT(ttnnWorse, 0);
   EXPECT_GT(ttnnCompared, kProblems / 10);

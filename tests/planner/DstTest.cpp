@@ -1,6 +1,7 @@
 // DST allocation and sub-blocking: hand-made chains, the ttnn baseline, infeasibility reports.
 #include "planner/dst/Solve.h"
 
+#include <array>
 #include <gtest/gtest.h>
 
 namespace ttlplan::planner::dst {
@@ -134,12 +135,12 @@ TEST(Dst, SplitsThroughAnIntermediateCbAtTheOpThatOverflows) {
   EXPECT_EQ(r.liveAtExceedingOp, 5);
   ASSERT_EQ(r.solution->segments.size(), 2u);
   EXPECT_EQ(r.solution->segments[0].endOp, 4u);
-  ASSERT_EQ(r.solution->intermediates.size(), 1u);
-  const IntermediateCb& cb = r.solution->intermediates[0];
-  EXPECT_EQ(cb.afterOp, 3u);
-  EXPECT_EQ(cb.values, (std::vector<ValueId>{10, 11, 12, 13}));
-  EXPECT_EQ(cb.tiles, 16);
-  EXPECT_EQ(cb.bytes, 16 * 4096);
+  // One CB per crossing value, each a 2x2 block of fp32 tiles.
+  ASSERT_EQ(r.solution->intermediates.size(), 4u);
+  for (ValueId v = 10; v < 14; ++v) {
+    const IntermediateCb& cb = r.solution->intermediates[static_cast<size_t>(v - 10)];
+    EXPECT_EQ(cb, (IntermediateCb{3, v, 2, 2, 4, 4 * 4096}));
+  }
   EXPECT_EQ(validate(p, *r.solution), Validity::Valid);
   EXPECT_NE(r.message.find("op 4 (ttl.exp)"), std::string::npos);
 }
@@ -168,9 +169,8 @@ TEST(Dst, MalformedChainsAreErrors) {
             SolveStatus::Error); // read before defined
   EXPECT_EQ(solve(chainOf({{"ttl.exp", {1}, 1}}, 1, 1)).status, SolveStatus::Error);
   EXPECT_EQ(solve(chainOf({{"ttl.exp", {-1}, 1}}, 1, 1)).status, SolveStatus::Error);
-  Result mm = solve(chainOf({{"ttl.exp", {0}, 1}, {"ttl.matmul", {1, 2}, 3, true}}, 1, 1));
-  EXPECT_EQ(mm.status, SolveStatus::Error);
-  EXPECT_NE(mm.message.find("matmul"), std::string::npos);
+  EXPECT_EQ(solve(chainOf({{"ttl.exp", {0}, 1, false, 0, 2}}, 1, 1)).status,
+            SolveStatus::Error); // a 0x2 output block
   Problem badResult = chainOf({{"ttl.exp", {0}, 1}}, 1, 1);
   badResult.chain.results = {0};
   EXPECT_EQ(solve(badResult).status, SolveStatus::Error);
@@ -225,7 +225,7 @@ TEST(Dst, ValidatorNamesWhatIsWrong) {
   s.segments[0].peakTiles = 4;
   EXPECT_EQ(validate(p, s), Validity::WrongPeak);
   s = good;
-  s.intermediates.push_back({0, {2}, 16, 16 * 2048});
+  s.intermediates.push_back({0, 2, 4, 4, 16, 16 * 2048});
   EXPECT_EQ(validate(p, s), Validity::WrongIntermediates);
   // Splitting where it was not needed is still valid if the intermediate CB is declared.
   s = good;
@@ -236,9 +236,150 @@ TEST(Dst, ValidatorNamesWhatIsWrong) {
   s.segments.push_back(second);
   s.rounds *= 2;
   EXPECT_EQ(validate(p, s), Validity::WrongIntermediates);
-  s.intermediates.push_back({0, {2}, 16, 16 * 2048});
+  s.intermediates.push_back({0, 2, 4, 4, 16, 16 * 2048});
   EXPECT_EQ(validate(p, s), Validity::Valid);
+  s.intermediates[0].rows = 1; // the value's block is 4x4
+  EXPECT_EQ(validate(p, s), Validity::WrongIntermediates);
   EXPECT_EQ(validate(chainOf({}, 1, 1), good), Validity::InvalidProblem);
+}
+
+/// softmax_row's chain on a 1x8 block (value ids as lower::extractChains numbers them):
+///   x 0; m 1 = reduce_max(x) 1x1; mb 2 = bcast(m); d 3 = x - mb; e 4 = exp(d);
+///   s 5 = reduce_sum(e) 1x1; i 6 = recip(s) 1x1; ib 7 = bcast(i); y 8 = e * ib.
+Problem softmaxChain() {
+  return chainOf({{"ttl.reduce_max", {0}, 1, true, 1, 1},
+                  {"ttl.bcast", {1}, 2, true},
+                  {"ttl.sub", {0, 2}, 3},
+                  {"ttl.exp", {3}, 4},
+                  {"ttl.reduce_sum", {4}, 5, true, 1, 1},
+                  {"ttl.recip", {5}, 6, false, 1, 1},
+                  {"ttl.bcast", {6}, 7, true},
+                  {"ttl.mul", {4, 7}, 8}},
+                 1, 8);
+}
+
+TEST(Dst, ReductionsAndBroadcastsOfComputedValuesCutTheChain) {
+  Problem p = softmaxChain();
+  Result r = solve(p);
+  ASSERT_EQ(r.status, SolveStatus::Optimal) << r.message;
+  const Solution& s = *r.solution;
+  EXPECT_EQ(validate(p, s), Validity::Valid);
+  EXPECT_FALSE(r.exceedingOp); // it fits DST: every cut is forced by the rules
+  // Cuts before the bcast of m, the reduce_sum of e and the bcast of i; each segment has one
+  // block (the reductions' 1x1, the rest 1x8).
+  ASSERT_EQ(s.segments.size(), 4u);
+  const std::vector<std::array<int64_t, 6>> want = {
+      // first, end, block rows, cols, sub-block cols, rounds
+      {0, 1, 1, 1, 1, 1},
+      {1, 4, 1, 8, 4, 2}, // mb and x live at the sub: 2 slots of 4 tiles
+      {4, 6, 1, 1, 1, 1},
+      {6, 8, 1, 8, 4, 2}}; // ib and e (from its CB) live at the mul
+  for (size_t i = 0; i < want.size(); ++i) {
+    const Segment& g = s.segments[i];
+    EXPECT_EQ(
+        (std::array<int64_t, 6>{static_cast<int64_t>(g.firstOp), static_cast<int64_t>(g.endOp),
+                                g.blockRows, g.blockCols, g.subblockCols, g.rounds}),
+        want[i])
+        << "segment " << i;
+  }
+  EXPECT_EQ(s.rounds, 6);
+  // x streams into the reduction (no DST there), but is unpacked for the sub.
+  EXPECT_EQ(s.segments[0].slots[0], -1);
+  EXPECT_GE(s.segments[1].slots[0], 0);
+  EXPECT_EQ(s.segments[2].slots[4], -1); // e streams into reduce_sum
+  // One CB per crossing value, of its own block: m (1 tile), e (8, read by reduce_sum and by
+  // the mul two segments later: one CB serves both), i (1).
+  EXPECT_EQ(s.intermediates,
+            (std::vector<IntermediateCb>{
+                {0, 1, 1, 1, 1, 2048}, {3, 4, 1, 8, 8, 8 * 2048}, {5, 6, 1, 1, 1, 2048}}));
+  EXPECT_NE(r.message.find("split into 4 segments"), std::string::npos) << r.message;
+}
+
+TEST(Dst, ReductionOperandsStreamAndTakeNoDst) {
+  // r = reduce_sum(x) over dims [1] of an 8x8 view into an 8x1 block, fp32 half sync (4 tiles):
+  // x streams from its CB (no slot: lower-compute unpacks it with reduce_tile, not copy_tile), the
+  // accumulator alone takes DST: 4x1 sub-blocks of the 8x1 block, 2 rounds.
+  Problem p = chainOf({{"ttl.reduce_sum", {0}, 1, true, 8, 1}}, 8, 1, SyncMode::Half, true);
+  Result r = solve(p);
+  ASSERT_EQ(r.status, SolveStatus::Optimal) << r.message;
+  const Segment& g = r.solution->segments.at(0);
+  EXPECT_EQ(g.slots[0], -1);
+  EXPECT_EQ(g.slots[1], 0);
+  EXPECT_EQ(g.blockRows, 8);
+  EXPECT_EQ(g.blockCols, 1);
+  EXPECT_EQ(g.subblockRows, 4);
+  EXPECT_EQ(g.rounds, 2);
+  EXPECT_EQ(validate(p, *r.solution), Validity::Valid);
+  // A slot for x where the validator expects none is still valid (unused), but the accumulator
+  // sharing a slot with a value live at its read point is not: r = reduce(x) while e = exp(y)
+  // stays live for z = e + r.
+  Problem q = chainOf({{"ttl.exp", {0}, 1, false, 8, 1},
+                       {"ttl.reduce_sum", {2}, 3, true, 8, 1},
+                       {"ttl.add", {1, 3}, 4, false, 8, 1}},
+                      8, 1, SyncMode::Half, true);
+  Result rq = solve(q);
+  ASSERT_TRUE(rq.solution);
+  Solution bad = *rq.solution;
+  EXPECT_NE(bad.segments[0].slots[1], bad.segments[0].slots[3]);
+  bad.segments[0].slots[3] = bad.segments[0].slots[1];
+  EXPECT_EQ(validate(q, bad), Validity::SharedSlot);
+}
+
+TEST(Dst, MatmulOfAComputedOperandReadsItFromAnIntermediateCb) {
+  // e = exp(a) (2x3 block), c = e @ b (2x4): e goes through a 2x3 CB; the matmul segment has the
+  // 2x4 block.
+  Problem p = chainOf({{"ttl.exp", {0}, 1, false, 2, 3}, {"ttl.matmul", {1, 2}, 3, true}}, 2, 4);
+  Result r = solve(p);
+  ASSERT_EQ(r.status, SolveStatus::Optimal) << r.message;
+  ASSERT_EQ(r.solution->segments.size(), 2u);
+  EXPECT_EQ(r.solution->segments[0].blockCols, 3);
+  EXPECT_EQ(r.solution->segments[1].blockCols, 4);
+  EXPECT_EQ(r.solution->segments[1].slots[1], -1); // streamed from the CB
+  EXPECT_EQ(r.solution->intermediates, (std::vector<IntermediateCb>{{0, 1, 2, 3, 6, 6 * 2048}}));
+  EXPECT_EQ(validate(p, *r.solution), Validity::Valid);
+}
+
+TEST(Dst, ABlockChangeAloneCutsTheChain) {
+  // r = reduce_sum(x) (2x1, from a view), then q = exp(y) on the 2x2 block of another view: no
+  // value crosses (the planner has no op combining them; the test is about the rule only).
+  Problem p = chainOf({{"ttl.reduce_sum", {0}, 1, true, 2, 1}, {"ttl.exp", {2}, 3}}, 2, 2);
+  p.chain.results = {1, 3};
+  Result r = solve(p);
+  ASSERT_EQ(r.status, SolveStatus::Optimal) << r.message;
+  ASSERT_EQ(r.solution->segments.size(), 2u);
+  EXPECT_TRUE(r.solution->intermediates.empty()); // results are packed by the store, not a CB
+  EXPECT_EQ(validate(p, *r.solution), Validity::Valid);
+}
+
+TEST(Dst, ValidatorChecksTheSegmentRules) {
+  Problem p = softmaxChain();
+  Result r = solve(p);
+  ASSERT_TRUE(r.solution);
+  // Segments 0 and 1 merged: the reduction's 1x1 block is not the segment's 1x8.
+  Solution merged = *r.solution;
+  merged.segments[1].firstOp = 0;
+  merged.rounds -= merged.segments[0].rounds;
+  merged.segments.erase(merged.segments.begin());
+  merged.intermediates.erase(merged.intermediates.begin());
+  EXPECT_EQ(validate(p, merged), Validity::MixedBlocks);
+  // A bcast of a value computed in its own segment (same blocks, so only that rule is broken).
+  Problem q = chainOf({{"ttl.exp", {0}, 1}, {"ttl.bcast", {1}, 2, true}}, 1, 1);
+  Result rq = solve(q);
+  ASSERT_TRUE(rq.solution);
+  ASSERT_EQ(rq.solution->segments.size(), 2u);
+  EXPECT_EQ(validate(q, *rq.solution), Validity::Valid);
+  Solution one = *rq.solution;
+  one.segments[0].endOp = 2;
+  one.segments[0].slots = one.segments[1].slots;
+  one.segments[0].slots[1] = 0;
+  one.segments.pop_back();
+  one.intermediates.clear();
+  one.rounds = 1;
+  EXPECT_EQ(validate(q, one), Validity::CbOperandInSegment);
+  // The segment's block must be its ops' block.
+  Solution wrongBlock = *r.solution;
+  wrongBlock.segments[0].blockCols = 8;
+  EXPECT_EQ(validate(p, wrongBlock), Validity::MixedBlocks);
 }
 
 } // namespace

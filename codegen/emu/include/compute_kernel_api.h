@@ -59,6 +59,45 @@ void unary_bcast(uint32_t cb, uint32_t tile, uint32_t dst, TTLPLAN_EMU_LOC) {
   ::ttlplan::emu::unaryBcast(B, cb, tile, dst, loc);
 }
 
+/// Reductions (TT-Metalium compute_kernel_api/reduce.h). reduce_tile reads page `itile` of the
+/// front of `icb` through the unpacker and combines it into DST[idst] as one reduced tile R: SUM
+/// adds R to the register, MAX takes the element-wise maximum of the register and R. R holds the
+/// reduction in column 0 (REDUCE_ROW: each row's sum or maximum), row 0 (REDUCE_COL: each
+/// column's) or element (0, 0) (REDUCE_SCALAR: the whole tile's) and 0 elsewhere, so repeated
+/// reduce_tile calls into one register reduce several tiles. DST is zero after tile_regs_acquire:
+/// a MAX reduction must fill the register with -inf first (fill_tile), or rows of negative values
+/// reduce to 0. TT-Metalium also takes a scaler CB and tile whose element (0, 0) multiplies every
+/// input element (1.0 for a plain sum or maximum, 1/N for a mean); both forms are accepted, and
+/// without them the scaler is 1 (docs/emulator.md). reduce_tile needs reduce_init with the same
+/// PoolType and ReduceDim since the last op of another kind; reduce_uninit ends it.
+enum class PoolType : uint8_t { SUM = 0, MAX = 2 };
+enum class ReduceDim : uint8_t { REDUCE_ROW = 0, REDUCE_COL = 1, REDUCE_SCALAR = 2 };
+namespace ttlplan::emu {
+void reduceInit(PoolType pool, ReduceDim dim, const std::source_location& loc);
+void reduceTile(PoolType pool, ReduceDim dim, uint32_t icb, uint32_t itile, bool scaled,
+                uint32_t icb_scaler, uint32_t itile_scaler, uint32_t idst,
+                const std::source_location& loc);
+} // namespace ttlplan::emu
+template <PoolType P, ReduceDim D> void reduce_init(uint32_t icb, uint32_t ocb, TTLPLAN_EMU_LOC) {
+  (void)icb, (void)ocb;
+  ::ttlplan::emu::reduceInit(P, D, loc);
+}
+template <PoolType P, ReduceDim D>
+void reduce_init(uint32_t icb, uint32_t icb_scaler, uint32_t ocb, TTLPLAN_EMU_LOC) {
+  (void)icb, (void)icb_scaler, (void)ocb;
+  ::ttlplan::emu::reduceInit(P, D, loc);
+}
+template <PoolType P, ReduceDim D>
+void reduce_tile(uint32_t icb, uint32_t itile, uint32_t idst, TTLPLAN_EMU_LOC) {
+  ::ttlplan::emu::reduceTile(P, D, icb, itile, false, 0, 0, idst, loc);
+}
+template <PoolType P, ReduceDim D>
+void reduce_tile(uint32_t icb, uint32_t icb_scaler, uint32_t itile, uint32_t itile_scaler,
+                 uint32_t idst, TTLPLAN_EMU_LOC) {
+  ::ttlplan::emu::reduceTile(P, D, icb, itile, true, icb_scaler, itile_scaler, idst, loc);
+}
+void reduce_uninit(TTLPLAN_EMU_LOC);
+
 /// Hardware start-up for ops reading cb_a/cb_b and packing to cb_out. Enables no op by itself.
 void binary_op_init_common(uint32_t cb_a, uint32_t cb_b, uint32_t cb_out, TTLPLAN_EMU_LOC);
 void init_sfpu(uint32_t cb_in, uint32_t cb_out, TTLPLAN_EMU_LOC);
