@@ -374,6 +374,29 @@ private:
                    "compute op to fill DST (copy a view with a data-movement ttl.copy instead)");
       return std::nullopt;
     }
+    {
+      std::set<const Operation*> chainOps(chain.ops.begin(), chain.ops.end());
+      auto isInput = [&](const Value* v) { return !chainOps.count(v->definingOp()); };
+      // What no sub-block walk can do, first: these are the root causes of the plan and shape
+      // mismatches the checks below would report. The DST plan cuts a chain before such ops
+      // (infer-dst routes the value through an intermediate CB), so they mean the IR changed after
+      // planning.
+      for (Operation* op : chain.ops) {
+        bool computedOperand = false;
+        if (auto rb = ir::ReduceOrBcastOp::dyn(op)) computedOperand = !isInput(rb->input());
+        if (auto mm = ir::MatmulOp::dyn(op))
+          computedOperand = !isInput(mm->lhs()) || !isInput(mm->rhs());
+        if (computedOperand) {
+          error(op,
+                fmt::format("{} reads a value computed in its chain, but the compute API reads "
+                            "its operands from a CB (unpacker): the DST plan routes such a value "
+                            "through an intermediate CB; run `plan`, `apply-plan` and "
+                            "`infer-dst` on this IR",
+                            op->name()));
+          return std::nullopt;
+        }
+      }
+    }
     // Every store of the chain (several when one segment of a split chain packs several values)
     // writes a view of one shape, reserved in this thread, with the same plan.
     for (Operation* st : chain.stores) {
@@ -434,23 +457,6 @@ private:
     int matmuls = 0;
     bool others = false;
 
-    // What no sub-block walk can do, first: these are the root causes of the shape mismatches
-    // the checks below would report. The DST plan cuts a chain before such ops (infer-dst routes
-    // the value through an intermediate CB), so they mean the IR changed after planning.
-    for (Operation* op : chain.ops) {
-      bool computedOperand = false;
-      if (auto rb = ir::ReduceOrBcastOp::dyn(op)) computedOperand = !isInput(rb->input());
-      if (auto mm = ir::MatmulOp::dyn(op))
-        computedOperand = !isInput(mm->lhs()) || !isInput(mm->rhs());
-      if (computedOperand) {
-        error(op, fmt::format("{} reads a value computed in its chain, but the compute API reads "
-                              "its operands from a CB (unpacker): the DST plan routes such a value "
-                              "through an intermediate CB; run `plan`, `apply-plan` and "
-                              "`infer-dst` on this IR",
-                              op->name()));
-        return std::nullopt;
-      }
-    }
     for (Operation* op : chain.ops) {
       std::optional<int64_t> slot = intAttr(op, "dst_idx");
       if (!slot || *slot < 0) {

@@ -1016,6 +1016,28 @@ TEST(LowerCompute, PopBeforeTheStoreIsRefused) {
       << l->errors();
 }
 
+TEST(LowerCompute, ACbOperandComputedInTheChainIsRefused) {
+  // IR that no plan produced: the cut infer-dst made before softmax's first bcast is undone by
+  // hand (the bcast reads the row maximum itself again), so lower-compute sees a bcast of a value
+  // its chain computes.
+  auto l = lower("", kSource + "/examples/softmax_row.ttl", kUpToExpand);
+  ASSERT_TRUE(l->ok) << l->errors();
+  ir::Operation* func = computeFunc(*l->module);
+  ir::Value* mx = nullptr;
+  ir::Operation* bcast = nullptr;
+  func->walk([&](ir::Operation* op) {
+    if (op->isa("ttl.reduce_max")) mx = op->result(0);
+    if (op->isa("ttl.bcast") && !bcast) bcast = op;
+  });
+  ASSERT_TRUE(mx && bcast);
+  bcast->setOperand(0, mx);
+  EXPECT_FALSE(runMore(*l, "lower-compute"));
+  EXPECT_NE(l->errors().find("softmax_row.ttl:42:16: error: ttl.bcast reads a value computed in "
+                             "its chain"),
+            std::string::npos)
+      << l->errors();
+}
+
 TEST(LowerCompute, WithoutInferDstSaysWhatToRun) {
   auto l = lower("", kSource + "/examples/eltwise_add.ttl",
                  "verify,plan,apply-plan,expand-threads,lower-compute");

@@ -60,7 +60,9 @@ set_tests_properties(run.inputs_reproduce_output PROPERTIES DEPENDS run.inputs)
 # --- Reductions and split chains (compute lowering; tests/run/reduce_*.ttl) ---
 # reduce_sum over rows (dims [1]), reduce_max over columns (dims [0]) of a computed, all-negative
 # value (split through an intermediate CB; a maximum that started from 0 instead of -inf fails),
-# reduce_sum over whole blocks (dims [0, 1]). softmax_row runs with the examples above.
-foreach(kernel reduce_rows reduce_cols reduce_all)
+# reduce_sum over whole blocks (dims [0, 1]); split_group: one segment packs two values into two
+# intermediate CBs (grouped stores) that the next segment broadcasts. softmax_row runs with the
+# examples above.
+foreach(kernel reduce_rows reduce_cols reduce_all split_group)
   ttlplan_run_test(${kernel} 0 "PASS" ${run_dir}/${kernel}.ttl)
 endforeach()
