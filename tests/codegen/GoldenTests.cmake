@@ -23,10 +23,9 @@ ttlplan_codegen_golden(matmul_mcast_2d ${PROJECT_SOURCE_DIR}/examples/matmul_mca
                        WRITER=matmul_mcast_2d/writer.cpp HOST=matmul_mcast_2d/host.cpp)
 
 # Every example compiles, and the C++ passes g++ -fsyntax-only -Wall -Werror against the emulator's
-# headers. softmax_row is left out until lower-compute lowers reductions (it stops with "ttl.reduce_max
-# is not lowered yet" before codegen runs).
+# headers.
 foreach(example eltwise_add eltwise_bcast_scalar matmul_single_core matmul_multicore
-                matmul_mcast_2d matmul_template)
+                matmul_mcast_2d matmul_template softmax_row)
   add_test(NAME codegen.syntax.${example}
            COMMAND ${CMAKE_COMMAND} -DTTLPLAN=$<TARGET_FILE:ttlplan>
                    -DINPUT=${PROJECT_SOURCE_DIR}/examples/${example}.ttl
