@@ -34,39 +34,6 @@ double secondsSince(Clock::time_point start) {
   return std::chrono::duration<double>(Clock::now() - start).count();
 }
 
-/// One tensor argument of the kernel.
-struct Argument {
-  std::string name; ///< without '%'
-  std::vector<int64_t> shape;
-  ir::DataType dataType = ir::DataType::BF16;
-};
-
-std::optional<std::vector<Argument>> tensorArguments(ir::Operation* kernel) {
-  std::vector<Argument> out;
-  for (ir::Value* v : kernel->body().arguments()) {
-    ir::Type t = v->type();
-    if (!t.is(ir::TypeKind::Tensor)) continue;
-    Argument a;
-    a.name = v->nameHint();
-    for (const ir::Dim& d : t.shape()) {
-      if (!d.isStatic()) return std::nullopt;
-      a.shape.push_back(d.value);
-    }
-    ir::Type element = t.elementType();
-    if (element.is(ir::TypeKind::Float)) {
-      switch (element.floatKind()) {
-      case ir::FloatKind::BF16: a.dataType = ir::DataType::BF16; break;
-      case ir::FloatKind::F16: a.dataType = ir::DataType::F16; break;
-      default: a.dataType = ir::DataType::F32; break;
-      }
-    } else if (auto dt = ir::parseDataType(element.str())) {
-      a.dataType = *dt;
-    }
-    out.push_back(std::move(a));
-  }
-  return out;
-}
-
 /// The emulator's device description (docs/emulator.md, "Device spec") for `device`.
 std::string emuDeviceSpec(const ir::Device& device) {
   int semaphores = device.kernel.semaphoresPerCore;
@@ -111,12 +78,12 @@ reference::HostTensor fromNpy(const NpyArray& a) {
 /// The inputs: DIR/<name>.npy when --inputs is given (rounded to the tensor's type, as the
 /// device would store them), else random numbers from the seed.
 std::optional<std::map<std::string, reference::HostTensor>>
-makeInputs(const std::vector<Argument>& args, const RunFlags& flags) {
+makeInputs(const std::vector<reference::ArgumentInfo>& args, const RunFlags& flags) {
   std::map<std::string, reference::HostTensor> out;
   for (size_t i = 0; i < args.size(); ++i) {
-    const Argument& a = args[i];
+    const reference::ArgumentInfo& a = args[i];
     if (flags.inputsDir.empty()) {
-      out[a.name] = reference::randomTensor(a.shape, a.dataType, flags.seed, static_cast<int>(i));
+      out[a.name] = reference::randomTensor(a.shape, *a.dataType, flags.seed, static_cast<int>(i));
       continue;
     }
     std::string path = (fs::path(flags.inputsDir) / (a.name + ".npy")).string();
@@ -133,17 +100,10 @@ makeInputs(const std::vector<Argument>& args, const RunFlags& flags) {
       return std::nullopt;
     }
     reference::HostTensor t = fromNpy(*npy);
-    reference::roundTensorToDataType(t, a.dataType);
+    reference::roundTensorToDataType(t, *a.dataType);
     out[a.name] = std::move(t);
   }
   return out;
-}
-
-Status writeText(const fs::path& path, const std::string& text) {
-  std::ofstream out(path);
-  out << text;
-  if (!out) return Error{fmt::format("cannot write {}", path.string())};
-  return Status::success();
 }
 
 /// The lines of the emulator's output worth showing (its reports and its speed line).
@@ -196,11 +156,18 @@ int runRun(const RunFlags& flags, const DeviceFlags& deviceFlags) {
   }
   ir::Operation* kernel = kernels.front();
   std::string kernelName = kernel->attribute("sym_name").stringValue();
-  std::optional<std::vector<Argument>> args = tensorArguments(kernel);
+  auto args = reference::kernelArguments(kernel, lowered->plan->binding.binding);
   if (!args) {
-    std::cerr << "ttlplan: error: run needs kernel arguments with static shapes\n";
+    std::cerr << "ttlplan: error: " << args.error().message << "\n";
     return kInvalidInput;
   }
+  for (const reference::ArgumentInfo& a : *args)
+    if (!a.dataType) {
+      std::cerr << fmt::format("ttlplan: error: run cannot make data for argument %{} (its element "
+                               "type has no device data type)\n",
+                               a.name);
+      return kInvalidInput;
+    }
 
   // 2. Generate the C++ into the work directory.
   fs::path work = flags.workDir;
@@ -306,7 +273,7 @@ int runRun(const RunFlags& flags, const DeviceFlags& deviceFlags) {
                            buildSeconds, emulateSeconds);
   std::cout << fmt::format("  {:<10} {:>12} {:>12} {:>12}  {}\n", "argument", "max abs err",
                            "max rel err", "tolerance", "verdict");
-  for (const Argument& a : *args) {
+  for (const reference::ArgumentInfo& a : *args) {
     fs::path outPath = work / "out" / (a.name + ".npy");
     Expected<NpyArray> actual = readNpy(outPath.string());
     if (!actual) {
@@ -317,7 +284,7 @@ int runRun(const RunFlags& flags, const DeviceFlags& deviceFlags) {
     int64_t reduction = 0;
     for (int64_t d : a.shape)
       reduction = std::max(reduction, d);
-    reference::Tolerance tolerance = reference::toleranceFor(a.dataType, reduction);
+    reference::Tolerance tolerance = reference::toleranceFor(*a.dataType, reduction);
     reference::Comparison c =
         reference::compare(fromNpy(*actual), expected->at(a.name), tolerance);
     std::cout << fmt::format("  {:<10} {:>12.3e} {:>12.3e} {:>12.3e}  {}\n", a.name,
