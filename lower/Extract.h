@@ -58,6 +58,11 @@ struct ChainInfo {
   std::vector<ir::Operation*> ops; ///< ops[i] is problem.chain.ops[i]
 };
 
+/// A compute op whose result is a tile value of a chain (everything in the ttl dialect that
+/// computes a block from blocks; CB protocol ops and views are chain inputs). The planner's chain
+/// extraction and lower-compute both use this one test, so their chains agree.
+bool isComputeChainOp(const ir::Operation* op);
+
 /// Every chain of the compute thread(s) of `kernel`, in program order.
 Expected<std::vector<ChainInfo>> extractChains(ir::Operation* kernel, const ir::Binding& binding,
                                                const ir::Device& device);

@@ -9,11 +9,7 @@
 
 namespace ttlplan::lower {
 
-namespace {
-
-/// A compute op whose result is a tile value of a chain (everything in the ttl dialect that
-/// computes a block from blocks; CB protocol ops and views are chain inputs).
-bool isChainOp(const ir::Operation* op) {
+bool isComputeChainOp(const ir::Operation* op) {
   if (!op || op->dialect() != "ttl" || op->numResults() != 1) return false;
   static const std::set<std::string> kNotCompute = {
       "ttl.cb_wait",     "ttl.cb_reserve",  "ttl.tensor_slice",    "ttl.copy",
@@ -21,8 +17,6 @@ bool isChainOp(const ir::Operation* op) {
       "ttl.create_cb",   "ttl.create_pipe", "ttl.create_semaphore"};
   return !kNotCompute.count(op->name()) && op->result(0)->type().isTileBlock();
 }
-
-} // namespace
 
 Expected<std::vector<ChainInfo>> extractChains(ir::Operation* kernel, const ir::Binding& binding,
                                                const ir::Device& device) {
@@ -45,7 +39,7 @@ Expected<std::vector<ChainInfo>> extractChains(ir::Operation* kernel, const ir::
       ir::Value* v = work.back();
       work.pop_back();
       ir::Operation* def = v->definingOp();
-      if (!isChainOp(def) || !members.insert(def).second) continue;
+      if (!isComputeChainOp(def) || !members.insert(def).second) continue;
       for (ir::Value* operand : def->operands())
         work.push_back(operand);
     }

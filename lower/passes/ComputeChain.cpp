@@ -9,16 +9,6 @@
 
 namespace ttlplan::lower {
 
-bool isComputeChainOp(const ir::Operation* op) {
-  // The same test as lower/ExtractDst.cpp's isChainOp: the planner's chains and ours must agree.
-  if (!op || op->dialect() != "ttl" || op->numResults() != 1) return false;
-  static const std::set<std::string> kNotCompute = {
-      "ttl.cb_wait",     "ttl.cb_reserve",  "ttl.tensor_slice",    "ttl.copy",
-      "ttl.param_value", "ttl.core_x",      "ttl.core_y",          "ttl.grid_size",
-      "ttl.create_cb",   "ttl.create_pipe", "ttl.create_semaphore"};
-  return !kNotCompute.count(op->name()) && op->result(0)->type().isTileBlock();
-}
-
 std::vector<ComputeChain> findComputeChains(ir::Operation* scope) {
   std::map<const ir::Operation*, size_t> order;
   std::vector<std::vector<ir::Operation*>> groups; // stores of each chain, in program order

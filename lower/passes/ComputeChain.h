@@ -12,14 +12,11 @@
 // then writes the same `ttl.dst_group = G` on the stores of that segment, and they form one chain
 // here: the union of their ops, one DST plan, several packs (`stores`, in program order).
 #include "ir/Operation.h"
+#include "lower/Extract.h" // isComputeChainOp
 
 #include <vector>
 
 namespace ttlplan::lower {
-
-/// A ttl op that computes a block of tiles from blocks (add, exp, matmul, bcast, reduce_*, ...);
-/// CB protocol ops, slices and copies are not compute ops.
-bool isComputeChainOp(const ir::Operation* op);
 
 struct ComputeChain {
   ir::Operation* store = nullptr;     ///< the last ttl.store of the chain (where it runs)
