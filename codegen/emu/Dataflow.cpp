@@ -312,17 +312,27 @@ using namespace ttlplan::emu;
 
 // ---- CBs (both kernel kinds)
 
+namespace {
+
+/// Records what the thread waits for (the deadlock report reads it) and blocks until it holds.
+void blockOnCb(ThreadCtx& t, std::unique_lock<std::mutex>& lock, WaitKind kind, uint32_t cb,
+               uint32_t tiles, const char* fn, std::source_location loc) {
+  t.wait = kind;
+  t.waitCb = cb;
+  t.waitWant = tiles;
+  t.waitFn = fn;
+  t.waitLoc = loc;
+  blockUntilSatisfied(t, lock);
+}
+
+} // namespace
+
 void cb_reserve_back(uint32_t cb, uint32_t num_tiles, std::source_location loc) {
   ThreadCtx& t = current(loc);
   CbState* c = cbOf(t, cb, "cb_reserve_back", loc);
   if (!c) return;
   std::unique_lock lock(t.run->m);
-  t.wait = WaitKind::Reserve;
-  t.waitCb = cb;
-  t.waitWant = num_tiles;
-  t.waitFn = "cb_reserve_back";
-  t.waitLoc = loc;
-  blockUntilSatisfied(t, lock);
+  blockOnCb(t, lock, WaitKind::Reserve, cb, num_tiles, "cb_reserve_back", loc);
   c->reserved = std::max(c->reserved, num_tiles);
 }
 
@@ -356,12 +366,7 @@ void cb_wait_front(uint32_t cb, uint32_t num_tiles, std::source_location loc) {
   CbState* c = cbOf(t, cb, "cb_wait_front", loc);
   if (!c) return;
   std::unique_lock lock(t.run->m);
-  t.wait = WaitKind::Front;
-  t.waitCb = cb;
-  t.waitWant = num_tiles;
-  t.waitFn = "cb_wait_front";
-  t.waitLoc = loc;
-  blockUntilSatisfied(t, lock);
+  blockOnCb(t, lock, WaitKind::Front, cb, num_tiles, "cb_wait_front", loc);
   c->waited = std::max(c->waited, num_tiles);
 }
 
