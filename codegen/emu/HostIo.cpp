@@ -40,7 +40,7 @@ bool checkTileShape(uint64_t rows, uint64_t cols, tt::DataFormat format, std::st
   }
   if (!formatSupported(format)) {
     error = "data format " + std::to_string(static_cast<int>(format)) +
-            " is not supported (Float16_b, Float32, Bfp8_b are)";
+            " is not supported (Float16_b, Float32, Bfp8_b, Bfp4_b are)";
     return false;
   }
   return true;

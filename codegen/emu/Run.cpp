@@ -217,7 +217,7 @@ bool setUp(Run& r) {
       if (!formatSupported(format)) {
         setupError(ErrorKind::Misuse,
                    name + ": data format " + std::to_string(static_cast<int>(format)) +
-                       " is not supported (Float16_b, Float32, Bfp8_b are)",
+                       " is not supported (Float16_b, Float32, Bfp8_b, Bfp4_b are)",
                    cd.loc);
         ok = false;
         continue;

@@ -17,7 +17,13 @@
 
 namespace tt {
 /// Data formats the emulator implements (values as in TT-Metalium's tt::DataFormat).
-enum class DataFormat : uint8_t { Float32 = 0, Float16_b = 5, Bfp8_b = 6, Invalid = 0xff };
+enum class DataFormat : uint8_t {
+  Float32 = 0,
+  Float16_b = 5,
+  Bfp8_b = 6,
+  Bfp4_b = 7,
+  Invalid = 0xff
+};
 
 /// CB indices by name (TT-Metalium tt::CBIndex); any uint8_t works as well.
 enum CBIndex : uint8_t {

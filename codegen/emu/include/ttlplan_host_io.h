@@ -27,7 +27,8 @@ bool readNpy(const std::string& path, Matrix& out, std::string& error);
 /// Writes `m` as a 2-D '<f4' C-order .npy file (format version 1.0).
 bool writeNpy(const std::string& path, const Matrix& m, std::string& error);
 
-/// Bytes of one 32 x 32 tile: Float16_b 2048, Float32 4096, Bfp8_b 1088; 0 for other formats.
+/// Bytes of one 32 x 32 tile: Float16_b 2048, Float32 4096, Bfp8_b 1088, Bfp4_b 576; 0 for other
+/// formats.
 uint32_t tileBytes(tt::DataFormat format);
 
 /// Tile pages of `format` for a rows x cols row-major matrix (both multiples of 32), as 32-bit
