@@ -12,6 +12,12 @@ namespace ttlplan::reference {
 
 namespace {
 
+/// The largest error of one rounding to `type`, relative to the value rounded (block floats: to the
+/// largest magnitude of its 16-element group). bfp8_b / bfp4_b keep m = 7 / 3 magnitude bits
+/// including the leading one, so the group's largest value is at least 2^(m-1) quanta: rounding to
+/// nearest errs by at most half a quantum, 2^-m of it; a magnitude that rounds up past 2^m - 1
+/// saturates, erring by less than one quantum on a value of more than 2^m - 1/2 quanta, again
+/// below 2^-m. The bound is reached (largest value 2^(m-1) quanta, another at an odd half).
 double unitRoundoff(ir::DataType type) {
   switch (type) {
   case ir::DataType::BF16:

@@ -87,6 +87,11 @@ TEST(EmuBfp4, RoundsToNearestEvenAndSaturates) {
   for (int i = 0; i < 7; ++i)
     EXPECT_EQ(out[i], want[i]) << in[i];
   EXPECT_FALSE(std::signbit(out[5]));
+  // The bound of docs/reference.md is reached: largest 1.0 = 4 quanta, 0.875 = 3.5 -> 4 (even):
+  // an error of 0.125, exactly 1/8 of the group's largest value.
+  tile[32] = 1.0f;
+  tile[33] = 0.875f;
+  EXPECT_EQ(roundTrip(tile, tt::DataFormat::Bfp4_b)[33], 1.0f);
   const std::vector<uint8_t> b = packBytes(tile, tt::DataFormat::Bfp4_b);
   EXPECT_EQ(b[64], 0x27); // 7 | 2 << 4
   EXPECT_EQ(b[65], 0x12); // 2 | 1 << 4
