@@ -92,6 +92,8 @@ public:
   std::optional<std::string> choice(const std::string& path,
                                     const std::vector<std::string>& allowed);
   std::optional<bool> flag(const std::string& path);
+  // A number (integer or float) in [lo, hi].
+  std::optional<double> real(const std::string& path, double lo, double hi);
   // Looks up a field that may be absent (nullptr then) without reporting it.
   const json* peek(const std::string& path);
   // Reports `path` as a problem; `what` follows the field's name.
@@ -244,6 +246,18 @@ std::optional<bool> Reader::flag(const std::string& path) {
   const json* value = find(path, true);
   if (!value || !typeIs(path, *value, value->is_boolean(), "boolean")) return std::nullopt;
   return value->get<bool>();
+}
+
+std::optional<double> Reader::real(const std::string& path, double lo, double hi) {
+  const json* value = find(path, true);
+  if (!value || !typeIs(path, *value, value->is_number(), "number")) return std::nullopt;
+  double number = value->get<double>();
+  if (!(number >= lo && number <= hi)) {
+    problem(path, "= " + value->dump() + " is out of range [" + json(lo).dump() + ", " +
+                      json(hi).dump() + "]");
+    return std::nullopt;
+  }
+  return number;
 }
 
 const json* Reader::peek(const std::string& path) {
@@ -451,6 +465,40 @@ void readKernel(Reader& r, KernelLimits& kernel) {
   assign(kernel.semaphoreBytes, r.integer("kernel.semaphore_bytes", {1, 65}));
 }
 
+// Every cost constant is a non-negative number; the efficiency is a fraction.
+struct CostField {
+  const char* path;
+  double CostConstants::*member;
+  double lo;
+  double hi;
+};
+constexpr CostField kCostFields[] = {
+    {"cost.matmul_fpu_efficiency", &CostConstants::matmulFpuEfficiency, 0.01, 1},
+    {"cost.unpack_bytes_per_cycle", &CostConstants::unpackBytesPerCycle, 0.01, 4096},
+    {"cost.unpack_cycles_per_tile", &CostConstants::unpackCyclesPerTile, 0, 1e6},
+    {"cost.pack_bytes_per_cycle", &CostConstants::packBytesPerCycle, 0.01, 4096},
+    {"cost.pack_cycles_per_tile", &CostConstants::packCyclesPerTile, 0, 1e6},
+    {"cost.dst_round_cycles", &CostConstants::dstRoundCycles, 0, 1e6},
+    {"cost.cb_sync_cycles", &CostConstants::cbSyncCycles, 0, 1e6},
+    {"cost.noc_request_cycles", &CostConstants::nocRequestCycles, 0, 1e6},
+    {"cost.dram_latency_cycles", &CostConstants::dramLatencyCycles, 0, 1e7},
+    {"cost.noc_latency_cycles", &CostConstants::nocLatencyCycles, 0, 1e7},
+    {"cost.launch_ns", &CostConstants::launchNs, 0, 1e9},
+    {"cost.host_dispatch_ns", &CostConstants::hostDispatchNs, 0, 1e9},
+};
+
+void readCost(Reader& r, CostConstants& cost) {
+  for (const CostField& field : kCostFields)
+    cost.*field.member = r.real(field.path, field.lo, field.hi).value_or(0);
+}
+
+json costJson(const CostConstants& cost) {
+  json out = json::object();
+  for (const CostField& field : kCostFields)
+    out[std::string(field.path).substr(5)] = cost.*field.member;
+  return out;
+}
+
 // Read last: a source must name a field or section that the reader has seen.
 void readSources(Reader& r, std::map<std::string, std::string>& sources) {
   const json* value = r.peek("sources");
@@ -599,6 +647,7 @@ Expected<Device> parseDevice(std::string_view jsonText, std::string_view origin)
   readTransfers(r, d.dram, d.noc);
   readCompute(r, d.compute);
   readKernel(r, d.kernel);
+  readCost(r, d.cost);
   readSources(r, d.sources);
   std::vector<std::string> messages = r.finish();
   if (messages.empty()) return d;
@@ -663,6 +712,7 @@ json toJson(const Device& d) {
                {{"max_runtime_args", d.kernel.maxRuntimeArgs},
                 {"semaphores_per_core", d.kernel.semaphoresPerCore},
                 {"semaphore_bytes", d.kernel.semaphoreBytes}}},
+              {"cost", costJson(d.cost)},
               {"sources", d.sources}};
   out.update(transfersJson(d.dram, d.noc));
   return out;

@@ -122,6 +122,26 @@ struct ComputeCosts {
   bool operator==(const ComputeCosts&) const = default;
 };
 
+/// The cost model's constants (search/cost/, docs/cost-model.md). Cycles are AI-clock cycles. The
+/// ones that no document states are fitted by bench/cost_calibration on measured matmuls; the
+/// `sources` entry of each says which.
+struct CostConstants {
+  double matmulFpuEfficiency = 0; // ideal matmul cycles / achieved, in steady state (0, 1]
+  double unpackBytesPerCycle = 0; // unpacker throughput, bytes of source tile per cycle
+  double unpackCyclesPerTile = 0; // unpacker fixed cost per tile (address setup, format switch)
+  double packBytesPerCycle = 0;   // packer throughput, bytes of output tile per cycle
+  double packCyclesPerTile = 0;   // packer fixed cost per tile
+  double dstRoundCycles = 0;      // one DST acquire/commit/wait/release round
+  double cbSyncCycles = 0;        // one cb_reserve/push/wait/pop call
+  double nocRequestCycles = 0;    // issuing one NoC read or write request
+  double dramLatencyCycles = 0;   // a DRAM read request's round trip
+  double nocLatencyCycles = 0;    // one flag or semaphore message between two cores
+  double launchNs = 0;            // device time to start and finish a program, not in the kernels
+  double hostDispatchNs = 0;      // extra time a host-side (untraced) measurement of one op sees
+
+  bool operator==(const CostConstants&) const = default;
+};
+
 /// Per-kernel and per-core limits of the runtime.
 struct KernelLimits {
   int maxRuntimeArgs = 0;     // unique + common runtime args of one kernel on one core
@@ -147,6 +167,7 @@ struct Device {
   Noc noc;                // networks on chip
   ComputeCosts compute;   // cycles per tile
   KernelLimits kernel;    // runtime limits
+  CostConstants cost;     // the cost model's constants
   std::map<std::string, std::string>
       sources; // field or section name -> where its number comes from
 

@@ -1,0 +1,408 @@
+#include "search/cost/Extract.h"
+
+#include "ir/Ops.h"
+#include "search/cost/Price.h"
+
+#include <algorithm>
+#include <fmt/format.h>
+#include <map>
+#include <set>
+
+namespace ttlplan::search::cost {
+
+namespace {
+
+using planner::multicast::Core;
+
+// What each core of the grid runs, as far as classes are concerned.
+struct GridRoles {
+  int rows = 0, cols = 0;
+  std::vector<std::string> pipes;         // distinct pipe ids, first-seen order
+  std::vector<int64_t> work;              // per core (row-major)
+  std::vector<std::vector<int>> sends;    // [core][pipe] -> net index sent on, or -1
+  std::vector<std::vector<int>> receives; // [core][pipe] -> net index received from, or -1
+  std::vector<int> classOf;               // per core
+  int classes = 0;
+};
+
+int coreIndex(const GridRoles& g, Core c) {
+  return c.y * g.cols + c.x;
+}
+
+GridRoles gridRoles(const lower::KernelPlan& plan) {
+  GridRoles g;
+  g.rows = plan.grid.rows;
+  g.cols = plan.grid.cols;
+  size_t cores = size_t(g.rows * g.cols);
+  g.work.assign(cores, 0);
+  if (plan.coresSolution)
+    for (size_t i = 0; i < cores && i < plan.coresSolution->ranges.size(); ++i)
+      g.work[i] = plan.coresSolution->ranges[i].count;
+  const auto& nets = plan.multicastProblem.nets;
+  for (const auto& net : nets)
+    if (std::find(g.pipes.begin(), g.pipes.end(), net.id) == g.pipes.end())
+      g.pipes.push_back(net.id);
+  g.sends.assign(cores, std::vector<int>(g.pipes.size(), -1));
+  g.receives.assign(cores, std::vector<int>(g.pipes.size(), -1));
+  for (size_t n = 0; n < nets.size(); ++n) {
+    size_t p = size_t(std::find(g.pipes.begin(), g.pipes.end(), nets[n].id) - g.pipes.begin());
+    g.sends[size_t(coreIndex(g, nets[n].sender))][p] = int(n);
+    for (Core d : nets[n].dests)
+      if (!(d == nets[n].sender)) g.receives[size_t(coreIndex(g, d))][p] = int(n);
+  }
+  return g;
+}
+
+// Classes by (work, roles), refined by the classes of the senders a core receives from, until
+// the partition is stable.
+void assignClasses(GridRoles& g, const lower::KernelPlan& plan) {
+  size_t cores = g.work.size();
+  g.classOf.assign(cores, 0);
+  for (int round = 0; round < 8; ++round) {
+    std::map<std::vector<int64_t>, int> ids;
+    std::vector<int> next(cores);
+    for (size_t c = 0; c < cores; ++c) {
+      std::vector<int64_t> sig = {round == 0 ? 0 : g.classOf[c], g.work[c]};
+      for (size_t p = 0; p < g.pipes.size(); ++p) {
+        sig.push_back(g.sends[c][p] >= 0);
+        int from = g.receives[c][p];
+        Core sender = from >= 0 ? plan.multicastProblem.nets[size_t(from)].sender : Core{};
+        sig.push_back(from < 0 ? -1 : round == 0 ? 0 : g.classOf[size_t(coreIndex(g, sender))]);
+      }
+      next[c] = ids.emplace(sig, int(ids.size())).first->second;
+    }
+    bool stable = int(ids.size()) == g.classes;
+    g.classOf = next;
+    g.classes = int(ids.size());
+    if (stable && round > 0) break;
+  }
+}
+
+// Representative nets: one per (pipe, sender class).
+struct NetGroups {
+  std::vector<Net> nets;
+  std::vector<int> repOfNet; // plan net index -> representative net
+};
+
+NetGroups groupNets(const GridRoles& g, const lower::KernelPlan& plan) {
+  NetGroups out;
+  std::map<std::pair<std::string, int>, int> ids;
+  const auto& nets = plan.multicastProblem.nets;
+  out.repOfNet.assign(nets.size(), -1);
+  for (size_t n = 0; n < nets.size(); ++n) {
+    int sender = g.classOf[size_t(coreIndex(g, nets[n].sender))];
+    auto [it, fresh] = ids.emplace(std::make_pair(nets[n].id, sender), int(out.nets.size()));
+    if (fresh) {
+      Net net;
+      net.name =
+          fmt::format("{} from core ({},{})", nets[n].id, nets[n].sender.x, nets[n].sender.y);
+      net.senderClass = sender;
+      net.nets = 0;
+      for (Core d : nets[n].dests)
+        net.destinations += d == nets[n].sender ? 0 : 1;
+      out.nets.push_back(net);
+    }
+    Net& rep = out.nets[size_t(it->second)];
+    ++rep.nets;
+    for (Core d : nets[n].dests) {
+      if (d == nets[n].sender) continue;
+      int cls = g.classOf[size_t(coreIndex(g, d))];
+      if (std::find(rep.receiverClasses.begin(), rep.receiverClasses.end(), cls) ==
+          rep.receiverClasses.end())
+        rep.receiverClasses.push_back(cls);
+    }
+    out.repOfNet[n] = it->second;
+  }
+  return out;
+}
+
+// Walks one thread of one representative core into steps.
+class Walker {
+public:
+  Walker(const lower::KernelPlan& plan, const ir::Binding& binding, const ir::Device& device,
+         const GridRoles& g, const NetGroups& nets, int core, ComputeSettings settings)
+      : plan_(plan), binding_(binding), device_(device), g_(g), nets_(nets), core_(core),
+        settings_(settings) {
+    for (size_t i = 0; i < plan.cbs.size(); ++i)
+      if (plan.cbs[i].op) cbIndex_[plan.cbs[i].op] = int(i);
+  }
+
+  Status walk(ir::Block& block, std::vector<Step>& out);
+
+private:
+  std::optional<int64_t> value(const ir::Value* v) const {
+    return lower::evaluateOnCore(v, binding_, core_ % g_.cols, core_ / g_.cols, g_.rows, g_.cols);
+  }
+  int pipeIndex(const ir::Value* pipe) const {
+    std::string id = lower::valueName(pipe);
+    auto it = std::find(g_.pipes.begin(), g_.pipes.end(), id);
+    return it == g_.pipes.end() ? -1 : int(it - g_.pipes.begin());
+  }
+  int cbOf(const ir::Value* cbValue) const {
+    auto it = cbIndex_.find(cbValue ? cbValue->definingOp() : nullptr);
+    return it == cbIndex_.end() ? -1 : it->second;
+  }
+  // The CB a view (cb_reserve / cb_wait result) belongs to.
+  int cbOfView(const ir::Value* view) const {
+    const ir::Operation* def = view ? view->definingOp() : nullptr;
+    if (!def || !(def->isa("ttl.cb_reserve") || def->isa("ttl.cb_wait"))) return -1;
+    return cbOf(def->operand(0));
+  }
+  int64_t viewBytes(int cb) const {
+    const lower::CbPlan& p = plan_.cbs[size_t(cb)];
+    int64_t tiles = 1;
+    for (int64_t d : p.blockShape)
+      tiles *= d;
+    return tiles * p.tileBytes;
+  }
+  Status error(const ir::Operation& op, const std::string& what) const {
+    return Error{fmt::format("{}: error: cost model: {}", op.location().str(), what)};
+  }
+  Status loop(ir::Operation& op, std::vector<Step>& out);
+  Status copy(ir::Operation& op, std::vector<Step>& out);
+  Status store(ir::Operation& op, std::vector<Step>& out);
+
+  const lower::KernelPlan& plan_;
+  const ir::Binding& binding_;
+  const ir::Device& device_;
+  const GridRoles& g_;
+  const NetGroups& nets_;
+  int core_;
+  ComputeSettings settings_;
+  std::map<const ir::Operation*, int> cbIndex_;
+};
+
+Status Walker::loop(ir::Operation& op, std::vector<Step>& out) {
+  Step s;
+  s.kind = StepKind::Loop;
+  s.origin = op.location().str();
+  if (op.isa("ttl.work_loop")) {
+    s.workLoop = true;
+    s.count = g_.work[size_t(core_)];
+  } else {
+    auto lb = value(op.operand(0)), ub = value(op.operand(1)), step = value(op.operand(2));
+    if (!lb || !ub || !step || *step <= 0)
+      return error(op, "the loop bounds do not fold to constants on this core");
+    s.count = *ub > *lb ? (*ub - *lb + *step - 1) / *step : 0;
+  }
+  if (Status st = walk(op.body(), s.body); !st) return st;
+  out.push_back(std::move(s));
+  return Status::success();
+}
+
+Status Walker::copy(ir::Operation& op, std::vector<Step>& out) {
+  ir::CopyOp copy(&op);
+  Step s;
+  s.origin = op.location().str();
+  using D = ir::CopyOp::Direction;
+  D dir = copy.direction();
+  int cb = cbOfView(dir == D::Read || dir == D::Receive ? copy.destination() : copy.source());
+  if (cb < 0) return error(op, "a copy whose view is not a CB block");
+  s.bytes = viewBytes(cb);
+  const lower::CbPlan& p = plan_.cbs[size_t(cb)];
+  s.requests = p.tileBytes > 0 ? s.bytes / p.tileBytes : 1;
+  if (dir == D::Read || dir == D::Write) {
+    s.kind = dir == D::Read ? StepKind::Read : StepKind::Write;
+  } else if (dir == D::Send || dir == D::Receive) {
+    int pipe = pipeIndex(dir == D::Send ? copy.destination() : copy.source());
+    int net = pipe < 0         ? -1
+              : dir == D::Send ? g_.sends[size_t(core_)][size_t(pipe)]
+                               : g_.receives[size_t(core_)][size_t(pipe)];
+    if (net < 0) return Status::success(); // not a sender / receiver here (guarded elsewhere)
+    s.kind = dir == D::Send ? StepKind::Send : StepKind::Receive;
+    s.net = nets_.repOfNet[size_t(net)];
+  } else {
+    return error(op, "a copy of unknown direction");
+  }
+  out.push_back(std::move(s));
+  return Status::success();
+}
+
+// The chain feeding a store: compute ops reachable backwards from the stored value.
+std::vector<ir::Operation*> chainOps(ir::Operation& store) {
+  std::vector<ir::Operation*> ops, work = {ir::StoreOp(&store).value()->definingOp()};
+  std::set<ir::Operation*> seen;
+  while (!work.empty()) {
+    ir::Operation* op = work.back();
+    work.pop_back();
+    if (!op || !lower::isComputeChainOp(op) || !seen.insert(op).second) continue;
+    ops.push_back(op);
+    for (ir::Value* v : op->operands())
+      work.push_back(v->definingOp());
+  }
+  // Program order (the planner's chain order): positions in the store's block.
+  std::map<const ir::Operation*, size_t> position;
+  size_t i = 0;
+  for (const auto& o : store.parentBlock()->operations())
+    position[o.get()] = i++;
+  std::stable_sort(ops.begin(), ops.end(),
+                   [&](ir::Operation* a, ir::Operation* b) { return position[a] < position[b]; });
+  return ops;
+}
+
+Status Walker::store(ir::Operation& op, std::vector<Step>& out) {
+  std::string where = op.location().str();
+  const lower::ChainPlan* chain = nullptr;
+  for (const lower::ChainPlan& c : plan_.chains)
+    if (c.location == where) chain = &c;
+  if (!chain) return error(op, "no DST plan for this store");
+  std::vector<ir::Operation*> ops = chainOps(op);
+  std::vector<OpShape> shapes;
+  for (ir::Operation* chainOp : ops) {
+    OpShape shape;
+    for (ir::Value* v : chainOp->operands()) {
+      int cb = cbOfView(v);
+      if (cb < 0) continue;
+      ++shape.cbInputs;
+      shape.inputTileBytes = plan_.cbs[size_t(cb)].tileBytes;
+    }
+    if (chainOp->isa("ttl.matmul")) {
+      int cb = cbOfView(ir::MatmulOp(chainOp).lhs());
+      const auto& shapeA = cb >= 0 ? plan_.cbs[size_t(cb)].blockShape : std::vector<int64_t>{};
+      shape.inner = shapeA.size() == 2 ? shapeA[1] : 1;
+    }
+    shapes.push_back(shape);
+  }
+  ComputeSettings settings = settings_;
+  int outCb = cbOfView(ir::StoreOp(&op).view());
+  settings.outputTileBytes = outCb >= 0 ? plan_.cbs[size_t(outCb)].tileBytes : device_.tiles.bf16;
+  Step s;
+  s.kind = StepKind::Compute;
+  s.origin = where;
+  s.split = priceChain(chain->problem, chain->solution, shapes, settings, device_);
+  s.cycles = s.split.math + s.split.unpack + s.split.pack + s.split.overhead;
+  s.idealCycles = idealMathCycles(chain->problem, shapes, settings.fidelityPhases, device_);
+  out.push_back(std::move(s));
+  return Status::success();
+}
+
+Status Walker::walk(ir::Block& block, std::vector<Step>& out) {
+  for (auto& owned : block.operations()) {
+    ir::Operation& op = *owned;
+    std::string_view name = op.name();
+    auto cbStep = [&](StepKind kind) {
+      int cb = cbOf(op.operand(0));
+      if (cb < 0) return error(op, "a CB operation on a CB the plan does not know");
+      Step s;
+      s.kind = kind;
+      s.cb = cb;
+      s.origin = op.location().str();
+      out.push_back(std::move(s));
+      return Status::success();
+    };
+    Status st = Status::success();
+    if (name == "ttl.work_loop" || name == "scf.for") {
+      st = loop(op, out);
+    } else if (name == "scf.if") {
+      auto cond = value(op.operand(0));
+      if (!cond) return error(op, "the condition does not fold to a constant on this core");
+      if (*cond)
+        st = walk(op.body(0), out);
+      else if (op.numRegions() > 1 && !op.region(1).blocks().empty())
+        st = walk(op.body(1), out);
+    } else if (name == "ttl.if_src" || name == "ttl.if_dst") {
+      int pipe = pipeIndex(op.operand(0));
+      bool src = name == "ttl.if_src";
+      int net = pipe < 0 ? -1
+                : src    ? g_.sends[size_t(core_)][size_t(pipe)]
+                         : g_.receives[size_t(core_)][size_t(pipe)];
+      if (net >= 0) st = walk(op.body(), out);
+    } else if (name == "ttl.cb_reserve") {
+      st = cbStep(StepKind::Reserve);
+    } else if (name == "ttl.cb_push") {
+      st = cbStep(StepKind::Push);
+    } else if (name == "ttl.cb_wait") {
+      st = cbStep(StepKind::Wait);
+    } else if (name == "ttl.cb_pop") {
+      st = cbStep(StepKind::Pop);
+    } else if (name == "ttl.copy") {
+      st = copy(op, out);
+    } else if (name == "ttl.wait" || name == "ttl.dma_barrier") {
+      Step s;
+      s.kind = StepKind::WaitTransfers;
+      s.origin = op.location().str();
+      out.push_back(std::move(s));
+    } else if (name == "ttl.store") {
+      st = store(op, out);
+    }
+    if (!st) return st;
+  }
+  return Status::success();
+}
+
+ThreadRole roleOf(const ir::Operation& thread, int& movers) {
+  if (thread.isa("ttl.compute_thread")) return ThreadRole::Compute;
+  return movers++ == 0 ? ThreadRole::Noc0 : ThreadRole::Noc1;
+}
+
+std::string className(const GridRoles& g, int core) {
+  std::string roles;
+  for (size_t p = 0; p < g.pipes.size(); ++p) {
+    if (g.sends[size_t(core)][p] >= 0) roles += ", sends " + g.pipes[p];
+    if (g.receives[size_t(core)][p] >= 0) roles += ", receives " + g.pipes[p];
+  }
+  return fmt::format("core ({},{}): {} work items{}", core % g.cols, core / g.cols,
+                     g.work[size_t(core)], roles);
+}
+
+std::string kernelText(const ir::Operation& kernel, std::string_view attr, std::string fallback) {
+  ir::Attribute a = kernel.attribute(attr);
+  if (a.is(ir::AttrKind::String) || a.is(ir::AttrKind::SymbolRef)) return a.stringValue();
+  return fallback;
+}
+
+bool kernelFlag(const ir::Operation& kernel, std::string_view attr, bool fallback) {
+  ir::Attribute a = kernel.attribute(attr);
+  if (a.is(ir::AttrKind::Integer)) return a.intValue() != 0;
+  if (a.is(ir::AttrKind::Bool)) return a.boolValue();
+  return fallback;
+}
+
+} // namespace
+
+Expected<Program> extractProgram(const lower::KernelPlan& plan, const ir::Binding& binding,
+                                 const ir::Device& device, const ExtractOptions& options) {
+  if (!plan.op) return Error{"cost model: the plan has no kernel"};
+  GridRoles g = gridRoles(plan);
+  assignClasses(g, plan);
+  NetGroups nets = groupNets(g, plan);
+  ComputeSettings settings;
+  settings.fidelityPhases = fidelityPhases(kernelText(*plan.op, "math_fidelity", options.fidelity));
+  settings.fp32DestAcc = kernelFlag(*plan.op, "fp32_dest_acc", options.fp32DestAcc);
+  Program program;
+  program.kernel = plan.name;
+  program.gridRows = g.rows;
+  program.gridCols = g.cols;
+  program.nets = nets.nets;
+  program.classes.resize(size_t(g.classes));
+  for (int core = 0; core < int(g.classOf.size()); ++core) {
+    CoreClass& cls = program.classes[size_t(g.classOf[size_t(core)])];
+    if (!cls.threads.empty() || !cls.name.empty()) {
+      ++cls.cores;
+      continue;
+    }
+    cls.name = className(g, core);
+    cls.representativeX = core % g.cols;
+    cls.representativeY = core / g.cols;
+    cls.workItems = g.work[size_t(core)];
+    for (const lower::CbPlan& cb : plan.cbs) {
+      int64_t tiles = 1;
+      for (int64_t d : cb.blockShape)
+        tiles *= d;
+      cls.cbs.push_back({cb.name, std::max<int64_t>(1, cb.blockCount), tiles * cb.tileBytes});
+    }
+    Walker walker(plan, binding, device, g, nets, core, settings);
+    int movers = 0;
+    for (auto& owned : plan.op->body().operations()) {
+      ir::Operation& op = *owned;
+      if (!op.isa("ttl.datamovement_thread") && !op.isa("ttl.compute_thread")) continue;
+      Thread thread;
+      thread.role = roleOf(op, movers);
+      if (Status st = walker.walk(op.body(), thread.steps); !st) return st.error();
+      cls.threads.push_back(std::move(thread));
+    }
+  }
+  return program;
+}
+
+} // namespace ttlplan::search::cost

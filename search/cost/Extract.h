@@ -1,0 +1,26 @@
+#pragma once
+// From a planned kernel to the cost model's Program (docs/cost-model.md, "What the model reads"):
+// the cores of the grid are grouped into classes by what they run (work items, pipe roles, the
+// classes they receive from), and each class's threads become step lists for its representative
+// core, with every loop count, transfer size and compute chain priced under the binding and plan.
+#include "ir/Device.h"
+#include "lower/KernelPlanner.h"
+#include "search/cost/Program.h"
+#include "support/Expected.h"
+
+#include <string>
+
+namespace ttlplan::search::cost {
+
+struct ExtractOptions {
+  /// Math fidelity ("LoFi", "HiFi2", "HiFi3", "HiFi4") and fp32 accumulation when the kernel does
+  /// not say; the kernel's own attributes win.
+  std::string fidelity = "HiFi4";
+  bool fp32DestAcc = false;
+};
+
+/// The cost Program of `plan` (one kernel of a ModulePlan made under `binding`).
+Expected<Program> extractProgram(const lower::KernelPlan& plan, const ir::Binding& binding,
+                                 const ir::Device& device, const ExtractOptions& options = {});
+
+} // namespace ttlplan::search::cost

@@ -1,0 +1,268 @@
+#include "search/cost/Model.h"
+
+#include <algorithm>
+#include <fmt/format.h>
+#include <map>
+#include <nlohmann/json.hpp>
+
+namespace ttlplan::search::cost {
+
+std::string_view toString(Bound bound) {
+  switch (bound) {
+  case Bound::Compute:
+    return "compute";
+  case Bound::Dram:
+    return "dram";
+  case Bound::Noc:
+    return "noc";
+  case Bound::Latency:
+    return "latency";
+  case Bound::Imbalance:
+    return "imbalance";
+  }
+  return "?";
+}
+
+namespace {
+
+// Per-core totals of one class at the real loop counts.
+struct Totals {
+  double readBytes = 0;
+  double writeBytes = 0;
+  double sendBytes = 0;
+  double computeCycles = 0;
+  double idealCycles = 0;
+};
+
+void accumulate(const std::vector<Step>& steps, double times, Totals& t) {
+  for (const Step& s : steps) {
+    switch (s.kind) {
+    case StepKind::Read:
+      t.readBytes += times * double(s.bytes);
+      break;
+    case StepKind::Write:
+      t.writeBytes += times * double(s.bytes);
+      break;
+    case StepKind::Send:
+      t.sendBytes += times * double(s.bytes);
+      break;
+    case StepKind::Compute:
+      t.computeCycles += times * s.cycles;
+      t.idealCycles += times * s.idealCycles;
+      break;
+    case StepKind::Loop:
+      accumulate(s.body, times * double(s.count), t);
+      break;
+    default:
+      break;
+    }
+  }
+}
+
+std::vector<Totals> classTotals(const Program& program) {
+  std::vector<Totals> totals(program.classes.size());
+  for (size_t c = 0; c < program.classes.size(); ++c)
+    for (const Thread& thread : program.classes[c].threads)
+      accumulate(thread.steps, 1, totals[c]);
+  return totals;
+}
+
+double clockGHz(const ir::Device& device) {
+  return double(device.clockMhz) / 1000.0;
+}
+
+// The rate one core gets when every core with traffic streams at once: its own NoC rate, or its
+// share of the banks weighted by how much each core moves.
+double sharedRate(const Program& program, const std::vector<Totals>& totals, double Totals::*bytes,
+                  double perCore, double aggregate) {
+  double most = 0;
+  for (const Totals& t : totals)
+    most = std::max(most, t.*bytes);
+  if (most <= 0) return perCore;
+  double streams = 0;
+  for (size_t c = 0; c < totals.size(); ++c)
+    streams += double(program.classes[c].cores) * (totals[c].*bytes / most);
+  return std::min(perCore, aggregate / std::max(1.0, streams));
+}
+
+// One extrapolated loop variable: the work loops together (shifted so that the longest runs
+// `sample` items) or all other loops of one trip count (cut to `sample` iterations).
+struct Variable {
+  bool work = false;
+  int64_t count = 0; // the longest work loop, or the shared trip count
+};
+
+void collectLoops(const std::vector<Step>& steps, int64_t& maxWork,
+                  std::map<int64_t, int>& counts) {
+  for (const Step& s : steps) {
+    if (s.kind != StepKind::Loop) continue;
+    if (s.workLoop)
+      maxWork = std::max(maxWork, s.count);
+    else
+      ++counts[s.count];
+    collectLoops(s.body, maxWork, counts);
+  }
+}
+
+std::vector<Variable> extrapolated(const Program& program, const ModelOptions& options) {
+  int64_t maxWork = 0;
+  std::map<int64_t, int> counts;
+  for (const CoreClass& cls : program.classes)
+    for (const Thread& thread : cls.threads)
+      collectLoops(thread.steps, maxWork, counts);
+  std::vector<Variable> vars;
+  if (maxWork > options.sampleHigh) vars.push_back({true, maxWork});
+  // Longest trip counts first: they are the ones worth not simulating.
+  for (auto it = counts.rbegin(); it != counts.rend(); ++it)
+    if (it->first > options.sampleHigh && int(vars.size()) < options.maxExtrapolated)
+      vars.push_back({false, it->first});
+  return vars;
+}
+
+int64_t sampledCount(const Step& loop, const std::vector<Variable>& vars,
+                     const std::vector<int64_t>& samples) {
+  for (size_t v = 0; v < vars.size(); ++v) {
+    if (vars[v].work != loop.workLoop) continue;
+    if (loop.workLoop) {
+      int64_t shift = vars[v].count - samples[v];
+      return std::max(std::min<int64_t>(loop.count, 1), loop.count - shift);
+    }
+    if (loop.count == vars[v].count) return samples[v];
+  }
+  return loop.count;
+}
+
+// Runs the 2^D corner simulations and combines them multilinearly at the real counts.
+Expected<SimResult> extrapolate(const Program& program, const Rates& rates,
+                                const ModelOptions& options, int& runs) {
+  std::vector<Variable> vars = extrapolated(program, options);
+  size_t corners = size_t(1) << vars.size();
+  SimResult total;
+  runs = 0;
+  for (size_t corner = 0; corner < corners; ++corner) {
+    std::vector<int64_t> samples(vars.size());
+    double weight = 1;
+    for (size_t v = 0; v < vars.size(); ++v) {
+      bool high = (corner >> v) & 1;
+      double lo = double(options.sampleLow), hi = double(options.sampleHigh);
+      double n = double(vars[v].count);
+      samples[v] = high ? options.sampleHigh : options.sampleLow;
+      weight *= high ? (n - lo) / (hi - lo) : (hi - n) / (hi - lo);
+    }
+    LoopCounts counts = [&](const Step& loop) { return sampledCount(loop, vars, samples); };
+    Expected<SimResult> sim = simulate(program, rates, counts);
+    if (!sim) return sim.error();
+    ++runs;
+    if (corner == 0) {
+      total = *sim;
+      total.addScaled(*sim, weight - 1);
+    } else {
+      total.addScaled(*sim, weight);
+    }
+    if (corner > 0) total.steps += sim->steps;
+  }
+  return total;
+}
+
+Analytic analyticBounds(const Program& program, const ir::Device& device,
+                        const std::vector<Totals>& totals, double predicted) {
+  Analytic a;
+  double aggregate = double(device.dram.bandwidthGBps) / clockGHz(device);
+  double work = 0, cores = 0, mostWork = 0;
+  for (size_t c = 0; c < totals.size(); ++c) {
+    const Totals& t = totals[c];
+    int n = program.classes[c].cores;
+    a.compute = std::max(a.compute, t.computeCycles);
+    a.dram = std::max(a.dram, t.readBytes / double(device.dram.measuredReadBytesPerCycle) +
+                                  t.writeBytes / double(device.dram.measuredWriteBytesPerCycle));
+    a.dramBytes += n * (t.readBytes + t.writeBytes);
+    a.noc = std::max(a.noc, t.sendBytes / double(device.noc.measuredMulticastBytesPerCycle));
+    a.mcastBytes += n * t.sendBytes;
+    work += n * t.computeCycles;
+    cores += n;
+    mostWork = std::max(mostWork, t.computeCycles);
+  }
+  a.dram = std::max(a.dram, a.dramBytes / aggregate);
+  double gridCores = double(std::max(1, program.gridRows * program.gridCols));
+  if (mostWork > 0) a.imbalance = mostWork - work / gridCores;
+  a.latency = std::max(0.0, predicted - std::max({a.compute, a.dram, a.noc}));
+  (void)cores;
+  return a;
+}
+
+Bound boundOf(const Analytic& a) {
+  std::pair<double, Bound> parts[] = {{a.compute, Bound::Compute},
+                                      {a.dram, Bound::Dram},
+                                      {a.noc, Bound::Noc},
+                                      {a.latency, Bound::Latency},
+                                      {a.imbalance, Bound::Imbalance}};
+  return std::max_element(std::begin(parts), std::end(parts),
+                          [](const auto& x, const auto& y) { return x.first < y.first; })
+      ->second;
+}
+
+} // namespace
+
+Rates ratesFor(const Program& program, const ir::Device& device) {
+  std::vector<Totals> totals = classTotals(program);
+  double aggregate = double(device.dram.bandwidthGBps) / clockGHz(device);
+  const ir::CostConstants& k = device.cost;
+  Rates r;
+  r.readBytesPerCycle = sharedRate(program, totals, &Totals::readBytes,
+                                   double(device.dram.measuredReadBytesPerCycle), aggregate);
+  r.writeBytesPerCycle = sharedRate(program, totals, &Totals::writeBytes,
+                                    double(device.dram.measuredWriteBytesPerCycle), aggregate);
+  r.dramLatencyCycles = k.dramLatencyCycles;
+  r.nocRequestCycles = k.nocRequestCycles;
+  r.mcastBytesPerCycle = double(device.noc.measuredMulticastBytesPerCycle);
+  r.nocLatencyCycles = k.nocLatencyCycles;
+  r.cbSyncCycles = k.cbSyncCycles;
+  return r;
+}
+
+std::string calibrationHash(const ir::Device& device) {
+  nlohmann::json j = ir::toJson(device);
+  nlohmann::json read = {{"cost", j["cost"]},       {"dram", j["dram"]},
+                         {"noc", j["noc"]},         {"compute", j["compute"]},
+                         {"clock", j["clock_mhz"]}, {"tile_bytes", j["tile_bytes"]}};
+  uint64_t h = 1469598103934665603ull; // FNV-1a
+  for (unsigned char ch : read.dump()) {
+    h ^= ch;
+    h *= 1099511628211ull;
+  }
+  return fmt::format("{:016x}", h);
+}
+
+Expected<Prediction> predict(const Program& program, const ir::Device& device,
+                             const ModelOptions& options) {
+  if (program.classes.empty()) return Error{"cost model: the program has no cores"};
+  if (options.sampleLow < 1 || options.sampleHigh <= options.sampleLow)
+    return Error{"cost model: need 1 <= sampleLow < sampleHigh"};
+  Rates rates = ratesFor(program, device);
+  Prediction p;
+  Expected<SimResult> sim = extrapolate(program, rates, options, p.simulations);
+  if (!sim) return sim.error();
+  p.simulatedSteps = sim->steps;
+  p.cycles = sim->end;
+  p.deviceNs = p.cycles / clockGHz(device) + device.cost.launchNs;
+  p.hostNs = p.deviceNs + device.cost.hostDispatchNs;
+  std::vector<Totals> totals = classTotals(program);
+  for (size_t c = 0; c < totals.size(); ++c)
+    p.idealCycles += double(program.classes[c].cores) * totals[c].idealCycles;
+  p.idealCycles /= double(std::max(1, program.gridRows * program.gridCols));
+  p.utilization = p.cycles > 0 ? p.idealCycles / p.cycles : 0;
+  p.analytic = analyticBounds(program, device, totals, p.cycles);
+  p.bound = boundOf(p.analytic);
+  for (size_t c = 0; c < sim->classes.size(); ++c)
+    if (sim->classes[c].end > sim->classes[size_t(p.criticalClass)].end) p.criticalClass = int(c);
+  const CoreClass& critical = program.classes[size_t(p.criticalClass)];
+  const ClassStats& stats = sim->classes[size_t(p.criticalClass)];
+  for (size_t t = 0; t < critical.threads.size(); ++t)
+    p.criticalThreads.push_back({critical.threads[t].role, stats.threads[t]});
+  p.criticalCbStall = stats.cbStall;
+  p.modelVersion = std::string(kModelVersion);
+  p.calibrationHash = calibrationHash(device);
+  return p;
+}
+
+} // namespace ttlplan::search::cost

@@ -1,0 +1,412 @@
+// The cost model (search/cost/): a one-tile kernel whose cycles the test works out by hand from
+// the device numbers, the simulation's CB and multicast semantics on hand-built programs,
+// extrapolation against a full simulation, and monotonicity (bytes, fidelity, CB depth, cores).
+#include "ir/Parser.h"
+#include "ir/Verifier.h"
+#include "lower/Extract.h"
+#include "lower/KernelPlanner.h"
+#include "search/cost/Extract.h"
+#include "search/cost/Model.h"
+#include "search/cost/Price.h"
+
+#include <gtest/gtest.h>
+#include <nlohmann/json.hpp>
+
+namespace ttlplan::search::cost {
+namespace {
+
+const std::string kSource = TTLPLAN_SOURCE_DIR;
+
+ir::Device wormhole() {
+  return *ir::builtinDevice("wormhole_b0");
+}
+
+Step cbStep(StepKind kind, int cb) {
+  Step s;
+  s.kind = kind;
+  s.cb = cb;
+  return s;
+}
+
+Step transfer(StepKind kind, int64_t bytes) {
+  Step s;
+  s.kind = kind;
+  s.bytes = bytes;
+  s.requests = 1;
+  return s;
+}
+
+Step compute(double cycles) {
+  Step s;
+  s.kind = StepKind::Compute;
+  s.cycles = cycles;
+  return s;
+}
+
+Step waitTransfers() {
+  Step s;
+  s.kind = StepKind::WaitTransfers;
+  return s;
+}
+
+Step loop(int64_t count, std::vector<Step> body, bool work = false) {
+  Step s;
+  s.kind = StepKind::Loop;
+  s.count = count;
+  s.workLoop = work;
+  s.body = std::move(body);
+  return s;
+}
+
+// Reader -> compute -> writer over CB 0 (input) and CB 1 (output), `items` times, with the given
+// bytes per block and compute cycles per block.
+Program pipeline(int64_t items, int64_t inDepth, int64_t outDepth, int64_t bytes, double cycles,
+                 int64_t writeBytes) {
+  Program p;
+  CoreClass cls;
+  cls.name = "core";
+  cls.cbs = {{"%in", inDepth, bytes}, {"%out", outDepth, writeBytes}};
+  Thread reader{ThreadRole::Noc0,
+                {loop(items,
+                      {cbStep(StepKind::Reserve, 0), transfer(StepKind::Read, bytes),
+                       waitTransfers(), cbStep(StepKind::Push, 0)},
+                      true)}};
+  Thread math{ThreadRole::Compute,
+              {loop(items,
+                    {cbStep(StepKind::Wait, 0), cbStep(StepKind::Reserve, 1), compute(cycles),
+                     cbStep(StepKind::Push, 1), cbStep(StepKind::Pop, 0)},
+                    true)}};
+  Thread writer{ThreadRole::Noc1,
+                {loop(items,
+                      {cbStep(StepKind::Wait, 1), transfer(StepKind::Write, writeBytes),
+                       waitTransfers(), cbStep(StepKind::Pop, 1)},
+                      true)}};
+  cls.threads = {reader, math, writer};
+  p.classes.push_back(cls);
+  return p;
+}
+
+double predictCycles(const Program& p, const ir::Device& d, ModelOptions o = {}) {
+  Expected<Prediction> r = predict(p, d, o);
+  EXPECT_TRUE(r) << (r ? "" : r.error().message);
+  return r ? r->cycles : -1;
+}
+
+// ---- The one-tile kernel, by hand -------------------------------------------------------------
+
+const char* kOneTile = R"(
+#dram = #ttl.layout<dram, interleaved>
+!tile = !ttcore.tile<32x32, bf16>
+!t = tensor<32x32xbf16, #dram>
+!blk = tensor<1x1x!tile>
+!cb = !ttl.cb<[1, 1], !tile, 1>
+!rd = !ttl.transfer_handle<read>
+!wr = !ttl.transfer_handle<write>
+module {
+  ttl.kernel @one(%a: !t, %b: !t, %c: !t) attributes {grid = [1, 1]} {
+    %cba = ttl.create_cb : !cb
+    %cbb = ttl.create_cb : !cb
+    %cbc = ttl.create_cb : !cb
+    ttl.datamovement_thread {
+      %c0 = arith.constant 0 : index
+      %va = ttl.cb_reserve %cba : !cb -> !blk
+      %sa = ttl.tensor_slice %a[%c0, %c0] : !t -> !blk
+      %xa = ttl.copy %sa, %va : (!blk, !blk) -> !rd
+      %vb = ttl.cb_reserve %cbb : !cb -> !blk
+      %sb = ttl.tensor_slice %b[%c0, %c0] : !t -> !blk
+      %xb = ttl.copy %sb, %vb : (!blk, !blk) -> !rd
+      ttl.wait %xa : !rd
+      ttl.wait %xb : !rd
+      ttl.cb_push %cba : !cb
+      ttl.cb_push %cbb : !cb
+    }
+    ttl.compute_thread {
+      %o = ttl.cb_reserve %cbc : !cb -> !blk
+      %x = ttl.cb_wait %cba : !cb -> !blk
+      %y = ttl.cb_wait %cbb : !cb -> !blk
+      %m = ttl.matmul %x, %y : !blk, !blk -> !blk
+      ttl.store %m, %o : !blk
+      ttl.cb_pop %cba : !cb
+      ttl.cb_pop %cbb : !cb
+      ttl.cb_push %cbc : !cb
+    }
+    ttl.datamovement_thread {
+      %c0 = arith.constant 0 : index
+      %o = ttl.cb_wait %cbc : !cb -> !blk
+      %sc = ttl.tensor_slice %c[%c0, %c0] : !t -> !blk
+      %xc = ttl.copy %o, %sc : (!blk, !blk) -> !wr
+      ttl.wait %xc : !wr
+      ttl.cb_pop %cbc : !cb
+    }
+  }
+}
+)";
+
+Expected<Program> programOf(const std::string& text, const ir::Device& device,
+                            const ir::Binding& binding = {}) {
+  ir::DiagnosticEngine diags;
+  auto module = ir::parseSource(text, "test.ttl", diags);
+  if (!module || !ir::verify(*module, diags)) return Error{ir::format(diags.diagnostics())};
+  lower::PlanOptions options;
+  if (!binding.empty()) options.binding = binding;
+  Expected<lower::ModulePlan> plan = lower::planModule(*module, device, options);
+  if (!plan) return plan.error();
+  return extractProgram(plan->kernels.at(0), plan->binding.binding, device);
+}
+
+TEST(CostModel, OneTileMatmulCyclesByHand) {
+  ir::Device d = wormhole();
+  Expected<Program> program = programOf(kOneTile, d);
+  ASSERT_TRUE(program) << program.error().message;
+  ASSERT_EQ(program->classes.size(), 1u);
+  Expected<Prediction> p = predict(*program, d);
+  ASSERT_TRUE(p) << p.error().message;
+
+  // By hand. S: one CB call, Q: one NoC request, L: DRAM read latency, N: NoC latency.
+  const ir::CostConstants& k = d.cost;
+  double S = k.cbSyncCycles, Q = k.nocRequestCycles, L = k.dramLatencyCycles;
+  double N = k.nocLatencyCycles;
+  double tile = double(d.tiles.bf16);
+  // One core reads, so it gets its own NoC rate (the banks could give far more).
+  double R = double(d.dram.measuredReadBytesPerCycle),
+         W = double(d.dram.measuredWriteBytesPerCycle);
+  // Compute: one 1x1 round at HiFi4: the slowest of math (64 ideal / efficiency), unpack (in0 and
+  // in1 tiles) and pack (one tile), plus the DST round.
+  double math = double(d.compute.matmul.hifi4) / k.matmulFpuEfficiency;
+  double unpack = 2 * (k.unpackCyclesPerTile + tile / k.unpackBytesPerCycle);
+  double pack = k.packCyclesPerTile + tile / k.packBytesPerCycle;
+  double C = std::max({math, unpack, pack}) + k.dstRoundCycles;
+  // Reader: reserve a (S), issue a (Q), reserve b (S), issue b (Q); the engine streams both tiles
+  // back to back (the first starts at S + Q), the last lands L later; push a, push b.
+  ASSERT_GT(tile / R, S + Q); // so the second read queues behind the first
+  double pushB = (S + Q + 2 * tile / R + L) + 2 * S;
+  // Compute: reserve c (S), wait a (S, after push a), wait b (S, after push b), the chain, pop a,
+  // pop b, push c.
+  double pushC = pushB + S + C + 3 * S;
+  // Writer: wait c (S), issue (Q), the tile at W bytes per cycle, the write's ack (N), pop c (S).
+  double expected = pushC + S + Q + tile / W + N + S;
+  EXPECT_NEAR(p->cycles, expected, 1e-6);
+  EXPECT_NEAR(p->deviceNs, expected / (double(d.clockMhz) / 1000) + k.launchNs, 1e-6);
+  // Utilisation as tt-metal defines it: ideal FPU cycles (64 at HiFi4) over the predicted cycles.
+  EXPECT_NEAR(p->idealCycles, double(d.compute.matmul.hifi4), 1e-9);
+  EXPECT_NEAR(p->utilization, double(d.compute.matmul.hifi4) / expected, 1e-12);
+  EXPECT_EQ(p->simulations, 1);
+}
+
+// ---- Simulation semantics ----------------------------------------------------------------------
+
+TEST(CostModel, ShallowOutputCbStallsTheComputeThreadOnThatCb) {
+  ir::Device d = wormhole();
+  // The writer is slow (big blocks); the compute thread must wait for room in %out.
+  auto run = [&](int64_t outDepth) {
+    Program p = pipeline(8, 2, outDepth, 2048, 100, 64 * 2048);
+    Expected<Prediction> r = predict(p, d);
+    EXPECT_TRUE(r);
+    return *r;
+  };
+  Prediction shallow = run(1), deep = run(4);
+  const ThreadStats& computeShallow = shallow.criticalThreads.at(1).stats;
+  EXPECT_GT(computeShallow.stallCbFull, 0);
+  EXPECT_GT(shallow.criticalCbStall.at(1), 0);
+  EXPECT_GT(shallow.criticalCbStall.at(1), deep.criticalCbStall.at(1));
+  EXPECT_LE(deep.cycles, shallow.cycles);
+}
+
+TEST(CostModel, ReaderBoundPipelineRunsAtTheReadRate) {
+  ir::Device d = wormhole();
+  // 200 blocks of 64 KiB: the reader streams at the core's read rate; everything else is hidden.
+  int64_t bytes = 64 * 1024;
+  Program p = pipeline(200, 2, 2, bytes, 10, 2048);
+  double perBlock = double(bytes) / double(d.dram.measuredReadBytesPerCycle);
+  double cycles = predictCycles(p, d);
+  // Each block: issue, stream, latency (the reader waits for it before the next), CB calls.
+  double k = d.cost.nocRequestCycles + d.cost.dramLatencyCycles + 2 * d.cost.cbSyncCycles;
+  EXPECT_GT(cycles, 200 * perBlock);
+  EXPECT_LT(cycles, 200 * (perBlock + k) + 20000);
+}
+
+TEST(CostModel, ExtrapolationMatchesTheFullSimulation) {
+  ir::Device d = wormhole();
+  for (double cycles : {50.0, 3000.0, 12000.0}) {
+    Program p = pipeline(37, 2, 2, 8192, cycles, 4096);
+    p.classes[0].threads[1].steps[0].body.insert(p.classes[0].threads[1].steps[0].body.begin() + 2,
+                                                 loop(23, {compute(cycles / 23)}));
+    ModelOptions full;
+    full.sampleLow = 1000;
+    full.sampleHigh = 2000;
+    double exact = predictCycles(p, d, full);
+    Expected<Prediction> fast = predict(p, d);
+    ASSERT_TRUE(fast);
+    EXPECT_EQ(fast->simulations, 4); // the work loop and the inner loop of 23
+    EXPECT_NEAR(fast->cycles / exact, 1.0, 0.01) << "compute " << cycles;
+  }
+}
+
+TEST(CostModel, MulticastWaitsForEveryReceiverAndDeliversAfterTheLatency) {
+  ir::Device d = wormhole();
+  Program p;
+  // Class 0 sends one block; class 1 receives it after a slow start (compute 5000 before ready).
+  CoreClass sender, receiver;
+  sender.name = "sender";
+  receiver.name = "receiver";
+  receiver.cores = 7;
+  Step send;
+  send.kind = StepKind::Send;
+  send.net = 0;
+  send.bytes = 4096;
+  Step receive;
+  receive.kind = StepKind::Receive;
+  receive.net = 0;
+  sender.threads = {Thread{ThreadRole::Noc0, {send}}};
+  receiver.threads = {Thread{ThreadRole::Noc0, {compute(5000), receive}}};
+  p.classes = {sender, receiver};
+  p.nets = {Net{"net", 0, {1}, 7, 1}};
+  Expected<Prediction> r = predict(p, d);
+  ASSERT_TRUE(r) << r.error().message;
+  const ir::CostConstants& k = d.cost;
+  double ready = 5000 + k.nocRequestCycles;
+  double sent = ready + k.nocLatencyCycles + 4096.0 / double(d.noc.measuredMulticastBytesPerCycle);
+  EXPECT_NEAR(r->cycles, sent + k.nocLatencyCycles, 1e-9);
+  EXPECT_EQ(r->criticalClass, 1);
+}
+
+TEST(CostModel, DeadlockIsAnErrorNamingTheThreadAndCb) {
+  Program p = pipeline(4, 1, 1, 2048, 10, 2048);
+  // The compute thread never pops: the reader blocks forever on %in.
+  auto& body = p.classes[0].threads[1].steps[0].body;
+  body.pop_back();
+  Expected<Prediction> r = predict(p, wormhole());
+  ASSERT_FALSE(r);
+  EXPECT_NE(r.error().message.find("blocks forever in reserve on full CB %in"), std::string::npos)
+      << r.error().message;
+}
+
+TEST(CostModel, MalformedProgramIsAnError) {
+  Program p = pipeline(4, 1, 1, 2048, 10, 2048);
+  p.classes[0].threads[0].steps[0].body[0].cb = 7;
+  Expected<Prediction> r = predict(p, wormhole());
+  ASSERT_FALSE(r);
+  EXPECT_NE(r.error().message.find("uses CB 7"), std::string::npos) << r.error().message;
+}
+
+TEST(CostModel, DeviceCostFieldsAreCheckedAndRoundTrip) {
+  nlohmann::json j = ir::toJson(wormhole());
+  Expected<ir::Device> back = ir::parseDevice(j.dump(), "x.json");
+  ASSERT_TRUE(back) << back.error().message;
+  EXPECT_EQ(*back, wormhole());
+  j["cost"]["matmul_fpu_efficiency"] = 1.5;
+  j["cost"]["launch_ns"] = "fast";
+  j["cost"].erase("noc_latency_cycles");
+  Expected<ir::Device> bad = ir::parseDevice(j.dump(), "x.json");
+  ASSERT_FALSE(bad);
+  const std::string& m = bad.error().message;
+  EXPECT_NE(m.find("field 'cost.matmul_fpu_efficiency' = 1.5 is out of range [0.01, 1.0]"),
+            std::string::npos)
+      << m;
+  EXPECT_NE(m.find("field 'cost.launch_ns' has type string, expected number"), std::string::npos)
+      << m;
+  EXPECT_NE(m.find("field 'cost.noc_latency_cycles' is missing"), std::string::npos) << m;
+}
+
+// ---- Monotonicity -----------------------------------------------------------------------------
+
+TEST(CostModel, MoreBytesAreNeverFaster) {
+  ir::Device d = wormhole();
+  double last = 0;
+  for (int64_t bytes : {1024, 2048, 8192, 32768, 131072}) {
+    double cycles = predictCycles(pipeline(50, 2, 2, bytes, 500, bytes), d);
+    EXPECT_GE(cycles, last) << bytes;
+    last = cycles;
+  }
+}
+
+TEST(CostModel, DeeperCbsAreNeverSlower) {
+  ir::Device d = wormhole();
+  for (double cycles : {100.0, 1000.0, 5000.0}) {
+    double last = 1e300;
+    for (int64_t depth = 1; depth <= 4; ++depth) {
+      double t = predictCycles(pipeline(40, depth, depth, 16384, cycles, 16384), d);
+      EXPECT_LE(t, last + 1e-6) << "depth " << depth << " compute " << cycles;
+      last = t;
+    }
+  }
+}
+
+TEST(CostModel, HigherFidelityIsNeverFaster) {
+  ir::Device d = wormhole();
+  planner::dst::Problem problem;
+  problem.chain.ops = {planner::dst::Op{"ttl.matmul", {0, 1}, 2, true, 0, 0}};
+  problem.chain.blockRows = 4;
+  problem.chain.blockCols = 4;
+  planner::dst::Solution solution;
+  planner::dst::Segment seg;
+  seg.endOp = 1;
+  seg.blockRows = seg.blockCols = 4;
+  seg.subblockRows = 2;
+  seg.subblockCols = 4;
+  seg.rounds = 2;
+  solution.segments = {seg};
+  std::vector<OpShape> shapes = {OpShape{8, 2, 2048}};
+  double last = 0;
+  for (int phases = 1; phases <= 4; ++phases) {
+    ComputeSettings s{phases, false, 2048};
+    ComputeBreakdown b = priceChain(problem, solution, shapes, s, d);
+    double total = b.math + b.unpack + b.pack + b.overhead;
+    EXPECT_GE(total, last) << phases;
+    last = total;
+    EXPECT_NEAR(idealMathCycles(problem, shapes, phases, d),
+                4.0 * 4 * 8 * double(d.compute.matmul.forPhases(phases)), 1e-9);
+  }
+}
+
+TEST(CostModel, MoreCoresAreNeverSlowerWhenComputeBound) {
+  ir::Device d = wormhole();
+  // tests/run/matmul_grid.ttl: 8x8 output tiles in 1x1 blocks with the full K (8 tiles) per
+  // item, 64 items; the grid grows from 1x1 to 8x8.
+  std::string path = kSource + "/tests/run/matmul_grid.ttl";
+  double last = 1e300;
+  for (auto [gy, gx] : {std::pair{1, 1}, {1, 2}, {2, 2}, {2, 4}, {4, 4}, {8, 8}}) {
+    ir::DiagnosticEngine diags;
+    auto module = ir::parseFile(path, diags);
+    ASSERT_TRUE(module);
+    ASSERT_TRUE(ir::verify(*module, diags)) << ir::format(diags.diagnostics());
+    lower::PlanOptions options;
+    options.binding =
+        ir::Binding{{"GY", gy}, {"GX", gx}, {"BM", 1}, {"BN", 1}, {"BK", 8}, {"WM", 8}, {"WN", 8}};
+    Expected<lower::ModulePlan> plan = lower::planModule(*module, d, options);
+    ASSERT_TRUE(plan) << plan.error().message;
+    Expected<Program> program = extractProgram(plan->kernels.at(0), plan->binding.binding, d);
+    ASSERT_TRUE(program) << program.error().message;
+    double cycles = predictCycles(*program, d);
+    EXPECT_LE(cycles, last) << gy << "x" << gx;
+    last = cycles;
+  }
+}
+
+TEST(CostModel, MulticastExampleHasFourCoreClassesAndTwoNetsPerOperand) {
+  ir::Device d = wormhole();
+  ir::DiagnosticEngine diags;
+  auto module = ir::parseFile(kSource + "/examples/matmul_mcast_2d.ttl", diags);
+  ASSERT_TRUE(module && ir::verify(*module, diags));
+  Expected<lower::ModulePlan> plan = lower::planModule(*module, d);
+  ASSERT_TRUE(plan) << plan.error().message;
+  Expected<Program> program = extractProgram(plan->kernels.at(0), {}, d);
+  ASSERT_TRUE(program) << program.error().message;
+  // (0,0) sends A and B; (0,y>0) sends A, receives B; (x>0,0) sends B, receives A; the rest
+  // receive both.
+  ASSERT_EQ(program->classes.size(), 4u);
+  int cores = 0;
+  for (const CoreClass& c : program->classes)
+    cores += c.cores;
+  EXPECT_EQ(cores, 16);
+  EXPECT_EQ(program->nets.size(), 4u);
+  for (const Net& net : program->nets)
+    EXPECT_EQ(net.destinations, 3);
+  Expected<Prediction> p = predict(*program, d);
+  ASSERT_TRUE(p) << p.error().message;
+  EXPECT_GT(p->cycles, 0);
+  EXPECT_GT(p->analytic.mcastBytes, 0);
+}
+
+} // namespace
+} // namespace ttlplan::search::cost
