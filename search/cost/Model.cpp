@@ -71,18 +71,22 @@ double clockGHz(const ir::Device& device) {
   return double(device.clockMhz) / 1000.0;
 }
 
-// The rate one core gets when every core with traffic streams at once: its own NoC rate, or its
-// share of the banks weighted by how much each core moves.
-double sharedRate(const Program& program, const std::vector<Totals>& totals, double Totals::*bytes,
-                  double perCore, double aggregate) {
-  double most = 0;
-  for (const Totals& t : totals)
-    most = std::max(most, t.*bytes);
-  if (most <= 0) return perCore;
-  double streams = 0;
-  for (size_t c = 0; c < totals.size(); ++c)
-    streams += double(program.classes[c].cores) * (totals[c].*bytes / most);
-  return std::min(perCore, aggregate / std::max(1.0, streams));
+// The banks are shared only as far as they are the bottleneck: with every core at its own rate,
+// the kernel would take at least `floor` cycles (its busiest core's compute or own traffic); if
+// all DRAM bytes need longer than that at the chip's bandwidth, the load factor rho > 1 slows
+// every core's transfers by rho.
+double dramLoad(const Program& program, const std::vector<Totals>& totals,
+                const ir::Device& device) {
+  double all = 0, floor = 1;
+  for (size_t c = 0; c < totals.size(); ++c) {
+    const Totals& t = totals[c];
+    all += double(program.classes[c].cores) * (t.readBytes + t.writeBytes);
+    floor = std::max({floor, t.computeCycles,
+                      t.readBytes / double(device.dram.measuredReadBytesPerCycle) +
+                          t.writeBytes / double(device.dram.measuredWriteBytesPerCycle)});
+  }
+  double aggregate = double(device.dram.bandwidthGBps) / clockGHz(device);
+  return std::max(1.0, all / aggregate / floor);
 }
 
 // One extrapolated loop variable: the work loops together (shifted so that the longest runs
@@ -176,7 +180,7 @@ Analytic analyticBounds(const Program& program, const ir::Device& device,
     a.dram = std::max(a.dram, t.readBytes / double(device.dram.measuredReadBytesPerCycle) +
                                   t.writeBytes / double(device.dram.measuredWriteBytesPerCycle));
     a.dramBytes += n * (t.readBytes + t.writeBytes);
-    a.noc = std::max(a.noc, t.sendBytes / double(device.noc.measuredMulticastBytesPerCycle));
+    a.noc = std::max(a.noc, t.sendBytes / double(device.noc.measuredMulticastLinkedBytesPerCycle));
     a.mcastBytes += n * t.sendBytes;
     work += n * t.computeCycles;
     cores += n;
@@ -205,16 +209,19 @@ Bound boundOf(const Analytic& a) {
 
 Rates ratesFor(const Program& program, const ir::Device& device) {
   std::vector<Totals> totals = classTotals(program);
-  double aggregate = double(device.dram.bandwidthGBps) / clockGHz(device);
   const ir::CostConstants& k = device.cost;
   Rates r;
-  r.readBytesPerCycle = sharedRate(program, totals, &Totals::readBytes,
-                                   double(device.dram.measuredReadBytesPerCycle), aggregate);
-  r.writeBytesPerCycle = sharedRate(program, totals, &Totals::writeBytes,
-                                    double(device.dram.measuredWriteBytesPerCycle), aggregate);
+  double rho = dramLoad(program, totals, device);
+  r.readBytesPerCycle.assign(program.classes.size(),
+                             double(device.dram.measuredReadBytesPerCycle) / rho);
+  r.writeBytesPerCycle.assign(program.classes.size(),
+                              double(device.dram.measuredWriteBytesPerCycle) / rho);
+  r.coreReadBytesPerCycle = double(device.dram.measuredReadBytesPerCycle);
+  r.coreWriteBytesPerCycle = double(device.dram.measuredWriteBytesPerCycle);
   r.dramLatencyCycles = k.dramLatencyCycles;
   r.nocRequestCycles = k.nocRequestCycles;
-  r.mcastBytesPerCycle = double(device.noc.measuredMulticastBytesPerCycle);
+  // The multicast handshake links the data write and its VALID flag (FACTS.md, NoC rules).
+  r.mcastBytesPerCycle = double(device.noc.measuredMulticastLinkedBytesPerCycle);
   r.nocLatencyCycles = k.nocLatencyCycles;
   r.cbSyncCycles = k.cbSyncCycles;
   return r;
@@ -261,7 +268,6 @@ Expected<Prediction> predict(const Program& program, const ir::Device& device,
     p.criticalThreads.push_back({critical.threads[t].role, stats.threads[t]});
   p.criticalCbStall = stats.cbStall;
   p.modelVersion = std::string(kModelVersion);
-  p.calibrationHash = calibrationHash(device);
   return p;
 }
 

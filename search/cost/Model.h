@@ -20,8 +20,8 @@ inline constexpr std::string_view kModelVersion = "cost-1";
 struct ModelOptions {
   /// Loops longer than `sampleHigh` iterations are simulated at `sampleLow` and `sampleHigh`
   /// iterations and extrapolated linearly (per distinct trip count, multilinearly).
-  int64_t sampleLow = 3;
-  int64_t sampleHigh = 6;
+  int64_t sampleLow = 2;
+  int64_t sampleHigh = 4;
   int maxExtrapolated = 3; ///< loop variables extrapolated; longer-running ones beyond run fully
 };
 
@@ -59,8 +59,7 @@ struct Prediction {
   std::vector<double> criticalCbStall; ///< per CB of the critical class, cycles waited on it
   int simulations = 0;                 ///< simulation runs used
   int64_t simulatedSteps = 0;
-  std::string modelVersion;    ///< kModelVersion
-  std::string calibrationHash; ///< of the device's cost constants and rates
+  std::string modelVersion; ///< kModelVersion (the calibration's hash: calibrationHash(device))
 };
 
 /// The rates the simulation uses on `device` for `program` (DRAM shared by its readers).

@@ -66,6 +66,11 @@ ComputeBreakdown priceChain(const planner::dst::Problem& problem,
       math += tileOps(name, shape, seg.subblockRows, seg.subblockCols) * perTile;
       unpack += unpackedTiles(name, shape, seg.subblockRows, seg.subblockCols) *
                 unpackTileCycles(shape.inputTileBytes, device);
+      if (name == "ttl.matmul" && settings.reloadShare > 0) {
+        double tiles = settings.reloadShare * double(seg.subblockRows * seg.subblockCols);
+        unpack += tiles * unpackTileCycles(packBytes, device);
+        math += tiles * double(device.compute.eltwiseAddSub);
+      }
     }
     // One stored value per segment end (a split packs its crossing values into CBs too).
     double pack = double(seg.subblockRows * seg.subblockCols) * packTileCycles(packBytes, device);

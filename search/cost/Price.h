@@ -7,6 +7,8 @@
 //   unpack = tiles the round reads from CBs x (unpack cost per tile of its bytes)
 //            (matmul: K*(h+w) tiles, the in0 column and in1 row of the sub-block)
 //   pack   = h*w tiles per stored value x (pack cost per tile of its bytes)
+// A matmul that spills partial sums (no packer L1 accumulation) also reloads them: h*w more
+// tiles through the unpacker and a datacopy each through math, in that share of its runs.
 #include "ir/Device.h"
 #include "planner/dst/Problem.h"
 #include "search/cost/Program.h"
@@ -30,6 +32,9 @@ struct ComputeSettings {
   int fidelityPhases = 4;      ///< 1..4
   bool fp32DestAcc = false;    ///< fp32 accumulation (the packer writes fp32 partials)
   int64_t outputTileBytes = 0; ///< bytes of one tile the chain stores
+  /// Share of the chain's runs that first reload partial sums from an intermediate CB (a matmul
+  /// accumulating over K blocks without packer L1 accumulation: (K blocks - 1) / K blocks).
+  double reloadShare = 0;
 };
 
 /// The cycles of one run of the chain over its whole block, split by engine.

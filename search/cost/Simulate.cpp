@@ -54,8 +54,9 @@ struct ThreadState {
   int index = 0;
   std::vector<Frame> stack;
   double t = 0;
-  double engineFree = 0; // when this thread's NoC engine finishes what it was given
-  double lastDone = 0;   // when the last issued transfer completes
+  double readFree = 0;  // when this thread's reads stop occupying its NoC read path
+  double writeFree = 0; // when its writes and multicasts stop occupying the write path
+  double lastDone = 0;  // when the last issued read or write completes
   ThreadStats stats;
   bool signalled = false; // a Receive has told its sender and waits for the data
   bool done = false;
@@ -146,10 +147,17 @@ bool Simulator::execute(ThreadState& th, const Step& s) {
     double issue = double(s.requests) * rates_.nocRequestCycles;
     th.t += issue;
     th.stats.busy += issue;
-    double rate = read ? rates_.readBytesPerCycle : rates_.writeBytesPerCycle;
-    th.engineFree = std::max(th.engineFree, th.t) + double(s.bytes) / rate;
+    // The banks give this core its share; when the share binds, other cores' traffic fills the
+    // gaps of this one's latency, so the transfer takes the longer of its share of the banks and
+    // its own rate plus the latency.
+    double shared = (read ? rates_.readBytesPerCycle : rates_.writeBytesPerCycle)[size_t(th.cls)];
+    double own = read ? rates_.coreReadBytesPerCycle : rates_.coreWriteBytesPerCycle;
     double latency = read ? rates_.dramLatencyCycles : rates_.nocLatencyCycles;
-    th.lastDone = std::max(th.lastDone, th.engineFree + latency);
+    double& engine = read ? th.readFree : th.writeFree;
+    double start = std::max(engine, th.t);
+    engine = start + double(s.bytes) / shared;
+    double done = start + std::max(double(s.bytes) / own + latency, double(s.bytes) / shared);
+    th.lastDone = std::max(th.lastDone, done);
     return true;
   }
   case StepKind::WaitTransfers:
@@ -164,10 +172,11 @@ bool Simulator::execute(ThreadState& th, const Step& s) {
       readyAt = std::max(readyAt, ready[k] + rates_.nocLatencyCycles);
     }
     stall(th.stats.stallNet, th, readyAt);
-    double transfer = double(s.bytes) / rates_.mcastBytesPerCycle;
-    th.t += transfer;
-    th.stats.busy += transfer;
-    net.arrival.push_back(th.t + rates_.nocLatencyCycles);
+    // The multicast is issued and streams on the write path while the thread goes on.
+    th.t += rates_.nocRequestCycles;
+    th.stats.busy += rates_.nocRequestCycles;
+    th.writeFree = std::max(th.writeFree, th.t) + double(s.bytes) / rates_.mcastBytesPerCycle;
+    net.arrival.push_back(th.writeFree + rates_.nocLatencyCycles);
     return true;
   }
   case StepKind::Receive: {
@@ -333,6 +342,9 @@ static Status checkSteps(const Program& program, int cls, const std::vector<Step
 }
 
 Expected<SimResult> simulate(const Program& program, const Rates& rates, const LoopCounts& counts) {
+  if (rates.readBytesPerCycle.size() != program.classes.size() ||
+      rates.writeBytesPerCycle.size() != program.classes.size())
+    return Error{"cost simulation: the rates do not have one DRAM rate per core class"};
   for (const Net& net : program.nets)
     for (int c : net.receiverClasses)
       if (c < 0 || size_t(c) >= program.classes.size())

@@ -6,6 +6,7 @@
 #include "lower/Extract.h"
 #include "lower/KernelPlanner.h"
 #include "search/cost/Extract.h"
+#include "search/cost/MatmulProgram.h"
 #include "search/cost/Model.h"
 #include "search/cost/Price.h"
 
@@ -265,7 +266,10 @@ TEST(CostModel, MulticastWaitsForEveryReceiverAndDeliversAfterTheLatency) {
   ASSERT_TRUE(r) << r.error().message;
   const ir::CostConstants& k = d.cost;
   double ready = 5000 + k.nocRequestCycles;
-  double sent = ready + k.nocLatencyCycles + 4096.0 / double(d.noc.measuredMulticastBytesPerCycle);
+  // The sender hears the last ready signal one NoC latency later, issues the linked multicast,
+  // and the data streams at the linked rate; its VALID flag lands one latency after.
+  double sent = ready + k.nocLatencyCycles + k.nocRequestCycles +
+                4096.0 / double(d.noc.measuredMulticastLinkedBytesPerCycle);
   EXPECT_NEAR(r->cycles, sent + k.nocLatencyCycles, 1e-9);
   EXPECT_EQ(r->criticalClass, 1);
 }
@@ -406,6 +410,75 @@ TEST(CostModel, MulticastExampleHasFourCoreClassesAndTwoNetsPerOperand) {
   ASSERT_TRUE(p) << p.error().message;
   EXPECT_GT(p->cycles, 0);
   EXPECT_GT(p->analytic.mcastBytes, 0);
+}
+
+} // namespace
+} // namespace ttlplan::search::cost
+
+namespace ttlplan::search::cost {
+namespace {
+
+MatmulRun run2d(uint64_t m, uint64_t k, uint64_t n) {
+  MatmulRun run;
+  run.problem.m = m;
+  run.problem.k = k;
+  run.problem.n = n;
+  run.config.family = baselines::MatmulFamily::MultiCast2D;
+  run.config.in0BlockW = 4;
+  run.config.outSubblockH = 2;
+  run.config.outSubblockW = 4;
+  run.config.perCoreM = run.config.outBlockH = uint32_t(m / 32 / 8);
+  run.config.perCoreN = run.config.outBlockW = uint32_t(n / 32 / 8);
+  return run;
+}
+
+TEST(CostModelMatmul, TwoDimensionalConfigHasFourClassesAndNetsAndRespectsTheBounds) {
+  ir::Device d = *ir::builtinDevice("wormhole_b0");
+  Expected<Program> program = matmulProgram(run2d(2048, 2048, 2048), d);
+  ASSERT_TRUE(program) << program.error().message;
+  ASSERT_EQ(program->classes.size(), 4u);
+  int cores = 0;
+  for (const CoreClass& c : program->classes)
+    cores += c.cores;
+  EXPECT_EQ(cores, 64);
+  ASSERT_EQ(program->nets.size(), 4u);
+  EXPECT_EQ(program->nets[1].nets, 7); // in0 from column 0, rows 1..7
+  EXPECT_EQ(program->nets[1].destinations, 7);
+  Expected<Prediction> p = predict(*program, d);
+  ASSERT_TRUE(p) << p.error().message;
+  // Never faster than a throughput bound.
+  EXPECT_GE(p->cycles, p->analytic.compute);
+  EXPECT_GE(p->cycles, p->analytic.dram);
+  // tt-metal's ideal: 64^3 tile products at HiFi4 over 64 cores.
+  EXPECT_NEAR(p->idealCycles, 64.0 * 64 * 64 * double(d.compute.matmul.hifi4) / 64, 1e-6);
+  EXPECT_GT(p->utilization, 0.3);
+  EXPECT_LT(p->utilization, 1.0);
+}
+
+TEST(CostModelMatmul, KnobsThatDoNotDivideAreAnError) {
+  ir::Device d = *ir::builtinDevice("wormhole_b0");
+  MatmulRun run = run2d(2048, 2048, 2048);
+  run.config.in0BlockW = 3; // 64 K tiles
+  Expected<Program> program = matmulProgram(run, d);
+  ASSERT_FALSE(program);
+  EXPECT_NE(program.error().message.find("Kt 64 in0_block_w 3"), std::string::npos)
+      << program.error().message;
+  run = run2d(2048, 2048, 2048);
+  run.config.family = baselines::MatmulFamily::MultiCore;
+  EXPECT_FALSE(matmulProgram(run, d));
+}
+
+TEST(CostModelMatmul, SpillingPartialsCostsMoreThanL1Accumulation) {
+  ir::Device d = *ir::builtinDevice("blackhole_p150");
+  // A math-bound round (2x4 sub-block, 4 K tiles): reloading the partials adds a datacopy per
+  // tile to math (and tiles to the unpacker), which L1 accumulation does not need.
+  MatmulRun run = run2d(4096, 8192, 4096);
+  run.packerL1Acc = true;
+  Expected<Prediction> l1 = predict(*matmulProgram(run, d), d);
+  run.packerL1Acc = false;
+  Expected<Prediction> spill = predict(*matmulProgram(run, d), d);
+  ASSERT_TRUE(l1 && spill);
+  EXPECT_GT(spill->cycles, l1->cycles);
 }
 
 } // namespace
