@@ -62,9 +62,11 @@ static void printTypeList(std::string& out, const std::vector<Type>& types,
 }
 
 static void printTensor(std::string& out, const Type& type, const PrintContext& context) {
-  // Builtin tensor shapes cannot hold `@param` dims, so the generic form spells such a tensor as
-  // the opaque `!ttl.tensor<...>` that mlir-opt accepts; the parser reads both back as a tensor.
-  out += context.generic && type.hasParams() ? "!ttl.tensor<" : "tensor<";
+  // Builtin tensor shapes cannot hold `@param` dims, knob expressions, a knob element type or a
+  // block-float element, so the generic form spells such a tensor as the opaque
+  // `!ttl.tensor<...>` that mlir-opt accepts; the parser reads both back as a tensor.
+  bool builtin = !type.hasParams() && !type.elementType().is(TypeKind::Opaque);
+  out += context.generic && !builtin ? "!ttl.tensor<" : "tensor<";
   for (const Dim& d : type.shape())
     out += d.str() + "x";
   printType(out, type.elementType(), context);
@@ -103,7 +105,11 @@ void printType(std::string& out, const Type& type, const PrintContext& context) 
   }
   case TypeKind::Tile:
     out += fmt::format("!ttcore.tile<{}x{}, {}>", type.tileRows(), type.tileColumns(),
-                       toString(type.tileDataType()));
+                       type.tileDataTypeKnob().empty() ? std::string(toString(type.tileDataType()))
+                                                       : "@" + type.tileDataTypeKnob());
+    return;
+  case TypeKind::Knob:
+    out += "@" + type.knobName();
     return;
   case TypeKind::Tensor:
     printTensor(out, type, context);
@@ -260,6 +266,9 @@ void printAttribute(std::string& out, const Attribute& attr, const PrintContext&
   }
   case AttrKind::Opaque:
     out += attr.stringValue();
+    return;
+  case AttrKind::KnobExpr:
+    out += context.generic ? "#ttl.expr<" + attr.exprValue().str() + ">" : attr.exprValue().str();
     return;
   }
 }

@@ -16,12 +16,13 @@ struct AttributeStorage {
   std::vector<int64_t> dense;          ///< DenseArray
   std::vector<NamedAttribute> entries; ///< Dictionary
   Layout layout;                       ///< Layout
+  KnobExpr expr;                       ///< KnobExpr
 
   bool operator==(const AttributeStorage& o) const {
     // Floats compare by bit pattern through ==, which is what a round trip must preserve.
     return kind == o.kind && integer == o.integer && number == o.number && type == o.type &&
            text == o.text && elements == o.elements && dense == o.dense && entries == o.entries &&
-           layout == o.layout;
+           layout == o.layout && expr == o.expr;
   }
 };
 
@@ -94,6 +95,14 @@ Attribute Attribute::opaque(std::string text) {
   return Attribute(s);
 }
 
+Attribute Attribute::knobExpr(KnobExpr expr) {
+  if (expr.isInteger()) return integer(expr.value());
+  if (expr.isKnob()) return symbolRef(expr.name());
+  auto s = make(AttrKind::KnobExpr);
+  s->expr = std::move(expr);
+  return Attribute(s);
+}
+
 AttrKind Attribute::kind() const {
   assert(impl_);
   return impl_->kind;
@@ -129,6 +138,9 @@ const std::vector<NamedAttribute>& Attribute::entries() const {
 }
 const Layout& Attribute::layoutValue() const {
   return impl_->layout;
+}
+const KnobExpr& Attribute::exprValue() const {
+  return impl_->expr;
 }
 
 bool Attribute::getIntegers(std::vector<int64_t>& out) const {

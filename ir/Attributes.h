@@ -26,6 +26,7 @@ enum class AttrKind {
   TypeAttr,   ///< a type used as an attribute
   Layout,     ///< `#ttl.layout<dram, interleaved>`
   Opaque,     ///< any other attribute, kept as its source text
+  KnobExpr,   ///< `ceildiv(@M, 32)`: a knob expression (generic form `#ttl.expr<...>`)
 };
 
 enum class MemorySpace : uint8_t { Dram, L1 };
@@ -58,6 +59,8 @@ public:
   static Attribute type(Type type);
   static Attribute layout(Layout layout);
   static Attribute opaque(std::string text);
+  /// A knob expression; a lone knob becomes a SymbolRef and a lone literal an Integer.
+  static Attribute knobExpr(KnobExpr expr);
 
   explicit operator bool() const { return impl_ != nullptr; }
   AttrKind kind() const;
@@ -77,6 +80,8 @@ public:
   const std::vector<int64_t>& denseValues() const;
   const std::vector<NamedAttribute>& entries() const;
   const Layout& layoutValue() const;
+  /// The expression of a KnobExpr attribute.
+  const KnobExpr& exprValue() const;
 
   /// For an array of integers: the values; false if any element is not an Integer.
   bool getIntegers(std::vector<int64_t>& out) const;

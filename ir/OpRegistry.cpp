@@ -19,8 +19,8 @@ constexpr OpDef kOps[] = {
      P::ModuleBody, 0, 0, 1, kNone},
     {"func.func", "a kernel thread after expand-threads: CB handles as arguments", F::Kernel,
      P::ModuleBody, 0, 0, 1, kNone},
-    {"ttl.launch", "run a thread function on the kernel's cores (after expand-threads)",
-     F::Generic, P::KernelBody, -1, 0, 0, kNone},
+    {"ttl.launch", "run a thread function on the kernel's cores (after expand-threads)", F::Generic,
+     P::KernelBody, -1, 0, 0, kNone},
     {"ttl.datamovement_thread", "a data-movement (RISC-V NoC) thread", F::Thread, P::KernelBody, 0,
      0, 1, kNone},
     {"ttl.compute_thread", "the compute (Tensix math) thread", F::Thread, P::KernelBody, 0, 0, 1,
@@ -120,6 +120,35 @@ const OpDef* lookupOp(std::string_view name) {
 
 std::span<const OpDef> registeredOps() {
   return kOps;
+}
+
+namespace {
+constexpr AttrDef kAttrs[] = {
+    {"ttl.kernel", "grid", "the core grid [GY, GX], or the planner chooses", "[GY, GX] | \"auto\"",
+     "\"auto\""},
+    {"ttl.kernel", "work", "the kernel's work items, split over the cores by the planner",
+     "[D0, D1, ...]", "none (no ttl.work_loop)"},
+    {"ttl.kernel", "math_fidelity",
+     "FPU fidelity of matmul and multiply (passes over the mantissa)",
+     "\"LoFi\" | \"HiFi2\" | \"HiFi3\" | \"HiFi4\" | @KNOB", "\"HiFi4\""},
+    {"ttl.kernel", "fp32_dest_acc", "accumulate in fp32 in DST (halves the DST tiles)",
+     "0 | 1 | @KNOB", "0"},
+};
+} // namespace
+
+bool isMathFidelity(std::string_view name) {
+  return std::find(std::begin(kMathFidelities), std::end(kMathFidelities), name) !=
+         std::end(kMathFidelities);
+}
+
+std::span<const AttrDef> registeredAttributes() {
+  return kAttrs;
+}
+
+const AttrDef* lookupAttr(std::string_view op, std::string_view name) {
+  for (const AttrDef& a : kAttrs)
+    if (a.op == op && a.name == name) return &a;
+  return nullptr;
 }
 
 Type impliedOperandType(const OpDef& def) {

@@ -66,6 +66,24 @@ inline constexpr int64_t kDynamicCoordinate = INT64_MIN;
 inline constexpr std::string_view kCmpiPredicates[] = {"eq",  "ne",  "slt", "sle", "sgt",
                                                        "sge", "ult", "ule", "ugt", "uge"};
 
+/// An attribute an op gives meaning to, beyond its custom syntax (listed by `ttlplan ops`).
+struct AttrDef {
+  std::string_view op;           ///< "ttl.kernel"
+  std::string_view name;         ///< "math_fidelity"
+  std::string_view summary;      ///< one line
+  std::string_view values;       ///< the accepted values, as the user writes them
+  std::string_view defaultValue; ///< what an absent attribute means
+};
+
+/// Math fidelities of the Tensix FPU, lowest first (`math_fidelity = "HiFi4"`).
+inline constexpr std::string_view kMathFidelities[] = {"LoFi", "HiFi2", "HiFi3", "HiFi4"};
+bool isMathFidelity(std::string_view name);
+
+/// Every registered attribute, in registry order.
+std::span<const AttrDef> registeredAttributes();
+/// The entry for `name` on `op`, or null.
+const AttrDef* lookupAttr(std::string_view op, std::string_view name);
+
 /// The entry for `name`, or null when the op is unknown.
 const OpDef* lookupOp(std::string_view name);
 /// Every registered op, in registry order.

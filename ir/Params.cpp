@@ -2,6 +2,7 @@
 
 #include "ir/Attributes.h"
 
+#include <algorithm>
 #include <unordered_map>
 #include <unordered_set>
 
@@ -100,8 +101,8 @@ std::optional<int64_t> evaluateUncached(const Value* value, int depth, Evaluatio
     Attribute param = op->attribute("param");
     if (!param.is(AttrKind::SymbolRef)) return std::nullopt;
     auto it = e.binding.find(param.stringValue());
-    if (it == e.binding.end()) return std::nullopt;
-    return it->second;
+    if (it == e.binding.end() || !it->second.isInteger()) return std::nullopt;
+    return it->second.integer();
   }
   if (op->dialect() != "arith") return e.leaves ? e.leaves(*op) : std::nullopt;
   if (op->numOperands() != 2) return std::nullopt;
@@ -130,7 +131,7 @@ void collectKnobsAt(const Value* value, std::set<std::string>& knobs, int depth,
 bool forEachFrom(const std::vector<const Param*>& knobs, size_t i, Binding& binding,
                  const std::function<bool(const Binding&)>& visit) {
   if (i == knobs.size()) return visit(binding);
-  for (int64_t v : knobs[i]->values) {
+  for (const KnobValue& v : knobs[i]->values) {
     binding[knobs[i]->name] = v;
     if (!forEachFrom(knobs, i + 1, binding, visit)) return false;
   }
@@ -150,8 +151,10 @@ std::vector<Param> collectParams(const Module& module) {
     if (name.is(AttrKind::String) || name.is(AttrKind::SymbolRef)) p.name = name.stringValue();
     Attribute values = op->attribute("values");
     if (values.is(AttrKind::Array))
-      for (const Attribute& v : values.elements())
+      for (const Attribute& v : values.elements()) {
         if (v.is(AttrKind::Integer)) p.values.push_back(v.intValue());
+        if (v.is(AttrKind::String)) p.values.push_back(KnobValue::symbol(v.stringValue()));
+      }
     out.push_back(std::move(p));
   }
   return out;
@@ -189,9 +192,29 @@ std::optional<int64_t> resolveDim(const Dim& dim, const Binding& binding) {
   if (dim.kind == Dim::Kind::Static) return dim.value;
   if (dim.kind == Dim::Kind::Param) {
     auto it = binding.find(dim.param);
-    if (it != binding.end()) return it->second;
+    if (it != binding.end() && it->second.isInteger()) return it->second.integer();
   }
+  if (dim.kind == Dim::Kind::Expr) return dim.expr.tryEvaluate(binding);
   return std::nullopt;
+}
+
+std::optional<DataType> resolveDataType(const Type& tile, const Binding& binding) {
+  if (!tile.is(TypeKind::Tile)) return std::nullopt;
+  if (tile.tileDataTypeKnob().empty()) return tile.tileDataType();
+  auto it = binding.find(tile.tileDataTypeKnob());
+  if (it == binding.end() || !it->second.isSymbol()) return std::nullopt;
+  return parseDataType(it->second.symbol());
+}
+
+std::string Param::domain() const {
+  std::string out;
+  for (const KnobValue& v : values)
+    out += (out.empty() ? "" : ", ") + v.str();
+  return "[" + out + "]";
+}
+
+bool Param::allows(const KnobValue& value) const {
+  return std::find(values.begin(), values.end(), value) != values.end();
 }
 
 uint64_t countBindings(const std::vector<const Param*>& knobs, uint64_t cap) {

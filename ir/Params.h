@@ -3,6 +3,7 @@
 // knob), and constant folding of index/i1 expressions built from `ttl.param_value`, constants and
 // `arith` ops under a binding. The verifier uses them to fold `ttl.require`; the search uses them
 // to instantiate templates.
+#include "ir/KnobValue.h"
 #include "ir/Operation.h"
 
 #include <cstdint>
@@ -17,13 +18,17 @@ namespace ttlplan::ir {
 
 /// One `ttl.param @NAME = [v0, v1, ...]`.
 struct Param {
-  std::string name;            ///< without '@'
-  std::vector<int64_t> values; ///< the integer candidates (non-integers are dropped)
-  Operation* op = nullptr;     ///< the defining `ttl.param`
-};
+  std::string name;              ///< without '@'
+  std::vector<KnobValue> values; ///< the candidates: integers, or symbols (`bf16`, `HiFi4`)
+  Operation* op = nullptr;       ///< the defining `ttl.param`
 
-/// A value for each bound knob, by name (without '@').
-using Binding = std::map<std::string, int64_t>;
+  /// True when the knob's values are symbols (the verifier rejects a mix).
+  bool isSymbolic() const { return !values.empty() && values.front().isSymbol(); }
+  /// "[1, 2, 4]" or "[bf16, bfp8_b]".
+  std::string domain() const;
+  /// True when `value` is one of the candidates.
+  bool allows(const KnobValue& value) const;
+};
 
 /// The `ttl.param` ops directly in the module body, in order (duplicates included).
 std::vector<Param> collectParams(const Module& module);
@@ -50,8 +55,13 @@ void collectKnobs(const Value* value, std::set<std::string>& knobs);
 /// The condition of a `ttl.require` under `binding`: true/false, or nullopt when it does not fold.
 std::optional<bool> foldRequire(const Operation& require, const Binding& binding);
 
-/// A dimension under `binding`: its number, the knob's bound value, or nullopt (`?`, unbound).
+/// A dimension under `binding`: its number, the knob's (or expression's) integer value, or
+/// nullopt (`?`, unbound, a symbol, an expression that does not evaluate).
 std::optional<int64_t> resolveDim(const Dim& dim, const Binding& binding);
+
+/// A tile type's data type under `binding`: fixed, or its knob's bound symbol when that names a
+/// data type; nullopt otherwise.
+std::optional<DataType> resolveDataType(const Type& tile, const Binding& binding);
 
 /// Number of bindings of `knobs` (the product of their value counts), saturating at `cap + 1`.
 uint64_t countBindings(const std::vector<const Param*>& knobs, uint64_t cap);

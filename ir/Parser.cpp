@@ -193,6 +193,9 @@ private:
   bool parseTypeList(std::vector<Type>& types);
   bool parseShapePrefix(std::vector<Dim>& dims);
   bool parseDimToken(Dim& dim, bool allowDynamic);
+  KnobExpr parseRawKnobExpr(size_t& p);
+  bool startsKnobExpr() const;
+  Attribute parseKnobExprAttribute();
   bool captureBalanced(std::string& out);
 
   // --- Attributes ------------------------------------------------------------------------------
@@ -331,7 +334,26 @@ bool Parser::captureBalanced(std::string& out) {
   return true;
 }
 
+KnobExpr Parser::parseRawKnobExpr(size_t& p) {
+  std::string message;
+  KnobExpr e = parseKnobExpr(lexer_.source(), p, message);
+  if (!e) error(p, message);
+  return e;
+}
+
 bool Parser::parseDimToken(Dim& dim, bool allowDynamic) {
+  bool hex = is(TokenKind::Integer) && tok_.spelling.rfind("0x", 0) == 0;
+  if (!hex && (is(TokenKind::Integer) || is(TokenKind::AtIdent) || is(TokenKind::LParen) ||
+               startsKnobExpr())) {
+    // A number, a knob or a knob expression (`@BM * 2`), read at character level.
+    size_t p = tok_.offset;
+    KnobExpr e = parseRawKnobExpr(p);
+    if (!e) return false;
+    dim = Dim::ofExpr(std::move(e));
+    lexer_.resetTo(p);
+    consume();
+    return true;
+  }
   if (is(TokenKind::Integer)) {
     int64_t value = 0;
     if (!readInteger(value)) return false;
@@ -343,7 +365,8 @@ bool Parser::parseDimToken(Dim& dim, bool allowDynamic) {
     dim = Dim::dynamic();
   } else {
     return error(fmt::format("expected {}, found {}",
-                             allowDynamic ? "an integer, '?' or a @param" : "an integer or @param",
+                             allowDynamic ? "an integer, '?', a @param or a knob expression"
+                                          : "an integer, a @param or a knob expression",
                              found()));
   }
   consume();
@@ -372,6 +395,16 @@ bool Parser::parseShapePrefix(std::vector<Dim>& dims) {
     } else if (p < src.size() && src[p] == '?') {
       ++p;
       dim = Dim::dynamic();
+    } else if (p < src.size() && src[p] == '(') {
+      // A knob expression in parentheses: `(@M / 32)x`.
+      ++p;
+      KnobExpr e = parseRawKnobExpr(p);
+      if (!e) return false;
+      skipSpace();
+      if (p >= src.size() || src[p] != ')')
+        return error(p, "expected ')' to close the knob expression in a shape");
+      ++p;
+      dim = Dim::ofExpr(std::move(e));
     } else if (p < src.size() && src[p] == '@') {
       ++p;
       size_t nameStart = p;
@@ -381,6 +414,10 @@ bool Parser::parseShapePrefix(std::vector<Dim>& dims) {
       size_t x = src.substr(nameStart, p - nameStart).find('x');
       if (x == 0 || nameStart == p) return error(start, "expected a knob name after '@' in shape");
       if (x != std::string_view::npos) p = nameStart + x;
+      if (p >= src.size() || src[p] != 'x') {
+        p = start; // `@DTYPE` not followed by 'x' is the element type
+        break;
+      }
       dim = Dim::ofParam(std::string(src.substr(nameStart, p - nameStart)));
     } else {
       break;
@@ -403,7 +440,13 @@ Type Parser::parseTensorType(bool opaqueSpelling) {
   }
   std::vector<Dim> dims;
   if (!parseShapePrefix(dims)) return Type();
-  Type element = parseType();
+  Type element;
+  if (is(TokenKind::AtIdent)) { // a symbol knob as the element type: `tensor<@Mx@Kx@DTYPE>`
+    element = Type::knob(tok_.text);
+    consume();
+  } else {
+    element = parseType();
+  }
   if (!element) return Type();
   Attribute encoding;
   if (consumeIf(TokenKind::Comma)) {
@@ -452,9 +495,16 @@ Type Parser::parseTileType() {
   lexer_.resetTo(p);
   consume();
   if (!expect(TokenKind::Comma, "after tile size")) return Type();
+  if (is(TokenKind::AtIdent)) { // a symbol knob: `!ttcore.tile<32x32, @DTYPE>`
+    std::string knob = tok_.text;
+    consume();
+    if (!expect(TokenKind::Greater, "to close '!ttcore.tile<'")) return Type();
+    return Type::tile(sizes[0], sizes[1], std::move(knob));
+  }
   if (!is(TokenKind::BareIdent)) {
     error(fmt::format(
-        "expected tile data type (bf16, f32, f16, bfp8_b, bfp4_b, i32, u32), found {}", found()));
+        "expected tile data type (bf16, f32, f16, bfp8_b, bfp4_b, i32, u32, or a @knob), found {}",
+        found()));
     return Type();
   }
   std::optional<DataType> dataType = parseDataType(tok_.text);
@@ -586,6 +636,8 @@ Type Parser::parseType() {
   consume();
   if (word.text == "tensor") return parseTensorType(false);
   if (std::optional<Type> scalar = builtinScalar(word.text)) return *scalar;
+  if (word.text == "bfp8_b" || word.text == "bfp4_b") // block-float tensor elements (no builtin)
+    return Type::opaque(word.text);
   if (is(TokenKind::Less) && tok_.offset == word.offset + word.spelling.size()) {
     // Another builtin type (memref, vector, ...): kept as written.
     std::string text = word.text;
@@ -738,10 +790,41 @@ Attribute Parser::parseDenseArray() {
   return Attribute::denseArray(element, std::move(values));
 }
 
+bool Parser::startsKnobExpr() const {
+  if (!is(TokenKind::BareIdent) || nextChar() != '(') return false;
+  return tok_.text == "ceildiv" || tok_.text == "min" || tok_.text == "max";
+}
+
+Attribute Parser::parseKnobExprAttribute() {
+  // Custom form: `ceildiv(@M, 32)`, `@M / 32`, `2 * @BK`; a lone number or knob is left to the
+  // ordinary attribute syntax (so `2 : index` and `@foo` read as before).
+  bool plainKnob =
+      is(TokenKind::AtIdent) && !tok_.text.empty() &&
+      std::all_of(tok_.text.begin(), tok_.text.end(),
+                  [](char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_'; }) &&
+      tok_.spelling.size() == tok_.text.size() + 1;
+  bool hex = is(TokenKind::Integer) && tok_.spelling.rfind("0x", 0) == 0;
+  if (!(plainKnob || (is(TokenKind::Integer) && !hex) || is(TokenKind::LParen) || startsKnobExpr()))
+    return Attribute();
+  size_t p = tok_.offset;
+  std::string message;
+  KnobExpr e = parseKnobExpr(lexer_.source(), p, message);
+  if (!e) {
+    if (!is(TokenKind::LParen)) error(p, message); // `(T) -> U` is a function type
+    return Attribute();
+  }
+  if (e.isInteger() || e.isKnob()) return Attribute();
+  lexer_.resetTo(p);
+  consume();
+  return Attribute::knobExpr(std::move(e));
+}
+
 Attribute Parser::parseAttribute() {
   NestingGuard guard(*this);
   if (!guard.ok()) return Attribute();
   size_t offset = tok_.offset;
+  if (Attribute e = parseKnobExprAttribute()) return e;
+  if (failed_) return Attribute();
   switch (tok_.kind) {
   case TokenKind::Integer:
   case TokenKind::Float:
@@ -786,6 +869,15 @@ Attribute Parser::parseAttribute() {
     consume();
     bool angle = is(TokenKind::Less) && tok_.offset == hash.offset + hash.spelling.size();
     if (hash.text == "ttl.layout") return parseLayout();
+    if (hash.text == "ttl.expr" && angle) { // generic form of a knob expression
+      size_t p = tok_.offset + 1;
+      KnobExpr e = parseRawKnobExpr(p);
+      if (!e) return Attribute();
+      lexer_.resetTo(p);
+      consume();
+      if (!expect(TokenKind::Greater, "to close '#ttl.expr<'")) return Attribute();
+      return Attribute::knobExpr(std::move(e));
+    }
     if (hash.text.find('.') == std::string::npos && !angle) {
       for (const auto& [alias, attr] : aliases_.attributes)
         if (alias == hash.text) return attr;
@@ -1083,12 +1175,23 @@ bool Parser::parseParam(OpState& state) {
   state.attributes.push_back({"sym_name", Attribute::string(tok_.text)});
   consume();
   if (!expect(TokenKind::Equal, "after the knob name")) return false;
-  size_t at = tok_.offset;
-  Attribute values = parseAttribute();
-  if (!values) return false;
-  if (!values.is(AttrKind::Array))
-    return error(at, "a knob's values must be a list like [1, 2, 4]");
-  state.attributes.push_back({"values", values});
+  if (!is(TokenKind::LSquare))
+    return error("a knob's values must be a list like [1, 2, 4] or [bf16, bfp8_b]");
+  consume();
+  std::vector<Attribute> values;
+  while (!is(TokenKind::RSquare)) {
+    if (is(TokenKind::BareIdent)) { // a symbol value: `bf16`, `HiFi4`
+      values.push_back(Attribute::string(tok_.text));
+      consume();
+    } else {
+      Attribute v = parseAttribute();
+      if (!v) return false;
+      values.push_back(v);
+    }
+    if (!consumeIf(TokenKind::Comma)) break;
+  }
+  if (!expect(TokenKind::RSquare, "to close the knob's values")) return false;
+  state.attributes.push_back({"values", Attribute::array(std::move(values))});
   return parseOptionalAttrDict(state.attributes);
 }
 

@@ -164,6 +164,15 @@ private:
     printAttribute(s, a, context_);
     return s;
   }
+  /// A knob's values: symbols (string attributes) bare, `[bf16, bfp8_b]`, as the parser reads.
+  std::string paramValues(const Attribute& values) {
+    std::string s = "[";
+    for (const Attribute& v : values.elements()) {
+      if (s.size() > 1) s += ", ";
+      s += v.is(AttrKind::String) ? keyOrString(v.stringValue()) : attr(v);
+    }
+    return s + "]";
+  }
   void attrDict(const Operation& op, const std::vector<std::string_view>& elided, bool keyword);
   std::string typeList(const std::vector<Value*>& values);
 
@@ -376,7 +385,7 @@ void Printer::printCustom(Operation& op) {
   }
   case AsmFormat::Param:
     out_ += fmt::format(" @{} = {}", keyOrString(op.attribute("sym_name").stringValue()),
-                        attr(op.attribute("values")));
+                        paramValues(op.attribute("values")));
     attrDict(op, elided, false);
     return;
   case AsmFormat::Thread:

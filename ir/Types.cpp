@@ -21,7 +21,7 @@ struct TypeStorage {
   Dim depth;                                    ///< CircularBuffer
   TransferKind transfer = TransferKind::Read;   ///< TransferHandle
   std::vector<Type> inputs, results;            ///< Function
-  std::string text;                             ///< Opaque
+  std::string text;                             ///< Opaque; the knob of a Knob or a Tile
 
   bool operator==(const TypeStorage& o) const {
     return kind == o.kind && width == o.width && signedness == o.signedness &&
@@ -40,8 +40,21 @@ std::string Dim::str() const {
     return std::string("@") + param;
   case Kind::Dynamic:
     return "?";
+  case Kind::Expr:
+    return "(" + expr.str() + ")";
   }
   return "?";
+}
+
+Dim Dim::ofExpr(KnobExpr e) {
+  if (e.isInteger()) return fixed(e.value());
+  if (e.isKnob()) return ofParam(e.name());
+  return {Kind::Expr, 0, {}, std::move(e)};
+}
+
+void Dim::collectKnobs(std::set<std::string>& out) const {
+  if (kind == Kind::Param) out.insert(param);
+  if (kind == Kind::Expr) expr.collectKnobs(out);
 }
 
 static std::shared_ptr<TypeStorage> make(TypeKind kind) {
@@ -69,6 +82,18 @@ Type Type::tile(int64_t rows, int64_t columns, DataType dataType) {
   s->rows = rows;
   s->columns = columns;
   s->dataType = dataType;
+  return Type(s);
+}
+Type Type::tile(int64_t rows, int64_t columns, std::string dataTypeKnob) {
+  auto s = make(TypeKind::Tile);
+  s->rows = rows;
+  s->columns = columns;
+  s->text = std::move(dataTypeKnob);
+  return Type(s);
+}
+Type Type::knob(std::string name) {
+  auto s = make(TypeKind::Knob);
+  s->text = std::move(name);
   return Type(s);
 }
 Type Type::tensor(std::vector<Dim> shape, Type element, Attribute encoding) {
@@ -138,6 +163,12 @@ int64_t Type::tileColumns() const {
 DataType Type::tileDataType() const {
   return impl_->dataType;
 }
+const std::string& Type::tileDataTypeKnob() const {
+  return impl_->text;
+}
+const std::string& Type::knobName() const {
+  return impl_->text;
+}
 const std::vector<Dim>& Type::shape() const {
   return impl_->shape;
 }
@@ -170,8 +201,10 @@ bool Type::isTileBlock() const {
 bool Type::hasParams() const {
   if (!impl_) return false;
   for (const Dim& d : impl_->shape)
-    if (d.kind == Dim::Kind::Param) return true;
-  if (impl_->depth.kind == Dim::Kind::Param) return true;
+    if (d.hasKnobs()) return true;
+  if (impl_->depth.hasKnobs()) return true;
+  if (impl_->kind == TypeKind::Knob) return true;
+  if (impl_->kind == TypeKind::Tile && !impl_->text.empty()) return true;
   if (impl_->element.hasParams()) return true;
   for (const Type& t : impl_->inputs)
     if (t.hasParams()) return true;

@@ -1,9 +1,11 @@
 #pragma once
 // TTL types (TTL_SYNTAX.md, "Types"): immutable values with structural equality.
 #include "ir/DataType.h"
+#include "ir/KnobExpr.h"
 
 #include <cstdint>
 #include <memory>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -13,19 +15,27 @@ class Attribute;
 struct TypeStorage;
 
 /// One dimension of a tensor shape, a CB block shape or a CB depth: a number, a `@param`
-/// reference (a knob of the search space) or `?` (the planner chooses).
+/// reference (a knob of the search space), a knob expression (`(@M / 32)`) or `?` (the planner
+/// chooses).
 struct Dim {
-  enum class Kind : uint8_t { Static, Param, Dynamic };
+  enum class Kind : uint8_t { Static, Param, Dynamic, Expr };
   Kind kind = Kind::Static;
   int64_t value = 0; ///< the number when Static
   std::string param; ///< the knob's name without '@' when Param
+  KnobExpr expr;     ///< the expression when Expr
 
-  static Dim fixed(int64_t value) { return {Kind::Static, value, {}}; }
-  static Dim ofParam(std::string name) { return {Kind::Param, 0, std::move(name)}; }
-  static Dim dynamic() { return {Kind::Dynamic, 0, {}}; }
+  static Dim fixed(int64_t value) { return {Kind::Static, value, {}, {}}; }
+  static Dim ofParam(std::string name) { return {Kind::Param, 0, std::move(name), {}}; }
+  static Dim dynamic() { return {Kind::Dynamic, 0, {}, {}}; }
+  /// An expression dimension; a lone literal or knob becomes a Static or Param dimension.
+  static Dim ofExpr(KnobExpr e);
   bool isStatic() const { return kind == Kind::Static; }
+  /// True for a Param or Expr dimension (it needs a binding to have a value).
+  bool hasKnobs() const { return kind == Kind::Param || kind == Kind::Expr; }
+  /// The knobs a Param or Expr dimension names.
+  void collectKnobs(std::set<std::string>& out) const;
   bool operator==(const Dim&) const = default;
-  /// "4", "@BM" or "?".
+  /// "4", "@BM", "(@M / 32)" or "?".
   std::string str() const;
 };
 
@@ -40,6 +50,7 @@ enum class TypeKind {
   Pipe,           ///< `!ttl.pipe`
   Semaphore,      ///< `!ttl.semaphore`
   Function,       ///< `(T, U) -> V`, only inside attributes and op signatures
+  Knob,           ///< `@DTYPE`: a tensor element type given by a symbol knob
   Opaque,         ///< any other type, kept as its source text
 };
 
@@ -55,6 +66,10 @@ public:
   static Type integer(unsigned width, Signedness signedness = Signedness::Signless);
   static Type floating(FloatKind kind);
   static Type tile(int64_t rows, int64_t columns, DataType dataType);
+  /// `!ttcore.tile<32x32, @DTYPE>`: a tile whose data type is a symbol knob.
+  static Type tile(int64_t rows, int64_t columns, std::string dataTypeKnob);
+  /// `@DTYPE` as a tensor element type.
+  static Type knob(std::string name);
   static Type tensor(std::vector<Dim> shape, Type element, Attribute encoding);
   static Type tensor(std::vector<Dim> shape, Type element);
   static Type circularBuffer(std::vector<Dim> blockShape, Type tile, Dim depth);
@@ -78,7 +93,12 @@ public:
   // Tile.
   int64_t tileRows() const;
   int64_t tileColumns() const;
+  /// The tile's data type; BF16 when it is a knob (check tileDataTypeKnob() first).
   DataType tileDataType() const;
+  /// The knob naming the tile's data type (without '@'); empty when the type is fixed.
+  const std::string& tileDataTypeKnob() const;
+  /// The knob's name of a Knob type (without '@').
+  const std::string& knobName() const;
   /// Tensor shape or CB block shape.
   const std::vector<Dim>& shape() const;
   /// Tensor element type or CB tile type.
@@ -94,7 +114,7 @@ public:
 
   /// True for a tensor whose element type is a tile (a block of tiles: a CB view or a slice).
   bool isTileBlock() const;
-  /// True if any dimension anywhere in the type refers to a `@param`.
+  /// True if any dimension or data type anywhere in the type refers to a `@param`.
   bool hasParams() const;
 
   /// The type in custom syntax, without aliases.

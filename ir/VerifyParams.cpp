@@ -3,10 +3,12 @@
 // depends on (searched exhaustively up to kMaxBindings) satisfies it, alone and together with the
 // kernel's other requirements.
 #include "ir/Attributes.h"
+#include "ir/OpRegistry.h"
 #include "ir/Params.h"
 #include "ir/VerifierDetail.h"
 
 #include <fmt/format.h>
+#include <map>
 #include <set>
 
 namespace ttlplan::ir::detail {
@@ -22,18 +24,25 @@ void checkParamValues(const Operation& op, const std::string& name, DiagnosticEn
   Attribute values = op.attribute("values");
   if (!values.is(AttrKind::Array) || values.elements().empty())
     return (void)diags.error(op.location(), fmt::format("knob @{} needs a non-empty list of "
-                                                        "values, like [1, 2, 4]",
+                                                        "values, like [1, 2, 4] or [bf16, bfp8_b]",
                                                         name));
-  std::set<int64_t> seen;
+  std::set<std::string> seen;
+  bool symbols = values.elements().front().is(AttrKind::String);
   for (const Attribute& v : values.elements()) {
-    if (!v.is(AttrKind::Integer) || v.intValue() <= 0)
-      return (void)diags.error(op.location(), fmt::format("knob @{} values must be positive "
-                                                          "integers, got {}",
+    if (v.is(AttrKind::String) != symbols)
+      return (void)diags.error(op.location(), fmt::format("knob @{} mixes integers and symbols; "
+                                                          "its values must all be integers or all "
+                                                          "symbols",
+                                                          name));
+    if (!symbols && (!v.is(AttrKind::Integer) || v.intValue() < 0))
+      return (void)diags.error(op.location(), fmt::format("knob @{} values must be integers >= 0 "
+                                                          "or symbols, got {}",
                                                           name, v.str()));
-    if (!seen.insert(v.intValue()).second)
+    std::string text = symbols ? v.stringValue() : std::to_string(v.intValue());
+    if (!seen.insert(text).second)
       return (void)diags.error(op.location(), fmt::format("knob @{} lists the value {} twice; "
                                                           "values must be distinct",
-                                                          name, v.intValue()));
+                                                          name, text));
   }
 }
 
@@ -59,12 +68,22 @@ void checkDeclarations(const std::vector<Param>& params, DiagnosticEngine& diags
 
 // ---- references ---------------------------------------------------------------------------
 
-void typeKnobs(const Type& type, std::set<std::string>& out) {
+/// What a use of a knob needs its values to be.
+enum class Need { Integer, DataType, Fidelity, ZeroOrOne };
+
+using Uses = std::map<std::string, std::set<Need>>;
+
+void typeKnobs(const Type& type, Uses& out) {
   if (!type || !type.hasParams()) return;
+  std::set<std::string> ints;
   for (const Dim& d : type.shape())
-    if (d.kind == Dim::Kind::Param) out.insert(d.param);
-  if (type.is(TypeKind::CircularBuffer) && type.depth().kind == Dim::Kind::Param)
-    out.insert(type.depth().param);
+    d.collectKnobs(ints);
+  if (type.is(TypeKind::CircularBuffer)) type.depth().collectKnobs(ints);
+  for (const std::string& k : ints)
+    out[k].insert(Need::Integer);
+  if (type.is(TypeKind::Tile) && !type.tileDataTypeKnob().empty())
+    out[type.tileDataTypeKnob()].insert(Need::DataType);
+  if (type.is(TypeKind::Knob)) out[type.knobName()].insert(Need::DataType);
   typeKnobs(type.elementType(), out);
   if (type.is(TypeKind::Function)) {
     for (const Type& t : type.inputs())
@@ -74,17 +93,23 @@ void typeKnobs(const Type& type, std::set<std::string>& out) {
   }
 }
 
-void attributeKnobs(const Attribute& attr, std::set<std::string>& out) {
-  if (attr.is(AttrKind::SymbolRef)) out.insert(attr.stringValue());
+void attributeKnobs(const Attribute& attr, Need need, Uses& out) {
+  if (attr.is(AttrKind::SymbolRef)) out[attr.stringValue()].insert(need);
+  if (attr.is(AttrKind::KnobExpr)) {
+    std::set<std::string> ints;
+    attr.exprValue().collectKnobs(ints);
+    for (const std::string& k : ints)
+      out[k].insert(Need::Integer);
+  }
   if (attr.is(AttrKind::Array))
     for (const Attribute& e : attr.elements())
-      attributeKnobs(e, out);
+      attributeKnobs(e, need, out);
 }
 
-// Knob names an op refers to: in the types it defines and, for ttl ops, in its attributes
-// (symbol references in other dialects may name functions, not knobs).
-std::set<std::string> referencedKnobs(Operation& op) {
-  std::set<std::string> out;
+// Knob names an op refers to and what each use needs: in the types it defines and, for ttl ops,
+// in its attributes (symbol references in other dialects may name functions, not knobs).
+Uses referencedKnobs(Operation& op) {
+  Uses out;
   for (const Value* r : op.results())
     typeKnobs(r->type(), out);
   for (size_t i = 0; i < op.numRegions(); ++i)
@@ -92,19 +117,80 @@ std::set<std::string> referencedKnobs(Operation& op) {
       for (const Value* a : block->arguments())
         typeKnobs(a->type(), out);
   if (op.dialect() == "ttl")
-    for (const NamedAttribute& a : op.attributes())
-      if (a.name != "sym_name" && a.name != "callee") attributeKnobs(a.value, out);
+    for (const NamedAttribute& a : op.attributes()) {
+      if (a.name == "sym_name" || a.name == "callee") continue;
+      Need need = a.name == "math_fidelity"   ? Need::Fidelity
+                  : a.name == "fp32_dest_acc" ? Need::ZeroOrOne
+                                              : Need::Integer;
+      attributeKnobs(a.value, need, out);
+    }
   return out;
+}
+
+/// The first value of `p` that `need` rejects, or empty when all fit.
+std::string misfit(const Param& p, Need need) {
+  for (const KnobValue& v : p.values) {
+    bool ok = need == Need::Integer     ? v.isInteger()
+              : need == Need::ZeroOrOne ? v.isInteger() && (v.integer() == 0 || v.integer() == 1)
+              : need == Need::DataType  ? v.isSymbol() && parseDataType(v.symbol()).has_value()
+                                        : v.isSymbol() && isMathFidelity(v.symbol());
+    if (!ok) return v.str();
+  }
+  return {};
+}
+
+const char* needText(Need need) {
+  switch (need) {
+  case Need::Integer:
+    return "an integer";
+  case Need::ZeroOrOne:
+    return "0 or 1 (fp32_dest_acc)";
+  case Need::DataType:
+    return "a data type (bf16, f32, f16, bfp8_b, bfp4_b, i32, u32)";
+  case Need::Fidelity:
+    return "a math fidelity (LoFi, HiFi2, HiFi3, HiFi4)";
+  }
+  return "?";
 }
 
 void checkReferences(Module& module, const std::vector<Param>& params, DiagnosticEngine& diags) {
   module.op->walk([&](Operation* op) {
-    for (const std::string& name : referencedKnobs(*op))
-      if (!findParam(params, name))
+    for (const auto& [name, needs] : referencedKnobs(*op)) {
+      const Param* p = findParam(params, name);
+      if (!p) {
         diags.error(op->location(), fmt::format("unknown knob @{}; declare it in the module with "
                                                 "ttl.param @{} = [...]",
                                                 name, name));
+        continue;
+      }
+      for (Need need : needs)
+        if (std::string bad = misfit(*p, need); !bad.empty()) {
+          diags
+              .error(op->location(),
+                     fmt::format("knob @{} is used here where {} is needed, but its value {} is "
+                                 "not; use a knob whose values fit",
+                                 name, needText(need), bad))
+              .note(p->op->location(), fmt::format("@{} = {} is declared here", name, p->domain()));
+          break;
+        }
+    }
   });
+}
+
+/// `math_fidelity` and `fp32_dest_acc` of a kernel: a fixed valid value or a @knob.
+void checkKernelMath(Operation& kernel, DiagnosticEngine& diags) {
+  Attribute f = kernel.attribute("math_fidelity");
+  if (f && !f.is(AttrKind::SymbolRef) &&
+      !(f.is(AttrKind::String) && isMathFidelity(f.stringValue())))
+    diags.error(kernel.location(), fmt::format("math_fidelity must be \"LoFi\", \"HiFi2\", "
+                                               "\"HiFi3\", \"HiFi4\" or a @knob, got {}",
+                                               f.str()));
+  Attribute a = kernel.attribute("fp32_dest_acc");
+  bool ok = !a || a.is(AttrKind::SymbolRef) || a.is(AttrKind::Bool) ||
+            (a.is(AttrKind::Integer) && (a.intValue() == 0 || a.intValue() == 1));
+  if (!ok)
+    diags.error(kernel.location(),
+                fmt::format("fp32_dest_acc must be 0, 1 or a @knob, got {}", a.str()));
 }
 
 // ---- requirements -------------------------------------------------------------------------
@@ -200,8 +286,10 @@ void verifyParams(Module& module, DiagnosticEngine& diags) {
   std::vector<Param> params = collectParams(module);
   checkDeclarations(params, diags);
   checkReferences(module, params, diags);
-  for (Operation* kernel : kernelsOf(module))
+  for (Operation* kernel : kernelsOf(module)) {
+    checkKernelMath(*kernel, diags);
     checkKernelRequires(*kernel, params, diags);
+  }
 }
 
 } // namespace ttlplan::ir::detail

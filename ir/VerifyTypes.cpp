@@ -330,8 +330,8 @@ bool checkSliceSource(const Operation& op, DiagnosticEngine& diags) {
                                            str(t)));
     return false;
   }
-  for (const Dim& d : t.shape())
-    if (!d.isStatic() || d.value % kTileSize != 0) {
+  for (const Dim& d : t.shape()) // a knob dim is checked once a binding gives it a value
+    if (!d.hasKnobs() && (!d.isStatic() || d.value % kTileSize != 0)) {
       diags.error(op.location(), fmt::format("ttl.tensor_slice source {} is not tile aligned: "
                                              "its dimensions must be multiples of 32",
                                              str(t)));
@@ -343,6 +343,7 @@ bool checkSliceSource(const Operation& op, DiagnosticEngine& diags) {
 void checkSliceBounds(const Operation& op, const Type& tensor, const Type& block,
                       DiagnosticEngine& diags) {
   for (size_t d = 0; d < block.shape().size(); ++d) {
+    if (!tensor.shape()[d].isStatic()) continue; // a knob: bounds depend on the binding
     int64_t tiles = tensor.shape()[d].value / kTileSize;
     const Dim& extent = block.shape()[d];
     if (extent.isStatic() && extent.value > tiles)
@@ -378,11 +379,19 @@ void checkSlice(const Operation& op, DiagnosticEngine& diags) {
         fmt::format("ttl.tensor_slice gives a rank-{} block of tiles, got {}", rank, str(block)));
   std::optional<DataType> dt = tileTypeOf(tensor.elementType());
   if (dt && isKind(block.elementType(), TypeKind::Tile) &&
-      block.elementType().tileDataType() != *dt)
+      block.elementType().tileDataTypeKnob().empty() && block.elementType().tileDataType() != *dt)
     return (void)diags.error(op.location(),
                              fmt::format("slice of a {} tensor must have {} tiles, got {}",
                                          str(tensor.elementType()), toString(*dt),
                                          str(block.elementType())));
+  // A knob element type: the tiles must name the same knob (`@DTYPE` tensor, `@DTYPE` tiles).
+  Type tile = block.elementType();
+  if (tensor.elementType().is(TypeKind::Knob) && isKind(tile, TypeKind::Tile) &&
+      tile.tileDataTypeKnob() != tensor.elementType().knobName())
+    return (void)diags.error(op.location(),
+                             fmt::format("slice of a @{} tensor must have @{} tiles, got {}",
+                                         tensor.elementType().knobName(),
+                                         tensor.elementType().knobName(), str(tile)));
   checkSliceBounds(op, tensor, block, diags);
 }
 
@@ -480,7 +489,8 @@ void checkGrid(const Operation& kernel, DiagnosticEngine& diags) {
   if (grid.is(AttrKind::String) && grid.stringValue() == "auto") return;
   // Each size is a positive integer or a @knob (the binding gives it; the planner checks it fits).
   auto size = [](const Attribute& a) {
-    return a.is(AttrKind::SymbolRef) || (a.is(AttrKind::Integer) && a.intValue() > 0);
+    return a.is(AttrKind::SymbolRef) || a.is(AttrKind::KnobExpr) ||
+           (a.is(AttrKind::Integer) && a.intValue() > 0);
   };
   if (grid.is(AttrKind::Array) && grid.elements().size() == 2 && size(grid.elements()[0]) &&
       size(grid.elements()[1]))
@@ -502,7 +512,9 @@ int checkWork(const Operation& kernel, DiagnosticEngine& diags) {
     return -1;
   }
   for (const Attribute& e : work.elements()) {
-    if (e.is(AttrKind::SymbolRef) || (e.is(AttrKind::Integer) && e.intValue() > 0)) continue;
+    if (e.is(AttrKind::SymbolRef) || e.is(AttrKind::KnobExpr) ||
+        (e.is(AttrKind::Integer) && e.intValue() > 0))
+      continue;
     diags.error(kernel.location(), fmt::format("work dimensions must be positive integers or "
                                                "@knobs, got {}",
                                                e.str()));

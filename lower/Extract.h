@@ -23,14 +23,23 @@ struct ChosenBinding {
       source; ///< "none" (no knobs), "--bind", or "first binding satisfying every ttl.require"
 };
 
-/// `--bind NAME=V,...` parsed; an error names the bad entry.
+/// `--bind NAME=V,...` parsed (V an integer or a symbol like bf16); an error names the bad entry.
 Expected<ir::Binding> parseBindingList(const std::string& text);
 
-/// With no knobs: the empty binding. With `requested`: it, after checking every knob is bound to
-/// one of its values and every `ttl.require` folds to true. Otherwise the first binding (knobs in
-/// declaration order, first knob slowest) for which every `ttl.require` folds to true.
+/// With no knobs: the empty binding. Otherwise the knobs in `requested` (a partial binding,
+/// checked: known knobs, values in their domains) are fixed and the others take the first
+/// binding (knobs in declaration order, first knob slowest) for which every `ttl.require` folds
+/// to true and every knob expression evaluates (no division by zero, no inexact '/').
 Expected<ChosenBinding> chooseBinding(const ir::Module& module,
                                       const std::optional<ir::Binding>& requested);
+
+/// The kernel's math settings under the binding (`math_fidelity`, `fp32_dest_acc`; the op
+/// registry's defaults when absent).
+struct MathOptions {
+  std::string mathFidelity = "HiFi4"; ///< LoFi, HiFi2, HiFi3 or HiFi4
+  bool fp32DestAcc = false;           ///< fp32 accumulation in DST (halves its capacity)
+};
+Expected<MathOptions> extractMathOptions(ir::Operation* kernel, const ir::Binding& binding);
 
 /// One `ttl.create_cb` under the binding.
 struct CbInfo {

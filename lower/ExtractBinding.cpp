@@ -3,6 +3,7 @@
 #include "lower/Extract.h"
 
 #include <algorithm>
+#include <cctype>
 #include <charconv>
 #include <fmt/format.h>
 
@@ -22,6 +23,79 @@ std::string trim(std::string s) {
   size_t b = s.find_first_not_of(" \t");
   size_t e = s.find_last_not_of(" \t");
   return b == std::string::npos ? std::string() : s.substr(b, e - b + 1);
+}
+
+bool isSymbol(const std::string& s) {
+  if (s.empty() || !(std::isalpha(static_cast<unsigned char>(s[0])) || s[0] == '_')) return false;
+  return std::all_of(s.begin(), s.end(), [](char c) {
+    return std::isalnum(static_cast<unsigned char>(c)) || c == '_';
+  });
+}
+
+/// A knob expression and the op that uses it (in a type or an attribute).
+struct KnobUse {
+  ir::KnobExpr expr;
+  ir::Operation* op = nullptr;
+};
+
+void typeExprs(const ir::Type& t, ir::Operation* op, std::vector<KnobUse>& out) {
+  if (!t || !t.hasParams()) return;
+  for (const ir::Dim& d : t.shape())
+    if (d.kind == ir::Dim::Kind::Expr) out.push_back({d.expr, op});
+  if (t.is(ir::TypeKind::CircularBuffer) && t.depth().kind == ir::Dim::Kind::Expr)
+    out.push_back({t.depth().expr, op});
+  typeExprs(t.elementType(), op, out);
+  if (t.is(ir::TypeKind::Function)) {
+    for (const ir::Type& i : t.inputs())
+      typeExprs(i, op, out);
+    for (const ir::Type& r : t.results())
+      typeExprs(r, op, out);
+  }
+}
+
+void attributeExprs(const ir::Attribute& a, ir::Operation* op, std::vector<KnobUse>& out) {
+  if (a.is(ir::AttrKind::KnobExpr)) out.push_back({a.exprValue(), op});
+  if (a.is(ir::AttrKind::Array))
+    for (const ir::Attribute& e : a.elements())
+      attributeExprs(e, op, out);
+}
+
+/// Every knob expression in the module: a binding is legal only if they all evaluate (no
+/// division by zero, no inexact '/').
+std::vector<KnobUse> knobExpressions(const ir::Module& module) {
+  std::vector<KnobUse> out;
+  module.op->walk([&](ir::Operation* op) {
+    for (ir::Value* r : op->results())
+      typeExprs(r->type(), op, out);
+    for (size_t i = 0; i < op->numRegions(); ++i)
+      for (auto& block : op->region(i).blocks())
+        for (ir::Value* arg : block->arguments())
+          typeExprs(arg->type(), op, out);
+    for (const ir::NamedAttribute& a : op->attributes())
+      attributeExprs(a.value, op, out);
+  });
+  return out;
+}
+
+/// Every requested knob exists and the value is in its domain (same kind, listed).
+Status checkRequested(const std::vector<ir::Param>& params, const ir::Binding& requested) {
+  for (const auto& [name, value] : requested) {
+    const ir::Param* p = ir::findParam(params, name);
+    if (!p) {
+      std::string known;
+      for (const ir::Param& q : params)
+        known += (known.empty() ? "@" : ", @") + q.name;
+      return Error{fmt::format("--bind: the module has no knob @{}; its knobs are {}", name,
+                               known.empty() ? "none" : known)};
+    }
+    if (p->allows(value)) continue;
+    std::string kind = value.isSymbol() && !p->isSymbolic()   ? " (a symbol for an integer knob)"
+                       : !value.isSymbol() && p->isSymbolic() ? " (an integer for a symbol knob)"
+                                                              : "";
+    return Error{fmt::format("--bind: {}={} is not a value of @{}{}; its domain is {} ({})", name,
+                             value.str(), name, kind, p->domain(), p->op->location().str())};
+  }
+  return Status::success();
 }
 
 } // namespace
@@ -46,12 +120,22 @@ Expected<ir::Binding> parseBindingList(const std::string& text) {
     if (eq == std::string::npos) return Error{fmt::format("--bind: '{}' is not NAME=VALUE", item)};
     std::string name = trim(item.substr(0, eq));
     if (!name.empty() && name[0] == '@') name.erase(0, 1);
-    std::string number = trim(item.substr(eq + 1));
+    std::string text = trim(item.substr(eq + 1));
+    if (name.empty() || text.empty())
+      return Error{fmt::format("--bind: '{}' is not NAME=VALUE (an integer or a symbol like "
+                               "bf16)",
+                               item)};
     int64_t value = 0;
-    auto [ptr, ec] = std::from_chars(number.data(), number.data() + number.size(), value);
-    if (name.empty() || ec != std::errc() || ptr != number.data() + number.size())
-      return Error{fmt::format("--bind: '{}' is not NAME=VALUE with an integer VALUE", item)};
-    binding[name] = value;
+    auto [ptr, ec] = std::from_chars(text.data(), text.data() + text.size(), value);
+    if (ec == std::errc() && ptr == text.data() + text.size()) {
+      binding[name] = value;
+    } else if (isSymbol(text)) {
+      binding[name] = ir::KnobValue::symbol(text);
+    } else {
+      return Error{fmt::format("--bind: '{}' is not NAME=VALUE with an integer or a symbol "
+                               "VALUE",
+                               item)};
+    }
   }
   return binding;
 }
@@ -60,50 +144,48 @@ Expected<ChosenBinding> chooseBinding(const ir::Module& module,
                                       const std::optional<ir::Binding>& requested) {
   std::vector<ir::Param> params = ir::collectParams(module);
   std::vector<ir::Operation*> reqs = requires_(module);
-  auto failing = [&](const ir::Binding& b) -> ir::Operation* {
+  std::vector<KnobUse> exprs = knobExpressions(module);
+  // The first reason `b` is not legal (a ttl.require or a knob expression), or empty.
+  auto failing = [&](const ir::Binding& b) -> std::string {
     for (ir::Operation* r : reqs) {
       std::optional<bool> v = ir::foldRequire(*r, b);
-      if (!v || !*v) return r;
+      if (!v || !*v)
+        return fmt::format("{}: error: ttl.require does not hold", r->location().str());
     }
-    return nullptr;
+    for (const KnobUse& use : exprs)
+      if (Expected<int64_t> v = use.expr.evaluate(b); !v)
+        return fmt::format("{}: error: {}", use.op->location().str(), v.error().message);
+    return {};
   };
-  if (requested) {
-    for (const auto& [name, value] : *requested) {
-      const ir::Param* p = ir::findParam(params, name);
-      if (!p) return Error{fmt::format("--bind: the module has no knob @{}", name)};
-      if (std::find(p->values.begin(), p->values.end(), value) == p->values.end())
-        return Error{fmt::format("--bind: {} is not a value of @{} ({})", value, name,
-                                 p->op->location().str())};
-    }
-    for (const ir::Param& p : params)
-      if (!requested->count(p.name))
-        return Error{
-            fmt::format("--bind: knob @{} ({}) is not bound", p.name, p.op->location().str())};
-    if (ir::Operation* bad = failing(*requested))
-      return Error{fmt::format("{}: error: ttl.require does not hold under the --bind binding",
-                               bad->location().str())};
-    return ChosenBinding{*requested, "--bind"};
-  }
-  if (params.empty()) {
-    if (ir::Operation* bad = failing({}))
-      return Error{fmt::format("{}: error: ttl.require does not hold", bad->location().str())};
-    return ChosenBinding{{}, "none (the module has no knobs)"};
-  }
+  ir::Binding fixed = requested ? *requested : ir::Binding{};
+  if (Status s = checkRequested(params, fixed); !s) return s.error();
   std::vector<const ir::Param*> knobs;
   for (const ir::Param& p : params)
-    if (std::none_of(knobs.begin(), knobs.end(),
-                     [&](const ir::Param* k) { return k->name == p.name; }))
+    if (!fixed.count(p.name) && std::none_of(knobs.begin(), knobs.end(),
+                                             [&](const ir::Param* k) { return k->name == p.name; }))
       knobs.push_back(&p);
+  if (knobs.empty()) {
+    if (std::string bad = failing(fixed); !bad.empty())
+      return Error{requested ? bad + " under the --bind binding" : bad};
+    if (params.empty()) return ChosenBinding{{}, "none (the module has no knobs)"};
+    return ChosenBinding{fixed, "--bind"};
+  }
   std::optional<ir::Binding> found;
   (void)ir::forEachBinding(knobs, [&](const ir::Binding& b) {
-    if (failing(b)) return true;
-    found = b;
+    ir::Binding all = b;
+    all.insert(fixed.begin(), fixed.end());
+    if (!failing(all).empty()) return true;
+    found = std::move(all);
     return false;
   });
   if (!found)
-    return Error{
-        fmt::format("no binding of the {} knobs satisfies every ttl.require", knobs.size())};
-  return ChosenBinding{*found, "first binding satisfying every ttl.require"};
+    return Error{fmt::format("no binding of the {} {}knobs satisfies every ttl.require and knob "
+                             "expression{}",
+                             knobs.size(), fixed.empty() ? "" : "free ",
+                             fixed.empty() ? "" : " with --bind " + ir::str(fixed))};
+  if (fixed.empty()) return ChosenBinding{*found, "first binding satisfying every ttl.require"};
+  return ChosenBinding{*found, "--bind, then the first binding of the other knobs satisfying "
+                               "every ttl.require"};
 }
 
 } // namespace ttlplan::lower

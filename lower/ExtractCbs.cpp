@@ -38,8 +38,14 @@ Expected<std::vector<CbInfo>> extractCbs(ir::Operation* kernel, const ir::Bindin
       error = fmt::format("{}: error: {} does not hold tiles", cb.location, cb.name);
       return;
     }
-    cb.dataType = std::string(ir::toString(tile.tileDataType()));
-    cb.tileBytes = device.tileBytes(tile.tileDataType());
+    std::optional<ir::DataType> dt = ir::resolveDataType(tile, binding);
+    if (!dt) {
+      error = fmt::format("{}: error: the tile data type @{} of {} has no value under the binding",
+                          cb.location, tile.tileDataTypeKnob(), cb.name);
+      return;
+    }
+    cb.dataType = std::string(ir::toString(*dt));
+    cb.tileBytes = device.tileBytes(*dt);
     const ir::Dim& depth = type.depth();
     if (depth.kind != ir::Dim::Kind::Dynamic) {
       std::optional<int64_t> v = ir::resolveDim(depth, binding);

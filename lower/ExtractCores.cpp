@@ -12,8 +12,9 @@ std::optional<int64_t> integerOf(const ir::Attribute& a, const ir::Binding& bind
   if (a.is(ir::AttrKind::Integer)) return a.intValue();
   if (a.is(ir::AttrKind::SymbolRef)) {
     auto it = binding.find(a.stringValue());
-    if (it != binding.end()) return it->second;
+    if (it != binding.end() && it->second.isInteger()) return it->second.integer();
   }
+  if (a.is(ir::AttrKind::KnobExpr)) return a.exprValue().tryEvaluate(binding);
   return std::nullopt;
 }
 

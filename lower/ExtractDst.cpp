@@ -1,4 +1,5 @@
 // DST chain extraction: the compute ops feeding each ttl.store of a compute thread.
+#include "ir/OpRegistry.h"
 #include "ir/Ops.h"
 #include "lower/Extract.h"
 
@@ -26,6 +27,8 @@ Expected<std::vector<ChainInfo>> extractChains(ir::Operation* kernel, const ir::
     order[op] = order.size();
     if (ir::StoreOp::dyn(op) && op->ancestor("ttl.compute_thread")) stores.push_back(op);
   });
+  Expected<MathOptions> math = extractMathOptions(kernel, binding);
+  if (!math) return math.error();
   std::vector<ChainInfo> out;
   for (ir::Operation* storeOp : stores) {
     ir::StoreOp store(storeOp);
@@ -93,15 +96,55 @@ Expected<std::vector<ChainInfo>> extractChains(ir::Operation* kernel, const ir::
                                chain.location)};
     c.blockRows = *rows;
     c.blockCols = *cols;
-    ir::DataType dt = view.elementType().tileDataType();
+    std::optional<ir::DataType> bound = ir::resolveDataType(view.elementType(), binding);
+    if (!bound)
+      return Error{fmt::format("{}: error: the stored tile type {} has no data type under the "
+                               "binding",
+                               chain.location, view.elementType().str())};
+    ir::DataType dt = *bound;
     chain.dataType = std::string(ir::toString(dt));
-    chain.problem.deviceTiles = device.dst.tilesFullSync;
     chain.problem.sync =
         device.dst.defaultFullSync ? planner::dst::SyncMode::Full : planner::dst::SyncMode::Half;
-    chain.problem.fp32Accumulation = dt == ir::DataType::F32;
+    chain.problem.fp32Accumulation = math->fp32DestAcc || dt == ir::DataType::F32;
+    // The planner halves deviceTiles for fp32 accumulation; start from the device's own fp32
+    // capacity (dst.tiles_full_sync_fp32) so that the plan uses exactly that number.
+    chain.problem.deviceTiles = chain.problem.fp32Accumulation ? 2 * device.dst.tilesFullSyncFp32
+                                                               : device.dst.tilesFullSync;
     chain.problem.intermediateTileBytes = device.tileBytes(dt);
     chain.ops = std::move(ops);
     out.push_back(std::move(chain));
+  }
+  return out;
+}
+
+Expected<MathOptions> extractMathOptions(ir::Operation* kernel, const ir::Binding& binding) {
+  MathOptions out;
+  auto bound = [&](const ir::Attribute& a) -> std::optional<ir::KnobValue> {
+    if (a.is(ir::AttrKind::SymbolRef)) {
+      auto it = binding.find(a.stringValue());
+      if (it == binding.end()) return std::nullopt;
+      return it->second;
+    }
+    if (a.is(ir::AttrKind::String)) return ir::KnobValue::symbol(a.stringValue());
+    if (a.is(ir::AttrKind::Integer)) return ir::KnobValue(a.intValue());
+    if (a.is(ir::AttrKind::Bool)) return ir::KnobValue(a.boolValue() ? 1 : 0);
+    return std::nullopt;
+  };
+  std::string where = kernel->location().str();
+  if (ir::Attribute a = kernel->attribute("math_fidelity")) {
+    std::optional<ir::KnobValue> v = bound(a);
+    if (!v || !v->isSymbol() || !ir::isMathFidelity(v->symbol()))
+      return Error{fmt::format("{}: error: math_fidelity = {} has no fidelity (LoFi, HiFi2, "
+                               "HiFi3, HiFi4) under the binding",
+                               where, a.str())};
+    out.mathFidelity = v->symbol();
+  }
+  if (ir::Attribute a = kernel->attribute("fp32_dest_acc")) {
+    std::optional<ir::KnobValue> v = bound(a);
+    if (!v || !v->isInteger() || (v->integer() != 0 && v->integer() != 1))
+      return Error{fmt::format("{}: error: fp32_dest_acc = {} is not 0 or 1 under the binding",
+                               where, a.str())};
+    out.fp32DestAcc = v->integer() == 1;
   }
   return out;
 }

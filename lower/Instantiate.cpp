@@ -3,6 +3,7 @@
 #include "ir/Rewrite.h"
 
 #include <fmt/format.h>
+#include <optional>
 
 namespace ttlplan::lower {
 
@@ -16,16 +17,66 @@ using ir::TypeKind;
 
 struct Substituter {
   const ir::Binding& binding;
-  std::string unbound; ///< the first knob without a value
+  std::string problem; ///< the first thing that could not be substituted, as a message
+
+  void fail(std::string message) {
+    if (problem.empty()) problem = std::move(message);
+  }
+  void unbound(const std::string& knob) {
+    fail(
+        fmt::format("knob @{} has no value in the binding (give it with --bind {}=V)", knob, knob));
+  }
+
+  /// The symbol bound to `knob`, or nullopt (with a problem) when it is unbound or an integer.
+  std::optional<std::string> symbol(const std::string& knob) {
+    auto it = binding.find(knob);
+    if (it == binding.end()) return unbound(knob), std::nullopt;
+    if (it->second.isSymbol()) return it->second.symbol();
+    fail(fmt::format("knob @{} is the integer {} where a symbol is needed", knob,
+                     it->second.integer()));
+    return std::nullopt;
+  }
 
   Dim dim(const Dim& d) {
-    if (d.kind != Dim::Kind::Param) return d;
-    auto it = binding.find(d.param);
-    if (it == binding.end()) {
-      if (unbound.empty()) unbound = d.param;
-      return d;
+    if (d.kind == Dim::Kind::Param) {
+      auto it = binding.find(d.param);
+      if (it == binding.end()) return unbound(d.param), d;
+      if (!it->second.isInteger())
+        return fail(fmt::format("knob @{} is the symbol {} where an integer is needed", d.param,
+                                it->second.symbol())),
+               d;
+      return Dim::fixed(it->second.integer());
     }
-    return Dim::fixed(it->second);
+    if (d.kind != Dim::Kind::Expr) return d;
+    Expected<int64_t> v = d.expr.evaluate(binding);
+    if (!v) return fail(v.error().message), d;
+    return Dim::fixed(*v);
+  }
+
+  Type tile(const Type& t) {
+    std::optional<std::string> name = symbol(t.tileDataTypeKnob());
+    if (!name) return t;
+    std::optional<ir::DataType> dt = ir::parseDataType(*name);
+    if (!dt)
+      return fail(fmt::format("knob @{} = {} is not a tile data type (bf16, f32, f16, bfp8_b, "
+                              "bfp4_b, i32, u32)",
+                              t.tileDataTypeKnob(), *name)),
+             t;
+    return Type::tile(t.tileRows(), t.tileColumns(), *dt);
+  }
+
+  /// A tensor element type given by a knob: bf16/f16/f32 are builtin floats, the block floats
+  /// stay as written (`tensor<64x64xbfp8_b>`).
+  Type element(const Type& t) {
+    std::optional<std::string> name = symbol(t.knobName());
+    if (!name) return t;
+    if (*name == "bf16") return Type::floating(ir::FloatKind::BF16);
+    if (*name == "f16") return Type::floating(ir::FloatKind::F16);
+    if (*name == "f32") return Type::floating(ir::FloatKind::F32);
+    if (*name == "bfp8_b" || *name == "bfp4_b") return Type::opaque(*name);
+    fail(fmt::format("knob @{} = {} is not a tensor element type (bf16, f16, f32, bfp8_b, bfp4_b)",
+                     t.knobName(), *name));
+    return t;
   }
 
   std::vector<Dim> dims(const std::vector<Dim>& in) {
@@ -43,6 +94,10 @@ struct Substituter {
                           : Type::tensor(dims(t.shape()), type(t.elementType()));
     case TypeKind::CircularBuffer:
       return Type::circularBuffer(dims(t.shape()), type(t.elementType()), dim(t.depth()));
+    case TypeKind::Tile:
+      return tile(t);
+    case TypeKind::Knob:
+      return element(t);
     case TypeKind::Function: {
       std::vector<Type> inputs, results;
       for (const Type& i : t.inputs())
@@ -61,7 +116,14 @@ struct Substituter {
     switch (a.kind()) {
     case AttrKind::SymbolRef: {
       auto it = binding.find(a.stringValue());
-      return it == binding.end() ? a : Attribute::integer(it->second);
+      if (it == binding.end()) return a;
+      return it->second.isInteger() ? Attribute::integer(it->second.integer())
+                                    : Attribute::string(it->second.symbol());
+    }
+    case AttrKind::KnobExpr: {
+      Expected<int64_t> v = a.exprValue().evaluate(binding);
+      if (!v) return fail(v.error().message), a;
+      return Attribute::integer(*v);
     }
     case AttrKind::Array: {
       std::vector<Attribute> out;
@@ -101,13 +163,16 @@ Status instantiateBinding(ir::Operation* kernel, const ir::Binding& binding) {
         op->setAttribute(a.name, s.attribute(a.value));
     if (op->isa("ttl.param_value")) paramValues.push_back(op);
     if (op->isa("ttl.require")) requires_.push_back(op);
-    if (!s.unbound.empty() && where.empty()) where = op->location().str();
+    if (!s.problem.empty() && where.empty()) where = op->location().str();
   });
   for (ir::Operation* op : paramValues) {
     std::optional<int64_t> v = ir::evaluate(op->result(0), binding);
     if (!v) {
-      s.unbound = s.unbound.empty() ? "?" : s.unbound;
-      where = op->location().str();
+      if (s.problem.empty()) {
+        s.fail(fmt::format("ttl.param_value {} has no integer value in the binding",
+                           op->attribute("param").str()));
+        where = op->location().str();
+      }
       break;
     }
     ir::OpBuilder b = ir::OpBuilder::before(op);
@@ -115,10 +180,7 @@ Status instantiateBinding(ir::Operation* kernel, const ir::Binding& binding) {
     ir::replaceAllUsesWith(kernel, op->result(0), c);
     ir::eraseOp(op);
   }
-  if (!s.unbound.empty())
-    return Error{fmt::format("{}: error: knob @{} has no value in the binding (give it with --bind "
-                             "{}=V)",
-                             where, s.unbound, s.unbound)};
+  if (!s.problem.empty()) return Error{fmt::format("{}: error: {}", where, s.problem)};
   for (ir::Operation* op : requires_)
     ir::eraseOp(op);
   return Status::success();

@@ -114,6 +114,10 @@ Expected<KernelPlan> planKernel(ir::Operation* kernelOp, const ir::Binding& bind
   plan.op = kernelOp;
   plan.name = fmt::format("@{}", ir::KernelOp(kernelOp).symbolName());
   plan.location = kernelOp->location().str();
+  Expected<MathOptions> math = extractMathOptions(kernelOp, binding);
+  if (!math) return math.error();
+  plan.mathFidelity = math->mathFidelity;
+  plan.fp32DestAcc = math->fp32DestAcc;
 
   // --- CBs of the kernel.
   Expected<std::vector<CbInfo>> cbs = extractCbs(kernelOp, binding, device);
@@ -342,11 +346,9 @@ std::string validatePlan(const KernelPlan& plan) {
   for (size_t i = 0; i < plan.cbs.size(); ++i)
     if (i >= plan.l1Solution.offsets.size() ||
         plan.cbs[i].address != plan.l1Base + plan.l1Solution.offsets[i])
-      add(fmt::format("l1: {} is at {} but the placement says {}", plan.cbs[i].name,
-                      plan.cbs[i].address,
-                      i < plan.l1Solution.offsets.size()
-                          ? plan.l1Base + plan.l1Solution.offsets[i]
-                          : -1));
+      add(fmt::format(
+          "l1: {} is at {} but the placement says {}", plan.cbs[i].name, plan.cbs[i].address,
+          i < plan.l1Solution.offsets.size() ? plan.l1Base + plan.l1Solution.offsets[i] : -1));
   if (!plan.cbs.empty())
     if (auto v = cbindex::validate(plan.cbProblem, plan.cbSolution); v != cbindex::Validity::Valid)
       add(fmt::format("cb-index: {}", cbindex::toString(v)));

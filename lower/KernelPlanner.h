@@ -68,6 +68,9 @@ struct KernelPlan {
   std::string name;     ///< "@eltwise_add"
   std::string location; ///< of the ttl.kernel
   ir::Operation* op = nullptr;
+  // Math settings under the binding (kernel attributes math_fidelity / fp32_dest_acc).
+  std::string mathFidelity = "HiFi4"; ///< "LoFi", "HiFi2", "HiFi3" or "HiFi4"
+  bool fp32DestAcc = false;           ///< fp32 DST accumulation: DST capacity halves
   // L1 and CB indices.
   std::vector<CbPlan> cbs;
   int64_t l1Base = 0;                  ///< l1_unreserved_base

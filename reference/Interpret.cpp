@@ -334,9 +334,9 @@ private:
     if (n == "ttl.param_value") {
       std::string knob(ir::ParamValueOp(&op).param());
       auto it = info_.binding.find(knob);
-      if (it == info_.binding.end())
-        return opError(op, fmt::format("knob @{} has no value in the binding", knob));
-      set(op.result(0), truncate(it->second, op.result(0)->type()));
+      if (it == info_.binding.end() || !it->second.isInteger())
+        return opError(op, fmt::format("knob @{} has no integer value in the binding", knob));
+      set(op.result(0), truncate(it->second.integer(), op.result(0)->type()));
       return Status::success();
     }
     if (n == "ttl.require") {

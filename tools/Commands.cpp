@@ -128,6 +128,10 @@ int runOps() {
   for (const ir::OpDef& def : ir::registeredOps())
     std::cout << fmt::format("{:<24} {:<22} {}\n", def.name, ir::toString(def.placement),
                              def.summary);
+  std::cout << "\nattributes:\n";
+  for (const ir::AttrDef& a : ir::registeredAttributes())
+    std::cout << fmt::format("{} {:<14} {} (values {}; default {})\n", a.op, a.name, a.summary,
+                             a.values, a.defaultValue);
   return kSuccess;
 }
 

@@ -26,14 +26,16 @@ void addPipelineFlags(CLI::App& command, PipelineFlags& flags) {
                    "Print each pass's wall time and statistics to stderr");
   command.add_option("--solver", flags.solver, "L1 placement back end for the plan pass")
       ->capture_default_str();
-  command.add_option("--time-limit", flags.timeLimitSeconds,
-                     "Seconds per planner sub-problem; 0 (default) = none")
+  command
+      .add_option("--time-limit", flags.timeLimitSeconds,
+                  "Seconds per planner sub-problem; 0 (default) = none")
       ->check(CLI::Range(0.0, 1e6));
   command.add_option("--bind", flags.bind,
-                     "Knob values NAME=V,... (default: the first binding that satisfies every "
-                     "ttl.require)");
-  command.add_option("--max-block-count", flags.maxBlockCount,
-                     "Deepest block count tried for `?` CBs (default 4)")
+                     "Knob values NAME=V,... (V an integer or a symbol like bf16); knobs left out "
+                     "take the first values that satisfy every ttl.require");
+  command
+      .add_option("--max-block-count", flags.maxBlockCount,
+                  "Deepest block count tried for `?` CBs (default 4)")
       ->check(CLI::Range(1, 64));
 }
 
@@ -80,8 +82,9 @@ std::optional<Lowered> lowerFile(const PipelineFlags& flags, const ir::Device& d
     exitCode = kInvalidInput;
     return std::nullopt;
   }
-  lower::PassContext context{*out.module,    device, diags, planOptions, std::nullopt,
-                             hooks.forcedCbAddresses, hooks.validatePlan};
+  lower::PassContext context{*out.module,       device,       diags,
+                             planOptions,       std::nullopt, hooks.forcedCbAddresses,
+                             hooks.validatePlan};
   lower::PipelineOptions options;
   options.printIrAfterAll = flags.printIrAfterAll;
   options.printIrAfter = flags.printIrAfter;

@@ -1,8 +1,8 @@
 // ttlplan: the command-line front end. Parses flags and calls the library; holds no logic.
 #include "ir/Device.h"
 #include "planner/l1/Solve.h"
-#include "tools/Pipeline.h"
 #include "tools/Commands.h"
+#include "tools/Pipeline.h"
 
 #include <CLI/CLI.hpp>
 #include <algorithm>
@@ -114,8 +114,8 @@ int main(int argc, char** argv) {
   planCmd->add_option("--json", plan.jsonOutput,
                       "Also write the report as JSON (schema_version 1) to this file");
   planCmd->add_option("--bind", plan.bind,
-                      "Knob values NAME=V,... (default: the first binding that satisfies every "
-                      "ttl.require)");
+                      "Knob values NAME=V,... (V an integer or a symbol like bf16); knobs left out "
+                      "take the first values that satisfy every ttl.require");
   planCmd
       ->add_option("--max-block-count", plan.maxBlockCount,
                    "Deepest block count tried for `?` CBs (default 4); reduced until L1 fits")
@@ -152,9 +152,10 @@ int main(int argc, char** argv) {
   addPipelineFlags(*runCmd, runFlags.pipeline);
   addDeviceFlags(*runCmd, device);
   runCmd->add_option("--seed", runFlags.seed, "Seed of the random inputs (default 1)");
-  runCmd->add_option("--inputs", runFlags.inputsDir,
-                     "Read each argument from DIR/<name>.npy (float32, the argument's shape) "
-                     "instead of random data")
+  runCmd
+      ->add_option("--inputs", runFlags.inputsDir,
+                   "Read each argument from DIR/<name>.npy (float32, the argument's shape) "
+                   "instead of random data")
       ->check(CLI::ExistingDirectory);
   runCmd->add_option("--dump", runFlags.dumpDir,
                      "Write every argument after the run to DIR/<name>.npy (float32)");

@@ -212,7 +212,7 @@ TEST(Params, EvaluatesExpressionsUnderABinding) {
   std::vector<Param> params = collectParams(*module);
   ASSERT_EQ(params.size(), 1u);
   EXPECT_EQ(params[0].name, "BM");
-  EXPECT_EQ(params[0].values, (std::vector<int64_t>{1, 2, 4}));
+  EXPECT_EQ(params[0].values, (std::vector<KnobValue>{1, 2, 4}));
   Operation* require = nullptr;
   module->op->walk([&](Operation* op) {
     if (op->isa("ttl.require")) require = op;

@@ -220,7 +220,7 @@ TEST(KernelPlanner, TemplateBindingFirstLegalOrRequested) {
   ASSERT_FALSE(plan);
   EXPECT_NE(plan.error().message.find("ttl.require does not hold"), std::string::npos);
   EXPECT_FALSE(parseBindingList("BM"));
-  EXPECT_FALSE(parseBindingList("BM=x"));
+  EXPECT_FALSE(parseBindingList("BM=1x"));
 }
 
 TEST(KernelPlanner, MulticastNetsOfTheTwoDimensionalMatmul) {

@@ -173,7 +173,8 @@ TEST(ReferenceInterpret, MatmulTemplateUnderSeveralBindings) {
   for (ir::Binding binding : {ir::Binding{{"BM", 2}, {"BN", 4}, {"BK", 2}, {"WM", 4}, {"WN", 2}},
                               ir::Binding{{"BM", 8}, {"BN", 1}, {"BK", 8}, {"WM", 1}, {"WN", 8}},
                               ir::Binding{{"BM", 1}, {"BN", 1}, {"BK", 1}, {"WM", 8}, {"WN", 8}}}) {
-    SCOPED_TRACE(binding.at("BM") * 100 + binding.at("BN") * 10 + binding.at("BK"));
+    SCOPED_TRACE(binding.at("BM").integer() * 100 + binding.at("BN").integer() * 10 +
+                 binding.at("BK").integer());
     ReferenceOptions options;
     options.binding = binding;
     Expected<Tensors> out = run(*module, in, options);
