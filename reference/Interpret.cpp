@@ -1234,6 +1234,10 @@ Expected<std::vector<ArgumentInfo>> kernelArguments(ir::Operation* kernel,
       case ir::FloatKind::F64:
         break;
       }
+    } else if (element.is(ir::TypeKind::Knob)) { // `tensor<@Mx@Kx@DTYPE>`: the bound symbol
+      auto it = binding.find(element.knobName());
+      if (it != binding.end() && it->second.isSymbol())
+        a.dataType = ir::parseDataType(it->second.symbol());
     } else if (element.is(ir::TypeKind::Integer) && element.integerWidth() == 32) {
       a.dataType =
           element.signedness() == ir::Signedness::Unsigned ? ir::DataType::U32 : ir::DataType::I32;

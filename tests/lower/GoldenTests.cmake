@@ -56,3 +56,22 @@ ttlplan_golden(lower-sync ${golden_lower_dir}/lower-sync.ttl lower
 # --- apply-plan (the lead's block) ---
 ttlplan_golden(apply-plan ${golden_lower_dir}/apply-plan.ttl lower
                --pipeline verify,plan,apply-plan --bind B=2 ${golden_lower_dir}/apply-plan.ttl)
+
+# --- knob bindings on the command line (tests/print/knobs.ttl: symbol knobs, expressions) ---
+set(knobs_ttl ${CMAKE_CURRENT_SOURCE_DIR}/print/knobs.ttl)
+# Partial --bind: the bound knobs are fixed, the rest take the first legal values (BN = 4 makes
+# N = 64 an inexact @N / (32 * @BN), so N becomes 128); symbols reach the tile types.
+ttlplan_golden(bind-partial ${golden_lower_dir}/bind-partial.check plan
+               --bind DTYPE=bfp8_b,FP32=1,BN=4 ${knobs_ttl})
+# Bad --bind: an unknown knob, a value outside the domain, a symbol for an integer knob (the
+# binding does not fit the file: exit 1), a malformed entry (usage: exit 2).
+ttlplan_cli_test(bind_unknown_knob 1 1 "no knob @Q; its knobs are @M, @K, @N, @DTYPE"
+                 plan --bind Q=1 ${knobs_ttl})
+ttlplan_cli_test(bind_not_in_domain 1 1 "DTYPE=f64 is not a value of @DTYPE; its domain is \\[bf16, bfp8_b, bfp4_b\\]"
+                 lower --bind DTYPE=f64 ${knobs_ttl})
+ttlplan_cli_test(bind_symbol_for_integer 1 1 "BM=bf16 is not a value of @BM \\(a symbol for an integer knob\\)"
+                 compile --bind BM=bf16 ${knobs_ttl} -o ${CMAKE_CURRENT_BINARY_DIR}/bind_symbol_out)
+ttlplan_cli_test(bind_malformed 2 1 "'BM' is not NAME=VALUE" plan --bind BM ${knobs_ttl})
+# The template runs on the emulator with a partial binding (bf16) and matches the reference.
+add_test(NAME run.knobs_partial_bind
+         COMMAND ttlplan run --bind DTYPE=bf16,FIDELITY=HiFi4 ${knobs_ttl})
