@@ -691,6 +691,22 @@ std::vector<std::string> builtinDeviceNames() {
   return names;
 }
 
+Status setComputeGrid(Device& device, int rows, int cols) {
+  const DeviceGrid& g = device.grid;
+  int maxRows = std::min<int>(g.physicalTensix.rows, int(g.translatedRows.size()));
+  int maxCols = std::min<int>(g.physicalTensix.columns, int(g.translatedColumns.size()));
+  if (rows < 1 || cols < 1 || rows > maxRows || cols > maxCols)
+    return Error{"a " + std::to_string(rows) + "x" + std::to_string(cols) + " grid does not fit " +
+                 device.name + ": at most " + std::to_string(maxRows) + "x" +
+                 std::to_string(maxCols) + " (its Tensix grid is " +
+                 std::to_string(g.physicalTensix.rows) + "x" +
+                 std::to_string(g.physicalTensix.columns) + ", with translated coordinates for " +
+                 std::to_string(g.translatedRows.size()) + "x" +
+                 std::to_string(g.translatedColumns.size()) + ")"};
+  device.grid.compute = {rows, cols};
+  return Status::success();
+}
+
 json toJson(const Device& d) {
   json out = {{"schema_version", kDeviceSchemaVersion},
               {"name", d.name},

@@ -195,6 +195,9 @@ Expected<Device> loadDeviceFile(const std::string& path);
 Expected<Device> builtinDevice(std::string_view name);
 /// Names of the builtin descriptions, sorted.
 std::vector<std::string> builtinDeviceNames();
+/// Sets the logical compute grid a program may use to rows x cols: at most the physical Tensix
+/// grid, and within the translated coordinates the description gives. An error says which limit.
+Status setComputeGrid(Device& device, int rows, int cols);
 /// The JSON form of `device`; parseDevice reads it back to an equal Device. Callers need
 /// <nlohmann/json.hpp> to use the result.
 nlohmann::json toJson(const Device& device);

@@ -2,6 +2,7 @@
 #include "ir/Device.h"
 #include "planner/l1/Solve.h"
 #include "tools/Commands.h"
+#include "tools/CostCommand.h"
 #include "tools/Pipeline.h"
 
 #include <CLI/CLI.hpp>
@@ -168,6 +169,9 @@ int main(int argc, char** argv) {
   runCmd->add_option("--force-cb-address", runFlags.forceCbAddress,
                      "Testing: move CB NAME to L1 ADDRESS in the plan (NAME=ADDRESS; repeatable)");
 
+  CostFlags costFlags;
+  CLI::App* costCmd = addCostCommand(app, costFlags, device);
+
   std::vector<std::string> names;
   for (const CLI::App* command : app.get_subcommands({}))
     names.push_back(command->get_name());
@@ -198,5 +202,6 @@ int main(int argc, char** argv) {
   if (lowerCmd->parsed()) return runLower(lowerFlags, device);
   if (runCmd->parsed()) return runRun(runFlags, device);
   if (compileCmd->parsed()) return runCompile(compileFlags, device);
+  if (costCmd->parsed()) return runCost(costFlags, device);
   return runOps();
 }

@@ -335,40 +335,27 @@ ThreadRole roleOf(const ir::Operation& thread, int& movers) {
   return movers++ == 0 ? ThreadRole::Noc0 : ThreadRole::Noc1;
 }
 
-std::string className(const GridRoles& g, int core) {
+std::string className(const GridRoles& g, int core, bool workItems) {
   std::string roles;
   for (size_t p = 0; p < g.pipes.size(); ++p) {
     if (g.sends[size_t(core)][p] >= 0) roles += ", sends " + g.pipes[p];
     if (g.receives[size_t(core)][p] >= 0) roles += ", receives " + g.pipes[p];
   }
-  return fmt::format("core ({},{}): {} work items{}", core % g.cols, core / g.cols,
-                     g.work[size_t(core)], roles);
-}
-
-std::string kernelText(const ir::Operation& kernel, std::string_view attr, std::string fallback) {
-  ir::Attribute a = kernel.attribute(attr);
-  if (a.is(ir::AttrKind::String) || a.is(ir::AttrKind::SymbolRef)) return a.stringValue();
-  return fallback;
-}
-
-bool kernelFlag(const ir::Operation& kernel, std::string_view attr, bool fallback) {
-  ir::Attribute a = kernel.attribute(attr);
-  if (a.is(ir::AttrKind::Integer)) return a.intValue() != 0;
-  if (a.is(ir::AttrKind::Bool)) return a.boolValue();
-  return fallback;
+  std::string work = workItems ? fmt::format(", {} work items", g.work[size_t(core)]) : "";
+  return fmt::format("core ({},{}){}{}", core % g.cols, core / g.cols, work, roles);
 }
 
 } // namespace
 
 Expected<Program> extractProgram(const lower::KernelPlan& plan, const ir::Binding& binding,
-                                 const ir::Device& device, const ExtractOptions& options) {
+                                 const ir::Device& device) {
   if (!plan.op) return Error{"cost model: the plan has no kernel"};
   GridRoles g = gridRoles(plan);
   assignClasses(g, plan);
   NetGroups nets = groupNets(g, plan);
   ComputeSettings settings;
-  settings.fidelityPhases = fidelityPhases(kernelText(*plan.op, "math_fidelity", options.fidelity));
-  settings.fp32DestAcc = kernelFlag(*plan.op, "fp32_dest_acc", options.fp32DestAcc);
+  settings.fidelityPhases = fidelityPhases(plan.mathFidelity);
+  settings.fp32DestAcc = plan.fp32DestAcc;
   Program program;
   program.kernel = plan.name;
   program.gridRows = g.rows;
@@ -381,7 +368,7 @@ Expected<Program> extractProgram(const lower::KernelPlan& plan, const ir::Bindin
       ++cls.cores;
       continue;
     }
-    cls.name = className(g, core);
+    cls.name = className(g, core, plan.coresSolution.has_value());
     cls.representativeX = core % g.cols;
     cls.representativeY = core / g.cols;
     cls.workItems = g.work[size_t(core)];

@@ -12,15 +12,9 @@
 
 namespace ttlplan::search::cost {
 
-struct ExtractOptions {
-  /// Math fidelity ("LoFi", "HiFi2", "HiFi3", "HiFi4") and fp32 accumulation when the kernel does
-  /// not say; the kernel's own attributes win.
-  std::string fidelity = "HiFi4";
-  bool fp32DestAcc = false;
-};
-
-/// The cost Program of `plan` (one kernel of a ModulePlan made under `binding`).
+/// The cost Program of `plan` (one kernel of a ModulePlan made under `binding`); the math
+/// fidelity and fp32 accumulation are the plan's (the kernel's attributes).
 Expected<Program> extractProgram(const lower::KernelPlan& plan, const ir::Binding& binding,
-                                 const ir::Device& device, const ExtractOptions& options = {});
+                                 const ir::Device& device);
 
 } // namespace ttlplan::search::cost

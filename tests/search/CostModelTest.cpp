@@ -9,6 +9,7 @@
 #include "search/cost/MatmulProgram.h"
 #include "search/cost/Model.h"
 #include "search/cost/Price.h"
+#include "search/cost/Report.h"
 
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
@@ -479,6 +480,46 @@ TEST(CostModelMatmul, SpillingPartialsCostsMoreThanL1Accumulation) {
   Expected<Prediction> spill = predict(*matmulProgram(run, d), d);
   ASSERT_TRUE(l1 && spill);
   EXPECT_GT(spill->cycles, l1->cycles);
+}
+
+} // namespace
+} // namespace ttlplan::search::cost
+
+namespace ttlplan::search::cost {
+namespace {
+
+TEST(CostReport, OneKernelJsonHasTheTopLevelPredictionAndTheTableNamesTheStalls) {
+  ir::Device d = *ir::builtinDevice("wormhole_b0");
+  ir::DiagnosticEngine diags;
+  auto module = ir::parseFile(kSource + "/examples/matmul_mcast_2d.ttl", diags);
+  ASSERT_TRUE(module && ir::verify(*module, diags));
+  Expected<CostReport> report = costModule(*module, d, lower::PlanOptions{});
+  ASSERT_TRUE(report) << report.error().message;
+  ASSERT_EQ(report->kernels.size(), 1u);
+  nlohmann::json j = toJson(*report);
+  EXPECT_EQ(j["schema_version"], kCostReportSchemaVersion);
+  EXPECT_EQ(j["model_version"], std::string(kModelVersion));
+  EXPECT_EQ(j["calibration_hash"], calibrationHash(d));
+  const Prediction& p = report->kernels[0].prediction;
+  EXPECT_DOUBLE_EQ(j["predicted_ns"].get<double>(), p.deviceNs);
+  EXPECT_DOUBLE_EQ(j["utilization"].get<double>(), p.utilization);
+  EXPECT_EQ(j["bound"], std::string(toString(p.bound)));
+  EXPECT_EQ(j["kernels"][0]["grid"], nlohmann::json({4, 4}));
+  EXPECT_EQ(j["kernels"][0]["critical_core"]["threads"].size(), 3u);
+  std::string text = formatCostReport(*report);
+  EXPECT_NE(text.find("@matmul_mcast_2d (4x4 grid): predicted"), std::string::npos) << text;
+  EXPECT_NE(text.find("cycles waited on each CB: %cba"), std::string::npos) << text;
+}
+
+TEST(CostReport, ComputeGridOverrideIsCheckedAgainstTheDevice) {
+  ir::Device d = *ir::builtinDevice("blackhole_p150");
+  EXPECT_TRUE(ir::setComputeGrid(d, 10, 12));
+  EXPECT_EQ(d.grid.compute, (ir::GridShape{10, 12}));
+  Status tooWide = ir::setComputeGrid(d, 10, 15);
+  ASSERT_FALSE(tooWide);
+  EXPECT_NE(tooWide.error().message.find("at most 10x12"), std::string::npos)
+      << tooWide.error().message;
+  EXPECT_FALSE(ir::setComputeGrid(d, 0, 4));
 }
 
 } // namespace

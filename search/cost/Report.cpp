@@ -1,0 +1,166 @@
+#include "search/cost/Report.h"
+
+#include "search/cost/Extract.h"
+
+#include <fmt/format.h>
+#include <nlohmann/json.hpp>
+#include <sstream>
+
+namespace ttlplan::search::cost {
+
+namespace {
+
+std::string bindingText(const ir::Binding& binding) {
+  std::ostringstream out;
+  for (const auto& [name, value] : binding)
+    out << (out.tellp() > 0 ? ", " : "") << name << "=" << value;
+  return out.str();
+}
+
+const char* roleName(ThreadRole role) {
+  switch (role) {
+  case ThreadRole::Noc0:
+    return "noc0";
+  case ThreadRole::Noc1:
+    return "noc1";
+  case ThreadRole::Compute:
+    return "compute";
+  }
+  return "?";
+}
+
+double microseconds(double ns) {
+  return ns / 1000.0;
+}
+
+nlohmann::json threadJson(const ThreadReport& t) {
+  return {{"thread", roleName(t.role)},
+          {"end_cycles", t.stats.end},
+          {"busy_cycles", t.stats.busy},
+          {"stall_cb_full_cycles", t.stats.stallCbFull},
+          {"stall_cb_empty_cycles", t.stats.stallCbEmpty},
+          {"stall_transfer_cycles", t.stats.stallTransfer},
+          {"stall_net_cycles", t.stats.stallNet}};
+}
+
+nlohmann::json kernelJson(const KernelCost& k) {
+  const Prediction& p = k.prediction;
+  const CoreClass& critical = k.program.classes[size_t(p.criticalClass)];
+  nlohmann::json cbs = nlohmann::json::array();
+  for (size_t i = 0; i < critical.cbs.size() && i < p.criticalCbStall.size(); ++i)
+    cbs.push_back({{"cb", critical.cbs[i].name}, {"stall_cycles", p.criticalCbStall[i]}});
+  nlohmann::json threads = nlohmann::json::array();
+  for (const ThreadReport& t : p.criticalThreads)
+    threads.push_back(threadJson(t));
+  return {{"kernel", k.kernel},
+          {"location", k.location},
+          {"grid", {k.gridRows, k.gridCols}},
+          {"predicted_ns", p.deviceNs},
+          {"predicted_host_ns", p.hostNs},
+          {"cycles", p.cycles},
+          {"ideal_cycles", p.idealCycles},
+          {"utilization", p.utilization},
+          {"bound", std::string(toString(p.bound))},
+          {"bounds_cycles",
+           {{"compute", p.analytic.compute},
+            {"dram", p.analytic.dram},
+            {"noc", p.analytic.noc},
+            {"latency", p.analytic.latency},
+            {"imbalance", p.analytic.imbalance}}},
+          {"dram_bytes", p.analytic.dramBytes},
+          {"multicast_bytes", p.analytic.mcastBytes},
+          {"core_classes", k.program.classes.size()},
+          {"critical_core",
+           {{"class", critical.name},
+            {"cores", critical.cores},
+            {"threads", threads},
+            {"cb_stalls", cbs}}},
+          {"simulations", p.simulations},
+          {"simulated_steps", p.simulatedSteps}};
+}
+
+void formatKernel(const KernelCost& k, int64_t clockMhz, std::string& out) {
+  const Prediction& p = k.prediction;
+  out +=
+      fmt::format("{} ({}x{} grid): predicted {:.2f} us ({:.0f} cycles at {} MHz + launch)\n",
+                  k.kernel, k.gridRows, k.gridCols, microseconds(p.deviceNs), p.cycles, clockMhz);
+  out += fmt::format("  utilization {:.1f} % (ideal {:.0f} cycles); bound: {}\n",
+                     100 * p.utilization, p.idealCycles, toString(p.bound));
+  const Analytic& a = p.analytic;
+  out += fmt::format("  bounds in cycles: compute {:.0f}, dram {:.0f}, noc {:.0f}, latency {:.0f}, "
+                     "imbalance {:.0f}\n",
+                     a.compute, a.dram, a.noc, a.latency, a.imbalance);
+  const CoreClass& critical = k.program.classes[size_t(p.criticalClass)];
+  out += fmt::format("  critical core: {} ({} core{} like it, {} classes in all)\n", critical.name,
+                     critical.cores, critical.cores == 1 ? "" : "s", k.program.classes.size());
+  out += fmt::format("    {:<8} {:>12} {:>12} {:>12} {:>12} {:>12}\n", "thread", "busy", "CB full",
+                     "CB empty", "transfers", "multicast");
+  for (const ThreadReport& t : p.criticalThreads)
+    out += fmt::format("    {:<8} {:>12.0f} {:>12.0f} {:>12.0f} {:>12.0f} {:>12.0f}\n",
+                       roleName(t.role), t.stats.busy, t.stats.stallCbFull, t.stats.stallCbEmpty,
+                       t.stats.stallTransfer, t.stats.stallNet);
+  std::string stalls;
+  for (size_t i = 0; i < critical.cbs.size() && i < p.criticalCbStall.size(); ++i)
+    if (p.criticalCbStall[i] >= 0.5)
+      stalls += fmt::format("{}{} {:.0f}", stalls.empty() ? "" : ", ", critical.cbs[i].name,
+                            p.criticalCbStall[i]);
+  if (!stalls.empty()) out += "  cycles waited on each CB: " + stalls + "\n";
+}
+
+} // namespace
+
+Expected<CostReport> costModule(ir::Module& module, const ir::Device& device,
+                                const lower::PlanOptions& options) {
+  Expected<lower::ModulePlan> plan = lower::planModule(module, device, options);
+  if (!plan) return plan.error();
+  CostReport report;
+  report.file = plan->file;
+  report.device = device.name;
+  report.clockMhz = device.clockMhz;
+  report.binding = bindingText(plan->binding.binding);
+  report.bindingSource = plan->binding.source;
+  report.modelVersion = std::string(kModelVersion);
+  report.calibrationHash = calibrationHash(device);
+  for (const lower::KernelPlan& kernel : plan->kernels) {
+    Expected<Program> program = extractProgram(kernel, plan->binding.binding, device);
+    if (!program) return program.error();
+    Expected<Prediction> prediction = predict(*program, device);
+    if (!prediction)
+      return Error{fmt::format("{}: error: {}", kernel.location, prediction.error().message)};
+    report.kernels.push_back({kernel.name, kernel.location, kernel.grid.rows, kernel.grid.cols,
+                              std::move(*program), std::move(*prediction)});
+  }
+  return report;
+}
+
+std::string formatCostReport(const CostReport& report) {
+  std::string out;
+  for (const KernelCost& k : report.kernels)
+    formatKernel(k, report.clockMhz, out);
+  if (!report.binding.empty())
+    out += fmt::format("binding: {} ({})\n", report.binding, report.bindingSource);
+  out += fmt::format("device {}, cost model {}, calibration {}\n", report.device,
+                     report.modelVersion, report.calibrationHash);
+  return out;
+}
+
+nlohmann::json toJson(const CostReport& report) {
+  nlohmann::json kernels = nlohmann::json::array();
+  for (const KernelCost& k : report.kernels)
+    kernels.push_back(kernelJson(k));
+  nlohmann::json out = {{"schema_version", kCostReportSchemaVersion},
+                        {"model_version", report.modelVersion},
+                        {"calibration_hash", report.calibrationHash},
+                        {"file", report.file},
+                        {"device", report.device},
+                        {"binding", report.binding},
+                        {"kernels", kernels}};
+  if (report.kernels.size() == 1) {
+    out["predicted_ns"] = kernels[0]["predicted_ns"];
+    out["utilization"] = kernels[0]["utilization"];
+    out["bound"] = kernels[0]["bound"];
+  }
+  return out;
+}
+
+} // namespace ttlplan::search::cost
