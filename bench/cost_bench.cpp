@@ -2,11 +2,17 @@
 // M = K = N = 8192 on Wormhole's 8x8 grid with ttnn's default config, priced from its config
 // (program construction + prediction) and predicted from a prebuilt Program. The target is
 // <= 50 us per evaluation.
+#include "ir/Parser.h"
+#include "ir/Verifier.h"
+#include "lower/KernelPlanner.h"
 #include "search/baselines/TtnnMatmulConfig.h"
+#include "search/cost/Extract.h"
 #include "search/cost/MatmulProgram.h"
 #include "search/cost/Model.h"
 
 #include <benchmark/benchmark.h>
+#include <cctype>
+#include <memory>
 
 using namespace ttlplan;
 using namespace ttlplan::search;
@@ -46,6 +52,62 @@ void BM_Predict2D8192(benchmark::State& state) {
   state.counters["simulated_steps"] = double(steps);
 }
 BENCHMARK(BM_Predict2D8192)->Unit(benchmark::kMicrosecond);
+
+// The template path: examples/matmul_2d_template.ttl bound to the same shape and ttnn's default
+// knobs, parsed once; each iteration plans it (every sub-problem), extracts the Program and
+// predicts. Extraction + prediction alone is the second benchmark.
+const char* const kBinding[][2] = {
+    {"M", "8192"},          {"K", "8192"},          {"N", "8192"},        {"DTYPE", "bf16"},
+    {"FIDELITY", "HiFi4"},  {"FP32_DEST_ACC", "0"}, {"per_core_M", "32"}, {"per_core_N", "32"},
+    {"in0_block_w", "4"},   {"out_block_h", "8"},   {"out_block_w", "8"}, {"out_subblock_h", "2"},
+    {"out_subblock_w", "4"}};
+
+struct Template {
+  std::unique_ptr<ir::Module> module;
+  lower::PlanOptions options;
+};
+
+Template loadTemplate() {
+  Template t;
+  ir::DiagnosticEngine diags;
+  t.module =
+      ir::parseFile(std::string(TTLPLAN_SOURCE_DIR) + "/examples/matmul_2d_template.ttl", diags);
+  if (!t.module || !ir::verify(*t.module, diags)) std::abort();
+  ir::Binding binding;
+  for (const auto& [name, value] : kBinding) {
+    std::string v = value;
+    binding[name] =
+        std::isdigit(v[0]) ? ir::KnobValue(int64_t(std::stoll(v))) : ir::KnobValue::symbol(v);
+  }
+  t.options.binding = binding;
+  return t;
+}
+
+void BM_TemplatePlanAndCost2D8192(benchmark::State& state) {
+  ir::Device device = *ir::builtinDevice("wormhole_b0");
+  Template t = loadTemplate();
+  for (auto _ : state) {
+    Expected<lower::ModulePlan> plan = lower::planModule(*t.module, device, t.options);
+    Expected<cost::Program> program =
+        cost::extractProgram(plan->kernels[0], plan->binding.binding, device);
+    Expected<cost::Prediction> p = cost::predict(*program, device);
+    benchmark::DoNotOptimize(p->cycles);
+  }
+}
+BENCHMARK(BM_TemplatePlanAndCost2D8192)->Unit(benchmark::kMicrosecond);
+
+void BM_TemplateExtractAndCost2D8192(benchmark::State& state) {
+  ir::Device device = *ir::builtinDevice("wormhole_b0");
+  Template t = loadTemplate();
+  Expected<lower::ModulePlan> plan = lower::planModule(*t.module, device, t.options);
+  for (auto _ : state) {
+    Expected<cost::Program> program =
+        cost::extractProgram(plan->kernels[0], plan->binding.binding, device);
+    Expected<cost::Prediction> p = cost::predict(*program, device);
+    benchmark::DoNotOptimize(p->cycles);
+  }
+}
+BENCHMARK(BM_TemplateExtractAndCost2D8192)->Unit(benchmark::kMicrosecond);
 
 } // namespace
 
