@@ -7,6 +7,7 @@
 #include "ir/Printer.h"
 #include "ir/Verifier.h"
 #include "support/ReadFile.h"
+#include "tools/Knobs.h"
 
 #include <fmt/format.h>
 #include <fstream>
@@ -41,10 +42,13 @@ int writeOutput(const std::string& path, const std::string& text) {
 std::optional<ir::Device> resolveDevice(const DeviceFlags& flags, int& exitCode) {
   Expected<ir::Device> device =
       flags.file.empty() ? ir::builtinDevice(flags.name) : ir::loadDeviceFile(flags.file);
-  if (device) return std::move(device).value();
-  std::cerr << "ttlplan: error: " << device.error().message << "\n";
-  exitCode = flags.file.empty() ? kUsageError : kInvalidInput;
-  return std::nullopt;
+  if (!device) {
+    std::cerr << "ttlplan: error: " << device.error().message << "\n";
+    exitCode = flags.file.empty() ? kUsageError : kInvalidInput;
+    return std::nullopt;
+  }
+  if (!flags.grid.empty() && !applyGridFlag(flags.grid, *device, exitCode)) return std::nullopt;
+  return std::move(device).value();
 }
 
 int runPrint(const PrintFlags& flags) {

@@ -1,6 +1,8 @@
 #pragma once
 // The `ttlplan` subcommands: thin glue from parsed flags to library calls.
 #include "ir/Device.h"
+#include "ir/Operation.h"
+#include "ir/Params.h"
 
 #include <cstdint>
 #include <optional>
@@ -15,6 +17,13 @@ enum ExitCode { kSuccess = 0, kInvalidInput = 1, kUsageError = 2 };
 struct DeviceFlags {
   std::string name = "wormhole_b0"; ///< --device
   std::string file;                 ///< --device-file (wins over --device)
+  std::string grid;                 ///< --grid YxX: the compute grid instead of the device's
+};
+
+/// The knob flags of the commands that plan (plan, lower, compile, run, cost): tools/Knobs.cpp.
+struct KnobFlags {
+  std::string bind;   ///< --bind NAME=V,...
+  std::string config; ///< --config: "" or "ttnn-default"
 };
 
 struct PrintFlags {
@@ -44,22 +53,22 @@ struct PlanFlags {
   std::string solver = "exact"; ///< --solver (L1 placement back end)
   double timeLimitSeconds = 0;  ///< --time-limit per sub-problem; 0 = none
   std::string jsonOutput;       ///< --json OUT
-  std::string bind;             ///< --bind NAME=V,...
+  KnobFlags knobs;              ///< --bind, --config
   int maxBlockCount = 4;        ///< --max-block-count
   std::string output;           ///< -o: the planned IR (ttl.bind_cb attributes) goes here
 };
 
 /// Flags every command that runs the lowering pipeline shares (`lower`, `compile`, `run`).
 struct PipelineFlags {
-  std::string input;                    ///< FILE
-  std::string pipeline;                 ///< --pipeline; empty = lower::kDefaultPipeline
-  bool printIrAfterAll = false;         ///< --print-ir-after-all
+  std::string input;                     ///< FILE
+  std::string pipeline;                  ///< --pipeline; empty = lower::kDefaultPipeline
+  bool printIrAfterAll = false;          ///< --print-ir-after-all
   std::vector<std::string> printIrAfter; ///< --print-ir-after NAME
-  bool timePasses = false;              ///< --time-passes
-  std::string solver = "exact";         ///< --solver
-  double timeLimitSeconds = 0;          ///< --time-limit per sub-problem
-  std::string bind;                     ///< --bind NAME=V,...
-  int maxBlockCount = 4;                ///< --max-block-count
+  bool timePasses = false;               ///< --time-passes
+  std::string solver = "exact";          ///< --solver
+  double timeLimitSeconds = 0;           ///< --time-limit per sub-problem
+  KnobFlags knobs;                       ///< --bind, --config
+  int maxBlockCount = 4;                 ///< --max-block-count
 };
 
 struct LowerFlags {
@@ -77,9 +86,16 @@ struct CompileFlags {
 /// Writes `text` to `path`, or to stdout when `path` is empty. A failed write is reported and
 /// gives kInvalidInput.
 int writeOutput(const std::string& path, const std::string& text);
-/// The device named by the flags; prints the error and sets `exitCode` when there is none (an
-/// unknown name is a usage error, a broken file invalid input).
+/// The device named by the flags, with --grid applied; prints the error and sets `exitCode` when
+/// there is none (an unknown name or a grid that does not fit is a usage error, a broken file
+/// invalid input).
 std::optional<ir::Device> resolveDevice(const DeviceFlags& flags, int& exitCode);
+
+/// The binding --bind and --config ask for on `module` (nullopt: neither given); prints the error
+/// and sets `exitCode` on failure (a malformed flag is a usage error, a config ttnn cannot give
+/// for the module invalid input).
+bool resolveKnobs(const KnobFlags& flags, const ir::Module& module, const ir::Device& device,
+                  std::optional<ir::Binding>& binding, int& exitCode);
 
 int runPrint(const PrintFlags& flags);
 int runVerify(const VerifyFlags& flags, const DeviceFlags& device);

@@ -9,17 +9,13 @@ namespace ttlplan::tools {
 
 struct CostFlags {
   std::string input;      ///< FILE
-  std::string bind;       ///< --bind NAME=V,...
-  std::string grid;       ///< --grid YxX: the device's compute grid for this run
+  KnobFlags knobs;        ///< --bind, --config (--grid is a device flag)
   std::string jsonOutput; ///< --json OUT ("-" for stdout, then no table)
 };
 
-/// Adds the `cost` subcommand and its flags to `app`.
+/// Adds the `cost` subcommand with its file, knob and --json flags to `app` (the caller adds the
+/// device flags).
 CLI::App* addCostCommand(CLI::App& app, CostFlags& flags, DeviceFlags& device);
 int runCost(const CostFlags& flags, const DeviceFlags& device);
-
-/// `--grid YxX` applied to `device`; false (message printed, `exitCode` set) when malformed or
-/// larger than the device allows.
-bool applyGridFlag(const std::string& grid, ir::Device& device, int& exitCode);
 
 } // namespace ttlplan::tools

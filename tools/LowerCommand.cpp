@@ -30,9 +30,6 @@ void addPipelineFlags(CLI::App& command, PipelineFlags& flags) {
       .add_option("--time-limit", flags.timeLimitSeconds,
                   "Seconds per planner sub-problem; 0 (default) = none")
       ->check(CLI::Range(0.0, 1e6));
-  command.add_option("--bind", flags.bind,
-                     "Knob values NAME=V,... (V an integer or a symbol like bf16); knobs left out "
-                     "take the first values that satisfy every ttl.require");
   command
       .add_option("--max-block-count", flags.maxBlockCount,
                   "Deepest block count tried for `?` CBs (default 4)")
@@ -58,15 +55,6 @@ std::optional<Lowered> lowerFile(const PipelineFlags& flags, const ir::Device& d
   planOptions.solver = *solver;
   planOptions.limits.timeLimitSeconds = flags.timeLimitSeconds;
   planOptions.maxBlockCount = flags.maxBlockCount;
-  if (!flags.bind.empty()) {
-    Expected<ir::Binding> binding = lower::parseBindingList(flags.bind);
-    if (!binding) {
-      std::cerr << "ttlplan: error: " << binding.error().message << "\n";
-      exitCode = kUsageError;
-      return std::nullopt;
-    }
-    planOptions.binding = *binding;
-  }
   for (const std::string& name : flags.printIrAfter)
     if (!lower::lookupPass(name)) {
       std::cerr << fmt::format("ttlplan: error: --print-ir-after: unknown pass '{}'\n", name);
@@ -82,6 +70,8 @@ std::optional<Lowered> lowerFile(const PipelineFlags& flags, const ir::Device& d
     exitCode = kInvalidInput;
     return std::nullopt;
   }
+  if (!resolveKnobs(flags.knobs, *out.module, device, planOptions.binding, exitCode))
+    return std::nullopt;
   lower::PassContext context{*out.module,       device,       diags,
                              planOptions,       std::nullopt, hooks.forcedCbAddresses,
                              hooks.validatePlan};

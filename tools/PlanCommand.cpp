@@ -27,14 +27,6 @@ int runPlan(const PlanFlags& flags, const DeviceFlags& deviceFlags) {
   options.solver = *solver;
   options.limits.timeLimitSeconds = flags.timeLimitSeconds;
   options.maxBlockCount = flags.maxBlockCount;
-  if (!flags.bind.empty()) {
-    Expected<ir::Binding> binding = lower::parseBindingList(flags.bind);
-    if (!binding) {
-      std::cerr << "ttlplan: error: " << binding.error().message << "\n";
-      return kUsageError;
-    }
-    options.binding = *binding;
-  }
 
   ir::DiagnosticEngine diags;
   ir::SourceManager sources;
@@ -43,6 +35,7 @@ int runPlan(const PlanFlags& flags, const DeviceFlags& deviceFlags) {
     std::cerr << ir::format(diags.diagnostics(), &sources);
     return kInvalidInput;
   }
+  if (!resolveKnobs(flags.knobs, *module, *device, options.binding, exitCode)) return exitCode;
   Expected<lower::ModulePlan> plan = lower::planModule(*module, *device, options);
   if (!plan) {
     std::cerr << "ttlplan: error: " << plan.error().message << "\n";

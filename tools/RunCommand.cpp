@@ -95,8 +95,7 @@ makeInputs(const std::vector<reference::ArgumentInfo>& args, const RunFlags& fla
     if (npy->shape != a.shape) {
       std::cerr << fmt::format("ttlplan: error: --inputs: {} has shape [{}] but argument %{} is "
                                "[{}]\n",
-                               path, fmt::join(npy->shape, ", "), a.name,
-                               fmt::join(a.shape, ", "));
+                               path, fmt::join(npy->shape, ", "), a.name, fmt::join(a.shape, ", "));
       return std::nullopt;
     }
     reference::HostTensor t = fromNpy(*npy);
@@ -128,8 +127,8 @@ int runRun(const RunFlags& flags, const DeviceFlags& deviceFlags) {
   for (const std::string& entry : flags.forceCbAddress) {
     size_t eq = entry.find('=');
     if (eq == std::string::npos) {
-      std::cerr << fmt::format("ttlplan: error: --force-cb-address expects NAME=ADDRESS, got '{}'\n",
-                               entry);
+      std::cerr << fmt::format(
+          "ttlplan: error: --force-cb-address expects NAME=ADDRESS, got '{}'\n", entry);
       return kUsageError;
     }
     std::string name = entry.substr(0, eq);
@@ -285,10 +284,9 @@ int runRun(const RunFlags& flags, const DeviceFlags& deviceFlags) {
     for (int64_t d : a.shape)
       reduction = std::max(reduction, d);
     reference::Tolerance tolerance = reference::toleranceFor(*a.dataType, reduction);
-    reference::Comparison c =
-        reference::compare(fromNpy(*actual), expected->at(a.name), tolerance);
-    std::cout << fmt::format("  {:<10} {:>12.3e} {:>12.3e} {:>12.3e}  {}\n", a.name,
-                             c.maxAbsError, c.maxRelError, tolerance.relative, c.summary);
+    reference::Comparison c = reference::compare(fromNpy(*actual), expected->at(a.name), tolerance);
+    std::cout << fmt::format("  {:<10} {:>12.3e} {:>12.3e} {:>12.3e}  {}\n", a.name, c.maxAbsError,
+                             c.maxRelError, tolerance.relative, c.summary);
     failed = failed || !c.withinTolerance;
     if (!flags.dumpDir.empty()) {
       fs::create_directories(flags.dumpDir, ec);
@@ -302,11 +300,9 @@ int runRun(const RunFlags& flags, const DeviceFlags& deviceFlags) {
       }
     }
   }
-  std::cout << (failed ? "FAIL" : "PASS") << fmt::format(" (work directory {}{})\n",
-                                                        work.string(),
-                                                        temporary && !flags.keep && !failed
-                                                            ? ", removed"
-                                                            : "");
+  std::cout << (failed ? "FAIL" : "PASS")
+            << fmt::format(" (work directory {}{})\n", work.string(),
+                           temporary && !flags.keep && !failed ? ", removed" : "");
   if (temporary && !flags.keep && !failed) fs::remove_all(work, ec);
   return failed ? kInvalidInput : kSuccess;
 }

@@ -3,6 +3,7 @@
 #include "planner/l1/Solve.h"
 #include "tools/Commands.h"
 #include "tools/CostCommand.h"
+#include "tools/Knobs.h"
 #include "tools/Pipeline.h"
 
 #include <CLI/CLI.hpp>
@@ -114,9 +115,7 @@ int main(int argc, char** argv) {
   addSolverFlags(*planCmd, plan.solver, plan.timeLimitSeconds, "per sub-problem");
   planCmd->add_option("--json", plan.jsonOutput,
                       "Also write the report as JSON (schema_version 1) to this file");
-  planCmd->add_option("--bind", plan.bind,
-                      "Knob values NAME=V,... (V an integer or a symbol like bf16); knobs left out "
-                      "take the first values that satisfy every ttl.require");
+  addKnobFlags(*planCmd, plan.knobs, device);
   planCmd
       ->add_option("--max-block-count", plan.maxBlockCount,
                    "Deepest block count tried for `?` CBs (default 4); reduced until L1 fits")
@@ -130,6 +129,7 @@ int main(int argc, char** argv) {
                "print the result (docs/lowering.md)");
   addPipelineFlags(*lowerCmd, lowerFlags.pipeline);
   addDeviceFlags(*lowerCmd, device);
+  addKnobFlags(*lowerCmd, lowerFlags.pipeline.knobs, device);
   lowerCmd->add_flag("--generic", lowerFlags.generic, "Print every op in generic MLIR form");
   lowerCmd->add_option("-o,--output", lowerFlags.output, "Write the IR here instead of stdout");
 
@@ -140,6 +140,7 @@ int main(int argc, char** argv) {
                  "DIR/report.txt (docs/codegen.md)");
   addPipelineFlags(*compileCmd, compileFlags.pipeline);
   addDeviceFlags(*compileCmd, device);
+  addKnobFlags(*compileCmd, compileFlags.pipeline.knobs, device);
   compileCmd
       ->add_option("-o,--output", compileFlags.output, "Output directory (created if missing)")
       ->required();
@@ -152,6 +153,7 @@ int main(int argc, char** argv) {
              "error; docs/emulator.md, docs/reference.md)");
   addPipelineFlags(*runCmd, runFlags.pipeline);
   addDeviceFlags(*runCmd, device);
+  addKnobFlags(*runCmd, runFlags.pipeline.knobs, device);
   runCmd->add_option("--seed", runFlags.seed, "Seed of the random inputs (default 1)");
   runCmd
       ->add_option("--inputs", runFlags.inputsDir,
@@ -171,6 +173,7 @@ int main(int argc, char** argv) {
 
   CostFlags costFlags;
   CLI::App* costCmd = addCostCommand(app, costFlags, device);
+  addDeviceFlags(*costCmd, device);
 
   std::vector<std::string> names;
   for (const CLI::App* command : app.get_subcommands({}))

@@ -1,0 +1,98 @@
+#include "search/baselines/TtnnBinding.h"
+
+#include <fmt/format.h>
+
+namespace ttlplan::search::baselines {
+
+namespace {
+
+// The value of a problem knob: bound in `partial`, or the knob's only (or first) value.
+Expected<ir::KnobValue> problemKnob(const std::vector<ir::Param>& params,
+                                    const ir::Binding& partial, const std::string& name,
+                                    bool firstValueIsDefault) {
+  auto it = partial.find(name);
+  if (it != partial.end()) return it->second;
+  const ir::Param* param = ir::findParam(params, name);
+  if (!param || param->values.empty())
+    return Error{fmt::format("--config ttnn-default: the kernel has no knob @{} (it needs "
+                             "ttnn's knob names, as examples/matmul_2d_template.ttl)",
+                             name)};
+  if (param->values.size() == 1 || firstValueIsDefault) return param->values.front();
+  return Error{fmt::format("--config ttnn-default: bind @{} (one of {}) with --bind", name,
+                           param->domain())};
+}
+
+Expected<uint64_t> positive(const ir::KnobValue& v, const std::string& name) {
+  if (!v.isInteger() || v.integer() <= 0)
+    return Error{
+        fmt::format("--config ttnn-default: @{} = {} is not a positive integer", name, v.str())};
+  return uint64_t(v.integer());
+}
+
+uint32_t configValue(const MatmulConfig& c, const std::string& name) {
+  if (name == "in0_block_w") return c.in0BlockW;
+  if (name == "out_subblock_h") return c.outSubblockH;
+  if (name == "out_subblock_w") return c.outSubblockW;
+  if (name == "out_block_h") return c.outBlockH;
+  if (name == "out_block_w") return c.outBlockW;
+  if (name == "per_core_M") return c.perCoreM;
+  return c.perCoreN;
+}
+
+Expected<MatmulProblem> problemOf(const std::vector<ir::Param>& params, const ir::Binding& partial,
+                                  const ir::Device& device) {
+  MatmulProblem p;
+  uint64_t* dims[] = {&p.m, &p.k, &p.n};
+  const char* names[] = {"M", "K", "N"};
+  for (int i = 0; i < 3; ++i) {
+    Expected<ir::KnobValue> v = problemKnob(params, partial, names[i], false);
+    if (!v) return v.error();
+    Expected<uint64_t> n = positive(*v, names[i]);
+    if (!n) return n.error();
+    *dims[i] = *n;
+  }
+  Expected<ir::KnobValue> dtype = problemKnob(params, partial, "DTYPE", true);
+  if (!dtype) return dtype.error();
+  std::optional<ir::DataType> type = ir::parseDataType(dtype->str());
+  if (!type) return Error{"--config ttnn-default: @DTYPE = " + dtype->str() + " is no data type"};
+  p.in0TileBytes = p.in1TileBytes = p.outTileBytes = uint32_t(device.tileBytes(*type));
+  auto fp32 = partial.find("FP32_DEST_ACC");
+  p.fp32DestAcc = fp32 != partial.end() && fp32->second.isInteger() && fp32->second.integer();
+  p.gridRows = uint32_t(device.grid.compute.rows);
+  p.gridCols = uint32_t(device.grid.compute.columns);
+  p.l1FreeBytes = uint64_t(device.freeL1Bytes());
+  return p;
+}
+
+} // namespace
+
+Expected<DefaultBinding> ttnnDefaultBinding(const std::vector<ir::Param>& params,
+                                            const ir::Binding& partial, const ir::Device& device) {
+  Expected<MatmulProblem> problem = problemOf(params, partial, device);
+  if (!problem) return problem.error();
+  Expected<MatmulConfig> config = ttnnDefaultMatmulConfig(*problem);
+  if (!config) return Error{"--config ttnn-default: " + config.error().message};
+  if (config->family == MatmulFamily::MultiCore)
+    return Error{fmt::format("--config ttnn-default: ttnn picks {} for this shape ({}), which "
+                             "has no knobs to bind",
+                             familyName(config->family), config->why)};
+  DefaultBinding out{partial, *config};
+  for (const char* name : kConfigKnobs) {
+    ir::KnobValue value(int64_t(configValue(*config, name)));
+    const ir::Param* param = ir::findParam(params, name);
+    if (!param)
+      return Error{fmt::format("--config ttnn-default: the kernel has no knob @{}", name)};
+    auto given = partial.find(name);
+    if (given != partial.end() && !(given->second == value))
+      return Error{fmt::format("--config ttnn-default sets @{} = {} ({}); --bind gives {}", name,
+                               value.str(), familyName(config->family), given->second.str())};
+    if (!param->allows(value))
+      return Error{fmt::format("--config ttnn-default sets @{} = {} ({}), which is not in its "
+                               "domain {}",
+                               name, value.str(), familyName(config->family), param->domain())};
+    out.binding[name] = value;
+  }
+  return out;
+}
+
+} // namespace ttlplan::search::baselines

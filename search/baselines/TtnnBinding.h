@@ -1,0 +1,35 @@
+#pragma once
+// `--config ttnn-default` (docs/baselines.md): completes a matmul template's binding with the
+// program config ttnn's default selection picks for its shape. The template must use ttnn's knob
+// names (examples/matmul_2d_template.ttl, matmul_1d_template.ttl): problem knobs M, K, N, DTYPE,
+// FP32_DEST_ACC and config knobs in0_block_w, out_subblock_h, out_subblock_w, out_block_h,
+// out_block_w, per_core_M, per_core_N.
+#include "ir/Device.h"
+#include "ir/Params.h"
+#include "search/baselines/TtnnMatmulConfig.h"
+#include "support/Expected.h"
+
+#include <string>
+#include <vector>
+
+namespace ttlplan::search::baselines {
+
+/// The config knobs, in the order `ttlplan --help` lists them.
+inline constexpr const char* kConfigKnobs[] = {"in0_block_w", "out_subblock_h", "out_subblock_w",
+                                               "out_block_h", "out_block_w",    "per_core_M",
+                                               "per_core_N"};
+
+struct DefaultBinding {
+  ir::Binding binding; ///< `partial` plus the config knobs
+  MatmulConfig config; ///< what ttnn picks (family, knobs, why)
+};
+
+/// `partial` with every config knob set to ttnn's default for the shape: M, K and N must be bound
+/// in `partial` (or have one value); DTYPE (default: its first value) sets the tile bytes and
+/// FP32_DEST_ACC (default 0) the DST capacity; the grid and free L1 are `device`'s. Errors name
+/// the missing knob, a config knob `partial` binds to another value, a value the template's domain
+/// lacks, and the family ttnn picks when the template cannot take it (MultiCore).
+Expected<DefaultBinding> ttnnDefaultBinding(const std::vector<ir::Param>& params,
+                                            const ir::Binding& partial, const ir::Device& device);
+
+} // namespace ttlplan::search::baselines

@@ -1,0 +1,72 @@
+// --bind, --config and --grid (tools/Knobs.h).
+#include "tools/Knobs.h"
+
+#include "lower/Extract.h"
+#include "search/baselines/TtnnBinding.h"
+
+#include <fmt/format.h>
+#include <iostream>
+#include <regex>
+
+namespace ttlplan::tools {
+
+void addKnobFlags(CLI::App& command, KnobFlags& knobs, DeviceFlags& device) {
+  command.add_option("--bind", knobs.bind,
+                     "Knob values NAME=V,... (V an integer or a symbol like bf16); knobs left out "
+                     "take the first values that satisfy every ttl.require");
+  command
+      .add_option("--config", knobs.config,
+                  "ttnn-default: bind a matmul template's config knobs (in0_block_w, "
+                  "out_subblock_h/w, out_block_h/w, per_core_M/N) the way ttnn's default matmul "
+                  "heuristic picks them for the bound M, K, N, DTYPE and grid (docs/baselines.md)")
+      ->check(CLI::IsMember({"ttnn-default"}));
+  command.add_option("--grid", device.grid,
+                     "Use a YxX compute grid instead of the device's (at most its Tensix grid)");
+}
+
+bool applyGridFlag(const std::string& grid, ir::Device& device, int& exitCode) {
+  std::smatch m;
+  if (!std::regex_match(grid, m, std::regex(R"(([0-9]{1,4})x([0-9]{1,4}))"))) {
+    std::cerr << fmt::format("ttlplan: error: --grid '{}' is not ROWSxCOLUMNS (e.g. 8x8)\n", grid);
+    exitCode = kUsageError;
+    return false;
+  }
+  Status ok = ir::setComputeGrid(device, std::stoi(m[1]), std::stoi(m[2]));
+  if (ok) return true;
+  std::cerr << "ttlplan: error: --grid: " << ok.error().message << "\n";
+  exitCode = kUsageError;
+  return false;
+}
+
+bool resolveKnobs(const KnobFlags& flags, const ir::Module& module, const ir::Device& device,
+                  std::optional<ir::Binding>& binding, int& exitCode) {
+  binding.reset();
+  if (!flags.bind.empty()) {
+    Expected<ir::Binding> parsed = lower::parseBindingList(flags.bind);
+    if (!parsed) {
+      std::cerr << "ttlplan: error: " << parsed.error().message << "\n";
+      exitCode = kUsageError;
+      return false;
+    }
+    binding = *parsed;
+  }
+  if (flags.config.empty()) return true;
+  Expected<search::baselines::DefaultBinding> config = search::baselines::ttnnDefaultBinding(
+      ir::collectParams(module), binding.value_or(ir::Binding{}), device);
+  if (!config) {
+    std::cerr << "ttlplan: error: " << config.error().message << "\n";
+    exitCode = kInvalidInput;
+    return false;
+  }
+  std::cerr << fmt::format("ttnn-default: {} (in0_block_w {}, out_subblock {}x{}, out_block {}x{}, "
+                           "per_core {}x{}): {}\n",
+                           search::baselines::familyName(config->config.family),
+                           config->config.in0BlockW, config->config.outSubblockH,
+                           config->config.outSubblockW, config->config.outBlockH,
+                           config->config.outBlockW, config->config.perCoreM,
+                           config->config.perCoreN, config->config.why);
+  binding = config->binding;
+  return true;
+}
+
+} // namespace ttlplan::tools
