@@ -104,12 +104,14 @@ int64_t capacityTiles(const Problem& problem) {
   return tiles;
 }
 
-std::optional<Subblock> chooseSubblock(int64_t blockRows, int64_t blockCols, int64_t maxTiles) {
+std::optional<Subblock> chooseSubblock(int64_t blockRows, int64_t blockCols, int64_t maxTiles,
+                                       bool matmul) {
   if (maxTiles < 1 || blockRows < 1 || blockCols < 1) return std::nullopt;
-  // Fewest rounds means the largest h * w. At equal rounds prefer the wider sub-block: CB blocks
-  // are row-major, so a wider sub-block packs longer runs of consecutive tiles of one row (and
-  // tt-metal's row-major matmul output needs w == C whenever h > 1). At equal rounds and equal w,
-  // h is fixed (h * w = B * C / rounds), so "then larger h" only makes the order total.
+  // Fewest rounds means the largest h * w. At equal rounds a matmul prefers the smaller h + w
+  // (its unpacker reads K * (h + w) tiles a round). Then prefer the wider sub-block: CB blocks are
+  // row-major, so a wider sub-block packs longer runs of consecutive tiles of one row. At equal
+  // rounds and equal w, h is fixed (h * w = B * C / rounds), so "then larger h" only makes the
+  // order total.
   std::optional<Subblock> best;
   int64_t bestRounds = 0;
   for (int64_t h = 1; h <= blockRows; ++h) {
@@ -117,9 +119,13 @@ std::optional<Subblock> chooseSubblock(int64_t blockRows, int64_t blockCols, int
     for (int64_t w = 1; w <= blockCols && h * w <= maxTiles; ++w) {
       if (blockCols % w != 0) continue;
       const int64_t rounds = (blockRows / h) * (blockCols / w);
+      const int64_t unpack = matmul ? h + w : 0,
+                    bestUnpack = best && matmul ? best->rows + best->cols : 0;
       const bool better =
           !best || rounds < bestRounds ||
-          (rounds == bestRounds && (w > best->cols || (w == best->cols && h > best->rows)));
+          (rounds == bestRounds &&
+           (unpack < bestUnpack ||
+            (unpack == bestUnpack && (w > best->cols || (w == best->cols && h > best->rows)))));
       if (better) {
         best = Subblock{h, w};
         bestRounds = rounds;
@@ -258,8 +264,11 @@ static Result solveUnguarded(const Problem& problem) {
     int slotsUsed = 0;
     for (int slot : segment.slots)
       slotsUsed = std::max(slotsUsed, slot + 1);
-    std::optional<Subblock> sub =
-        chooseSubblock(segment.blockRows, segment.blockCols, capacity / std::max(slotsUsed, 1));
+    bool matmul = false;
+    for (size_t i = a; i < b; ++i)
+      matmul = matmul || chain.ops[i].name == "ttl.matmul";
+    std::optional<Subblock> sub = chooseSubblock(segment.blockRows, segment.blockCols,
+                                                 capacity / std::max(slotsUsed, 1), matmul);
     segment.subblockRows = sub->rows; // 1 x 1 fits: every range was checked above
     segment.subblockCols = sub->cols;
     segment.rounds = (segment.blockRows / sub->rows) * (segment.blockCols / sub->cols);

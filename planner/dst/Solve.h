@@ -35,8 +35,12 @@ struct Subblock {
 };
 
 /// The sub-block (h, w) with h | B, w | C and h * w <= maxTiles that minimises the rounds
-/// (B / h) * (C / w); ties go to the larger w, then the larger h. Empty when maxTiles < 1.
-std::optional<Subblock> chooseSubblock(int64_t blockRows, int64_t blockCols, int64_t maxTiles);
+/// (B / h) * (C / w). With `matmul`, ties go to the smaller h + w first: a round of matmul unpacks
+/// K * (h + w) tiles (an in0 column and an in1 row per K step) for its h * w products, so the
+/// squarer sub-block unpacks less (docs/cost-model.md). Then the larger w, then the larger h.
+/// Empty when maxTiles < 1.
+std::optional<Subblock> chooseSubblock(int64_t blockRows, int64_t blockCols, int64_t maxTiles,
+                                       bool matmul = false);
 
 /// The ttnn matmul heuristic (FACTS.md), the baseline: walk (4,2),(2,4),(8,1),(1,8),(7,1),(1,7),
 /// (3,2),(2,3),(6,1),(1,6),(5,1),(1,5),(2,2),(4,1),(1,4),(3,1),(1,3),(2,1),(1,2),(1,1) as (h, w),

@@ -195,15 +195,21 @@ TEST(DstRandom, PlansAreValidAndOptimalAgainstBruteForce) {
       EXPECT_FALSE(r.exceedingOp);
       const auto [B, C] = blockOf(p.chain, p.chain.ops[0]);
       EXPECT_EQ(s.peakTiles, whole * s.segments[0].subblockRows * s.segments[0].subblockCols);
-      // Brute force: every divisor pair that fits; the fewest rounds, then the widest.
-      int64_t bestRounds = 0, bestW = 0;
+      // Brute force: every divisor pair that fits; the fewest rounds, then (a matmul chain) the
+      // smallest h + w, then the widest.
+      bool matmul = false;
+      for (const Op& op : p.chain.ops)
+        matmul = matmul || op.name == "ttl.matmul";
+      int64_t bestRounds = 0, bestW = 0, bestSum = 0;
       for (int64_t h = 1; h <= B; ++h)
         for (int64_t w = 1; w <= C; ++w) {
           if (B % h || C % w || whole * h * w > cap) continue;
-          int64_t rounds = (B / h) * (C / w);
-          if (bestRounds == 0 || rounds < bestRounds || (rounds == bestRounds && w > bestW)) {
+          int64_t rounds = (B / h) * (C / w), sum = matmul ? h + w : 0;
+          if (bestRounds == 0 || rounds < bestRounds ||
+              (rounds == bestRounds && (sum < bestSum || (sum == bestSum && w > bestW)))) {
             bestRounds = rounds;
             bestW = w;
+            bestSum = sum;
           }
         }
       EXPECT_EQ(s.rounds, bestRounds) << "problem " << t;

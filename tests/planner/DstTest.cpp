@@ -83,13 +83,14 @@ TEST(Dst, MatmulAccumulatorLivesWithTheBias) {
   EXPECT_EQ(f.solution->segments[0].subblockRows, 1);
   EXPECT_EQ(f.solution->segments[0].subblockCols, 2);
   EXPECT_EQ(f.solution->rounds, 8);
-  // Plain matmul, full sync: 16 tiles for one accumulator on an 8x8 block -> (2, 8), 4 rounds;
-  // the ttnn list stops at 8 tiles and takes (4, 2): 8 rounds.
+  // Plain matmul, full sync: 16 tiles for one accumulator on an 8x8 block -> 4 rounds, and of
+  // (2, 8), (4, 4), (8, 2) the squarest unpacks the fewest tiles: K * (4 + 4) a round, not
+  // K * (2 + 8); the ttnn list stops at 8 tiles and takes (4, 2): 8 rounds.
   Problem mm = chainOf({{"ttl.matmul", {0, 1}, 2, true}}, 8, 8, SyncMode::Full);
   Result m = solve(mm);
   ASSERT_EQ(m.status, SolveStatus::Optimal);
-  EXPECT_EQ(m.solution->segments[0].subblockRows, 2);
-  EXPECT_EQ(m.solution->segments[0].subblockCols, 8);
+  EXPECT_EQ(m.solution->segments[0].subblockRows, 4);
+  EXPECT_EQ(m.solution->segments[0].subblockCols, 4);
   EXPECT_EQ(m.solution->rounds, 4);
   EXPECT_EQ(ttnnSubblockChoice(8, 8, false), (Subblock{4, 2}));
 }
