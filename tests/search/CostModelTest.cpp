@@ -11,6 +11,7 @@
 #include "search/cost/Price.h"
 #include "search/cost/Report.h"
 
+#include <fmt/format.h>
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
 
@@ -520,6 +521,74 @@ TEST(CostReport, ComputeGridOverrideIsCheckedAgainstTheDevice) {
   EXPECT_NE(tooWide.error().message.find("at most 10x12"), std::string::npos)
       << tooWide.error().message;
   EXPECT_FALSE(ir::setComputeGrid(d, 0, 4));
+}
+
+} // namespace
+} // namespace ttlplan::search::cost
+
+namespace ttlplan::search::cost {
+namespace {
+
+// The calibration prices ttnn's kernels with matmulProgram; the templates are priced through the
+// planner and extractProgram. For the same config (and L1 accumulation, as ttlplan's lowering
+// does) the two must agree, or the calibration would not speak for the templates.
+TEST(CostModelMatmul, TemplateAndConfigProgramsPredictTheSame) {
+  ir::Device d = *ir::builtinDevice("wormhole_b0");
+  struct Case {
+    int m, k, n, pm, pn, w, bh, bw;
+    const char* dtype;
+    const char* fidelity;
+    uint32_t tileBytes;
+  };
+  for (Case c : {Case{2048, 2048, 2048, 8, 8, 4, 8, 8, "bf16", "HiFi4", 2048},
+                 Case{1024, 8192, 1024, 4, 4, 16, 4, 4, "bfp4_b", "LoFi", 576},
+                 Case{2048, 1024, 4096, 8, 16, 2, 8, 4, "bfp8_b", "HiFi2", 1088}}) {
+    SCOPED_TRACE(fmt::format("{}x{}x{} {}", c.m, c.k, c.n, c.dtype));
+    ir::DiagnosticEngine diags;
+    auto module = ir::parseFile(kSource + "/examples/matmul_2d_template.ttl", diags);
+    ASSERT_TRUE(module && ir::verify(*module, diags));
+    lower::PlanOptions options;
+    options.binding = ir::Binding{{"M", c.m},
+                                  {"K", c.k},
+                                  {"N", c.n},
+                                  {"DTYPE", ir::KnobValue::symbol(c.dtype)},
+                                  {"FIDELITY", ir::KnobValue::symbol(c.fidelity)},
+                                  {"FP32_DEST_ACC", 0},
+                                  {"per_core_M", c.pm},
+                                  {"per_core_N", c.pn},
+                                  {"in0_block_w", c.w},
+                                  {"out_block_h", c.bh},
+                                  {"out_block_w", c.bw},
+                                  {"out_subblock_h", 2},
+                                  {"out_subblock_w", 4}};
+    Expected<lower::ModulePlan> plan = lower::planModule(*module, d, options);
+    ASSERT_TRUE(plan) << plan.error().message;
+    const planner::dst::Segment& seg = plan->kernels[0].chains.at(0).solution.segments.at(0);
+    Expected<Program> fromTemplate = extractProgram(plan->kernels[0], plan->binding.binding, d);
+    ASSERT_TRUE(fromTemplate) << fromTemplate.error().message;
+    MatmulRun run;
+    run.problem.m = uint64_t(c.m);
+    run.problem.k = uint64_t(c.k);
+    run.problem.n = uint64_t(c.n);
+    run.problem.in0TileBytes = run.problem.in1TileBytes = run.problem.outTileBytes = c.tileBytes;
+    run.config.family = baselines::MatmulFamily::MultiCast2D;
+    run.config.in0BlockW = uint32_t(c.w);
+    run.config.outBlockH = uint32_t(c.bh);
+    run.config.outBlockW = uint32_t(c.bw);
+    run.config.perCoreM = uint32_t(c.pm);
+    run.config.perCoreN = uint32_t(c.pn);
+    run.config.outSubblockH = uint32_t(seg.subblockRows); // the planner's, as the template runs
+    run.config.outSubblockW = uint32_t(seg.subblockCols);
+    run.fidelity = c.fidelity;
+    run.packerL1Acc = true;
+    Expected<Program> fromConfig = matmulProgram(run, d);
+    ASSERT_TRUE(fromConfig) << fromConfig.error().message;
+    EXPECT_EQ(fromTemplate->classes.size(), fromConfig->classes.size());
+    Expected<Prediction> a = predict(*fromTemplate, d), b = predict(*fromConfig, d);
+    ASSERT_TRUE(a && b);
+    EXPECT_NEAR(a->cycles / b->cycles, 1.0, 0.02);
+    EXPECT_NEAR(a->idealCycles, b->idealCycles, 1e-6 * b->idealCycles);
+  }
 }
 
 } // namespace
