@@ -51,6 +51,16 @@ std::optional<ir::Device> resolveDevice(const DeviceFlags& flags, int& exitCode)
   return std::move(device).value();
 }
 
+std::unique_ptr<ir::Module> parseVerified(const std::string& path, int& exitCode) {
+  ir::DiagnosticEngine diags;
+  ir::SourceManager sources;
+  auto module = ir::parseFile(path, diags, &sources);
+  if (module && ir::verify(*module, diags)) return module;
+  std::cerr << ir::format(diags.diagnostics(), &sources);
+  exitCode = kInvalidInput;
+  return nullptr;
+}
+
 int runPrint(const PrintFlags& flags) {
   ir::DiagnosticEngine diags;
   ir::SourceManager sources;

@@ -5,6 +5,7 @@
 #include "ir/Params.h"
 
 #include <cstdint>
+#include <memory>
 #include <optional>
 #include <string>
 #include <vector>
@@ -90,6 +91,10 @@ int writeOutput(const std::string& path, const std::string& text);
 /// there is none (an unknown name or a grid that does not fit is a usage error, a broken file
 /// invalid input).
 std::optional<ir::Device> resolveDevice(const DeviceFlags& flags, int& exitCode);
+
+/// FILE parsed and verified; null (diagnostics printed, `exitCode` = invalid input) when it is not
+/// a valid TTL file.
+std::unique_ptr<ir::Module> parseVerified(const std::string& path, int& exitCode);
 
 /// The binding --bind and --config ask for on `module` (nullopt: neither given); prints the error
 /// and sets `exitCode` on failure (a malformed flag is a usage error, a config ttnn cannot give

@@ -31,13 +31,8 @@ int runCost(const CostFlags& flags, const DeviceFlags& deviceFlags) {
   int exitCode = kSuccess;
   std::optional<ir::Device> device = resolveDevice(deviceFlags, exitCode);
   if (!device) return exitCode;
-  ir::DiagnosticEngine diags;
-  ir::SourceManager sources;
-  auto module = ir::parseFile(flags.input, diags, &sources);
-  if (!module || !ir::verify(*module, diags)) {
-    std::cerr << ir::format(diags.diagnostics(), &sources);
-    return kInvalidInput;
-  }
+  std::unique_ptr<ir::Module> module = parseVerified(flags.input, exitCode);
+  if (!module) return exitCode;
   lower::PlanOptions options;
   if (!resolveKnobs(flags.knobs, *module, *device, options.binding, exitCode)) return exitCode;
   Expected<search::cost::CostReport> report = search::cost::costModule(*module, *device, options);

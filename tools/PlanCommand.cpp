@@ -28,13 +28,8 @@ int runPlan(const PlanFlags& flags, const DeviceFlags& deviceFlags) {
   options.limits.timeLimitSeconds = flags.timeLimitSeconds;
   options.maxBlockCount = flags.maxBlockCount;
 
-  ir::DiagnosticEngine diags;
-  ir::SourceManager sources;
-  auto module = ir::parseFile(flags.input, diags, &sources);
-  if (!module || !ir::verify(*module, diags)) {
-    std::cerr << ir::format(diags.diagnostics(), &sources);
-    return kInvalidInput;
-  }
+  std::unique_ptr<ir::Module> module = parseVerified(flags.input, exitCode);
+  if (!module) return exitCode;
   if (!resolveKnobs(flags.knobs, *module, *device, options.binding, exitCode)) return exitCode;
   Expected<lower::ModulePlan> plan = lower::planModule(*module, *device, options);
   if (!plan) {

@@ -11,35 +11,11 @@ namespace {
 using baselines::MatmulFamily;
 
 Step cbStep(StepKind kind, int cb) {
-  Step s;
-  s.kind = kind;
-  s.cb = cb;
-  return s;
+  return Step::onCb(kind, cb);
 }
 
 Step transfer(StepKind kind, int64_t tiles, int64_t tileBytes) {
-  Step s;
-  s.kind = kind;
-  s.bytes = tiles * tileBytes;
-  s.requests = tiles;
-  return s;
-}
-
-Step netStep(StepKind kind, int net, int64_t bytes) {
-  Step s;
-  s.kind = kind;
-  s.net = net;
-  s.bytes = bytes;
-  return s;
-}
-
-Step loop(int64_t count, std::vector<Step> body, bool work) {
-  Step s;
-  s.kind = StepKind::Loop;
-  s.count = count;
-  s.workLoop = work;
-  s.body = std::move(body);
-  return s;
+  return Step::transfer(kind, tiles * tileBytes, tiles);
 }
 
 enum Cbs { kCbA = 0, kCbB = 1, kCbC = 2 };
@@ -60,15 +36,14 @@ struct Shape {
 std::vector<Step> fetch(int cb, const Source& src, int64_t tiles, int64_t tileBytes, bool inL1) {
   std::vector<Step> out = {cbStep(StepKind::Reserve, cb)};
   if (src.recvNet >= 0) {
-    out.push_back(netStep(StepKind::Receive, src.recvNet, 0));
+    out.push_back(Step::onNet(StepKind::Receive, src.recvNet, 0));
   } else {
     if (src.reads && !inL1) {
       out.push_back(transfer(StepKind::Read, tiles, tileBytes));
-      Step wait;
-      wait.kind = StepKind::WaitTransfers;
-      out.push_back(wait);
+      out.push_back(Step::waitTransfers());
     }
-    if (src.sendNet >= 0) out.push_back(netStep(StepKind::Send, src.sendNet, tiles * tileBytes));
+    if (src.sendNet >= 0)
+      out.push_back(Step::onNet(StepKind::Send, src.sendNet, tiles * tileBytes));
   }
   out.push_back(cbStep(StepKind::Push, cb));
   return out;
@@ -110,20 +85,20 @@ std::vector<Thread> threads(const MatmulRun& run, const Shape& sh, const Source&
   std::vector<Step> writeC = {cbStep(StepKind::Wait, kCbC)};
   if (!run.outInL1) {
     writeC.push_back(transfer(StepKind::Write, sh.cTiles, p.outTileBytes));
-    Step wait;
-    wait.kind = StepKind::WaitTransfers;
-    writeC.push_back(wait);
+    writeC.push_back(Step::waitTransfers());
   }
   writeC.push_back(cbStep(StepKind::Pop, kCbC));
-  std::vector<Step> noc1Body = {loop(sh.kBlocks, kB, false)};
+  std::vector<Step> noc1Body = {Step::loop(sh.kBlocks, kB, false)};
   noc1Body.insert(noc1Body.end(), writeC.begin(), writeC.end());
   std::vector<Step> computeK = {cbStep(StepKind::Wait, kCbA), cbStep(StepKind::Wait, kCbB), chain,
                                 cbStep(StepKind::Pop, kCbA), cbStep(StepKind::Pop, kCbB)};
   std::vector<Step> computeBody = {cbStep(StepKind::Reserve, kCbC),
-                                   loop(sh.kBlocks, computeK, false), cbStep(StepKind::Push, kCbC)};
-  return {Thread{ThreadRole::Noc0, {loop(sh.blocks, {loop(sh.kBlocks, kA, false)}, true)}},
-          Thread{ThreadRole::Noc1, {loop(sh.blocks, noc1Body, true)}},
-          Thread{ThreadRole::Compute, {loop(sh.blocks, computeBody, true)}}};
+                                   Step::loop(sh.kBlocks, computeK, false),
+                                   cbStep(StepKind::Push, kCbC)};
+  return {
+      Thread{ThreadRole::Noc0, {Step::loop(sh.blocks, {Step::loop(sh.kBlocks, kA, false)}, true)}},
+      Thread{ThreadRole::Noc1, {Step::loop(sh.blocks, noc1Body, true)}},
+      Thread{ThreadRole::Compute, {Step::loop(sh.blocks, computeBody, true)}}};
 }
 
 Status checkKnobs(const MatmulRun& run, int64_t kt) {

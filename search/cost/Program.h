@@ -52,6 +52,45 @@ struct Step {
   bool workLoop = false;  ///< Loop: a ttl.work_loop (its count is the core's work items)
   std::vector<Step> body; ///< Loop: the steps repeated
   std::string origin;     ///< file:line:col of the TTL op, for reports ("" when none)
+
+  static Step onCb(StepKind kind, int cb) {
+    Step s;
+    s.kind = kind;
+    s.cb = cb;
+    return s;
+  }
+  static Step transfer(StepKind kind, int64_t bytes, int64_t requests) {
+    Step s;
+    s.kind = kind;
+    s.bytes = bytes;
+    s.requests = requests;
+    return s;
+  }
+  static Step onNet(StepKind kind, int net, int64_t bytes) {
+    Step s;
+    s.kind = kind;
+    s.net = net;
+    s.bytes = bytes;
+    return s;
+  }
+  static Step compute(double cycles) {
+    Step s;
+    s.cycles = cycles;
+    return s;
+  }
+  static Step waitTransfers() {
+    Step s;
+    s.kind = StepKind::WaitTransfers;
+    return s;
+  }
+  static Step loop(int64_t count, std::vector<Step> body, bool workLoop = false) {
+    Step s;
+    s.kind = StepKind::Loop;
+    s.count = count;
+    s.workLoop = workLoop;
+    s.body = std::move(body);
+    return s;
+  }
 };
 
 struct Thread {

@@ -25,40 +25,23 @@ ir::Device wormhole() {
 }
 
 Step cbStep(StepKind kind, int cb) {
-  Step s;
-  s.kind = kind;
-  s.cb = cb;
-  return s;
+  return Step::onCb(kind, cb);
 }
 
 Step transfer(StepKind kind, int64_t bytes) {
-  Step s;
-  s.kind = kind;
-  s.bytes = bytes;
-  s.requests = 1;
-  return s;
+  return Step::transfer(kind, bytes, 1);
 }
 
 Step compute(double cycles) {
-  Step s;
-  s.kind = StepKind::Compute;
-  s.cycles = cycles;
-  return s;
+  return Step::compute(cycles);
 }
 
 Step waitTransfers() {
-  Step s;
-  s.kind = StepKind::WaitTransfers;
-  return s;
+  return Step::waitTransfers();
 }
 
 Step loop(int64_t count, std::vector<Step> body, bool work = false) {
-  Step s;
-  s.kind = StepKind::Loop;
-  s.count = count;
-  s.workLoop = work;
-  s.body = std::move(body);
-  return s;
+  return Step::loop(count, std::move(body), work);
 }
 
 // Reader -> compute -> writer over CB 0 (input) and CB 1 (output), `items` times, with the given
