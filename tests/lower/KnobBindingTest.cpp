@@ -21,7 +21,9 @@ std::unique_ptr<ir::Module> load(const std::string& path) {
   ir::DiagnosticEngine diags;
   auto module = ir::parseFile(path, diags);
   EXPECT_TRUE(module) << ir::format(diags.diagnostics());
-  if (module) EXPECT_TRUE(ir::verify(*module, diags)) << ir::format(diags.diagnostics());
+  if (module) {
+    EXPECT_TRUE(ir::verify(*module, diags)) << ir::format(diags.diagnostics());
+  }
   return module;
 }
 
