@@ -4,9 +4,10 @@
 #include "lower/Extract.h"
 #include "search/baselines/TtnnBinding.h"
 
+#include <algorithm>
 #include <fmt/format.h>
 #include <iostream>
-#include <regex>
+#include <optional>
 
 namespace ttlplan::tools {
 
@@ -24,14 +25,28 @@ void addKnobFlags(CLI::App& command, KnobFlags& knobs, DeviceFlags& device) {
                      "Use a YxX compute grid instead of the device's (at most its Tensix grid)");
 }
 
+namespace {
+
+// "8" -> 8; nullopt unless 1 to 4 digits.
+std::optional<int> smallNumber(const std::string& text) {
+  if (text.empty() || text.size() > 4 ||
+      !std::all_of(text.begin(), text.end(), [](char c) { return c >= '0' && c <= '9'; }))
+    return std::nullopt;
+  return std::stoi(text);
+}
+
+} // namespace
+
 bool applyGridFlag(const std::string& grid, ir::Device& device, int& exitCode) {
-  std::smatch m;
-  if (!std::regex_match(grid, m, std::regex(R"(([0-9]{1,4})x([0-9]{1,4}))"))) {
+  size_t x = grid.find('x');
+  std::optional<int> rows = x == std::string::npos ? std::nullopt : smallNumber(grid.substr(0, x));
+  std::optional<int> cols = x == std::string::npos ? std::nullopt : smallNumber(grid.substr(x + 1));
+  if (!rows || !cols) {
     std::cerr << fmt::format("ttlplan: error: --grid '{}' is not ROWSxCOLUMNS (e.g. 8x8)\n", grid);
     exitCode = kUsageError;
     return false;
   }
-  Status ok = ir::setComputeGrid(device, std::stoi(m[1]), std::stoi(m[2]));
+  Status ok = ir::setComputeGrid(device, *rows, *cols);
   if (ok) return true;
   std::cerr << "ttlplan: error: --grid: " << ok.error().message << "\n";
   exitCode = kUsageError;
