@@ -80,6 +80,7 @@ std::optional<int64_t> binary(const Operation& op, int64_t a, int64_t b) {
 struct Evaluation {
   const Binding& binding;
   const LeafEvaluator& leaves;
+  const std::map<const Value*, int64_t>* known; // values no op defines
   std::unordered_map<const Value*, std::optional<int64_t>> memo;
 };
 
@@ -95,7 +96,11 @@ std::optional<int64_t> evaluateAt(const Value* value, int depth, Evaluation& e) 
 
 std::optional<int64_t> evaluateUncached(const Value* value, int depth, Evaluation& e) {
   const Operation* op = value->definingOp();
-  if (!op) return std::nullopt;
+  if (!op) {
+    if (!e.known) return std::nullopt;
+    auto it = e.known->find(value);
+    return it == e.known->end() ? std::nullopt : std::optional<int64_t>(it->second);
+  }
   if (op->isa("arith.constant")) return constantValue(*op);
   if (op->isa("ttl.param_value")) {
     Attribute param = op->attribute("param");
@@ -167,8 +172,9 @@ const Param* findParam(const std::vector<Param>& params, const std::string& name
 }
 
 std::optional<int64_t> evaluate(const Value* value, const Binding& binding,
-                                const LeafEvaluator& leaves) {
-  Evaluation e{binding, leaves, {}};
+                                const LeafEvaluator& leaves,
+                                const std::map<const Value*, int64_t>* known) {
+  Evaluation e{binding, leaves, known, {}};
   return evaluateAt(value, 0, e);
 }
 

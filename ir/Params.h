@@ -45,9 +45,11 @@ std::optional<int64_t> evaluate(const Value* value, const Binding& binding);
 /// nullopt when it is unknown.
 using LeafEvaluator = std::function<std::optional<int64_t>(const Operation&)>;
 
-/// evaluate(), with `leaves` asked for every op that is not a constant, a knob or `arith`.
+/// evaluate(), with `leaves` asked for every op that is not a constant, a knob or `arith`, and
+/// `known` giving values no op defines (loop induction variables fixed by the caller).
 std::optional<int64_t> evaluate(const Value* value, const Binding& binding,
-                                const LeafEvaluator& leaves);
+                                const LeafEvaluator& leaves,
+                                const std::map<const Value*, int64_t>* known = nullptr);
 
 /// The knobs `value` depends on through `ttl.param_value` (transitively through `arith`).
 void collectKnobs(const Value* value, std::set<std::string>& knobs);

@@ -89,8 +89,10 @@ Expected<CoresInfo> extractCores(ir::Operation* kernel, const ir::Binding& bindi
 
 /// The value of an index expression on core (x, y) of a rows x cols grid: arith.constant,
 /// addi/subi/muli/divui/remui/minui/maxui/cmpi, ttl.core_x/core_y/grid_size, ttl.param_value.
+/// `known` fixes values no op defines (loop induction variables).
 std::optional<int64_t> evaluateOnCore(const ir::Value* value, const ir::Binding& binding, int x,
-                                      int y, int rows, int cols);
+                                      int y, int rows, int cols,
+                                      const std::map<const ir::Value*, int64_t>* known = nullptr);
 
 /// The pipes of `kernel` evaluated on every core of the grid, grouped into nets, with the device's
 /// NoC mapping. `cbAddress` maps a create_cb op to its planned L1 address (the destination key).

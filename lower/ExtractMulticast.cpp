@@ -27,8 +27,9 @@ ir::Operation* destinationCb(ir::Operation* kernel, ir::Value* pipe) {
 } // namespace
 
 std::optional<int64_t> evaluateOnCore(const ir::Value* value, const ir::Binding& binding, int x,
-                                      int y, int rows, int cols) {
-  return ir::evaluate(value, binding, [&](const ir::Operation& op) -> std::optional<int64_t> {
+                                      int y, int rows, int cols,
+                                      const std::map<const ir::Value*, int64_t>* known) {
+  auto leaves = [&](const ir::Operation& op) -> std::optional<int64_t> {
     if (op.isa("ttl.core_x")) return x;
     if (op.isa("ttl.core_y")) return y;
     if (!op.isa("ttl.grid_size")) return std::nullopt;
@@ -37,7 +38,8 @@ std::optional<int64_t> evaluateOnCore(const ir::Value* value, const ir::Binding&
     if (dim.intValue() == 0) return rows;
     if (dim.intValue() == 1) return cols;
     return std::nullopt;
-  });
+  };
+  return ir::evaluate(value, binding, leaves, known);
 }
 
 Expected<planner::multicast::Problem>

@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <fmt/format.h>
+#include <limits>
 #include <map>
 #include <set>
 
@@ -17,13 +18,54 @@ using planner::multicast::Core;
 // What each core of the grid runs, as far as classes are concerned.
 struct GridRoles {
   int rows = 0, cols = 0;
-  std::vector<std::string> pipes;         // distinct pipe ids, first-seen order
-  std::vector<int64_t> work;              // per core (row-major)
-  std::vector<std::vector<int>> sends;    // [core][pipe] -> net index sent on, or -1
-  std::vector<std::vector<int>> receives; // [core][pipe] -> net index received from, or -1
-  std::vector<int> classOf;               // per core
+  std::vector<std::string> pipes;            // distinct pipe ids, first-seen order
+  std::vector<int64_t> work;                 // per core (row-major)
+  std::vector<std::vector<int>> sends;       // [core][pipe] -> net index sent on, or -1
+  std::vector<std::vector<int>> receives;    // [core][pipe] -> net index received from, or -1
+  std::vector<std::vector<int64_t>> control; // per core: the control values (controlValues)
+  std::vector<int> classOf;                  // per core
   int classes = 0;
 };
+
+// What the kernel's control flow depends on, per core: for each scf.for bound and scf.if
+// condition, its value when it folds on the core, else (it depends on a loop index) the values it
+// is computed from through arith, again as far as they fold: an edge core's fewer valid blocks.
+// Cores on which these differ run different programs, so they cannot share a class.
+std::vector<const ir::Value*> controlRoots(ir::Operation* kernel) {
+  std::vector<const ir::Value*> roots;
+  kernel->walk([&](ir::Operation* op) {
+    if (op->isa("scf.for"))
+      for (size_t i = 0; i < 3 && i < op->numOperands(); ++i)
+        roots.push_back(op->operand(i));
+    if (op->isa("scf.if")) roots.push_back(op->operand(0));
+  });
+  return roots;
+}
+
+void controlFrontier(const ir::Value* v, const ir::Binding& binding, const GridRoles& g, int core,
+                     std::set<const ir::Value*>& seen, std::vector<int64_t>& out) {
+  if (!v || !seen.insert(v).second) return;
+  std::optional<int64_t> x =
+      lower::evaluateOnCore(v, binding, core % g.cols, core / g.cols, g.rows, g.cols);
+  if (x) {
+    out.push_back(*x);
+    return;
+  }
+  const ir::Operation* def = v->definingOp();
+  if (def && def->dialect() == "arith")
+    for (const ir::Value* operand : def->operands())
+      controlFrontier(operand, binding, g, core, seen, out);
+}
+
+void evaluateControl(GridRoles& g, const lower::KernelPlan& plan, const ir::Binding& binding) {
+  std::vector<const ir::Value*> roots = controlRoots(plan.op);
+  g.control.assign(g.work.size(), {});
+  for (size_t c = 0; c < g.work.size(); ++c) {
+    std::set<const ir::Value*> seen;
+    for (const ir::Value* root : roots)
+      controlFrontier(root, binding, g, int(c), seen, g.control[c]);
+  }
+}
 
 int coreIndex(const GridRoles& g, Core c) {
   return c.y * g.cols + c.x;
@@ -63,6 +105,7 @@ void assignClasses(GridRoles& g, const lower::KernelPlan& plan) {
     std::vector<int> next(cores);
     for (size_t c = 0; c < cores; ++c) {
       std::vector<int64_t> sig = {round == 0 ? 0 : g.classOf[c], g.work[c]};
+      sig.insert(sig.end(), g.control[c].begin(), g.control[c].end());
       for (size_t p = 0; p < g.pipes.size(); ++p) {
         sig.push_back(g.sends[c][p] >= 0);
         int from = g.receives[c][p];
@@ -131,7 +174,8 @@ public:
 
 private:
   std::optional<int64_t> value(const ir::Value* v) const {
-    return lower::evaluateOnCore(v, binding_, core_ % g_.cols, core_ / g_.cols, g_.rows, g_.cols);
+    return lower::evaluateOnCore(v, binding_, core_ % g_.cols, core_ / g_.cols, g_.rows, g_.cols,
+                                 &ivs_);
   }
   int pipeIndex(const ir::Value* pipe) const {
     std::string id = lower::valueName(pipe);
@@ -170,7 +214,22 @@ private:
   int core_;
   ComputeSettings settings_;
   std::map<const ir::Operation*, int> cbIndex_;
+  std::map<const ir::Value*, int64_t> ivs_; // induction variables fixed while walking a body
 };
+
+// Loops of at most this many iterations are split where a branch of their body changes with the
+// induction variable; longer ones are walked at their first iteration (docs/cost-model.md).
+constexpr int64_t kMaxSplitIterations = 64;
+
+// The scf.if conditions anywhere in `body`.
+std::vector<const ir::Value*> conditionsIn(ir::Block& body) {
+  std::vector<const ir::Value*> out;
+  for (auto& owned : body.operations())
+    owned->walk([&](ir::Operation* op) {
+      if (op->isa("scf.if")) out.push_back(op->operand(0));
+    });
+  return out;
+}
 
 Status Walker::loop(ir::Operation& op, std::vector<Step>& out) {
   Step s;
@@ -179,14 +238,45 @@ Status Walker::loop(ir::Operation& op, std::vector<Step>& out) {
   if (op.isa("ttl.work_loop")) {
     s.workLoop = true;
     s.count = g_.work[size_t(core_)];
-  } else {
-    auto lb = value(op.operand(0)), ub = value(op.operand(1)), step = value(op.operand(2));
-    if (!lb || !ub || !step || *step <= 0)
-      return error(op, "the loop bounds do not fold to constants on this core");
-    s.count = *ub > *lb ? (*ub - *lb + *step - 1) / *step : 0;
+    if (Status st = walk(op.body(), s.body); !st) return st;
+    out.push_back(std::move(s));
+    return Status::success();
   }
-  if (Status st = walk(op.body(), s.body); !st) return st;
-  out.push_back(std::move(s));
+  auto lb = value(op.operand(0)), ub = value(op.operand(1)), step = value(op.operand(2));
+  if (!lb || !ub || !step || *step <= 0)
+    return error(op, "the loop bounds do not fold to constants on this core");
+  int64_t count = *ub > *lb ? (*ub - *lb + *step - 1) / *step : 0;
+  const ir::Value* iv = op.body().numArguments() > 0 ? op.body().argument(0) : nullptr;
+  // Runs of iterations in which every branch of the body goes the same way: one Loop step each
+  // (an edge core that skips its last blocks, say).
+  std::vector<std::pair<int64_t, int64_t>> runs; // (first iteration, iterations)
+  std::vector<const ir::Value*> conditions = conditionsIn(op.body());
+  if (!iv || conditions.empty() || count > kMaxSplitIterations || count == 0) {
+    runs.push_back({0, count});
+  } else {
+    std::vector<std::optional<int64_t>> last;
+    for (int64_t i = 0; i < count; ++i) {
+      ivs_[iv] = *lb + i * *step;
+      std::vector<std::optional<int64_t>> now;
+      for (const ir::Value* c : conditions)
+        now.push_back(value(c));
+      if (i == 0 || now != last) runs.push_back({i, 0});
+      ++runs.back().second;
+      last = std::move(now);
+    }
+  }
+  for (const auto& [first, iterations] : runs) {
+    if (iv) ivs_[iv] = *lb + first * *step;
+    Step run = s;
+    run.count = iterations;
+    if (runs.size() > 1) {
+      run.sourceCount = count;
+      run.sourceOffset = first;
+    }
+    if (Status st = walk(op.body(), run.body); !st) return st;
+    out.push_back(std::move(run));
+  }
+  if (iv) ivs_.erase(iv);
   return Status::success();
 }
 
@@ -351,6 +441,7 @@ Expected<Program> extractProgram(const lower::KernelPlan& plan, const ir::Bindin
                                  const ir::Device& device) {
   if (!plan.op) return Error{"cost model: the plan has no kernel"};
   GridRoles g = gridRoles(plan);
+  evaluateControl(g, plan, binding);
   assignClasses(g, plan);
   NetGroups nets = groupNets(g, plan);
   ComputeSettings settings;

@@ -103,7 +103,7 @@ void collectLoops(const std::vector<Step>& steps, int64_t& maxWork,
     if (s.workLoop)
       maxWork = std::max(maxWork, s.count);
     else
-      ++counts[s.count];
+      ++counts[s.sourceCount > 0 ? s.sourceCount : s.count];
     collectLoops(s.body, maxWork, counts);
   }
 }
@@ -131,7 +131,14 @@ int64_t sampledCount(const Step& loop, const std::vector<Variable>& vars,
       int64_t shift = vars[v].count - samples[v];
       return std::max(std::min<int64_t>(loop.count, 1), loop.count - shift);
     }
-    if (loop.count == vars[v].count) return samples[v];
+    if (loop.sourceCount > 0 && loop.sourceCount == vars[v].count) {
+      // The sample drops the source loop's first (count - sample) iterations, so the runs that
+      // follow (an edge core's padded blocks) keep their length.
+      int64_t dropped = vars[v].count - samples[v];
+      int64_t overlap = std::clamp<int64_t>(dropped - loop.sourceOffset, 0, loop.count);
+      return loop.count - overlap;
+    }
+    if (loop.sourceCount == 0 && loop.count == vars[v].count) return samples[v];
   }
   return loop.count;
 }

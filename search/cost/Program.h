@@ -50,6 +50,11 @@ struct Step {
   double idealCycles = 0; ///< Compute: FPU cycles at the ideal rate (for utilisation)
   int64_t count = 0;      ///< Loop: trip count (>= 0)
   bool workLoop = false;  ///< Loop: a ttl.work_loop (its count is the core's work items)
+  /// Loop: when this is one run of a source loop split where its body's branches change (an edge
+  /// core's valid and padded blocks), the source loop's trip count and the iterations before
+  /// this run; the model samples the source loop as a whole (0, 0 when not split).
+  int64_t sourceCount = 0;
+  int64_t sourceOffset = 0;
   std::vector<Step> body; ///< Loop: the steps repeated
   std::string origin;     ///< file:line:col of the TTL op, for reports ("" when none)
 

@@ -67,17 +67,21 @@ foreach(kernel reduce_rows reduce_cols reduce_all split_group)
   ttlplan_run_test(${kernel} 0 "PASS" ${run_dir}/${kernel}.ttl)
 endforeach()
 
-# The matmul templates (ttnn's knob names) on three small shapes, every DTYPE and fp32
-# accumulation; 320 = 10 tiles does not fill the 8-row device grid (5 x 5 cores for the 2-D).
+# The matmul templates (ttnn's knob names) on small shapes, every DTYPE and fp32 accumulation;
+# 320 = 10 tiles does not fill the 8-row device grid (5 x 5 cores for the 2-D with per_core 2).
 set(mm2d ${PROJECT_SOURCE_DIR}/examples/matmul_2d_template.ttl)
 set(mm1d ${PROJECT_SOURCE_DIR}/examples/matmul_1d_template.ttl)
 foreach(bind IN ITEMS
     "M=256,K=256,N=256,DTYPE=bf16,per_core_M=2,per_core_N=2,in0_block_w=2,out_block_h=2,out_block_w=2,out_subblock_h=2,out_subblock_w=2"
     "M=320,K=128,N=320,DTYPE=bfp8_b,per_core_M=2,per_core_N=2"
     "M=128,K=320,N=256,DTYPE=bfp4_b,per_core_M=2,per_core_N=2,in0_block_w=2"
-    "M=320,K=64,N=128,DTYPE=bf16,FP32_DEST_ACC=1,FIDELITY=HiFi4,per_core_M=5,per_core_N=2,out_block_h=5")
+    "M=320,K=64,N=128,DTYPE=bf16,FP32_DEST_ACC=1,FIDELITY=HiFi4,per_core_M=5,per_core_N=2,out_block_h=5"
+    # Edge cores: 10 tiles in per-core blocks of 4 (3 x 3 cores, the last row and column own 2),
+    # and 8 columns in blocks of 5 (the last column owns 3).
+    "M=320,K=128,N=320,DTYPE=bf16,per_core_M=4,per_core_N=4,out_block_h=2,out_block_w=2"
+    "M=320,K=64,N=256,DTYPE=bfp8_b,per_core_M=4,per_core_N=5,out_block_h=2")
   string(REGEX REPLACE "[=,]" "_" tag "${bind}")
-  string(REGEX REPLACE "_out_subblock.*|_per_core.*" "" tag "${tag}")
+  string(REGEX REPLACE "_out_subblock.*|_out_block.*" "" tag "${tag}")
   ttlplan_run_test(matmul_2d.${tag} 0 "PASS" ${mm2d} --bind ${bind})
 endforeach()
 foreach(bind IN ITEMS
