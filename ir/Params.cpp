@@ -178,6 +178,17 @@ std::optional<int64_t> evaluate(const Value* value, const Binding& binding,
   return evaluateAt(value, 0, e);
 }
 
+std::vector<std::optional<int64_t>> evaluateAll(const std::vector<const Value*>& values,
+                                                const Binding& binding,
+                                                const LeafEvaluator& leaves) {
+  Evaluation e{binding, leaves, nullptr, {}};
+  std::vector<std::optional<int64_t>> out;
+  out.reserve(values.size());
+  for (const Value* v : values)
+    out.push_back(evaluateAt(v, 0, e));
+  return out;
+}
+
 std::optional<int64_t> evaluate(const Value* value, const Binding& binding) {
   return evaluate(value, binding, nullptr);
 }

@@ -51,6 +51,11 @@ std::optional<int64_t> evaluate(const Value* value, const Binding& binding,
                                 const LeafEvaluator& leaves,
                                 const std::map<const Value*, int64_t>* known = nullptr);
 
+/// evaluate() of every value of `values` with one memo (shared subexpressions fold once).
+std::vector<std::optional<int64_t>> evaluateAll(const std::vector<const Value*>& values,
+                                                const Binding& binding,
+                                                const LeafEvaluator& leaves);
+
 /// The knobs `value` depends on through `ttl.param_value` (transitively through `arith`).
 void collectKnobs(const Value* value, std::set<std::string>& knobs);
 

@@ -93,6 +93,10 @@ Expected<CoresInfo> extractCores(ir::Operation* kernel, const ir::Binding& bindi
 std::optional<int64_t> evaluateOnCore(const ir::Value* value, const ir::Binding& binding, int x,
                                       int y, int rows, int cols,
                                       const std::map<const ir::Value*, int64_t>* known = nullptr);
+/// evaluateOnCore() of every value of `values` with one memo.
+std::vector<std::optional<int64_t>> evaluateAllOnCore(const std::vector<const ir::Value*>& values,
+                                                      const ir::Binding& binding, int x, int y,
+                                                      int rows, int cols);
 
 /// The pipes of `kernel` evaluated on every core of the grid, grouped into nets, with the device's
 /// NoC mapping. `cbAddress` maps a create_cb op to its planned L1 address (the destination key).

@@ -26,10 +26,10 @@ ir::Operation* destinationCb(ir::Operation* kernel, ir::Value* pipe) {
 
 } // namespace
 
-std::optional<int64_t> evaluateOnCore(const ir::Value* value, const ir::Binding& binding, int x,
-                                      int y, int rows, int cols,
-                                      const std::map<const ir::Value*, int64_t>* known) {
-  auto leaves = [&](const ir::Operation& op) -> std::optional<int64_t> {
+namespace {
+
+ir::LeafEvaluator coreLeaves(int x, int y, int rows, int cols) {
+  return [=](const ir::Operation& op) -> std::optional<int64_t> {
     if (op.isa("ttl.core_x")) return x;
     if (op.isa("ttl.core_y")) return y;
     if (!op.isa("ttl.grid_size")) return std::nullopt;
@@ -39,7 +39,20 @@ std::optional<int64_t> evaluateOnCore(const ir::Value* value, const ir::Binding&
     if (dim.intValue() == 1) return cols;
     return std::nullopt;
   };
-  return ir::evaluate(value, binding, leaves, known);
+}
+
+} // namespace
+
+std::optional<int64_t> evaluateOnCore(const ir::Value* value, const ir::Binding& binding, int x,
+                                      int y, int rows, int cols,
+                                      const std::map<const ir::Value*, int64_t>* known) {
+  return ir::evaluate(value, binding, coreLeaves(x, y, rows, cols), known);
+}
+
+std::vector<std::optional<int64_t>> evaluateAllOnCore(const std::vector<const ir::Value*>& values,
+                                                      const ir::Binding& binding, int x, int y,
+                                                      int rows, int cols) {
+  return ir::evaluateAll(values, binding, coreLeaves(x, y, rows, cols));
 }
 
 Expected<planner::multicast::Problem>

@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <fmt/format.h>
+#include <functional>
 #include <limits>
 #include <map>
 #include <set>
@@ -31,39 +32,77 @@ struct GridRoles {
 // condition, its value when it folds on the core, else (it depends on a loop index) the values it
 // is computed from through arith, again as far as they fold: an edge core's fewer valid blocks.
 // Cores on which these differ run different programs, so they cannot share a class.
-std::vector<const ir::Value*> controlRoots(ir::Operation* kernel) {
-  std::vector<const ir::Value*> roots;
+struct ControlValues {
+  std::vector<const ir::Value*> roots;   // bounds and conditions
+  std::vector<const ir::Value*> closure; // roots and everything they are computed from (arith)
+};
+
+ControlValues controlValues(ir::Operation* kernel) {
+  ControlValues c;
   kernel->walk([&](ir::Operation* op) {
     if (op->isa("scf.for"))
       for (size_t i = 0; i < 3 && i < op->numOperands(); ++i)
-        roots.push_back(op->operand(i));
-    if (op->isa("scf.if")) roots.push_back(op->operand(0));
+        c.roots.push_back(op->operand(i));
+    if (op->isa("scf.if")) c.roots.push_back(op->operand(0));
   });
-  return roots;
+  std::vector<const ir::Value*> work = c.roots;
+  std::set<const ir::Value*> seen;
+  while (!work.empty()) {
+    const ir::Value* v = work.back();
+    work.pop_back();
+    if (!v || !seen.insert(v).second) continue;
+    c.closure.push_back(v);
+    const ir::Operation* def = v->definingOp();
+    if (def && def->dialect() == "arith")
+      for (const ir::Value* operand : def->operands())
+        work.push_back(operand);
+  }
+  // Only what depends on the core can tell cores apart: keep the values computed from ttl.core_x,
+  // ttl.core_y or ttl.grid_size (and, for the frontier, loop indices).
+  std::map<const ir::Value*, bool> memo;
+  std::function<bool(const ir::Value*)> onCore = [&](const ir::Value* v) {
+    if (auto it = memo.find(v); it != memo.end()) return it->second;
+    const ir::Operation* def = v->definingOp();
+    bool result = false;
+    if (!def)
+      result = true; // a loop index: decided per iteration
+    else if (def->isa("ttl.core_x") || def->isa("ttl.core_y") || def->isa("ttl.grid_size"))
+      result = true;
+    else if (def->dialect() == "arith")
+      for (const ir::Value* operand : def->operands())
+        result = onCore(operand) || result;
+    return memo[v] = result;
+  };
+  std::erase_if(c.roots, [&](const ir::Value* v) { return !onCore(v); });
+  std::erase_if(c.closure, [&](const ir::Value* v) { return !onCore(v); });
+  return c;
 }
 
-void controlFrontier(const ir::Value* v, const ir::Binding& binding, const GridRoles& g, int core,
+void controlFrontier(const ir::Value* v, const std::map<const ir::Value*, int64_t>& folded,
                      std::set<const ir::Value*>& seen, std::vector<int64_t>& out) {
   if (!v || !seen.insert(v).second) return;
-  std::optional<int64_t> x =
-      lower::evaluateOnCore(v, binding, core % g.cols, core / g.cols, g.rows, g.cols);
-  if (x) {
-    out.push_back(*x);
+  if (auto it = folded.find(v); it != folded.end()) {
+    out.push_back(it->second);
     return;
   }
   const ir::Operation* def = v->definingOp();
   if (def && def->dialect() == "arith")
     for (const ir::Value* operand : def->operands())
-      controlFrontier(operand, binding, g, core, seen, out);
+      controlFrontier(operand, folded, seen, out);
 }
 
 void evaluateControl(GridRoles& g, const lower::KernelPlan& plan, const ir::Binding& binding) {
-  std::vector<const ir::Value*> roots = controlRoots(plan.op);
+  ControlValues values = controlValues(plan.op);
   g.control.assign(g.work.size(), {});
   for (size_t c = 0; c < g.work.size(); ++c) {
+    std::vector<std::optional<int64_t>> results = lower::evaluateAllOnCore(
+        values.closure, binding, int(c) % g.cols, int(c) / g.cols, g.rows, g.cols);
+    std::map<const ir::Value*, int64_t> folded;
+    for (size_t i = 0; i < results.size(); ++i)
+      if (results[i]) folded[values.closure[i]] = *results[i];
     std::set<const ir::Value*> seen;
-    for (const ir::Value* root : roots)
-      controlFrontier(root, binding, g, int(c), seen, g.control[c]);
+    for (const ir::Value* root : values.roots)
+      controlFrontier(root, folded, seen, g.control[c]);
   }
 }
 
@@ -221,12 +260,22 @@ private:
 // induction variable; longer ones are walked at their first iteration (docs/cost-model.md).
 constexpr int64_t kMaxSplitIterations = 64;
 
-// The scf.if conditions anywhere in `body`.
-std::vector<const ir::Value*> conditionsIn(ir::Block& body) {
+// Whether `v` is computed from `iv` through arith.
+bool dependsOn(const ir::Value* v, const ir::Value* iv, int depth = 0) {
+  if (v == iv) return true;
+  const ir::Operation* def = v ? v->definingOp() : nullptr;
+  if (!def || def->dialect() != "arith" || depth > 64) return false;
+  for (const ir::Value* operand : def->operands())
+    if (dependsOn(operand, iv, depth + 1)) return true;
+  return false;
+}
+
+// The scf.if conditions anywhere in `body` that depend on `iv`.
+std::vector<const ir::Value*> conditionsOn(ir::Block& body, const ir::Value* iv) {
   std::vector<const ir::Value*> out;
   for (auto& owned : body.operations())
     owned->walk([&](ir::Operation* op) {
-      if (op->isa("scf.if")) out.push_back(op->operand(0));
+      if (op->isa("scf.if") && dependsOn(op->operand(0), iv)) out.push_back(op->operand(0));
     });
   return out;
 }
@@ -250,7 +299,8 @@ Status Walker::loop(ir::Operation& op, std::vector<Step>& out) {
   // Runs of iterations in which every branch of the body goes the same way: one Loop step each
   // (an edge core that skips its last blocks, say).
   std::vector<std::pair<int64_t, int64_t>> runs; // (first iteration, iterations)
-  std::vector<const ir::Value*> conditions = conditionsIn(op.body());
+  std::vector<const ir::Value*> conditions =
+      iv ? conditionsOn(op.body(), iv) : std::vector<const ir::Value*>{};
   if (!iv || conditions.empty() || count > kMaxSplitIterations || count == 0) {
     runs.push_back({0, count});
   } else {
