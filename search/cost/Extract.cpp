@@ -216,10 +216,13 @@ private:
     return lower::evaluateOnCore(v, binding_, core_ % g_.cols, core_ / g_.cols, g_.rows, g_.cols,
                                  &ivs_);
   }
-  int pipeIndex(const ir::Value* pipe) const {
+  // The plan's net this core sends (receives) `pipe` on, or -1 when it does not.
+  int netOf(const ir::Value* pipe, bool send) const {
     std::string id = lower::valueName(pipe);
     auto it = std::find(g_.pipes.begin(), g_.pipes.end(), id);
-    return it == g_.pipes.end() ? -1 : int(it - g_.pipes.begin());
+    if (it == g_.pipes.end()) return -1;
+    size_t p = size_t(it - g_.pipes.begin());
+    return send ? g_.sends[size_t(core_)][p] : g_.receives[size_t(core_)][p];
   }
   int cbOf(const ir::Value* cbValue) const {
     auto it = cbIndex_.find(cbValue ? cbValue->definingOp() : nullptr);
@@ -344,10 +347,7 @@ Status Walker::copy(ir::Operation& op, std::vector<Step>& out) {
   if (dir == D::Read || dir == D::Write) {
     s.kind = dir == D::Read ? StepKind::Read : StepKind::Write;
   } else if (dir == D::Send || dir == D::Receive) {
-    int pipe = pipeIndex(dir == D::Send ? copy.destination() : copy.source());
-    int net = pipe < 0         ? -1
-              : dir == D::Send ? g_.sends[size_t(core_)][size_t(pipe)]
-                               : g_.receives[size_t(core_)][size_t(pipe)];
+    int net = dir == D::Send ? netOf(copy.destination(), true) : netOf(copy.source(), false);
     if (net < 0) return Status::success(); // not a sender / receiver here (guarded elsewhere)
     s.kind = dir == D::Send ? StepKind::Send : StepKind::Receive;
     s.net = nets_.repOfNet[size_t(net)];
@@ -423,11 +423,8 @@ Status Walker::walk(ir::Block& block, std::vector<Step>& out) {
     auto cbStep = [&](StepKind kind) {
       int cb = cbOf(op.operand(0));
       if (cb < 0) return error(op, "a CB operation on a CB the plan does not know");
-      Step s;
-      s.kind = kind;
-      s.cb = cb;
-      s.origin = op.location().str();
-      out.push_back(std::move(s));
+      out.push_back(Step::onCb(kind, cb));
+      out.back().origin = op.location().str();
       return Status::success();
     };
     Status st = Status::success();
@@ -441,12 +438,7 @@ Status Walker::walk(ir::Block& block, std::vector<Step>& out) {
       else if (op.numRegions() > 1 && !op.region(1).blocks().empty())
         st = walk(op.body(1), out);
     } else if (name == "ttl.if_src" || name == "ttl.if_dst") {
-      int pipe = pipeIndex(op.operand(0));
-      bool src = name == "ttl.if_src";
-      int net = pipe < 0 ? -1
-                : src    ? g_.sends[size_t(core_)][size_t(pipe)]
-                         : g_.receives[size_t(core_)][size_t(pipe)];
-      if (net >= 0) st = walk(op.body(), out);
+      if (netOf(op.operand(0), name == "ttl.if_src") >= 0) st = walk(op.body(), out);
     } else if (name == "ttl.cb_reserve") {
       st = cbStep(StepKind::Reserve);
     } else if (name == "ttl.cb_push") {
@@ -458,10 +450,8 @@ Status Walker::walk(ir::Block& block, std::vector<Step>& out) {
     } else if (name == "ttl.copy") {
       st = copy(op, out);
     } else if (name == "ttl.wait" || name == "ttl.dma_barrier") {
-      Step s;
-      s.kind = StepKind::WaitTransfers;
-      s.origin = op.location().str();
-      out.push_back(std::move(s));
+      out.push_back(Step::waitTransfers());
+      out.back().origin = op.location().str();
     } else if (name == "ttl.store") {
       st = store(op, out);
     }

@@ -10,10 +10,6 @@ namespace {
 
 using baselines::MatmulFamily;
 
-Step cbStep(StepKind kind, int cb) {
-  return Step::onCb(kind, cb);
-}
-
 Step transfer(StepKind kind, int64_t tiles, int64_t tileBytes) {
   return Step::transfer(kind, tiles * tileBytes, tiles);
 }
@@ -34,7 +30,7 @@ struct Shape {
 };
 
 std::vector<Step> fetch(int cb, const Source& src, int64_t tiles, int64_t tileBytes, bool inL1) {
-  std::vector<Step> out = {cbStep(StepKind::Reserve, cb)};
+  std::vector<Step> out = {Step::onCb(StepKind::Reserve, cb)};
   if (src.recvNet >= 0) {
     out.push_back(Step::onNet(StepKind::Receive, src.recvNet, 0));
   } else {
@@ -45,7 +41,7 @@ std::vector<Step> fetch(int cb, const Source& src, int64_t tiles, int64_t tileBy
     if (src.sendNet >= 0)
       out.push_back(Step::onNet(StepKind::Send, src.sendNet, tiles * tileBytes));
   }
-  out.push_back(cbStep(StepKind::Push, cb));
+  out.push_back(Step::onCb(StepKind::Push, cb));
   return out;
 }
 
@@ -82,19 +78,20 @@ std::vector<Thread> threads(const MatmulRun& run, const Shape& sh, const Source&
   const baselines::MatmulProblem& p = run.problem;
   std::vector<Step> kA = fetch(kCbA, a, sh.aTiles, p.in0TileBytes, run.in0InL1);
   std::vector<Step> kB = fetch(kCbB, b, sh.bTiles, p.in1TileBytes, false);
-  std::vector<Step> writeC = {cbStep(StepKind::Wait, kCbC)};
+  std::vector<Step> writeC = {Step::onCb(StepKind::Wait, kCbC)};
   if (!run.outInL1) {
     writeC.push_back(transfer(StepKind::Write, sh.cTiles, p.outTileBytes));
     writeC.push_back(Step::waitTransfers());
   }
-  writeC.push_back(cbStep(StepKind::Pop, kCbC));
+  writeC.push_back(Step::onCb(StepKind::Pop, kCbC));
   std::vector<Step> noc1Body = {Step::loop(sh.kBlocks, kB, false)};
   noc1Body.insert(noc1Body.end(), writeC.begin(), writeC.end());
-  std::vector<Step> computeK = {cbStep(StepKind::Wait, kCbA), cbStep(StepKind::Wait, kCbB), chain,
-                                cbStep(StepKind::Pop, kCbA), cbStep(StepKind::Pop, kCbB)};
-  std::vector<Step> computeBody = {cbStep(StepKind::Reserve, kCbC),
+  std::vector<Step> computeK = {Step::onCb(StepKind::Wait, kCbA), Step::onCb(StepKind::Wait, kCbB),
+                                chain, Step::onCb(StepKind::Pop, kCbA),
+                                Step::onCb(StepKind::Pop, kCbB)};
+  std::vector<Step> computeBody = {Step::onCb(StepKind::Reserve, kCbC),
                                    Step::loop(sh.kBlocks, computeK, false),
-                                   cbStep(StepKind::Push, kCbC)};
+                                   Step::onCb(StepKind::Push, kCbC)};
   return {
       Thread{ThreadRole::Noc0, {Step::loop(sh.blocks, {Step::loop(sh.kBlocks, kA, false)}, true)}},
       Thread{ThreadRole::Noc1, {Step::loop(sh.blocks, noc1Body, true)}},

@@ -71,6 +71,17 @@ double clockGHz(const ir::Device& device) {
   return double(device.clockMhz) / 1000.0;
 }
 
+// What the DRAM banks deliver to the whole chip, bytes per cycle.
+double bankBytesPerCycle(const ir::Device& device) {
+  return double(device.dram.bandwidthGBps) / clockGHz(device);
+}
+
+// One core's DRAM traffic at its own read and write rates, cycles.
+double ownDramCycles(const Totals& t, const ir::Device& device) {
+  return t.readBytes / double(device.dram.measuredReadBytesPerCycle) +
+         t.writeBytes / double(device.dram.measuredWriteBytesPerCycle);
+}
+
 // The banks are shared only as far as they are the bottleneck: with every core at its own rate,
 // the kernel would take at least `floor` cycles (its busiest core's compute or own traffic); if
 // all DRAM bytes need longer than that at the chip's bandwidth, the load factor rho > 1 slows
@@ -81,12 +92,9 @@ double dramLoad(const Program& program, const std::vector<Totals>& totals,
   for (size_t c = 0; c < totals.size(); ++c) {
     const Totals& t = totals[c];
     all += double(program.classes[c].cores) * (t.readBytes + t.writeBytes);
-    floor = std::max({floor, t.computeCycles,
-                      t.readBytes / double(device.dram.measuredReadBytesPerCycle) +
-                          t.writeBytes / double(device.dram.measuredWriteBytesPerCycle)});
+    floor = std::max({floor, t.computeCycles, ownDramCycles(t, device)});
   }
-  double aggregate = double(device.dram.bandwidthGBps) / clockGHz(device);
-  return std::max(1.0, all / aggregate / floor);
+  return std::max(1.0, all / bankBytesPerCycle(device) / floor);
 }
 
 // One extrapolated loop variable: the work loops together (shifted so that the longest runs
@@ -178,26 +186,21 @@ Expected<SimResult> extrapolate(const Program& program, const Rates& rates,
 Analytic analyticBounds(const Program& program, const ir::Device& device,
                         const std::vector<Totals>& totals, double predicted) {
   Analytic a;
-  double aggregate = double(device.dram.bandwidthGBps) / clockGHz(device);
-  double work = 0, cores = 0, mostWork = 0;
+  double work = 0;
   for (size_t c = 0; c < totals.size(); ++c) {
     const Totals& t = totals[c];
     int n = program.classes[c].cores;
     a.compute = std::max(a.compute, t.computeCycles);
-    a.dram = std::max(a.dram, t.readBytes / double(device.dram.measuredReadBytesPerCycle) +
-                                  t.writeBytes / double(device.dram.measuredWriteBytesPerCycle));
+    a.dram = std::max(a.dram, ownDramCycles(t, device));
     a.dramBytes += n * (t.readBytes + t.writeBytes);
     a.noc = std::max(a.noc, t.sendBytes / double(device.noc.measuredMulticastLinkedBytesPerCycle));
     a.mcastBytes += n * t.sendBytes;
     work += n * t.computeCycles;
-    cores += n;
-    mostWork = std::max(mostWork, t.computeCycles);
   }
-  a.dram = std::max(a.dram, a.dramBytes / aggregate);
+  a.dram = std::max(a.dram, a.dramBytes / bankBytesPerCycle(device));
   double gridCores = double(std::max(1, program.gridRows * program.gridCols));
-  if (mostWork > 0) a.imbalance = mostWork - work / gridCores;
+  if (a.compute > 0) a.imbalance = a.compute - work / gridCores;
   a.latency = std::max(0.0, predicted - std::max({a.compute, a.dram, a.noc}));
-  (void)cores;
   return a;
 }
 
@@ -212,17 +215,13 @@ Bound boundOf(const Analytic& a) {
       ->second;
 }
 
-} // namespace
-
-Rates ratesFor(const Program& program, const ir::Device& device) {
-  std::vector<Totals> totals = classTotals(program);
+Rates ratesFrom(const Program& program, const std::vector<Totals>& totals,
+                const ir::Device& device) {
   const ir::CostConstants& k = device.cost;
   Rates r;
   double rho = dramLoad(program, totals, device);
-  r.readBytesPerCycle.assign(program.classes.size(),
-                             double(device.dram.measuredReadBytesPerCycle) / rho);
-  r.writeBytesPerCycle.assign(program.classes.size(),
-                              double(device.dram.measuredWriteBytesPerCycle) / rho);
+  r.readBytesPerCycle = double(device.dram.measuredReadBytesPerCycle) / rho;
+  r.writeBytesPerCycle = double(device.dram.measuredWriteBytesPerCycle) / rho;
   r.coreReadBytesPerCycle = double(device.dram.measuredReadBytesPerCycle);
   r.coreWriteBytesPerCycle = double(device.dram.measuredWriteBytesPerCycle);
   r.dramLatencyCycles = k.dramLatencyCycles;
@@ -232,6 +231,12 @@ Rates ratesFor(const Program& program, const ir::Device& device) {
   r.nocLatencyCycles = k.nocLatencyCycles;
   r.cbSyncCycles = k.cbSyncCycles;
   return r;
+}
+
+} // namespace
+
+Rates ratesFor(const Program& program, const ir::Device& device) {
+  return ratesFrom(program, classTotals(program), device);
 }
 
 std::string calibrationHash(const ir::Device& device) {
@@ -252,7 +257,8 @@ Expected<Prediction> predict(const Program& program, const ir::Device& device,
   if (program.classes.empty()) return Error{"cost model: the program has no cores"};
   if (options.sampleLow < 1 || options.sampleHigh <= options.sampleLow)
     return Error{"cost model: need 1 <= sampleLow < sampleHigh"};
-  Rates rates = ratesFor(program, device);
+  std::vector<Totals> totals = classTotals(program);
+  Rates rates = ratesFrom(program, totals, device);
   Prediction p;
   Expected<SimResult> sim = extrapolate(program, rates, options, p.simulations);
   if (!sim) return sim.error();
@@ -260,7 +266,6 @@ Expected<Prediction> predict(const Program& program, const ir::Device& device,
   p.cycles = sim->end;
   p.deviceNs = p.cycles / clockGHz(device) + device.cost.launchNs;
   p.hostNs = p.deviceNs + device.cost.hostDispatchNs;
-  std::vector<Totals> totals = classTotals(program);
   for (size_t c = 0; c < totals.size(); ++c)
     p.idealCycles += double(program.classes[c].cores) * totals[c].idealCycles;
   p.idealCycles /= double(std::max(1, program.gridRows * program.gridCols));

@@ -4,18 +4,10 @@
 
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
-#include <sstream>
 
 namespace ttlplan::search::cost {
 
 namespace {
-
-std::string bindingText(const ir::Binding& binding) {
-  std::ostringstream out;
-  for (const auto& [name, value] : binding)
-    out << (out.tellp() > 0 ? ", " : "") << name << "=" << value;
-  return out.str();
-}
 
 const char* roleName(ThreadRole role) {
   switch (role) {
@@ -117,7 +109,7 @@ Expected<CostReport> costModule(ir::Module& module, const ir::Device& device,
   report.file = plan->file;
   report.device = device.name;
   report.clockMhz = device.clockMhz;
-  report.binding = bindingText(plan->binding.binding);
+  report.binding = ir::str(plan->binding.binding);
   report.bindingSource = plan->binding.source;
   report.modelVersion = std::string(kModelVersion);
   report.calibrationHash = calibrationHash(device);

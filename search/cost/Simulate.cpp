@@ -76,6 +76,11 @@ private:
   bool enterLoop(ThreadState& th, const Step& s);
   std::string describeBlocked(const ThreadState& th) const;
   int receiverSlot(int net, int cls) const { return slots_[size_t(net)][size_t(cls)]; }
+  // The thread does `cycles` of its own work.
+  static void spend(ThreadState& th, double cycles) {
+    th.t += cycles;
+    th.stats.busy += cycles;
+  }
   void stall(double& bucket, ThreadState& th, double until) {
     if (until > th.t) {
       bucket += until - th.t;
@@ -112,14 +117,12 @@ bool Simulator::execute(ThreadState& th, const Step& s) {
       stats.cbStall[size_t(s.cb)] += th.t - before;
     }
     ++cb.reserved;
-    th.t += rates_.cbSyncCycles;
-    th.stats.busy += rates_.cbSyncCycles;
+    spend(th, rates_.cbSyncCycles);
     return true;
   }
   case StepKind::Push: {
     CbState& cb = cbs_[size_t(th.cls)][size_t(s.cb)];
-    th.t += rates_.cbSyncCycles;
-    th.stats.busy += rates_.cbSyncCycles;
+    spend(th, rates_.cbSyncCycles);
     cb.pushTime.push_back(th.t);
     return true;
   }
@@ -130,14 +133,12 @@ bool Simulator::execute(ThreadState& th, const Step& s) {
     stall(th.stats.stallCbEmpty, th, cb.pushTime[size_t(cb.waited)]);
     stats.cbStall[size_t(s.cb)] += th.t - before;
     ++cb.waited;
-    th.t += rates_.cbSyncCycles;
-    th.stats.busy += rates_.cbSyncCycles;
+    spend(th, rates_.cbSyncCycles);
     return true;
   }
   case StepKind::Pop: {
     CbState& cb = cbs_[size_t(th.cls)][size_t(s.cb)];
-    th.t += rates_.cbSyncCycles;
-    th.stats.busy += rates_.cbSyncCycles;
+    spend(th, rates_.cbSyncCycles);
     cb.popTime.push_back(th.t);
     return true;
   }
@@ -145,12 +146,11 @@ bool Simulator::execute(ThreadState& th, const Step& s) {
   case StepKind::Write: {
     bool read = s.kind == StepKind::Read;
     double issue = double(s.requests) * rates_.nocRequestCycles;
-    th.t += issue;
-    th.stats.busy += issue;
+    spend(th, issue);
     // The banks give this core its share; when the share binds, other cores' traffic fills the
     // gaps of this one's latency, so the transfer takes the longer of its share of the banks and
     // its own rate plus the latency.
-    double shared = (read ? rates_.readBytesPerCycle : rates_.writeBytesPerCycle)[size_t(th.cls)];
+    double shared = read ? rates_.readBytesPerCycle : rates_.writeBytesPerCycle;
     double own = read ? rates_.coreReadBytesPerCycle : rates_.coreWriteBytesPerCycle;
     double latency = read ? rates_.dramLatencyCycles : rates_.nocLatencyCycles;
     double& engine = read ? th.readFree : th.writeFree;
@@ -173,8 +173,7 @@ bool Simulator::execute(ThreadState& th, const Step& s) {
     }
     stall(th.stats.stallNet, th, readyAt);
     // The multicast is issued and streams on the write path while the thread goes on.
-    th.t += rates_.nocRequestCycles;
-    th.stats.busy += rates_.nocRequestCycles;
+    spend(th, rates_.nocRequestCycles);
     th.writeFree = std::max(th.writeFree, th.t) + double(s.bytes) / rates_.mcastBytesPerCycle;
     net.arrival.push_back(th.writeFree + rates_.nocLatencyCycles);
     return true;
@@ -183,8 +182,7 @@ bool Simulator::execute(ThreadState& th, const Step& s) {
     NetState& net = nets_[size_t(s.net)];
     std::vector<double>& ready = net.ready[size_t(receiverSlot(s.net, th.cls))];
     if (!th.signalled) { // tell the sender once, then wait for the data
-      th.t += rates_.nocRequestCycles;
-      th.stats.busy += rates_.nocRequestCycles;
+      spend(th, rates_.nocRequestCycles);
       ready.push_back(th.t);
       th.signalled = true;
       signalled_ = true; // progress even if the data is not there yet
@@ -196,8 +194,7 @@ bool Simulator::execute(ThreadState& th, const Step& s) {
     return true;
   }
   case StepKind::Compute:
-    th.t += s.cycles;
-    th.stats.busy += s.cycles;
+    spend(th, s.cycles);
     return true;
   case StepKind::Loop:
     return enterLoop(th, s);
@@ -342,9 +339,6 @@ static Status checkSteps(const Program& program, int cls, const std::vector<Step
 }
 
 Expected<SimResult> simulate(const Program& program, const Rates& rates, const LoopCounts& counts) {
-  if (rates.readBytesPerCycle.size() != program.classes.size() ||
-      rates.writeBytesPerCycle.size() != program.classes.size())
-    return Error{"cost simulation: the rates do not have one DRAM rate per core class"};
   for (const Net& net : program.nets)
     for (int c : net.receiverClasses)
       if (c < 0 || size_t(c) >= program.classes.size())

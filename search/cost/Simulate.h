@@ -14,15 +14,15 @@ namespace ttlplan::search::cost {
 
 /// Data-movement rates the simulation charges, in cycles and bytes per cycle.
 struct Rates {
-  std::vector<double> readBytesPerCycle;  ///< per class: one core's DRAM read rate (shared banks)
-  std::vector<double> writeBytesPerCycle; ///< per class: one core's DRAM write rate
-  double coreReadBytesPerCycle = 1;       ///< one core's own DRAM read rate (its NoC)
-  double coreWriteBytesPerCycle = 1;      ///< one core's own DRAM write rate
-  double dramLatencyCycles = 0;           ///< round trip of a read
-  double nocRequestCycles = 0;            ///< the issuing thread's cost per NoC request
-  double mcastBytesPerCycle = 1;          ///< multicast payload rate (linked: data, then its flag)
-  double nocLatencyCycles = 0;            ///< one flag or semaphore message
-  double cbSyncCycles = 0;                ///< one CB protocol call
+  double readBytesPerCycle = 1;      ///< one core's share of the DRAM banks when reading
+  double writeBytesPerCycle = 1;     ///< one core's share when writing
+  double coreReadBytesPerCycle = 1;  ///< one core's own DRAM read rate (its NoC)
+  double coreWriteBytesPerCycle = 1; ///< one core's own DRAM write rate
+  double dramLatencyCycles = 0;      ///< round trip of a read
+  double nocRequestCycles = 0;       ///< the issuing thread's cost per NoC request
+  double mcastBytesPerCycle = 1;     ///< multicast payload rate (linked: data, then its flag)
+  double nocLatencyCycles = 0;       ///< one flag or semaphore message
+  double cbSyncCycles = 0;           ///< one CB protocol call
 };
 
 /// Where a thread's time went.
