@@ -1,0 +1,99 @@
+#pragma once
+// The tuner's search space (DESIGN.md, "The search"): the knobs a template leaves unbound, and the
+// planner choices the tuner adds, as an ordered list of dimensions over a fixed partial binding.
+// Every point has an id, mixed radix over the dimensions with the FIRST dimension SLOWEST (the
+// order of ir::forEachBinding), so strategies, shards and the TuningDB agree on one canonical
+// enumeration: id 0 is every dimension's first value.
+#include "ir/KnobValue.h"
+#include "ir/Params.h"
+#include "support/Expected.h"
+
+#include <cstddef>
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace ttlplan::search {
+
+/// One searched choice: a knob's domain, or a planner choice the tuner searches.
+struct Dimension {
+  /// The knob's name without '@', or the planner choice's name ("?%cba"); unique in a Space.
+  std::string name;
+  /// The candidates in canonical order (index 0 is id 0's value); distinct, at least one.
+  std::vector<ir::KnobValue> values;
+};
+
+/// The most points a Space may have. Larger spaces are an Error when they are built (rather than
+/// a saturated size), so every id, position and count of a valid Space fits in a uint64_t.
+inline constexpr uint64_t kMaxSpaceSize = uint64_t(1) << 63;
+
+/// The points the tuner may evaluate: the Cartesian product of the dimensions, each completed by
+/// the fixed binding (the knobs the user bound).
+class Space {
+public:
+  /// One point (no dimensions), nothing fixed.
+  Space() = default;
+
+  /// A space over `dimensions` in order (the first varies slowest) with `fixed` bound. Error: a
+  /// dimension addDimension() refuses.
+  static Expected<Space> create(std::vector<Dimension> dimensions, ir::Binding fixed = {});
+
+  /// The space of a template's knobs: every knob of `params` not in `fixed` becomes a dimension in
+  /// declaration order (a duplicated name counts once, with its first declaration's values, as
+  /// ir::findParam does). Error: a fixed knob no param declares or whose value is not in its
+  /// domain (the message names the knob and its domain), or a space over kMaxSpaceSize.
+  static Expected<Space> fromParams(const std::vector<ir::Param>& params, const ir::Binding& fixed);
+
+  /// Appends `dimension` as the fastest-varying one (ids of existing points change). Error, and
+  /// the space unchanged: no values, a repeated value, a name already searched or fixed, or a
+  /// product over kMaxSpaceSize.
+  Status addDimension(Dimension dimension);
+
+  /// The searched dimensions, slowest first.
+  const std::vector<Dimension>& dimensions() const { return dimensions_; }
+  /// The knobs bound outside the search; part of every binding().
+  const ir::Binding& fixed() const { return fixed_; }
+  /// Number of points: the product of the dimensions' value counts, 1 when there are none.
+  uint64_t size() const { return size_; }
+
+  /// The value index of each dimension at point `id` (id < size()).
+  std::vector<size_t> indices(uint64_t id) const;
+  /// The id of the point with value `indices[d]` in dimension d (each index in range).
+  uint64_t idOfIndices(const std::vector<size_t>& indices) const;
+
+  /// The searched dimensions' values at point `id` (id < size()).
+  ir::Binding point(uint64_t id) const;
+  /// The full binding of point `id`: fixed() plus point(id); what the template is instantiated at.
+  ir::Binding binding(uint64_t id) const;
+  /// The id of `point`, which binds every dimension to one of its values; it may also hold fixed
+  /// knobs at their fixed values (so binding(id) maps back). nullopt for anything else.
+  std::optional<uint64_t> idOf(const ir::Binding& point) const;
+
+  /// The points one step away from `id`: one dimension moved to the adjacent value, in the order
+  /// dimension 0 down, dimension 0 up, dimension 1 down, ... (missing steps at the ends skipped).
+  std::vector<uint64_t> neighbours(uint64_t id) const;
+
+private:
+  std::vector<Dimension> dimensions_;
+  std::vector<uint64_t> strides_; ///< id weight of each dimension: the product of the later sizes
+  ir::Binding fixed_;
+  uint64_t size_ = 1;
+};
+
+/// One of N parts of a run: `--shard I/N`. A shard owns the stream positions p with
+/// p % count == index (strided, so the parts are balanced under any budget, and their union is
+/// exactly the unsharded run's stream).
+struct Shard {
+  uint64_t index = 0; ///< this part, < count
+  uint64_t count = 1; ///< number of parts, >= 1
+
+  /// True when stream position `position` belongs to this shard.
+  bool owns(uint64_t position) const { return position % count == index; }
+};
+
+/// Parses "I/N" (decimal, 0 <= I < N). Errors start "--shard TEXT: ".
+Expected<Shard> parseShard(std::string_view text);
+
+} // namespace ttlplan::search
