@@ -2,6 +2,7 @@
 // M = K = N = 8192 on Wormhole's 8x8 grid with ttnn's default config, priced from its config
 // (program construction + prediction) and predicted from a prebuilt Program. The target is
 // <= 50 us per evaluation.
+#include "ir/Ops.h"
 #include "ir/Parser.h"
 #include "ir/Verifier.h"
 #include "lower/KernelPlanner.h"
@@ -89,7 +90,8 @@ void BM_TemplatePlanAndCost2D8192(benchmark::State& state) {
   for (auto _ : state) {
     Expected<lower::ModulePlan> plan = lower::planModule(*t.module, device, t.options);
     Expected<cost::Program> program =
-        cost::extractProgram(plan->kernels[0], plan->binding.binding, device);
+        cost::extractProgram(t.module->topLevel(ir::KernelOp::kName).at(0), plan->kernels[0],
+                             plan->binding.binding, device);
     Expected<cost::Prediction> p = cost::predict(*program, device);
     benchmark::DoNotOptimize(p->cycles);
   }
@@ -102,7 +104,8 @@ void BM_TemplateExtractAndCost2D8192(benchmark::State& state) {
   Expected<lower::ModulePlan> plan = lower::planModule(*t.module, device, t.options);
   for (auto _ : state) {
     Expected<cost::Program> program =
-        cost::extractProgram(plan->kernels[0], plan->binding.binding, device);
+        cost::extractProgram(t.module->topLevel(ir::KernelOp::kName).at(0), plan->kernels[0],
+                             plan->binding.binding, device);
     Expected<cost::Prediction> p = cost::predict(*program, device);
     benchmark::DoNotOptimize(p->cycles);
   }

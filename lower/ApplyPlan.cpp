@@ -17,19 +17,26 @@ ir::Attribute ints(std::initializer_list<int64_t> values) {
   return ir::Attribute::array(std::move(out));
 }
 
-/// `ttl.nets` on each create_pipe: the nets the pipe forms on the grid and their plans.
-void applyNets(const KernelPlan& k) {
-  using ir::Attribute;
-  if (!k.op || !k.multicastSolution) return;
-  std::map<std::string, ir::Operation*> pipeAt; // location -> create_pipe
-  k.op->walk([&](ir::Operation* op) {
-    if (op->isa(ir::CreatePipeOp::kName)) pipeAt[op->location().str()] = op;
+/// The ops named `name` in `kernel`, in program order (the order extraction numbers them in).
+std::vector<ir::Operation*> opsNamed(ir::Operation* kernel, std::string_view name) {
+  std::vector<ir::Operation*> out;
+  kernel->walk([&](ir::Operation* op) {
+    if (op->isa(name)) out.push_back(op);
   });
+  return out;
+}
+
+/// `ttl.nets` on each create_pipe: the nets the pipe forms on the grid and their plans.
+void applyNets(ir::Operation* kernel, const KernelPlan& k) {
+  using ir::Attribute;
+  if (!k.multicastSolution) return;
+  std::vector<ir::Operation*> pipes = opsNamed(kernel, ir::CreatePipeOp::kName);
   std::map<ir::Operation*, std::vector<Attribute>> nets;
   const auto& problem = k.multicastProblem;
   for (size_t i = 0; i < problem.nets.size() && i < k.multicastSolution->nets.size(); ++i) {
-    auto it = pipeAt.find(problem.nets[i].location);
-    if (it == pipeAt.end()) continue;
+    int source = problem.nets[i].source;
+    if (source < 0 || size_t(source) >= pipes.size()) continue;
+    ir::Operation* pipe = pipes[size_t(source)];
     const auto& net = problem.nets[i];
     const auto& plan = k.multicastSolution->nets[i];
     std::vector<Attribute> dests, rects;
@@ -38,7 +45,7 @@ void applyNets(const KernelPlan& k) {
     for (const auto& m : plan.multicasts)
       rects.push_back(ints(
           {m.noc.startX, m.noc.startY, m.noc.endX, m.noc.endY, m.numDests, m.loopback ? 1 : 0}));
-    nets[it->second].push_back(
+    nets[pipe].push_back(
         Attribute::dictionary({{"sender", ints({net.sender.x, net.sender.y})},
                                {"dests", Attribute::array(std::move(dests))},
                                {"rects", Attribute::array(std::move(rects))},
@@ -48,7 +55,8 @@ void applyNets(const KernelPlan& k) {
   }
   for (auto& [op, list] : nets)
     op->setAttribute("ttl.nets", Attribute::array(std::move(list)));
-  k.op->setAttribute("ttl.semaphore_count", Attribute::integer(k.multicastSolution->semaphoreIds));
+  kernel->setAttribute("ttl.semaphore_count",
+                       Attribute::integer(k.multicastSolution->semaphoreIds));
 }
 
 } // namespace
@@ -82,16 +90,15 @@ ir::Attribute bindCb(const CbPlan& cb) {
 /// route the value through it. Type: the value's block (rows x cols tiles) of the chain's tile
 /// type, one block. Location: the chain's ttl.store. Idempotent: a CB already created for the
 /// same chain and value is rebound instead.
-void createIntermediateCbs(const KernelPlan& k) {
+void createIntermediateCbs(ir::Operation* kernel, const KernelPlan& k) {
   using ir::Attribute;
-  if (!k.op) return;
   std::vector<ir::Operation*> stores;
   ir::Operation* lastCb = nullptr;
   std::map<std::pair<int64_t, int64_t>, ir::Operation*> existing;
-  k.op->walk([&](ir::Operation* op) {
+  kernel->walk([&](ir::Operation* op) {
     if (ir::StoreOp::dyn(op) && op->ancestor("ttl.compute_thread")) stores.push_back(op);
   });
-  for (auto& op : k.op->body().operations())
+  for (auto& op : kernel->body().operations())
     if (op->isa(ir::CreateCBOp::kName)) {
       lastCb = op.get();
       Attribute split = op->attribute("ttl.dst_split");
@@ -110,7 +117,8 @@ void createIntermediateCbs(const KernelPlan& k) {
     ir::Type type = ir::Type::circularBuffer(
         {ir::Dim::fixed(cb.blockShape[0]), ir::Dim::fixed(cb.blockShape[1])}, tile,
         ir::Dim::fixed(cb.blockCount));
-    ir::OpBuilder b = lastCb ? ir::OpBuilder::after(lastCb) : ir::OpBuilder::atStart(k.op->body());
+    ir::OpBuilder b =
+        lastCb ? ir::OpBuilder::after(lastCb) : ir::OpBuilder::atStart(kernel->body());
     b.setLocation(store->location());
     ir::Operation* create = b.create(
         std::string(ir::CreateCBOp::kName), {}, {type},
@@ -124,18 +132,23 @@ void createIntermediateCbs(const KernelPlan& k) {
 
 } // namespace
 
-void applyPlan(const ModulePlan& plan) {
+void applyPlan(ir::Module& module, const ModulePlan& plan) {
   using ir::Attribute;
+  std::map<std::string, ir::Operation*> kernels;
+  for (ir::Operation* kernel : module.topLevel(ir::KernelOp::kName))
+    kernels.emplace(fmt::format("@{}", ir::KernelOp(kernel).symbolName()), kernel);
   for (const KernelPlan& k : plan.kernels) {
-    for (const CbPlan& cb : k.cbs) {
-      if (!cb.op) continue;
-      cb.op->setAttribute("ttl.bind_cb", bindCb(cb));
-    }
-    createIntermediateCbs(k);
-    if (!k.op) continue;
-    applyNets(k);
-    k.op->setAttribute("ttl.grid_planned", Attribute::array({Attribute::integer(k.grid.rows),
-                                                             Attribute::integer(k.grid.cols)}));
+    auto found = kernels.find(k.name);
+    if (found == kernels.end()) continue;
+    ir::Operation* kernel = found->second;
+    std::vector<ir::Operation*> cbs = opsNamed(kernel, ir::CreateCBOp::kName);
+    for (const CbPlan& cb : k.cbs)
+      if (cb.source >= 0 && size_t(cb.source) < cbs.size())
+        cbs[size_t(cb.source)]->setAttribute("ttl.bind_cb", bindCb(cb));
+    createIntermediateCbs(kernel, k);
+    applyNets(kernel, k);
+    kernel->setAttribute("ttl.grid_planned", Attribute::array({Attribute::integer(k.grid.rows),
+                                                               Attribute::integer(k.grid.cols)}));
     if (!k.coresSolution) continue;
     std::vector<Attribute> ranges;
     const auto& s = *k.coresSolution;
@@ -146,7 +159,7 @@ void applyPlan(const ModulePlan& plan) {
                                          Attribute::integer(s.ranges[i].start),
                                          Attribute::integer(s.ranges[i].count)}));
     }
-    k.op->setAttribute("ttl.work_ranges", Attribute::array(std::move(ranges)));
+    kernel->setAttribute("ttl.work_ranges", Attribute::array(std::move(ranges)));
   }
 }
 

@@ -15,8 +15,10 @@
 
 namespace ttlplan::lower {
 
-/// Annotates the ops the plan points at (the module the plan was made from).
-void applyPlan(const ModulePlan& plan);
+/// Annotates `module` (the one the plan was made from, or a clone of it) by index: kernels by
+/// name, CB i of a kernel plan is the kernel's i-th create_cb in program order (CbPlan::source),
+/// a net's pipe is the kernel's PipeNet::source-th create_pipe.
+void applyPlan(ir::Module& module, const ModulePlan& plan);
 
 /// (chain, value) of a `ttl.dst_split` attribute; nullopt when it is not one.
 std::optional<std::pair<int64_t, int64_t>> splitKey(const ir::Attribute& split);

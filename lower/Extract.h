@@ -99,11 +99,12 @@ std::vector<std::optional<int64_t>> evaluateAllOnCore(const std::vector<const ir
                                                       int rows, int cols);
 
 /// The pipes of `kernel` evaluated on every core of the grid, grouped into nets, with the device's
-/// NoC mapping. `cbAddress` maps a create_cb op to its planned L1 address (the destination key).
-Expected<planner::multicast::Problem>
-extractMulticast(ir::Operation* kernel, const ir::Binding& binding, const ir::Device& device,
-                 planner::cores::Grid grid,
-                 const std::function<int64_t(ir::Operation*)>& cbAddress);
+/// NoC mapping. A net's `source` is its create_pipe's position in program order and its
+/// destination key (`dstAddress`) the position of the create_cb it receives into.
+Expected<planner::multicast::Problem> extractMulticast(ir::Operation* kernel,
+                                                       const ir::Binding& binding,
+                                                       const ir::Device& device,
+                                                       planner::cores::Grid grid);
 
 /// "%name" of a value, or "%<op name>" when it has none.
 std::string valueName(const ir::Value* value);

@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <fmt/format.h>
+#include <map>
 
 namespace ttlplan::lower {
 
@@ -55,10 +56,10 @@ std::vector<std::optional<int64_t>> evaluateAllOnCore(const std::vector<const ir
   return ir::evaluateAll(values, binding, coreLeaves(x, y, rows, cols));
 }
 
-Expected<planner::multicast::Problem>
-extractMulticast(ir::Operation* kernel, const ir::Binding& binding, const ir::Device& device,
-                 planner::cores::Grid grid,
-                 const std::function<int64_t(ir::Operation*)>& cbAddress) {
+Expected<planner::multicast::Problem> extractMulticast(ir::Operation* kernel,
+                                                       const ir::Binding& binding,
+                                                       const ir::Device& device,
+                                                       planner::cores::Grid grid) {
   namespace mc = planner::multicast;
   mc::Problem problem;
   problem.rows = grid.rows;
@@ -75,9 +76,11 @@ extractMulticast(ir::Operation* kernel, const ir::Binding& binding, const ir::De
   // Which data-movement thread (0 = NOC0, 1 = NOC1) each pipe lives in.
   std::vector<ir::Operation*> movers;
   std::vector<ir::Operation*> pipes;
+  std::map<ir::Operation*, int64_t> cbPosition; // create_cb -> its position: the destination key
   kernel->walk([&](ir::Operation* op) {
     if (op->isa("ttl.datamovement_thread")) movers.push_back(op);
     if (op->isa(ir::CreatePipeOp::kName)) pipes.push_back(op);
+    if (op->isa(ir::CreateCBOp::kName)) cbPosition.emplace(op, int64_t(cbPosition.size()));
   });
   std::string error;
   std::vector<mc::PipeSpec> specs;
@@ -87,11 +90,12 @@ extractMulticast(ir::Operation* kernel, const ir::Binding& binding, const ir::De
     mc::PipeSpec spec;
     spec.id = valueName(pipe.pipe());
     spec.location = pipeOp->location().str();
+    spec.source = int(i);
     for (size_t t = 0; t < movers.size(); ++t)
       if (movers[t]->isAncestorOf(pipeOp)) spec.noc = static_cast<int>(std::min<size_t>(t, 1));
     ir::Operation* cb = destinationCb(kernel, pipe.pipe());
     // A pipe that never receives into a CB gets a key of its own (no other pipe writes it).
-    spec.dstAddress = cb ? cbAddress(cb) : -1 - static_cast<int64_t>(i);
+    spec.dstAddress = cb ? cbPosition.at(cb) : -1 - static_cast<int64_t>(i);
     auto points = pipe.points();
     spec.evaluate = [points, &binding, grid, &error,
                      pipeOp](mc::Core core) -> std::optional<mc::PipeEnds> {

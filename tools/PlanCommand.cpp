@@ -41,7 +41,7 @@ int runPlan(const PlanFlags& flags, const DeviceFlags& deviceFlags) {
     if (int rc = writeOutput(flags.jsonOutput, lower::toJson(*plan).dump(2) + "\n"); rc != kSuccess)
       return rc;
   if (flags.output.empty()) return kSuccess;
-  lower::applyPlan(*plan);
+  lower::applyPlan(*module, *plan);
   return writeOutput(flags.output, ir::print(*module, ir::PrintOptions{}));
 }
 

@@ -17,7 +17,7 @@ public:
                                 "apply-plan needs a plan: put `plan` before it in the pipeline");
       return false;
     }
-    applyPlan(*context.plan);
+    applyPlan(context.module, *context.plan);
     for (ir::Operation* kernel : kernelsOf(context.module)) {
       Status status = instantiateBinding(kernel, context.plan->binding.binding);
       if (!status) {

@@ -49,7 +49,7 @@ struct Solution {
 
 struct Result {
   SolveStatus status = SolveStatus::Error;
-  std::optional<Solution> solution; ///< set for Optimal
+  std::optional<Solution> solution; ///< set for Optimal and Feasible
   SolverStats stats;
   std::string message; ///< for Error/Infeasible
 };

@@ -10,6 +10,13 @@ namespace {
 
 using Clock = std::chrono::steady_clock;
 
+/// True when the node or time limit is reached (nodes: binary-search steps).
+bool limitHit(const SolveLimits& limits, int64_t nodes, Clock::time_point start) {
+  if (limits.nodeLimit > 0 && nodes >= limits.nodeLimit) return true;
+  return limits.timeLimitSeconds > 0 &&
+         std::chrono::duration<double>(Clock::now() - start).count() >= limits.timeLimitSeconds;
+}
+
 /// Greedy packing for a makespan bound T: each part takes items while its cost stays <= T. The
 /// parts' [start, count), or an empty vector when some single item costs more than T.
 ///
@@ -94,7 +101,7 @@ Solution splitWorkToCores(Grid grid, int64_t units, const std::vector<int64_t>& 
   return layout(grid, parts, std::max<int64_t>(units, 0), costs);
 }
 
-static Result solveUnguarded(const Problem& problem) {
+static Result solveUnguarded(const Problem& problem, const SolveLimits& limits) {
   Result result;
   Clock::time_point start = Clock::now();
   result.stats.solver = "exact";
@@ -138,6 +145,7 @@ static Result solveUnguarded(const Problem& problem) {
                                                " work items (a core would be idle)");
 
   std::vector<Range> parts;
+  bool stopped = false;
   if (problem.costs.empty()) {
     // Uniform: makespan ceil(items / K) is a lower bound (some core gets at least that) and is
     // reached; ceil(items / makespan) cores are needed for it and suffice.
@@ -148,6 +156,11 @@ static Result solveUnguarded(const Problem& problem) {
   } else {
     int64_t lo = maxCost, hi = total; // greedy(hi) is one part, so hi is feasible
     while (lo < hi) {
+      // A limit stops the search at hi, a feasible makespan; lo stays a proven lower bound.
+      if (limitHit(limits, result.stats.nodes, start)) {
+        stopped = true;
+        break;
+      }
       int64_t mid = lo + (hi - lo) / 2;
       ++result.stats.nodes;
       if (int64_t(greedyParts(problem.costs, mid).size()) <= K)
@@ -155,7 +168,7 @@ static Result solveUnguarded(const Problem& problem) {
       else
         lo = mid + 1;
     }
-    parts = greedyParts(problem.costs, lo);
+    parts = greedyParts(problem.costs, hi);
     // A fixed core count: split parts (never raising their cost) until there are K of them.
     for (size_t i = 0; problem.fixedCores > 0 && int64_t(parts.size()) < K && i < parts.size();) {
       if (parts[i].count < 2) {
@@ -169,7 +182,8 @@ static Result solveUnguarded(const Problem& problem) {
   }
   Grid grid = problem.autoGrid ? chooseGrid(int(parts.size()), device) : device;
   result.solution = layout(grid, parts, items, problem.costs);
-  return finish(SolveStatus::Optimal, "");
+  return stopped ? finish(SolveStatus::Feasible, "a limit stopped the makespan search")
+                 : finish(SolveStatus::Optimal, "");
 }
 
 std::string explainDifference(const Solution& ours, const Solution& baseline) {
@@ -195,8 +209,8 @@ std::string explainDifference(const Solution& ours, const Solution& baseline) {
   return out;
 }
 
-Result solve(const Problem& problem) {
-  return guardedSolve<Result>("cores", [&] { return solveUnguarded(problem); });
+Result solve(const Problem& problem, const SolveLimits& limits) {
+  return guardedSolve<Result>("cores", [&] { return solveUnguarded(problem, limits); });
 }
 
 } // namespace ttlplan::planner::cores

@@ -6,8 +6,10 @@
 namespace ttlplan::planner::cores {
 
 /// Least makespan, then fewest cores; with autoGrid also the grid (see chooseGrid). Never throws:
-/// bad input gives Error, a fixed core count that cannot be met gives Infeasible.
-Result solve(const Problem& problem);
+/// bad input gives Error, a fixed core count that cannot be met gives Infeasible. A node limit
+/// (binary-search steps) or time limit stops the makespan search with the best split found so
+/// far: Feasible.
+Result solve(const Problem& problem, const SolveLimits& limits = {});
 
 /// tt-metal's split_work_to_cores(grid, units): target = min(units, cores); q = units / target,
 /// r = units % target; the first r cores (row-major) take q + 1 units, the rest q; cores past the

@@ -57,6 +57,7 @@ struct PipeNet {
   /// semaphore ids. The default makes every net live together.
   int64_t lower = 0;
   int64_t upper = 1;
+  int source = -1; ///< the caller's index of the pipe that forms this net (lower/ applies by it)
 };
 
 struct Problem {

@@ -752,6 +752,7 @@ NetsResult buildNets(int rows, int cols, const std::vector<PipeSpec>& pipes) {
         PipeNet net;
         net.id = pipe.id;
         net.location = pipe.location;
+        net.source = pipe.source;
         net.sender = ends->src;
         for (int yy = d.y0; yy <= d.y1; ++yy)
           for (int xx = d.x0; xx <= d.x1; ++xx)

@@ -56,6 +56,7 @@ struct PipeEnds {
 struct PipeSpec {
   std::string id;
   std::string location;
+  int source = -1; ///< copied into PipeNet::source
   int noc = 0;
   int64_t dstAddress = 0;
   int64_t lower = 0;

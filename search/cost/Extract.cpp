@@ -91,8 +91,8 @@ void controlFrontier(const ir::Value* v, const std::map<const ir::Value*, int64_
       controlFrontier(operand, folded, seen, out);
 }
 
-void evaluateControl(GridRoles& g, const lower::KernelPlan& plan, const ir::Binding& binding) {
-  ControlValues values = controlValues(plan.op);
+void evaluateControl(GridRoles& g, ir::Operation* kernel, const ir::Binding& binding) {
+  ControlValues values = controlValues(kernel);
   g.control.assign(g.work.size(), {});
   for (size_t c = 0; c < g.work.size(); ++c) {
     std::vector<std::optional<int64_t>> results = lower::evaluateAllOnCore(
@@ -201,12 +201,19 @@ NetGroups groupNets(const GridRoles& g, const lower::KernelPlan& plan) {
 // Walks one thread of one representative core into steps.
 class Walker {
 public:
-  Walker(const lower::KernelPlan& plan, const ir::Binding& binding, const ir::Device& device,
-         const GridRoles& g, const NetGroups& nets, int core, ComputeSettings settings)
+  Walker(ir::Operation* kernel, const lower::KernelPlan& plan, const ir::Binding& binding,
+         const ir::Device& device, const GridRoles& g, const NetGroups& nets, int core,
+         ComputeSettings settings)
       : plan_(plan), binding_(binding), device_(device), g_(g), nets_(nets), core_(core),
         settings_(settings) {
+    // The plan's CBs name their create_cb by position in program order.
+    std::vector<const ir::Operation*> creates;
+    kernel->walk([&](ir::Operation* op) {
+      if (op->isa("ttl.create_cb")) creates.push_back(op);
+    });
     for (size_t i = 0; i < plan.cbs.size(); ++i)
-      if (plan.cbs[i].op) cbIndex_[plan.cbs[i].op] = int(i);
+      if (int s = plan.cbs[i].source; s >= 0 && size_t(s) < creates.size())
+        cbIndex_[creates[size_t(s)]] = int(i);
   }
 
   Status walk(ir::Block& block, std::vector<Step>& out);
@@ -477,11 +484,11 @@ std::string className(const GridRoles& g, int core, bool workItems) {
 
 } // namespace
 
-Expected<Program> extractProgram(const lower::KernelPlan& plan, const ir::Binding& binding,
-                                 const ir::Device& device) {
-  if (!plan.op) return Error{"cost model: the plan has no kernel"};
+Expected<Program> extractProgram(ir::Operation* kernel, const lower::KernelPlan& plan,
+                                 const ir::Binding& binding, const ir::Device& device) {
+  if (!kernel) return Error{"cost model: no kernel"};
   GridRoles g = gridRoles(plan);
-  evaluateControl(g, plan, binding);
+  evaluateControl(g, kernel, binding);
   assignClasses(g, plan);
   NetGroups nets = groupNets(g, plan);
   ComputeSettings settings;
@@ -509,9 +516,9 @@ Expected<Program> extractProgram(const lower::KernelPlan& plan, const ir::Bindin
         tiles *= d;
       cls.cbs.push_back({cb.name, std::max<int64_t>(1, cb.blockCount), tiles * cb.tileBytes});
     }
-    Walker walker(plan, binding, device, g, nets, core, settings);
+    Walker walker(kernel, plan, binding, device, g, nets, core, settings);
     int movers = 0;
-    for (auto& owned : plan.op->body().operations()) {
+    for (auto& owned : kernel->body().operations()) {
       ir::Operation& op = *owned;
       if (!op.isa("ttl.datamovement_thread") && !op.isa("ttl.compute_thread")) continue;
       Thread thread;

@@ -12,9 +12,9 @@
 
 namespace ttlplan::search::cost {
 
-/// The cost Program of `plan` (one kernel of a ModulePlan made under `binding`); the math
-/// fidelity and fp32 accumulation are the plan's (the kernel's attributes).
-Expected<Program> extractProgram(const lower::KernelPlan& plan, const ir::Binding& binding,
-                                 const ir::Device& device);
+/// The cost Program of `plan`, the plan of `kernel` made under `binding`; the math fidelity and
+/// fp32 accumulation are the plan's (the kernel's attributes).
+Expected<Program> extractProgram(ir::Operation* kernel, const lower::KernelPlan& plan,
+                                 const ir::Binding& binding, const ir::Device& device);
 
 } // namespace ttlplan::search::cost

@@ -1,5 +1,6 @@
 #include "search/cost/Report.h"
 
+#include "ir/Ops.h"
 #include "search/cost/Extract.h"
 
 #include <fmt/format.h>
@@ -113,8 +114,10 @@ Expected<CostReport> costModule(ir::Module& module, const ir::Device& device,
   report.bindingSource = plan->binding.source;
   report.modelVersion = std::string(kModelVersion);
   report.calibrationHash = calibrationHash(device);
-  for (const lower::KernelPlan& kernel : plan->kernels) {
-    Expected<Program> program = extractProgram(kernel, plan->binding.binding, device);
+  std::vector<ir::Operation*> kernelOps = module.topLevel(ir::KernelOp::kName);
+  for (size_t k = 0; k < plan->kernels.size() && k < kernelOps.size(); ++k) {
+    const lower::KernelPlan& kernel = plan->kernels[k];
+    Expected<Program> program = extractProgram(kernelOps[k], kernel, plan->binding.binding, device);
     if (!program) return program.error();
     Expected<Prediction> prediction = predict(*program, device);
     if (!prediction)

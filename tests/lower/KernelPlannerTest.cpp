@@ -258,8 +258,15 @@ TEST(KernelPlanner, JsonReportHasSchemaVersionAndParses) {
   EXPECT_NE(text.find("kernel @eltwise_bcast_scalar"), std::string::npos);
   EXPECT_NE(text.find("multicast: 2 nets"), std::string::npos);
 
-  applyPlan(*plan);
-  ir::Attribute bind = plan->kernels[0].cbs[0].op->attribute("ttl.bind_cb");
+  applyPlan(*module, *plan);
+  // CB 0 of the plan is the kernel's first create_cb (applied by index).
+  ir::Operation* firstCb = nullptr;
+  module->op->walk([&](ir::Operation* op) {
+    if (!firstCb && op->isa("ttl.create_cb")) firstCb = op;
+  });
+  ASSERT_NE(firstCb, nullptr);
+  EXPECT_EQ(plan->kernels[0].cbs[0].source, 0);
+  ir::Attribute bind = firstCb->attribute("ttl.bind_cb");
   ASSERT_TRUE(bind.is(ir::AttrKind::Dictionary));
   EXPECT_EQ(bind.entries().at(2).value.intValue(), 103712);
 }

@@ -1,6 +1,7 @@
 // The cost model (search/cost/): a one-tile kernel whose cycles the test works out by hand from
 // the device numbers, the simulation's CB and multicast semantics on hand-built programs,
 // extrapolation against a full simulation, and monotonicity (bytes, fidelity, CB depth, cores).
+#include "ir/Ops.h"
 #include "ir/Parser.h"
 #include "ir/Verifier.h"
 #include "lower/Extract.h"
@@ -138,7 +139,8 @@ Expected<Program> programOf(const std::string& text, const ir::Device& device,
   if (!binding.empty()) options.binding = binding;
   Expected<lower::ModulePlan> plan = lower::planModule(*module, device, options);
   if (!plan) return plan.error();
-  return extractProgram(plan->kernels.at(0), plan->binding.binding, device);
+  return extractProgram(module->topLevel(ir::KernelOp::kName).at(0), plan->kernels.at(0),
+                        plan->binding.binding, device);
 }
 
 TEST(CostModel, OneTileMatmulCyclesByHand) {
@@ -365,7 +367,8 @@ TEST(CostModel, MoreCoresAreNeverSlowerWhenComputeBound) {
         ir::Binding{{"GY", gy}, {"GX", gx}, {"BM", 1}, {"BN", 1}, {"BK", 8}, {"WM", 8}, {"WN", 8}};
     Expected<lower::ModulePlan> plan = lower::planModule(*module, d, options);
     ASSERT_TRUE(plan) << plan.error().message;
-    Expected<Program> program = extractProgram(plan->kernels.at(0), plan->binding.binding, d);
+    Expected<Program> program = extractProgram(module->topLevel(ir::KernelOp::kName).at(0),
+                                               plan->kernels.at(0), plan->binding.binding, d);
     ASSERT_TRUE(program) << program.error().message;
     double cycles = predictCycles(*program, d);
     EXPECT_LE(cycles, last) << gy << "x" << gx;
@@ -380,7 +383,8 @@ TEST(CostModel, MulticastExampleHasFourCoreClassesAndTwoNetsPerOperand) {
   ASSERT_TRUE(module && ir::verify(*module, diags));
   Expected<lower::ModulePlan> plan = lower::planModule(*module, d);
   ASSERT_TRUE(plan) << plan.error().message;
-  Expected<Program> program = extractProgram(plan->kernels.at(0), {}, d);
+  Expected<Program> program =
+      extractProgram(module->topLevel(ir::KernelOp::kName).at(0), plan->kernels.at(0), {}, d);
   ASSERT_TRUE(program) << program.error().message;
   // (0,0) sends A and B; (0,y>0) sends A, receives B; (x>0,0) sends B, receives A; the rest
   // receive both.
@@ -548,7 +552,8 @@ TEST(CostModelMatmul, TemplateAndConfigProgramsPredictTheSame) {
     Expected<lower::ModulePlan> plan = lower::planModule(*module, d, options);
     ASSERT_TRUE(plan) << plan.error().message;
     const planner::dst::Segment& seg = plan->kernels[0].chains.at(0).solution.segments.at(0);
-    Expected<Program> fromTemplate = extractProgram(plan->kernels[0], plan->binding.binding, d);
+    Expected<Program> fromTemplate = extractProgram(module->topLevel(ir::KernelOp::kName).at(0),
+                                                    plan->kernels[0], plan->binding.binding, d);
     ASSERT_TRUE(fromTemplate) << fromTemplate.error().message;
     MatmulRun run;
     run.problem.m = uint64_t(c.m);
@@ -598,7 +603,8 @@ TEST(CostModelMatmul, EdgeCoresSplitTheirLoopsAndExtrapolateLikeTheWhole) {
   Expected<lower::ModulePlan> plan = lower::planModule(*module, d, options);
   ASSERT_TRUE(plan) << plan.error().message;
   EXPECT_EQ(plan->kernels[0].grid.rows, 3);
-  Expected<Program> program = extractProgram(plan->kernels[0], plan->binding.binding, d);
+  Expected<Program> program = extractProgram(module->topLevel(ir::KernelOp::kName).at(0),
+                                             plan->kernels[0], plan->binding.binding, d);
   ASSERT_TRUE(program) << program.error().message;
   int split = 0;
   std::function<void(const std::vector<Step>&)> count = [&](const std::vector<Step>& steps) {
