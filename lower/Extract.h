@@ -3,6 +3,7 @@
 // the planner's plain problem structs. Nothing here decides anything; every function reports what
 // it cannot read with the op's location instead of guessing.
 #include "ir/Device.h"
+#include "ir/KnobExpr.h"
 #include "ir/Operation.h"
 #include "ir/Params.h"
 #include "planner/cores/Problem.h"
@@ -25,6 +26,28 @@ struct ChosenBinding {
 
 /// `--bind NAME=V,...` parsed (V an integer or a symbol like bf16); an error names the bad entry.
 Expected<ir::Binding> parseBindingList(const std::string& text);
+
+/// Why a binding is not legal: the first `ttl.require` that does not hold, or the first knob
+/// expression that does not evaluate (division by zero, inexact '/').
+struct BindingFailure {
+  bool require = false;           ///< a ttl.require (else a knob expression)
+  std::string location;           ///< file:line:col of the op
+  std::string message;            ///< "LOC: error: ttl.require does not hold"
+  std::vector<std::string> knobs; ///< the knobs the failing condition or expression reads
+};
+
+/// The legality test of bindings of one module: collects its requires and knob expressions once,
+/// then checks bindings (from any number of threads: it only reads the module).
+class BindingChecker {
+public:
+  explicit BindingChecker(const ir::Module& module);
+  /// nullopt when every ttl.require folds to true and every knob expression evaluates.
+  std::optional<BindingFailure> check(const ir::Binding& binding) const;
+
+private:
+  std::vector<ir::Operation*> requires_;
+  std::vector<std::pair<ir::KnobExpr, ir::Operation*>> exprs_;
+};
 
 /// With no knobs: the empty binding. Otherwise the knobs in `requested` (a partial binding,
 /// checked: known knobs, values in their domains) are fixed and the others take the first

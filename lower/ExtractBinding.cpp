@@ -6,12 +6,13 @@
 #include <cctype>
 #include <charconv>
 #include <fmt/format.h>
+#include <set>
 
 namespace ttlplan::lower {
 
 namespace {
 
-std::vector<ir::Operation*> requires_(const ir::Module& module) {
+std::vector<ir::Operation*> requires_Of(const ir::Module& module) {
   std::vector<ir::Operation*> out;
   module.op->walk([&](ir::Operation* op) {
     if (op->isa(ir::RequireOp::kName)) out.push_back(op);
@@ -140,22 +141,46 @@ Expected<ir::Binding> parseBindingList(const std::string& text) {
   return binding;
 }
 
+BindingChecker::BindingChecker(const ir::Module& module) : requires_(requires_Of(module)) {
+  for (KnobUse& use : knobExpressions(module))
+    exprs_.push_back({std::move(use.expr), use.op});
+}
+
+std::optional<BindingFailure> BindingChecker::check(const ir::Binding& binding) const {
+  for (ir::Operation* r : requires_) {
+    std::optional<bool> v = ir::foldRequire(*r, binding);
+    if (v && *v) continue;
+    BindingFailure f;
+    f.require = true;
+    f.location = r->location().str();
+    f.message = fmt::format("{}: error: ttl.require does not hold", f.location);
+    std::set<std::string> knobs;
+    for (const ir::Value* operand : r->operands())
+      ir::collectKnobs(operand, knobs);
+    f.knobs.assign(knobs.begin(), knobs.end());
+    return f;
+  }
+  for (const auto& [expr, op] : exprs_)
+    if (Expected<int64_t> v = expr.evaluate(binding); !v) {
+      BindingFailure f;
+      f.location = op->location().str();
+      f.message = fmt::format("{}: error: {}", f.location, v.error().message);
+      std::set<std::string> knobs;
+      expr.collectKnobs(knobs);
+      f.knobs.assign(knobs.begin(), knobs.end());
+      return f;
+    }
+  return std::nullopt;
+}
+
 Expected<ChosenBinding> chooseBinding(const ir::Module& module,
                                       const std::optional<ir::Binding>& requested) {
   std::vector<ir::Param> params = ir::collectParams(module);
-  std::vector<ir::Operation*> reqs = requires_(module);
-  std::vector<KnobUse> exprs = knobExpressions(module);
+  BindingChecker checker(module);
   // The first reason `b` is not legal (a ttl.require or a knob expression), or empty.
   auto failing = [&](const ir::Binding& b) -> std::string {
-    for (ir::Operation* r : reqs) {
-      std::optional<bool> v = ir::foldRequire(*r, b);
-      if (!v || !*v)
-        return fmt::format("{}: error: ttl.require does not hold", r->location().str());
-    }
-    for (const KnobUse& use : exprs)
-      if (Expected<int64_t> v = use.expr.evaluate(b); !v)
-        return fmt::format("{}: error: {}", use.op->location().str(), v.error().message);
-    return {};
+    std::optional<BindingFailure> f = checker.check(b);
+    return f ? f->message : std::string();
   };
   ir::Binding fixed = requested ? *requested : ir::Binding{};
   if (Status s = checkRequested(params, fixed); !s) return s.error();

@@ -21,6 +21,7 @@ pk::DeviceLimits limitsOf(const ir::Device& device) {
   limits.cbAlignment = std::max<int64_t>(1, device.cb.addressAlignment);
   limits.cbLimit = device.cb.maxPerProgram;
   limits.semaphoresPerCore = device.kernel.semaphoresPerCore;
+  limits.grid = {device.grid.compute.rows, device.grid.compute.columns};
   return limits;
 }
 
@@ -101,7 +102,10 @@ Expected<pk::KernelProblem> extractKernelProblem(ir::Operation* kernelOp,
   problem.cores = cores->problem;
   bool gridKnown = !problem.autoGrid;
   if (!gridKnown && !problem.cores) problem.grid = {1, 1}; // no work: one core runs the kernel
-  if (gridKnown || !problem.cores || !hasPipes(kernelOp)) {
+  // A grid larger than the device's is the planner's rejection; no nets to extract on it.
+  bool gridFits = problem.grid.rows <= problem.limits.grid.rows &&
+                  problem.grid.cols <= problem.limits.grid.cols;
+  if (gridFits && (gridKnown || !problem.cores || !hasPipes(kernelOp))) {
     Expected<planner::multicast::Problem> nets =
         extractMulticast(kernelOp, binding, device, problem.grid);
     if (!nets) return nets.error();

@@ -5,6 +5,7 @@
 #include "ir/Params.h"
 
 #include <cstdint>
+#include <map>
 #include <memory>
 #include <optional>
 #include <string>
@@ -70,6 +71,8 @@ struct PipelineFlags {
   double timeLimitSeconds = 0;           ///< --time-limit per sub-problem
   KnobFlags knobs;                       ///< --bind, --config
   int maxBlockCount = 4;                 ///< --max-block-count
+  /// Block counts of `?` CBs by position (no flag: `tune --emit` passes the tuned ones).
+  std::map<size_t, int64_t> blockCounts;
 };
 
 struct LowerFlags {

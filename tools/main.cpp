@@ -5,6 +5,7 @@
 #include "tools/CostCommand.h"
 #include "tools/Knobs.h"
 #include "tools/Pipeline.h"
+#include "tools/TuneCommand.h"
 
 #include <CLI/CLI.hpp>
 #include <algorithm>
@@ -175,6 +176,10 @@ int main(int argc, char** argv) {
   CLI::App* costCmd = addCostCommand(app, costFlags, device);
   addDeviceFlags(*costCmd, device);
 
+  TuneFlags tuneFlags;
+  CLI::App* tuneCmd = addTuneCommand(app, tuneFlags, device);
+  addDeviceFlags(*tuneCmd, device);
+
   std::vector<std::string> names;
   for (const CLI::App* command : app.get_subcommands({}))
     names.push_back(command->get_name());
@@ -206,5 +211,6 @@ int main(int argc, char** argv) {
   if (runCmd->parsed()) return runRun(runFlags, device);
   if (compileCmd->parsed()) return runCompile(compileFlags, device);
   if (costCmd->parsed()) return runCost(costFlags, device);
+  if (tuneCmd->parsed()) return runTune(tuneFlags, device);
   return runOps();
 }

@@ -179,6 +179,7 @@ private:
   Rejection l1Rejection(const l1::Result& r) const;
   void layOutInProgramOrder();
   void noteDepths();
+  std::optional<Rejection> checkGrid() const;
   std::optional<Rejection> planCores();
 
   const KernelProblem& problem_;
@@ -382,6 +383,21 @@ void KernelPlanner::noteDepths() {
   }
 }
 
+std::optional<Rejection> KernelPlanner::checkGrid() const {
+  const cores::Grid& device = problem_.limits.grid;
+  if (problem_.grid.rows > device.rows || problem_.grid.cols > device.cols) {
+    Rejection out = reject(Resource::Cores, SolveStatus::Infeasible,
+                           fmt::format("{}: error: grid [{}, {}] does not fit the device's {} x {} "
+                                       "compute grid ({})",
+                                       problem_.location, problem_.grid.rows, problem_.grid.cols,
+                                       device.rows, device.cols, problem_.limits.device));
+    out.needed = int64_t(problem_.grid.rows) * problem_.grid.cols;
+    out.available = device.cores();
+    return out;
+  }
+  return std::nullopt;
+}
+
 std::optional<Rejection> KernelPlanner::planCores() {
   plan_.grid = problem_.grid;
   plan_.autoGrid = problem_.autoGrid;
@@ -437,7 +453,8 @@ PlanResult KernelPlanner::run() {
   plan_.mathFidelity = problem_.mathFidelity;
   plan_.fp32DestAcc = problem_.fp32DestAcc;
   addCbs();
-  std::optional<Rejection> rejection = planDst(); // before L1: a split adds intermediate CBs
+  std::optional<Rejection> rejection = checkGrid(); // cheapest first
+  if (!rejection) rejection = planDst();            // before L1: a split adds intermediate CBs
   if (!rejection) rejection = planCbIndices();
   if (!rejection) rejection = planL1();
   if (!rejection) {

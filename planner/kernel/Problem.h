@@ -51,6 +51,7 @@ struct DeviceLimits {
   int64_t cbAlignment = 1;   ///< CB address alignment in bytes
   int cbLimit = 32;          ///< CB indices per program
   int semaphoresPerCore = 0; ///< multicast semaphore ids per core
+  cores::Grid grid;          ///< the device's compute grid: a kernel's grid must fit in it
 };
 
 struct KernelProblem {

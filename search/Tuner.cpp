@@ -1,0 +1,304 @@
+// The autotuner: space, per-point evaluation and the parallel, deterministic driver (Tuner.h).
+#include "search/Tuner.h"
+
+#include "ir/Ops.h"
+#include "ir/Params.h"
+#include "ir/Printer.h"
+#include "lower/KernelPlanner.h"
+#include "search/cost/Extract.h"
+#include "search/cost/Model.h"
+
+#include <algorithm>
+#include <chrono>
+#include <fmt/format.h>
+#include <nlohmann/json.hpp>
+#include <regex>
+#include <set>
+#include <tbb/parallel_for.h>
+#include <tbb/task_arena.h>
+
+namespace ttlplan::search {
+
+namespace pk = planner::kernel;
+
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+std::string fnv1a(std::string_view text) {
+  uint64_t h = 1469598103934665603ull;
+  for (unsigned char ch : text) {
+    h ^= ch;
+    h *= 1099511628211ull;
+  }
+  return fmt::format("{:016x}", h);
+}
+
+constexpr std::string_view kBlockCountPrefix = "block_count(";
+
+bool isBlockCountDimension(const std::string& name) {
+  return name.rfind(kBlockCountPrefix, 0) == 0;
+}
+
+/// The `?` CBs of `kernel`: (position among its create_cbs, name).
+std::vector<std::pair<size_t, std::string>> dynamicCbs(ir::Operation* kernel) {
+  std::vector<std::pair<size_t, std::string>> out;
+  size_t position = 0;
+  kernel->walk([&](ir::Operation* op) {
+    auto create = ir::CreateCBOp::dyn(op);
+    if (!create) return;
+    ir::Type type = create->cbType();
+    if (type.is(ir::TypeKind::CircularBuffer) && type.depth().kind == ir::Dim::Kind::Dynamic)
+      out.push_back({position, lower::valueName(create->cb())});
+    ++position;
+  });
+  return out;
+}
+
+Record rejected(Record r, std::string reason, std::string detail) {
+  r.status = "rejected";
+  r.predictedNs.reset();
+  r.utilization = 0;
+  r.bound.clear();
+  r.l1Bytes = 0;
+  r.cores = 0;
+  r.reason = std::move(reason);
+  r.detail = std::move(detail);
+  return r;
+}
+
+} // namespace
+
+std::string blockCountDimension(const std::string& cbName) {
+  return fmt::format("{}{})", kBlockCountPrefix, cbName);
+}
+
+Expected<Space> tuningSpace(const ir::Module& module, const ir::Binding& fixed,
+                            bool plannerDimensions, int maxBlockCount) {
+  Expected<Space> space = Space::fromParams(ir::collectParams(module), fixed);
+  if (!space || !plannerDimensions) return space;
+  std::vector<ir::KnobValue> counts;
+  for (int c = 1; c <= std::max(1, maxBlockCount); ++c)
+    counts.push_back(c);
+  std::set<std::string> added; // a CB name shared by kernels is one dimension
+  for (ir::Operation* kernel : module.topLevel(ir::KernelOp::kName))
+    for (const auto& [position, name] : dynamicCbs(kernel))
+      if (added.insert(name).second)
+        if (Status s = space->addDimension({blockCountDimension(name), counts}); !s)
+          return s.error();
+  return space;
+}
+
+std::string kernelSourceHash(const ir::Module& module) {
+  static const std::regex domain(R"((ttl\.param\s+@[A-Za-z_][A-Za-z0-9_]*\s*=\s*)\[[^\]]*\])");
+  return fnv1a(std::regex_replace(ir::print(module), domain, "$1[]"));
+}
+
+DbHeader tuningHeader(const ir::Module& module, const ir::Device& device,
+                      const ir::Binding& fixed) {
+  DbHeader h;
+  h.planner = std::string(pk::kPlannerVersion);
+  h.costModel = std::string(cost::kModelVersion);
+  h.calibration = cost::calibrationHash(device);
+  h.device = device.name;
+  h.deviceHash = fnv1a(ir::toJson(device).dump());
+  std::vector<ir::Operation*> kernels = module.topLevel(ir::KernelOp::kName);
+  for (ir::Operation* k : kernels)
+    h.kernel += (h.kernel.empty() ? "@" : ",@") + std::string(ir::KernelOp(k).symbolName());
+  h.kernelHash = kernelSourceHash(module);
+  h.bound = fixed;
+  return h;
+}
+
+/// Evaluates points of one module; build once, call from any thread.
+class PointEvaluator {
+public:
+  PointEvaluator(const ir::Module& module, const ir::Device& device, ir::Binding fixed,
+                 pk::PlanOptions options, pk::PlanCache* cache)
+      : device_(device), fixed_(std::move(fixed)), options_(std::move(options)), cache_(cache),
+        checker_(module), kernels_(module.topLevel(ir::KernelOp::kName)) {
+    for (ir::Operation* k : kernels_)
+      dynamic_.push_back(dynamicCbs(k));
+  }
+
+  Record evaluate(const ir::Binding& point) const;
+
+private:
+  /// Adds kernel `k`'s plan and cost to `r`; false (r rejected) when it does not fit.
+  bool addKernel(size_t k, const ir::Binding& binding, const ir::Binding& point, Record& r) const;
+
+  const ir::Device& device_;
+  ir::Binding fixed_;
+  pk::PlanOptions options_;
+  pk::PlanCache* cache_;
+  lower::BindingChecker checker_;
+  std::vector<ir::Operation*> kernels_;
+  std::vector<std::vector<std::pair<size_t, std::string>>> dynamic_;
+};
+
+Record PointEvaluator::evaluate(const ir::Binding& point) const {
+  Clock::time_point start = Clock::now();
+  Record r;
+  r.point = point;
+  ir::Binding binding = fixed_;
+  for (const auto& [name, value] : point)
+    if (!isBlockCountDimension(name)) binding[name] = value;
+  if (std::optional<lower::BindingFailure> f = checker_.check(binding)) {
+    std::string knobs = fmt::format("{}", fmt::join(f->knobs, ", "));
+    r = rejected(std::move(r), f->require ? "require" : "knob-expression",
+                 knobs.empty() ? f->message : f->message + " (knobs " + knobs + ")");
+  } else {
+    r.status = "ok";
+    r.predictedNs = 0.0;
+    for (size_t k = 0; k < kernels_.size(); ++k)
+      if (!addKernel(k, binding, point, r)) break;
+  }
+  r.timingMs = std::chrono::duration<double, std::milli>(Clock::now() - start).count();
+  return r;
+}
+
+bool PointEvaluator::addKernel(size_t k, const ir::Binding& binding, const ir::Binding& point,
+                               Record& r) const {
+  ir::Operation* kernel = kernels_[k];
+  Expected<pk::KernelProblem> problem = lower::extractKernelProblem(kernel, binding, device_);
+  if (!problem) {
+    r = rejected(std::move(r), "extract", problem.error().message);
+    return false;
+  }
+  pk::PlanOptions options = options_;
+  for (const auto& [position, name] : dynamic_[k])
+    if (auto it = point.find(blockCountDimension(name)); it != point.end())
+      options.blockCounts[position] = it->second.integer();
+  pk::PlanResult plan = lower::planKernel(kernel, *problem, binding, device_, options, cache_);
+  if (!plan.plan) {
+    const pk::Rejection& why = *plan.rejection;
+    std::string knobs = fmt::format("{}", fmt::join(why.knobs, ", "));
+    r = rejected(std::move(r), std::string(pk::toString(why.resource)),
+                 knobs.empty() ? why.message : why.message + " (knobs " + knobs + ")");
+    return false;
+  }
+  Expected<cost::Program> program = cost::extractProgram(kernel, *plan.plan, binding, device_);
+  Expected<cost::Prediction> prediction =
+      program ? cost::predict(*program, device_) : Expected<cost::Prediction>(program.error());
+  if (!prediction) {
+    r = rejected(std::move(r), "cost", prediction.error().message);
+    return false;
+  }
+  *r.predictedNs += prediction->deviceNs;
+  r.utilization = prediction->utilization; // the last kernel's (templates have one)
+  r.bound = std::string(cost::toString(prediction->bound));
+  r.l1Bytes = std::max(r.l1Bytes, plan.plan->l1Used);
+  int cores =
+      plan.plan->coresSolution ? plan.plan->coresSolution->coresUsed : plan.plan->grid.cores();
+  r.cores = std::max(r.cores, cores);
+  return true;
+}
+
+Record evaluatePoint(const ir::Module& module, const ir::Device& device, const ir::Binding& point,
+                     const ir::Binding& fixed, const pk::PlanOptions& options,
+                     pk::PlanCache* cache) {
+  return PointEvaluator(module, device, fixed, options, cache).evaluate(point);
+}
+
+namespace {
+
+/// Adds a finished round to the result, the db and the strategy, in proposal order.
+class Reducer {
+public:
+  Reducer(TuneResult& result, const TuneOptions& options) : result_(result), options_(options) {}
+
+  Status add(const Record& r, bool fromDb) {
+    (fromDb ? result_.reused : result_.evaluated) += 1;
+    if (r.ok())
+      ++result_.feasible;
+    else
+      ++result_.rejected[r.reason];
+    if (!fromDb && options_.db)
+      if (Status s = options_.db->append(r); !s) return s;
+    all_.push_back(r);
+    // Keep only what top K can still use (bounded memory on long runs).
+    if (all_.size() > 4 * std::max<size_t>(options_.top, 16)) all_ = top(all_, options_.top);
+    return Status::success();
+  }
+
+  std::vector<Record> best() const { return top(all_, std::max<size_t>(options_.top, 1)); }
+
+private:
+  TuneResult& result_;
+  const TuneOptions& options_;
+  std::vector<Record> all_;
+};
+
+} // namespace
+
+Expected<TuneResult> tune(const ir::Module& module, const ir::Device& device,
+                          const ir::Binding& fixed, const TuneOptions& options) {
+  Clock::time_point start = Clock::now();
+  Expected<Space> space =
+      tuningSpace(module, fixed, options.plannerDimensions, options.plan.maxBlockCount);
+  if (!space) return space.error();
+  TuneResult result;
+  result.space = *space;
+  Expected<std::unique_ptr<Strategy>> strategy = makeStrategy(*space, options.strategy);
+  if (!strategy) return strategy.error();
+  pk::PlanCache cache;
+  PointEvaluator evaluator(module, device, fixed, options.plan, &cache);
+  int threads =
+      options.threads > 0 ? options.threads : int(tbb::this_task_arena::max_concurrency());
+  tbb::task_arena arena(threads);
+  Reducer reducer(result, options);
+  uint64_t planned = options.strategy.budgetEvals > 0
+                         ? std::min(options.strategy.budgetEvals, space->size())
+                         : space->size();
+  planned = (planned + options.strategy.shard.count - 1 - options.strategy.shard.index) /
+            options.strategy.shard.count;
+  result.stop = "space";
+  for (;;) {
+    std::vector<uint64_t> ids = (*strategy)->propose(std::max<size_t>(1, options.roundSize));
+    if (ids.empty()) break;
+    std::vector<Record> slots(ids.size());
+    std::vector<char> fromDb(ids.size(), 0);
+    arena.execute([&] {
+      tbb::parallel_for(size_t(0), ids.size(), [&](size_t i) {
+        ir::Binding point = space->point(ids[i]);
+        if (const Record* known = options.db ? options.db->lookup(point) : nullptr) {
+          slots[i] = *known;
+          fromDb[i] = 1;
+          return;
+        }
+        slots[i] = evaluator.evaluate(point);
+      });
+    });
+    std::vector<std::optional<double>> scores(ids.size());
+    for (size_t i = 0; i < ids.size(); ++i) {
+      if (Status s = reducer.add(slots[i], fromDb[i] != 0); !s) return s.error();
+      if (slots[i].ok()) scores[i] = slots[i].predictedNs;
+    }
+    (*strategy)->observe(ids, scores);
+    result.seconds = std::chrono::duration<double>(Clock::now() - start).count();
+    if (options.progress) {
+      TuneProgress p;
+      p.done = result.evaluated + result.reused;
+      p.planned = planned;
+      p.feasible = result.feasible;
+      p.seconds = result.seconds;
+      std::vector<Record> best = reducer.best();
+      if (!best.empty()) p.best = best.front();
+      options.progress(p);
+    }
+    if (options.timeLimitSeconds > 0 && result.seconds >= options.timeLimitSeconds) {
+      result.stop = "time limit";
+      break;
+    }
+  }
+  if (result.stop == "space" && options.strategy.budgetEvals > 0 &&
+      options.strategy.budgetEvals < space->size())
+    result.stop = "budget";
+  result.top = reducer.best();
+  if (result.top.size() > options.top) result.top.resize(options.top);
+  result.cache = cache.counters();
+  result.seconds = std::chrono::duration<double>(Clock::now() - start).count();
+  return result;
+}
+
+} // namespace ttlplan::search

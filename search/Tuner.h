@@ -1,0 +1,86 @@
+#pragma once
+// The autotuner (DESIGN.md, "The search"; docs/tuning.md): the space of a template's unbound
+// knobs and the planner's `?` block counts, searched by a seeded strategy; each point is checked
+// against the ttl.requires, extracted into IR-free planning problems, planned (sub-problems
+// cached by signature), and costed by the cost model. Points of one round are evaluated in
+// parallel (TBB) into slots by position and reduced in order, so the result, the records and the
+// JSON are the same at any thread count; wall-clock figures live in fields named `timing`.
+#include "ir/Device.h"
+#include "ir/Operation.h"
+#include "planner/kernel/Plan.h"
+#include "search/Space.h"
+#include "search/Strategy.h"
+#include "search/TuningDb.h"
+#include "support/Expected.h"
+
+#include <cstdint>
+#include <functional>
+#include <map>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace ttlplan::search {
+
+/// Where a tuning run stands, for progress lines.
+struct TuneProgress {
+  uint64_t done = 0;          ///< points evaluated or reused so far
+  uint64_t planned = 0;       ///< points the run will visit (the budget, or the space)
+  uint64_t feasible = 0;      ///< of `done`, the points that planned and costed
+  double seconds = 0;         ///< wall time so far
+  std::optional<Record> best; ///< best so far
+};
+
+struct TuneOptions {
+  StrategyOptions strategy;    ///< --strategy, --budget-evals, --seed, --shard
+  double timeLimitSeconds = 0; ///< --time-limit: stop after the round that passes it; 0 = none
+  int threads = 0;             ///< --threads; 0 = every hardware thread
+  size_t roundSize = 64;       ///< points per parallel round (fixed: results do not depend on it
+                               ///< through the thread count)
+  size_t top = 5;              ///< --top K
+  planner::kernel::PlanOptions plan; ///< the planner's options (node limits keep it deterministic)
+  bool plannerDimensions = true;     ///< search the `?` block counts (1..plan.maxBlockCount)
+  TuningDb* db = nullptr;            ///< --db: recorded points are reused, new ones appended
+  /// Called after every round (from the calling thread).
+  std::function<void(const TuneProgress&)> progress;
+};
+
+/// The outcome of a tuning run.
+struct TuneResult {
+  Space space;                                ///< the space searched
+  uint64_t evaluated = 0;                     ///< points planned and costed by this run
+  uint64_t reused = 0;                        ///< points taken from the db instead
+  uint64_t feasible = 0;                      ///< points (evaluated or reused) that fit and costed
+  std::map<std::string, uint64_t> rejected;   ///< rejected points by reason ("require", "l1", ...)
+  std::vector<Record> top;                    ///< the best K, best first
+  std::string stop;                           ///< "space", "budget" or "time limit"
+  double seconds = 0;                         ///< timing: wall time of the search
+  planner::kernel::PlanCache::Counters cache; ///< sub-problem cache hits and misses
+};
+
+/// The name of the planner dimension of a `?` CB: "block_count(%cbc)".
+std::string blockCountDimension(const std::string& cbName);
+
+/// The space of `module` with `fixed` knobs bound: the unbound knobs' domains in declaration
+/// order, then (with `plannerDimensions`) one dimension per `?` CB of each kernel (1..maxBlock).
+Expected<Space> tuningSpace(const ir::Module& module, const ir::Binding& fixed,
+                            bool plannerDimensions, int maxBlockCount);
+
+/// Evaluates one binding (knobs and planner dimensions) of `module`: legal, plans, costs.
+/// Thread-safe (reads the module only); `cache` may be shared by threads.
+Record evaluatePoint(const ir::Module& module, const ir::Device& device, const ir::Binding& point,
+                     const ir::Binding& fixed, const planner::kernel::PlanOptions& options,
+                     planner::kernel::PlanCache* cache);
+
+/// Hash (16 hex digits) of the module's text with every ttl.param's value list left out, so that
+/// adding a value to a knob keeps the records already there.
+std::string kernelSourceHash(const ir::Module& module);
+
+/// The db header for tuning `module` on `device` with `fixed` bound.
+DbHeader tuningHeader(const ir::Module& module, const ir::Device& device, const ir::Binding& fixed);
+
+/// Tunes `module` (verified) on `device` with `fixed` knobs bound.
+Expected<TuneResult> tune(const ir::Module& module, const ir::Device& device,
+                          const ir::Binding& fixed, const TuneOptions& options);
+
+} // namespace ttlplan::search

@@ -1,0 +1,339 @@
+// `ttlplan tune`: the autotuner's command line (search/Tuner.h): the space, a progress line, the
+// rejections by reason, the top K beside ttnn's default config, JSON, records, --emit.
+#include "tools/TuneCommand.h"
+
+#include "ir/Params.h"
+#include "lower/Extract.h"
+#include "search/Tuner.h"
+#include "search/baselines/TtnnBinding.h"
+#include "tools/Knobs.h"
+
+#include <cstdio>
+#include <filesystem>
+#include <fmt/format.h>
+#include <iostream>
+#include <nlohmann/json.hpp>
+#include <unistd.h>
+
+namespace ttlplan::tools {
+
+namespace {
+
+using nlohmann::ordered_json;
+
+/// ttnn's default config for a matmul template, evaluated like any point; nullopt otherwise.
+struct Baseline {
+  ir::Binding binding;
+  search::Record record;
+};
+
+std::optional<Baseline> ttnnBaseline(const ir::Module& module, const ir::Device& device,
+                                     const ir::Binding& fixed,
+                                     const planner::kernel::PlanOptions& plan) {
+  Expected<search::baselines::DefaultBinding> config =
+      search::baselines::ttnnDefaultBinding(ir::collectParams(module), fixed, device);
+  if (!config) return std::nullopt;
+  ir::Binding point;
+  for (const auto& [name, value] : config->binding)
+    if (!fixed.count(name)) point[name] = value;
+  Baseline b{config->binding, search::evaluatePoint(module, device, point, fixed, plan, nullptr)};
+  if (!b.record.ok()) return std::nullopt;
+  return b;
+}
+
+/// Knobs of a point (fixed ones included) and its block counts apart.
+std::pair<ir::Binding, std::map<std::string, int64_t>> split(const ir::Binding& point,
+                                                             const ir::Binding& fixed) {
+  ir::Binding knobs = fixed;
+  std::map<std::string, int64_t> counts;
+  for (const auto& [name, value] : point)
+    if (name.rfind("block_count(", 0) == 0)
+      counts[name.substr(12, name.size() - 13)] = value.integer();
+    else
+      knobs[name] = value;
+  return {knobs, counts};
+}
+
+ordered_json knobJson(const ir::KnobValue& value) {
+  return value.isSymbol() ? ordered_json(value.symbol()) : ordered_json(value.integer());
+}
+
+ordered_json recordJson(const search::Record& r, const ir::Binding& fixed) {
+  auto [knobs, counts] = split(r.point, fixed);
+  ordered_json j;
+  j["binding"] = ordered_json::object();
+  for (const auto& [name, value] : knobs)
+    j["binding"][name] = knobJson(value);
+  j["block_counts"] = counts;
+  j["predicted_ns"] = r.predictedNs ? ordered_json(*r.predictedNs) : ordered_json();
+  j["utilization"] = r.utilization;
+  j["bound"] = r.bound;
+  j["l1_bytes"] = r.l1Bytes;
+  j["cores"] = r.cores;
+  return j;
+}
+
+ordered_json resultJson(const search::TuneResult& result, const TuneFlags& flags,
+                        const ir::Device& device, const ir::Binding& fixed,
+                        const std::optional<Baseline>& baseline) {
+  ordered_json j;
+  j["schema_version"] = 1;
+  j["device"] = device.name;
+  j["bound_knobs"] = ordered_json::object();
+  for (const auto& [name, value] : fixed)
+    j["bound_knobs"][name] = knobJson(value);
+  j["space"]["size"] = result.space.size();
+  for (const search::Dimension& d : result.space.dimensions())
+    j["space"]["dimensions"].push_back({{"name", d.name}, {"values", d.values.size()}});
+  j["strategy"] = flags.strategy;
+  j["seed"] = flags.seed;
+  j["budget_evals"] = flags.budgetEvals;
+  j["evaluated"] = result.evaluated;
+  j["reused"] = result.reused;
+  j["feasible"] = result.feasible;
+  j["rejected"] = result.rejected;
+  j["stop"] = result.stop;
+  j["best"] = result.top.empty() ? ordered_json() : recordJson(result.top.front(), fixed);
+  j["top"] = ordered_json::array();
+  for (const search::Record& r : result.top)
+    j["top"].push_back(recordJson(r, fixed));
+  if (baseline) {
+    j["baseline"] = recordJson(baseline->record, fixed);
+    j["baseline"]["name"] = "ttnn-default";
+    if (!result.top.empty() && result.top.front().predictedNs)
+      j["baseline"]["speedup"] = *baseline->record.predictedNs / *result.top.front().predictedNs;
+  }
+  double perSecond = result.seconds > 0 ? double(result.evaluated) / result.seconds : 0;
+  // Wall-clock figures only under "timing" (determinism: strip them to compare runs).
+  j["evaluations_per_second"]["timing"] = perSecond;
+  j["timing"] = {{"seconds", result.seconds},
+                 {"cache_hits", result.cache.hits},
+                 {"cache_misses", result.cache.misses}};
+  return j;
+}
+
+std::string describeSpace(const search::Space& space) {
+  std::string dims;
+  for (const search::Dimension& d : space.dimensions())
+    dims += fmt::format("{}{} ({})", dims.empty() ? "" : ", ", d.name, d.values.size());
+  return fmt::format("space: {} points{}{}\n", space.size(), dims.empty() ? "" : " over ", dims);
+}
+
+std::string pointText(const search::Record& r) {
+  std::string out;
+  for (const auto& [name, value] : r.point)
+    out += fmt::format("{}{}={}", out.empty() ? "" : " ", name, value.str());
+  return out.empty() ? "(no free knobs)" : out;
+}
+
+std::string formatTable(const search::TuneResult& result, const std::optional<Baseline>& baseline,
+                        const ir::Binding& fixed) {
+  std::string out = fmt::format("evaluated {} points ({} from the db), {} fit; stopped: {}\n",
+                                result.evaluated, result.reused, result.feasible, result.stop);
+  for (const auto& [reason, count] : result.rejected)
+    out += fmt::format("  rejected by {:<16} {}\n", reason, count);
+  out += fmt::format("{:.0f} evaluations per second ({:.2f} s; planner cache {} hits, {} "
+                     "misses)\n",
+                     result.seconds > 0 ? double(result.evaluated) / result.seconds : 0.0,
+                     result.seconds, result.cache.hits, result.cache.misses);
+  if (result.top.empty()) return out + "no point fits\n";
+  out += fmt::format("\n{:>4}  {:>12}  {:>6}  {:<9}  {:>9}  {:>5}  {}\n", "rank", "predicted",
+                     "util", "bound", "L1 bytes", "cores", "point");
+  auto row = [&](std::string rank, const search::Record& r) {
+    out += fmt::format("{:>4}  {:>9.1f} us  {:>5.1f}%  {:<9}  {:>9}  {:>5}  {}\n", rank,
+                       r.predictedNs.value_or(0) / 1000.0, 100.0 * r.utilization, r.bound,
+                       r.l1Bytes, r.cores, pointText(r));
+  };
+  for (size_t i = 0; i < result.top.size(); ++i)
+    row(std::to_string(i + 1), result.top[i]);
+  if (baseline) {
+    row("ttnn", baseline->record);
+    out += fmt::format("predicted speedup over ttnn's default config: {:.2f}x\n",
+                       *baseline->record.predictedNs / *result.top.front().predictedNs);
+  }
+  (void)fixed;
+  return out;
+}
+
+/// The progress reporter: a live line on a terminal, a line every few seconds otherwise.
+std::function<void(const search::TuneProgress&)> progressLine(bool quiet) {
+  if (quiet) return nullptr;
+  bool terminal = isatty(fileno(stderr)) != 0;
+  auto last = std::make_shared<double>(-1e9);
+  return [terminal, last](const search::TuneProgress& p) {
+    if (!terminal && p.seconds - *last < 5 && p.done < p.planned) return;
+    *last = p.seconds;
+    double rate = p.seconds > 0 ? double(p.done) / p.seconds : 0;
+    double eta = rate > 0 && p.planned > p.done ? double(p.planned - p.done) / rate : 0;
+    std::string best = p.best && p.best->predictedNs
+                           ? fmt::format("{:.1f} us", *p.best->predictedNs / 1000.0)
+                           : "none yet";
+    std::cerr << fmt::format("{}tune: {}/{} points, {} fit, {:.0f}/s, best {}, ETA {:.0f} s{}",
+                             terminal ? "\r" : "", p.done, p.planned, p.feasible, rate, best, eta,
+                             terminal ? (p.done >= p.planned ? "\n" : "") : "\n");
+  };
+}
+
+/// Opens or creates --db; prints its warnings.
+std::optional<search::TuningDb> openDb(const TuneFlags& flags, const search::DbHeader& header,
+                                       int& exitCode) {
+  Expected<search::TuningDb> db =
+      flags.resume ? search::TuningDb::open(flags.db, header, search::OpenMode::CreateIfMissing)
+                   : search::TuningDb::create(flags.db, header);
+  if (!db) {
+    std::cerr << "ttlplan: error: " << db.error().message
+              << (flags.resume ? "" : " (use --resume to continue it)") << "\n";
+    exitCode = kInvalidInput;
+    return std::nullopt;
+  }
+  for (const std::string& w : db->warnings())
+    std::cerr << "ttlplan: warning: " << w << "\n";
+  return std::move(*db);
+}
+
+/// --emit and --verify-best: the best point through `compile` / `run`.
+int emitBest(const TuneFlags& flags, const DeviceFlags& device, const search::Record& best,
+             const ir::Binding& fixed, const std::vector<std::string>& dynamicCbs) {
+  auto [knobs, counts] = split(best.point, fixed);
+  PipelineFlags pipeline;
+  pipeline.input = flags.input;
+  pipeline.knobs.bind = ir::str(knobs);
+  pipeline.maxBlockCount = flags.maxBlockCount;
+  for (size_t i = 0; i < dynamicCbs.size(); ++i)
+    if (auto it = counts.find(dynamicCbs[i]); it != counts.end())
+      pipeline.blockCounts[i] = it->second;
+  if (!flags.emitDir.empty()) {
+    CompileFlags compile{pipeline, flags.emitDir};
+    if (int rc = runCompile(compile, device); rc != kSuccess) return rc;
+  }
+  if (!flags.verifyBest) return kSuccess;
+  RunFlags run;
+  run.pipeline = pipeline;
+  return runRun(run, device);
+}
+
+/// Every create_cb name of the first kernel in program order ("" for a fixed-depth one), so that
+/// a `block_count(%name)` dimension maps to its position.
+std::vector<std::string> cbPositions(const ir::Module& module) {
+  std::vector<std::string> names;
+  for (ir::Operation* kernel : module.topLevel("ttl.kernel")) {
+    kernel->walk([&](ir::Operation* op) {
+      if (op->isa("ttl.create_cb")) names.push_back(lower::valueName(op->result(0)));
+    });
+    break;
+  }
+  return names;
+}
+
+} // namespace
+
+CLI::App* addTuneCommand(CLI::App& app, TuneFlags& flags, DeviceFlags& device) {
+  CLI::App* cmd = app.add_subcommand(
+      "tune", "Search the unbound knobs of a TTL template (and the planner's `?` block counts) "
+              "for the fastest predicted kernel: every point is checked against the "
+              "ttl.requires, planned and costed; prints the space, the rejections by reason and "
+              "the top K beside ttnn's default config (docs/tuning.md)");
+  cmd->add_option("file", flags.input, "TTL file")->required()->check(CLI::ExistingFile);
+  addKnobFlags(*cmd, flags.knobs, device);
+  cmd->add_option("--strategy", flags.strategy,
+                  "exhaustive (canonical order), random (seeded, without repeats), anneal "
+                  "(simulated annealing) or evolve (genetic)")
+      ->capture_default_str();
+  cmd->add_option("--budget-evals", flags.budgetEvals,
+                  "Points to visit (required except for exhaustive; 0 = the whole space); the "
+                  "result then does not depend on machine speed");
+  cmd->add_option("--time-limit", flags.timeLimitSeconds,
+                  "Stop after the round that passes this many seconds, with the best so far")
+      ->check(CLI::Range(0.0, 1e9));
+  cmd->add_option("--threads", flags.threads, "Worker threads (0 = every hardware thread)")
+      ->check(CLI::Range(0, 4096));
+  cmd->add_option("--seed", flags.seed, "Seed of the random, anneal and evolve strategies")
+      ->capture_default_str();
+  cmd->add_option("--db", flags.db,
+                  "Append a record per evaluated point to this JSON-lines file (must not exist "
+                  "unless --resume)");
+  cmd->add_flag("--resume", flags.resume,
+                "Continue --db: recorded points are reused, a torn last line repaired");
+  cmd->add_option("--shard", flags.shard,
+                  "I/N: visit only shard I of N of the enumeration (exhaustive, random); merge "
+                  "the shards' --db files with `ttlplan db merge`");
+  cmd->add_option("--top", flags.top, "How many of the best points to list")
+      ->capture_default_str()
+      ->check(CLI::Range(1, 10000));
+  cmd->add_option("--json", flags.jsonOutput,
+                  "Write the result as JSON to this file ('-': stdout, instead of the table)");
+  cmd->add_option("--emit", flags.emitDir, "Compile the best point into DIR (like `compile`)");
+  cmd->add_flag("--verify-best", flags.verifyBest,
+                "Run the best point on the emulator against the reference (like `run`)");
+  cmd->add_flag("--quiet", flags.quiet, "No progress line");
+  cmd->add_option("--max-block-count", flags.maxBlockCount,
+                  "Block counts searched for `?` CBs: 1..N (default 4)")
+      ->check(CLI::Range(1, 64));
+  cmd->add_option("--node-limit", flags.nodeLimit,
+                  "Node budget per planner sub-problem (0 = none; deterministic)");
+  return cmd;
+}
+
+int runTune(const TuneFlags& flags, const DeviceFlags& deviceFlags) {
+  int exitCode = kSuccess;
+  std::optional<ir::Device> device = resolveDevice(deviceFlags, exitCode);
+  if (!device) return exitCode;
+  std::unique_ptr<ir::Module> module = parseVerified(flags.input, exitCode);
+  if (!module) return exitCode;
+  std::optional<ir::Binding> bound;
+  if (!resolveKnobs(flags.knobs, *module, *device, bound, exitCode)) return exitCode;
+  ir::Binding fixed = bound.value_or(ir::Binding{});
+  search::TuneOptions options;
+  Expected<search::StrategyKind> kind = search::parseStrategy(flags.strategy);
+  Expected<search::Shard> shard = flags.shard.empty() ? Expected<search::Shard>(search::Shard{})
+                                                      : search::parseShard(flags.shard);
+  for (const Error* e : {kind ? nullptr : &kind.error(), shard ? nullptr : &shard.error()})
+    if (e) {
+      std::cerr << "ttlplan: error: " << e->message << "\n";
+      return kUsageError;
+    }
+  options.strategy = {*kind, flags.budgetEvals, flags.seed, *shard};
+  options.timeLimitSeconds = flags.timeLimitSeconds;
+  options.threads = flags.threads;
+  options.top = flags.top;
+  options.plan.maxBlockCount = flags.maxBlockCount;
+  options.plan.limits.nodeLimit = flags.nodeLimit;
+  options.progress = progressLine(flags.quiet);
+  bool jsonToStdout = flags.jsonOutput == "-";
+  Expected<search::Space> space =
+      search::tuningSpace(*module, fixed, options.plannerDimensions, flags.maxBlockCount);
+  if (!space) {
+    std::cerr << "ttlplan: error: " << space.error().message << "\n";
+    return kInvalidInput;
+  }
+  (jsonToStdout ? std::cerr : std::cout) << describeSpace(*space) << std::flush;
+  std::optional<search::TuningDb> db;
+  if (!flags.db.empty()) {
+    db = openDb(flags, search::tuningHeader(*module, *device, fixed), exitCode);
+    if (!db) return exitCode;
+    options.db = &*db;
+  } else if (flags.resume) {
+    std::cerr << "ttlplan: error: --resume needs --db FILE\n";
+    return kUsageError;
+  }
+  Expected<search::TuneResult> result = search::tune(*module, *device, fixed, options);
+  if (!result) {
+    std::cerr << "ttlplan: error: " << result.error().message << "\n";
+    return kInvalidInput;
+  }
+  std::optional<Baseline> baseline = ttnnBaseline(*module, *device, fixed, options.plan);
+  std::string json = resultJson(*result, flags, *device, fixed, baseline).dump(2) + "\n";
+  if (jsonToStdout) {
+    if (int rc = writeOutput("", json); rc != kSuccess) return rc;
+  } else {
+    std::cout << formatTable(*result, baseline, fixed);
+    if (!flags.jsonOutput.empty())
+      if (int rc = writeOutput(flags.jsonOutput, json); rc != kSuccess) return rc;
+  }
+  if (result->top.empty())
+    return (flags.emitDir.empty() && !flags.verifyBest) ? kSuccess : kInvalidInput;
+  if (flags.emitDir.empty() && !flags.verifyBest) return kSuccess;
+  return emitBest(flags, deviceFlags, result->top.front(), fixed, cbPositions(*module));
+}
+
+} // namespace ttlplan::tools
