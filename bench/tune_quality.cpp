@@ -1,0 +1,645 @@
+// bench/tune_quality: how good are the autotuner's picks on measured hardware data? For every
+// shape of ../shared/bench-data/gemm/bh_sweep_calibration.csv (Blackhole P150, 12x10 grid, bf16,
+// HiFi4, fp32 DST accumulation) it tunes the matching template on blackhole_p150 (2-D rows:
+// examples/matmul_2d_template.ttl; 1-D rows: examples/matmul_1d_template.ttl when that template's
+// family and one-row grid can take the row's config, else the row is skipped and counted) with
+// M, K, N, DTYPE, FIDELITY, FP32_DEST_ACC, per_core_M and per_core_N bound as the sweep had them,
+// and in0_block_w, out_block_h, out_block_w and the `?` block count searched exhaustively
+// (search::tune, 2 threads). Then it classifies the pick against the two measured configs of the
+// shape: the sweep's fastest candidate ("best"), tt-mlir's rule (measured: within 5 % of best or
+// not), or unmeasured (a config no row timed: its time is not guessed). bench/tune_quality.md
+// has the table, the summary and the assumptions.
+//
+// Usage: tune_quality [--csv FILE] [--examples DIR] [--threads N] [--max-block-count N]
+//                     [--only TEXT]
+//   --only  tune only the shapes whose id contains TEXT (the summary is over those)
+#include "ir/Device.h"
+#include "ir/Params.h"
+#include "ir/Parser.h"
+#include "ir/Verifier.h"
+#include "search/Tuner.h"
+#include "search/baselines/TtnnMatmulConfig.h"
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <fmt/format.h>
+#include <fstream>
+#include <map>
+#include <optional>
+#include <set>
+#include <sstream>
+#include <string>
+#include <tuple>
+#include <vector>
+
+using namespace ttlplan;
+namespace bl = ttlplan::search::baselines;
+
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+// ---- the CSV ------------------------------------------------------------------------------------
+
+// Fields of one line; double quotes group commas.
+std::vector<std::string> splitCsv(const std::string& line) {
+  std::vector<std::string> out(1);
+  bool quoted = false;
+  for (char ch : line) {
+    if (ch == '"')
+      quoted = !quoted;
+    else if (ch == ',' && !quoted)
+      out.emplace_back();
+    else if (ch != '\r')
+      out.back() += ch;
+  }
+  return out;
+}
+
+// One block config (tiles): in0_block_w, out_block_h, out_block_w.
+struct Config {
+  uint32_t w = 0, h = 0, bw = 0;
+  bool operator==(const Config&) const = default;
+  std::string str() const { return fmt::format("{}/{}/{}", w, h, bw); }
+};
+
+struct Measured {
+  Config config;
+  double ns = 0;
+  bool present = false;
+};
+
+// One shape of the sweep: its three rows folded together.
+struct Shape {
+  std::string id, family; // family: 2d, 1d_in0, 1d_in1
+  uint64_t m = 0, k = 0, n = 0;
+  uint32_t perCoreM = 0, perCoreN = 0, candidates = 0;
+  bool transposeA = false;
+  Measured best, rule;
+  double defaultNs = 0;
+};
+
+// The shapes of the sweep file, in file order; nullopt (with `error`) when it cannot be read.
+std::optional<std::vector<Shape>> readSweep(const std::string& path, std::string& error) {
+  std::ifstream in(path);
+  if (!in) {
+    error = "cannot open " + path;
+    return std::nullopt;
+  }
+  std::string line;
+  if (!std::getline(in, line)) {
+    error = path + " is empty";
+    return std::nullopt;
+  }
+  std::map<std::string, size_t> col;
+  std::vector<std::string> header = splitCsv(line);
+  for (size_t i = 0; i < header.size(); ++i)
+    col[header[i]] = i;
+  for (const char* need :
+       {"shape_id", "kernel_family", "M", "K", "N", "per_core_M", "per_core_N", "selection",
+        "in0_block_w", "out_block_h", "out_block_w", "time_ns", "n_candidates", "transpose_a"})
+    if (!col.count(need)) {
+      error = fmt::format("{}: no column '{}'", path, need);
+      return std::nullopt;
+    }
+  std::vector<Shape> shapes;
+  std::map<std::string, size_t> index;
+  int lineNo = 1;
+  try {
+    while (std::getline(in, line)) {
+      ++lineNo;
+      if (line.empty() || line == "\r") continue;
+      std::vector<std::string> f = splitCsv(line);
+      if (f.size() < header.size()) {
+        error = fmt::format("{}:{}: {} fields, the header has {}", path, lineNo, f.size(),
+                            header.size());
+        return std::nullopt;
+      }
+      auto get = [&](const char* name) -> const std::string& { return f[col.at(name)]; };
+      auto u = [&](const char* name) -> uint32_t {
+        const std::string& s = get(name);
+        return s.empty() ? 0 : uint32_t(std::stoul(s));
+      };
+      auto [it, fresh] = index.emplace(get("shape_id"), shapes.size());
+      if (fresh) {
+        Shape s;
+        s.id = get("shape_id");
+        s.family = get("kernel_family");
+        s.m = std::stoull(get("M"));
+        s.k = std::stoull(get("K"));
+        s.n = std::stoull(get("N"));
+        s.perCoreM = u("per_core_M");
+        s.perCoreN = u("per_core_N");
+        s.candidates = u("n_candidates");
+        s.transposeA = get("transpose_a") == "True";
+        shapes.push_back(s);
+      }
+      Shape& s = shapes[it->second];
+      const std::string& selection = get("selection");
+      double ns = std::stod(get("time_ns"));
+      if (selection == "metal_default") {
+        s.defaultNs = ns;
+      } else if (selection == "oracle_best_of_candidates" || selection == "tt_mlir_rule") {
+        Measured& m = selection == "tt_mlir_rule" ? s.rule : s.best;
+        m.config = {u("in0_block_w"), u("out_block_h"), u("out_block_w")};
+        m.ns = ns;
+        m.present = true;
+      }
+    }
+  } catch (const std::exception& e) {
+    error = fmt::format("{}:{}: {}", path, lineNo, e.what());
+    return std::nullopt;
+  }
+  if (shapes.empty()) {
+    error = path + ": no rows";
+    return std::nullopt;
+  }
+  return shapes;
+}
+
+// ---- the template -------------------------------------------------------------------------------
+
+std::optional<std::string> readText(const std::string& path) {
+  std::ifstream in(path);
+  if (!in) return std::nullopt;
+  std::stringstream ss;
+  ss << in.rdbuf();
+  return ss.str();
+}
+
+// `text` with the value list of `ttl.param @name = [...]` replaced by `values`.
+std::optional<std::string> withDomain(std::string text, const std::string& name,
+                                      const std::vector<int64_t>& values) {
+  std::string key = "ttl.param @" + name + " = [";
+  size_t at = text.find(key);
+  if (at == std::string::npos) return std::nullopt;
+  size_t open = at + key.size();
+  size_t close = text.find(']', open);
+  if (close == std::string::npos) return std::nullopt;
+  return text.replace(open, close - open, fmt::format("{}", fmt::join(values, ", ")));
+}
+
+// The integer values of `ttl.param @name` in `text`.
+std::vector<int64_t> domainOf(const std::string& text, const std::string& name) {
+  std::vector<int64_t> out;
+  std::string key = "ttl.param @" + name + " = [";
+  size_t at = text.find(key);
+  if (at == std::string::npos) return out;
+  size_t open = at + key.size();
+  std::stringstream list(text.substr(open, text.find(']', open) - open));
+  std::string item;
+  while (std::getline(list, item, ','))
+    out.push_back(std::stoll(item));
+  return out;
+}
+
+std::vector<int64_t> divisors(uint64_t n, uint64_t upTo) {
+  std::vector<int64_t> out;
+  for (uint64_t d = 1; d <= std::min(n, upTo); ++d)
+    if (n % d == 0) out.push_back(int64_t(d));
+  return out;
+}
+
+std::vector<int64_t> unite(std::vector<int64_t> a, const std::vector<int64_t>& b) {
+  a.insert(a.end(), b.begin(), b.end());
+  std::sort(a.begin(), a.end());
+  a.erase(std::unique(a.begin(), a.end()), a.end());
+  return a;
+}
+
+// ---- one shape ----------------------------------------------------------------------------------
+
+struct ConfigEval {
+  std::optional<double> ns; // best predicted over the block counts; nullopt when rejected
+  std::string why;          // the rejection (reason: detail) when rejected
+};
+
+struct Outcome {
+  const Shape* shape = nullptr;
+  std::string skipped; // why the shape was not tuned ("" when tuned)
+  uint64_t spaceSize = 0, feasible = 0;
+  double seconds = 0;
+  std::optional<Config> pick;
+  int pickBlockCount = 0;
+  double pickNs = 0;
+  int tiedConfigs = 0;     // distinct configs whose prediction equals the pick's
+  ConfigEval best, rule;   // the model on the measured configs
+  int bestRank = 0;        // the model's rank of the best config among feasible configs (1 = top)
+  std::string pickClass;   // best / within5 / measured / unmeasured
+  std::string pickNote;    // words
+  std::string notFeasible; // no point fits: the rejection counts
+};
+
+const char* const kSearched[] = {"in0_block_w", "out_block_h", "out_block_w"};
+
+std::string blockCountDim(const search::Space& space) {
+  for (const search::Dimension& d : space.dimensions())
+    if (d.name.rfind("block_count(", 0) == 0) return d.name;
+  return "";
+}
+
+Config configOf(const ir::Binding& point) {
+  return {uint32_t(point.at("in0_block_w").integer()), uint32_t(point.at("out_block_h").integer()),
+          uint32_t(point.at("out_block_w").integer())};
+}
+
+// Why the sweep did not time `c` (it is not among its candidates), or "" when it is a candidate.
+std::string notCandidateWhy(const Shape& s, const bl::MatmulProblem& p, const Config& c) {
+  const uint64_t kt = s.k / 32;
+  bl::SweepOptions o;
+  o.transposeA = s.transposeA;
+  if (c.w > o.maxIn0BlockW) return fmt::format("in0_block_w {} > the sweep's 32", c.w);
+  if (kt > 1 && kt / c.w < 2) return "one K block (the sweep wants at least two)";
+  uint64_t bytes = bl::sweepCbBytes(p, o, c.h, c.bw, c.w);
+  if (bytes > o.l1Budget)
+    return fmt::format("CBs {} B over the sweep's L1 budget {} B", bytes, o.l1Budget);
+  return "";
+}
+
+// Why the 1-D template (mcast_in0, grid [1, N / (32 * per_core_N)]) cannot take the shape, as
+// {category, detail}; empty when it can.
+std::pair<std::string, std::string> oneDMisfit(const Shape& s, const ir::Device& device) {
+  if (s.family != "1d_in0")
+    return {"1-D mcast_in1: the 1-D template is mcast_in0 only",
+            "kernel family " + s.family + ": examples/matmul_1d_template.ttl is mcast_in0 only"};
+  const uint64_t nt = s.n / 32;
+  if (uint64_t(s.perCoreM) * 32 != s.m)
+    return {"1-D mcast_in0: per_core_M x 32 != M",
+            fmt::format("per_core_M {} x 32 != M {} (the 1-D template owns all rows per core)",
+                        s.perCoreM, s.m)};
+  if (nt % s.perCoreN)
+    return {"1-D mcast_in0: per_core_N does not divide Nt (the template's grid would drop columns)",
+            fmt::format("per_core_N {} does not divide Nt {} (the 1-D template's grid "
+                        "N / (32 * per_core_N) = {} cores would drop columns; the sweep used {})",
+                        s.perCoreN, nt, nt / s.perCoreN, (nt + s.perCoreN - 1) / s.perCoreN)};
+  if (nt / s.perCoreN > uint64_t(device.grid.compute.columns))
+    return {"1-D mcast_in0: more cores than one grid row",
+            fmt::format("{} cores in one row: the 1-D template's grid [1, Nt / per_core_N] is one "
+                        "row, the device grid has {} columns",
+                        nt / s.perCoreN, device.grid.compute.columns)};
+  return {};
+}
+
+struct Settings {
+  std::string examples;
+  int threads = 2;
+  int maxBlockCount = 4;
+};
+
+Outcome tuneShape(const Shape& s, const std::string& templateText, const ir::Device& device,
+                  const Settings& settings) {
+  Outcome out;
+  out.shape = &s;
+  const uint64_t kt = s.k / 32;
+  // Domains: the template's, widened by the values the sweep's candidate set allows (divisors of
+  // per_core_M / per_core_N for the blocks, divisors of Kt up to 32 for in0_block_w); the bound
+  // knobs get exactly their value.
+  std::string text = templateText;
+  std::map<std::string, std::vector<int64_t>> domains = {
+      {"M", {int64_t(s.m)}},
+      {"K", {int64_t(s.k)}},
+      {"N", {int64_t(s.n)}},
+      {"per_core_M", {s.perCoreM}},
+      {"per_core_N", {s.perCoreN}},
+      {"out_subblock_h", {1}},
+      {"out_subblock_w", {1}},
+      {"in0_block_w", unite(domainOf(text, "in0_block_w"), divisors(kt, 32))},
+      {"out_block_h", unite(domainOf(text, "out_block_h"), divisors(s.perCoreM, s.perCoreM))},
+      {"out_block_w", unite(domainOf(text, "out_block_w"), divisors(s.perCoreN, s.perCoreN))},
+  };
+  for (const auto& [name, values] : domains) {
+    std::optional<std::string> next = withDomain(text, name, values);
+    if (!next) {
+      out.skipped = "the template has no ttl.param @" + name;
+      return out;
+    }
+    text = *next;
+  }
+  ir::DiagnosticEngine diags;
+  std::unique_ptr<ir::Module> module = ir::parseSource(text, s.id + ".ttl", diags);
+  if (!module || !ir::verify(*module, diags)) {
+    std::string msg;
+    for (const auto& d : diags.diagnostics())
+      msg += d.message + "; ";
+    out.skipped = "the widened template does not parse/verify: " + msg;
+    return out;
+  }
+  ir::Binding fixed;
+  fixed["M"] = int64_t(s.m);
+  fixed["K"] = int64_t(s.k);
+  fixed["N"] = int64_t(s.n);
+  fixed["DTYPE"] = ir::KnobValue::symbol("bf16");
+  fixed["FIDELITY"] = ir::KnobValue::symbol("HiFi4");
+  fixed["FP32_DEST_ACC"] = 1;
+  fixed["per_core_M"] = int64_t(s.perCoreM);
+  fixed["per_core_N"] = int64_t(s.perCoreN);
+  // The sub-block knobs are only constrained in the templates (divide the block, fit DST); the
+  // planner picks the sub-block it uses, so 1 x 1 (legal for every block) loses nothing.
+  fixed["out_subblock_h"] = 1;
+  fixed["out_subblock_w"] = 1;
+
+  search::TuneOptions options;
+  options.threads = settings.threads;
+  options.top = 1u << 20; // keep every feasible record: ties and the best config's model rank
+  options.plan.maxBlockCount = settings.maxBlockCount;
+  Expected<search::TuneResult> result = search::tune(*module, device, fixed, options);
+  if (!result) {
+    out.skipped = "tune: " + result.error().message;
+    return out;
+  }
+  out.spaceSize = result->space.size();
+  out.feasible = result->feasible;
+  out.seconds = result->seconds;
+  if (result->top.empty() || !result->top.front().ok()) {
+    for (const auto& [reason, count] : result->rejected)
+      out.notFeasible += fmt::format("{}{} {}", out.notFeasible.empty() ? "" : ", ", reason, count);
+    return out;
+  }
+  const std::string bcDim = blockCountDim(result->space);
+  const search::Record& top = result->top.front();
+  out.pick = configOf(top.point);
+  out.pickNs = *top.predictedNs;
+  if (!bcDim.empty()) out.pickBlockCount = int(top.point.at(bcDim).integer());
+  // Per config, the best prediction over the block counts, in the model's order.
+  std::vector<std::pair<double, Config>> ranked;
+  std::set<std::string> seen;
+  for (const search::Record& r : result->top) {
+    if (!r.ok() || !r.predictedNs) continue;
+    Config c = configOf(r.point);
+    if (!seen.insert(c.str()).second) continue;
+    ranked.emplace_back(*r.predictedNs, c);
+    if (*r.predictedNs == out.pickNs) ++out.tiedConfigs;
+  }
+
+  // The model on the two measured configs (their best block count).
+  planner::kernel::PlanCache cache;
+  auto evaluate = [&](const Config& c) {
+    ConfigEval e;
+    for (int bc = 1; bc <= (bcDim.empty() ? 1 : settings.maxBlockCount); ++bc) {
+      ir::Binding point = {{"in0_block_w", int64_t(c.w)},
+                           {"out_block_h", int64_t(c.h)},
+                           {"out_block_w", int64_t(c.bw)}};
+      if (!bcDim.empty()) point[bcDim] = bc;
+      search::Record r = search::evaluatePoint(*module, device, point, fixed, options.plan, &cache);
+      if (r.ok() && r.predictedNs) {
+        if (!e.ns || *r.predictedNs < *e.ns) e.ns = r.predictedNs;
+      } else if (e.why.empty()) {
+        e.why = r.reason + ": " + r.detail;
+      }
+    }
+    if (e.ns) e.why.clear();
+    return e;
+  };
+  if (s.best.present) {
+    out.best = evaluate(s.best.config);
+    for (size_t i = 0; i < ranked.size(); ++i)
+      if (ranked[i].second == s.best.config) out.bestRank = int(i + 1);
+  }
+  if (s.rule.present) out.rule = evaluate(s.rule.config);
+
+  // The pick against the measurements.
+  const Config& pick = *out.pick;
+  if (s.best.present && pick == s.best.config) {
+    out.pickClass = "best";
+    out.pickNote = "best";
+  } else if (s.rule.present && pick == s.rule.config) {
+    double over = s.rule.ns / s.best.ns - 1;
+    out.pickClass = over <= 0.05 ? "within5" : "measured";
+    out.pickNote = fmt::format("rule's, +{:.1f}%", 100 * over);
+  } else {
+    bl::MatmulProblem p;
+    p.m = s.m;
+    p.k = s.k;
+    p.n = s.n;
+    p.fp32DestAcc = true;
+    p.gridRows = uint32_t(device.grid.compute.rows);
+    p.gridCols = uint32_t(device.grid.compute.columns);
+    bl::SweepOptions so;
+    so.transposeA = s.transposeA;
+    Expected<std::vector<bl::MatmulConfig>> cands = bl::sweepCandidates(p, so);
+    bool candidate = false;
+    if (cands) {
+      if (cands->size() != s.candidates)
+        fmt::print(stderr,
+                   "note {}: baselines::sweepCandidates gives {} candidates, the CSV says "
+                   "{}\n",
+                   s.id, cands->size(), s.candidates);
+      for (const bl::MatmulConfig& c : *cands)
+        candidate |= c.perCoreM == s.perCoreM && c.perCoreN == s.perCoreN &&
+                     Config{c.in0BlockW, c.outBlockH, c.outBlockW} == pick;
+    }
+    std::string why = notCandidateWhy(s, p, pick);
+    if (cands && candidate != why.empty())
+      fmt::print(stderr, "note {}: sweepCandidates and the divisor/L1 check disagree on {}\n", s.id,
+                 pick.str());
+    if (cands && !candidate && why.empty()) why = "not in baselines::sweepCandidates";
+    out.pickClass = "unmeasured";
+    out.pickNote = why.empty() ? "unmeasured (a sweep candidate, time not logged)"
+                               : "unmeasured (not a sweep candidate: " + why + ")";
+  }
+  return out;
+}
+
+std::string us(std::optional<double> ns) {
+  return ns ? fmt::format("{:.1f}", *ns / 1000) : "-";
+}
+
+std::string pct(int n, int of) {
+  return of ? fmt::format("{} ({:.0f}%)", n, 100.0 * n / of) : fmt::format("{}", n);
+}
+
+double median(std::vector<double> v) {
+  if (v.empty()) return NAN;
+  std::sort(v.begin(), v.end());
+  size_t h = v.size() / 2;
+  return v.size() % 2 ? v[h] : (v[h - 1] + v[h]) / 2;
+}
+
+// A rejection's first clause, short enough for a table cell.
+std::string shortWhy(const std::string& why) {
+  std::string s = why.substr(0, why.find('\n'));
+  return s.size() > 110 ? s.substr(0, 107) + "..." : s;
+}
+
+} // namespace
+
+int main(int argc, char** argv) {
+  Clock::time_point start = Clock::now();
+  std::string csv = std::string(TTLPLAN_SHARED_DIR) + "/bench-data/gemm/bh_sweep_calibration.csv";
+  Settings settings;
+  settings.examples = std::string(TTLPLAN_SOURCE_DIR) + "/examples";
+  std::string only;
+  for (int i = 1; i < argc; ++i) {
+    std::string a = argv[i];
+    if (a == "--csv" && i + 1 < argc)
+      csv = argv[++i];
+    else if (a == "--examples" && i + 1 < argc)
+      settings.examples = argv[++i];
+    else if (a == "--threads" && i + 1 < argc)
+      settings.threads = std::stoi(argv[++i]);
+    else if (a == "--max-block-count" && i + 1 < argc)
+      settings.maxBlockCount = std::stoi(argv[++i]);
+    else if (a == "--only" && i + 1 < argc)
+      only = argv[++i];
+    else {
+      fmt::print(stderr, "usage: tune_quality [--csv FILE] [--examples DIR] [--threads N] "
+                         "[--max-block-count N] [--only TEXT]\n");
+      return 2;
+    }
+  }
+  std::string error;
+  std::optional<std::vector<Shape>> shapes = readSweep(csv, error);
+  if (!shapes) {
+    fmt::print(stderr, "tune_quality: {}\n", error);
+    return 1;
+  }
+  std::optional<std::string> t2d = readText(settings.examples + "/matmul_2d_template.ttl");
+  std::optional<std::string> t1d = readText(settings.examples + "/matmul_1d_template.ttl");
+  if (!t2d || !t1d) {
+    fmt::print(stderr, "tune_quality: cannot read the templates under {}\n", settings.examples);
+    return 1;
+  }
+  Expected<ir::Device> device = ir::builtinDevice("blackhole_p150");
+  if (!device) {
+    fmt::print(stderr, "tune_quality: {}\n", device.error().message);
+    return 1;
+  }
+  if (Status ok = ir::setComputeGrid(*device, 10, 12); !ok) { // "12x10" is columns x rows
+    fmt::print(stderr, "tune_quality: setComputeGrid 10x12: {}\n", ok.error().message);
+    return 1;
+  }
+
+  fmt::print("tune_quality: {} shapes from {}\n", shapes->size(), csv);
+  fmt::print("device blackhole_p150, compute grid 10 rows x 12 columns; exhaustive search, {} "
+             "threads, block counts 1..{}\n\n",
+             settings.threads, settings.maxBlockCount);
+  fmt::print("configs are in0_block_w/out_block_h/out_block_w (tiles); times in us; measured = "
+             "the sweep's host wall clock, pred = the cost model's device time\n\n");
+  fmt::print("| shape | Kt | pcM x pcN | space | fit | pick (bc) | pick pred | pick | best cfg | "
+             "best meas | best pred | best rank | rule cfg | rule meas | rule/best | rule pred "
+             "| pred speedup |\n");
+  fmt::print("|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|\n");
+
+  std::vector<Outcome> outcomes;
+  std::map<std::string, int> skipReasons;
+  int considered = 0;
+  for (const Shape& s : *shapes) {
+    if (!only.empty() && s.id.find(only) == std::string::npos) continue;
+    ++considered;
+    Outcome o;
+    o.shape = &s;
+    std::string category;
+    if (s.family != "2d") std::tie(category, o.skipped) = oneDMisfit(s, *device);
+    if (o.skipped.empty()) o = tuneShape(s, s.family == "2d" ? *t2d : *t1d, *device, settings);
+    if (!o.skipped.empty()) {
+      ++skipReasons[category.empty() ? o.skipped : category];
+      fmt::print(stderr, "skip {}: {}\n", s.id, o.skipped);
+      outcomes.push_back(o);
+      continue;
+    }
+    const double ratio = s.rule.ns / s.best.ns;
+    std::string speedup = o.pick && o.rule.ns ? fmt::format("{:.2f}x", *o.rule.ns / o.pickNs) : "-";
+    fmt::print(
+        "| {} | {} | {} x {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | "
+        "{:.3f} {} | {} | {} |\n",
+        s.id, s.k / 32, s.perCoreM, s.perCoreN, o.spaceSize, o.feasible,
+        o.pick ? fmt::format("{} ({}){}", o.pick->str(), o.pickBlockCount,
+                             o.tiedConfigs > 1 ? fmt::format(" tie of {}", o.tiedConfigs) : "")
+               : "none fits: " + o.notFeasible,
+        o.pick ? us(o.pickNs) : "-", o.pick ? o.pickNote : "-", s.best.config.str(), us(s.best.ns),
+        o.best.ns ? us(o.best.ns) : "rejected", o.bestRank ? std::to_string(o.bestRank) : "-",
+        s.rule.config.str(), us(s.rule.ns), ratio, ratio <= 1.05 ? "ok" : "slow",
+        o.rule.ns ? us(o.rule.ns) : "rejected", speedup);
+    std::fflush(stdout);
+    outcomes.push_back(o);
+  }
+
+  // Rejections of the measured configs, once each (too long for the table).
+  bool header = false;
+  for (const Outcome& o : outcomes) {
+    if (!o.skipped.empty()) continue;
+    for (auto [what, e] : {std::pair{"best", &o.best}, std::pair{"rule", &o.rule}})
+      if (!e->ns && !e->why.empty()) {
+        if (!header) fmt::print("\nmeasured configs the template or the planner rejects:\n");
+        header = true;
+        fmt::print("  {} {} {}: {}\n", o.shape->id, what,
+                   (std::string(what) == "best" ? o.shape->best : o.shape->rule).config.str(),
+                   shortWhy(e->why));
+      }
+  }
+
+  // Summary.
+  int tuned = 0, noneFits = 0, isBest = 0, within5 = 0, measuredSlow = 0, unmeasured = 0,
+      unmeasuredCandidate = 0, ruleOk = 0, ruleOkAll = 0, bestRejected = 0, ruleRejected = 0;
+  int bestTaken = 0, bestTakenIsBest = 0, bestTakenWithin5 = 0;
+  std::map<std::string, int> rejectedBy; // measured configs rejected, by reason and knobs
+  std::vector<double> speedups;
+  for (const Outcome& o : outcomes) {
+    for (const ConfigEval* e : {&o.best, &o.rule})
+      if (o.skipped.empty() && !e->ns && !e->why.empty()) {
+        size_t knobs = e->why.rfind("(knobs ");
+        ++rejectedBy[e->why.substr(0, e->why.find(':')) +
+                     (knobs == std::string::npos ? "" : " " + e->why.substr(knobs))];
+      }
+    if (o.skipped.empty() && o.pick && o.best.ns) {
+      ++bestTaken;
+      bestTakenIsBest += o.pickClass == "best";
+      bestTakenWithin5 += o.pickClass == "best" || o.pickClass == "within5";
+    }
+    const Shape& s = *o.shape;
+    if (s.best.present && s.rule.present && s.rule.ns <= 1.05 * s.best.ns) ++ruleOkAll;
+    if (!o.skipped.empty()) continue;
+    ++tuned;
+    if (s.rule.ns <= 1.05 * s.best.ns) ++ruleOk;
+    if (!o.best.ns) ++bestRejected;
+    if (!o.rule.ns) ++ruleRejected;
+    if (!o.pick) {
+      ++noneFits;
+      continue;
+    }
+    if (o.pickClass == "best") ++isBest;
+    if (o.pickClass == "best" || o.pickClass == "within5") ++within5;
+    if (o.pickClass == "measured") ++measuredSlow;
+    if (o.pickClass == "unmeasured") {
+      ++unmeasured;
+      if (o.pickNote.find("(a sweep candidate") != std::string::npos) ++unmeasuredCandidate;
+    }
+    if (o.rule.ns) speedups.push_back(*o.rule.ns / o.pickNs);
+  }
+  double seconds = std::chrono::duration<double>(Clock::now() - start).count();
+  fmt::print("\nsummary\n");
+  fmt::print("  shapes in the sweep:                      {}\n", considered);
+  fmt::print("  shapes tuned:                             {}\n", tuned);
+  for (const auto& [reason, count] : skipReasons)
+    fmt::print("  skipped ({}): {}\n", reason, count);
+  if (noneFits) fmt::print("  tuned, no point fits:                     {}\n", noneFits);
+  fmt::print("  pick == measured best:                    {}\n", pct(isBest, tuned));
+  fmt::print("  pick measured within 5 % of best:         {} (best, or the rule's config when "
+             "the rule is within 5 %)\n",
+             pct(within5, tuned));
+  fmt::print("  pick measured, > 5 % slower than best:    {}\n", measuredSlow);
+  fmt::print("  pick unmeasured:                          {} ({} sweep candidates whose time is "
+             "not logged, {} outside the sweep's candidate set)\n",
+             unmeasured, unmeasuredCandidate, unmeasured - unmeasuredCandidate);
+  fmt::print("  rule within 5 % of best:                  {} of the tuned shapes; {} of all {}\n",
+             pct(ruleOk, tuned), pct(ruleOkAll, considered), considered);
+  fmt::print("  measured configs the template/planner rejects: best {}, rule {} (of {} tuned)\n",
+             bestRejected, ruleRejected, tuned);
+  for (const auto& [why, count] : rejectedBy)
+    fmt::print("    rejected by {}: {}\n", why, count);
+  fmt::print("  shapes whose best config the template takes: {}; there pick == best {}, pick "
+             "measured within 5 % {}\n",
+             bestTaken, pct(bestTakenIsBest, bestTaken), pct(bestTakenWithin5, bestTaken));
+  if (!speedups.empty()) {
+    auto [lo, hi] = std::minmax_element(speedups.begin(), speedups.end());
+    fmt::print("  predicted speedup pick over rule's config: median {:.3f}x (min {:.3f}x, max "
+               "{:.3f}x, over {} shapes where the model takes the rule's config)\n",
+               median(speedups), *lo, *hi, speedups.size());
+  } else {
+    fmt::print("  predicted speedup pick over rule's config: - (no shape where the model takes "
+               "the rule's config)\n");
+  }
+  fmt::print("  wall time:                                {:.1f} s\n", seconds);
+  return 0;
+}
