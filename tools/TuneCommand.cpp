@@ -7,6 +7,7 @@
 #include "search/Tuner.h"
 #include "search/baselines/TtnnBinding.h"
 #include "tools/Knobs.h"
+#include "tools/RecordJson.h"
 
 #include <cstdio>
 #include <filesystem>
@@ -39,38 +40,6 @@ std::optional<Baseline> ttnnBaseline(const ir::Module& module, const ir::Device&
   Baseline b{config->binding, search::evaluatePoint(module, device, point, fixed, plan, nullptr)};
   if (!b.record.ok()) return std::nullopt;
   return b;
-}
-
-/// Knobs of a point (fixed ones included) and its block counts apart.
-std::pair<ir::Binding, std::map<std::string, int64_t>> split(const ir::Binding& point,
-                                                             const ir::Binding& fixed) {
-  ir::Binding knobs = fixed;
-  std::map<std::string, int64_t> counts;
-  for (const auto& [name, value] : point)
-    if (name.rfind("block_count(", 0) == 0)
-      counts[name.substr(12, name.size() - 13)] = value.integer();
-    else
-      knobs[name] = value;
-  return {knobs, counts};
-}
-
-ordered_json knobJson(const ir::KnobValue& value) {
-  return value.isSymbol() ? ordered_json(value.symbol()) : ordered_json(value.integer());
-}
-
-ordered_json recordJson(const search::Record& r, const ir::Binding& fixed) {
-  auto [knobs, counts] = split(r.point, fixed);
-  ordered_json j;
-  j["binding"] = ordered_json::object();
-  for (const auto& [name, value] : knobs)
-    j["binding"][name] = knobJson(value);
-  j["block_counts"] = counts;
-  j["predicted_ns"] = r.predictedNs ? ordered_json(*r.predictedNs) : ordered_json();
-  j["utilization"] = r.utilization;
-  j["bound"] = r.bound;
-  j["l1_bytes"] = r.l1Bytes;
-  j["cores"] = r.cores;
-  return j;
 }
 
 ordered_json resultJson(const search::TuneResult& result, const TuneFlags& flags,
@@ -119,13 +88,6 @@ std::string describeSpace(const search::Space& space) {
   return fmt::format("space: {} points{}{}\n", space.size(), dims.empty() ? "" : " over ", dims);
 }
 
-std::string pointText(const search::Record& r) {
-  std::string out;
-  for (const auto& [name, value] : r.point)
-    out += fmt::format("{}{}={}", out.empty() ? "" : " ", name, value.str());
-  return out.empty() ? "(no free knobs)" : out;
-}
-
 std::string formatTable(const search::TuneResult& result, const std::optional<Baseline>& baseline,
                         const ir::Binding& fixed) {
   std::string out = fmt::format("evaluated {} points ({} from the db), {} fit; stopped: {}\n",
@@ -137,13 +99,8 @@ std::string formatTable(const search::TuneResult& result, const std::optional<Ba
                      result.seconds > 0 ? double(result.evaluated) / result.seconds : 0.0,
                      result.seconds, result.cache.hits, result.cache.misses);
   if (result.top.empty()) return out + "no point fits\n";
-  out += fmt::format("\n{:>4}  {:>12}  {:>6}  {:<9}  {:>9}  {:>5}  {}\n", "rank", "predicted",
-                     "util", "bound", "L1 bytes", "cores", "point");
-  auto row = [&](std::string rank, const search::Record& r) {
-    out += fmt::format("{:>4}  {:>9.1f} us  {:>5.1f}%  {:<9}  {:>9}  {:>5}  {}\n", rank,
-                       r.predictedNs.value_or(0) / 1000.0, 100.0 * r.utilization, r.bound,
-                       r.l1Bytes, r.cores, pointText(r));
-  };
+  out += recordTableHeader();
+  auto row = [&](std::string rank, const search::Record& r) { out += recordTableRow(rank, r); };
   for (size_t i = 0; i < result.top.size(); ++i)
     row(std::to_string(i + 1), result.top[i]);
   if (baseline) {

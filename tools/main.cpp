@@ -3,6 +3,7 @@
 #include "planner/l1/Solve.h"
 #include "tools/Commands.h"
 #include "tools/CostCommand.h"
+#include "tools/DbCommand.h"
 #include "tools/Knobs.h"
 #include "tools/Pipeline.h"
 #include "tools/TuneCommand.h"
@@ -180,6 +181,9 @@ int main(int argc, char** argv) {
   CLI::App* tuneCmd = addTuneCommand(app, tuneFlags, device);
   addDeviceFlags(*tuneCmd, device);
 
+  DbFlags dbFlags;
+  CLI::App* dbCmd = addDbCommand(app, dbFlags);
+
   std::vector<std::string> names;
   for (const CLI::App* command : app.get_subcommands({}))
     names.push_back(command->get_name());
@@ -212,5 +216,6 @@ int main(int argc, char** argv) {
   if (compileCmd->parsed()) return runCompile(compileFlags, device);
   if (costCmd->parsed()) return runCost(costFlags, device);
   if (tuneCmd->parsed()) return runTune(tuneFlags, device);
+  if (dbCmd->parsed()) return runDb(dbFlags);
   return runOps();
 }
