@@ -193,6 +193,145 @@ std::optional<int64_t> evaluate(const Value* value, const Binding& binding) {
   return evaluate(value, binding, nullptr);
 }
 
+namespace {
+
+using Code = CompiledValues::Code;
+
+Code codeOf(const Operation& op) {
+  static const std::unordered_map<std::string, Code> codes = {
+      {"arith.addi", Code::Add},   {"arith.subi", Code::Sub},   {"arith.muli", Code::Mul},
+      {"arith.andi", Code::And},   {"arith.ori", Code::Or},     {"arith.xori", Code::Xor},
+      {"arith.minui", Code::MinU}, {"arith.maxui", Code::MaxU}, {"arith.cmpi", Code::Cmp},
+      {"arith.divui", Code::DivU}, {"arith.remui", Code::RemU}, {"arith.divsi", Code::DivS},
+      {"arith.remsi", Code::RemS}};
+  auto it = codes.find(op.name());
+  return it == codes.end() ? Code::Unknown : it->second;
+}
+
+/// binary() by opcode (the same cases in the same order).
+std::optional<int64_t> apply(const CompiledValues::Instruction& in, int64_t a, int64_t b) {
+  auto ua = static_cast<uint64_t>(a), ub = static_cast<uint64_t>(b);
+  switch (in.code) {
+  case Code::Add:
+    return static_cast<int64_t>(ua + ub);
+  case Code::Sub:
+    return static_cast<int64_t>(ua - ub);
+  case Code::Mul:
+    return static_cast<int64_t>(ua * ub);
+  case Code::And:
+    return a & b;
+  case Code::Or:
+    return a | b;
+  case Code::Xor:
+    return a ^ b;
+  case Code::MinU:
+    return static_cast<int64_t>(std::min(ua, ub));
+  case Code::MaxU:
+    return static_cast<int64_t>(std::max(ua, ub));
+  case Code::Cmp:
+    return compare(in.value, a, b);
+  default:
+    break;
+  }
+  if (b == 0) return std::nullopt;
+  if (in.code == Code::DivU) return static_cast<int64_t>(ua / ub);
+  if (in.code == Code::RemU) return static_cast<int64_t>(ua % ub);
+  if (a == INT64_MIN && b == -1) return std::nullopt;
+  if (in.code == Code::DivS) return a / b;
+  if (in.code == Code::RemS) return a % b;
+  return std::nullopt;
+}
+
+} // namespace
+
+CompiledValues::CompiledValues(const std::vector<const Value*>& roots, const LeafSlot& leafSlot) {
+  std::unordered_map<const Value*, int> seen;
+  for (const Value* v : roots)
+    roots_.push_back(compile(v, 0, leafSlot, seen));
+}
+
+int CompiledValues::compile(const Value* value, int depth, const LeafSlot& leafSlot,
+                            std::unordered_map<const Value*, int>& seen) {
+  if (auto it = seen.find(value); value && it != seen.end()) return it->second;
+  Instruction in;
+  const Operation* op = value && depth <= kMaxDepth ? value->definingOp() : nullptr;
+  if (!op) {
+    in.code = Code::Unknown;
+  } else if (op->isa("arith.constant")) {
+    std::optional<int64_t> c = constantValue(*op);
+    in.code = c ? Code::Constant : Code::Unknown;
+    in.value = c.value_or(0);
+  } else if (op->isa("ttl.param_value")) {
+    Attribute param = op->attribute("param");
+    if (param.is(AttrKind::SymbolRef)) {
+      auto known = std::find(knobs_.begin(), knobs_.end(), param.stringValue());
+      in.code = Code::Knob;
+      in.value = known - knobs_.begin();
+      if (known == knobs_.end()) knobs_.push_back(param.stringValue());
+    }
+  } else if (op->dialect() != "arith") {
+    std::optional<int> slot = leafSlot ? leafSlot(*op) : std::nullopt;
+    in.code = slot ? Code::Leaf : Code::Unknown;
+    in.value = slot.value_or(0);
+  } else if (op->numOperands() == 2 && codeOf(*op) != Code::Unknown) {
+    in.code = codeOf(*op);
+    if (in.code == Code::Cmp) {
+      Attribute predicate = op->attribute("predicate");
+      if (predicate.is(AttrKind::Integer))
+        in.value = predicate.intValue();
+      else
+        in.code = Code::Unknown;
+    }
+    if (in.code != Code::Unknown) {
+      in.a = compile(op->operand(0), depth + 1, leafSlot, seen);
+      in.b = compile(op->operand(1), depth + 1, leafSlot, seen);
+    }
+  }
+  program_.push_back(in);
+  int index = int(program_.size()) - 1;
+  if (value) seen[value] = index;
+  return index;
+}
+
+std::vector<std::optional<int64_t>> CompiledValues::knobValues(const Binding& binding) const {
+  std::vector<std::optional<int64_t>> out;
+  out.reserve(knobs_.size());
+  for (const std::string& k : knobs_) {
+    auto it = binding.find(k);
+    out.push_back(it != binding.end() && it->second.isInteger()
+                      ? std::optional<int64_t>(it->second.integer())
+                      : std::nullopt);
+  }
+  return out;
+}
+
+void CompiledValues::run(const std::vector<std::optional<int64_t>>& knobValues,
+                         const std::vector<std::optional<int64_t>>& leaves,
+                         std::vector<std::optional<int64_t>>& out) const {
+  std::vector<std::optional<int64_t>> v(program_.size());
+  for (size_t i = 0; i < program_.size(); ++i) {
+    const Instruction& in = program_[i];
+    switch (in.code) {
+    case Code::Unknown:
+      break;
+    case Code::Constant:
+      v[i] = in.value;
+      break;
+    case Code::Knob:
+      if (size_t(in.value) < knobValues.size()) v[i] = knobValues[size_t(in.value)];
+      break;
+    case Code::Leaf:
+      if (size_t(in.value) < leaves.size()) v[i] = leaves[size_t(in.value)];
+      break;
+    default:
+      if (v[size_t(in.a)] && v[size_t(in.b)]) v[i] = apply(in, *v[size_t(in.a)], *v[size_t(in.b)]);
+    }
+  }
+  out.resize(roots_.size());
+  for (size_t r = 0; r < roots_.size(); ++r)
+    out[r] = v[size_t(roots_[r])];
+}
+
 void collectKnobs(const Value* value, std::set<std::string>& knobs) {
   std::unordered_set<const Value*> visited;
   collectKnobsAt(value, knobs, 0, visited);

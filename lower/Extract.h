@@ -116,6 +116,11 @@ Expected<CoresInfo> extractCores(ir::Operation* kernel, const ir::Binding& bindi
 std::optional<int64_t> evaluateOnCore(const ir::Value* value, const ir::Binding& binding, int x,
                                       int y, int rows, int cols,
                                       const std::map<const ir::Value*, int64_t>* known = nullptr);
+/// The leaf slots of core-dependent values for ir::CompiledValues: ttl.core_x 0, ttl.core_y 1,
+/// ttl.grid_size dim 0 (rows) 2 and dim 1 (columns) 3; coreLeafValues() gives their values.
+std::optional<int> coreLeafSlot(const ir::Operation& op);
+std::vector<std::optional<int64_t>> coreLeafValues(int x, int y, int rows, int cols);
+
 /// evaluateOnCore() of every value of `values` with one memo.
 std::vector<std::optional<int64_t>> evaluateAllOnCore(const std::vector<const ir::Value*>& values,
                                                       const ir::Binding& binding, int x, int y,

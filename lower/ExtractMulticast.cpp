@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <fmt/format.h>
 #include <map>
+#include <memory>
 
 namespace ttlplan::lower {
 
@@ -48,6 +49,20 @@ std::optional<int64_t> evaluateOnCore(const ir::Value* value, const ir::Binding&
                                       int y, int rows, int cols,
                                       const std::map<const ir::Value*, int64_t>* known) {
   return ir::evaluate(value, binding, coreLeaves(x, y, rows, cols), known);
+}
+
+std::optional<int> coreLeafSlot(const ir::Operation& op) {
+  if (op.isa("ttl.core_x")) return 0;
+  if (op.isa("ttl.core_y")) return 1;
+  if (!op.isa("ttl.grid_size")) return std::nullopt;
+  ir::Attribute dim = op.attribute("dim");
+  if (!dim.is(ir::AttrKind::Integer) || dim.intValue() < 0 || dim.intValue() > 1)
+    return std::nullopt;
+  return 2 + int(dim.intValue());
+}
+
+std::vector<std::optional<int64_t>> coreLeafValues(int x, int y, int rows, int cols) {
+  return {x, y, rows, cols};
 }
 
 std::vector<std::optional<int64_t>> evaluateAllOnCore(const std::vector<const ir::Value*>& values,
@@ -96,26 +111,36 @@ Expected<planner::multicast::Problem> extractMulticast(ir::Operation* kernel,
     ir::Operation* cb = destinationCb(kernel, pipe.pipe());
     // A pipe that never receives into a CB gets a key of its own (no other pipe writes it).
     spec.dstAddress = cb ? cbPosition.at(cb) : -1 - static_cast<int64_t>(i);
+    // The coordinates compiled once, then run on every core.
     auto points = pipe.points();
-    spec.evaluate = [points, &binding, grid, &error,
+    std::vector<const ir::Value*> coordinates;
+    std::vector<std::optional<int64_t>> literals;
+    for (const auto& [cx, cy] : points)
+      for (const ir::CreatePipeOp::Coord* c : {&cx, &cy}) {
+        coordinates.push_back(c->literal ? nullptr : c->value);
+        literals.push_back(c->literal);
+      }
+    auto program = std::make_shared<ir::CompiledValues>(coordinates, coreLeafSlot);
+    auto knobs =
+        std::make_shared<std::vector<std::optional<int64_t>>>(program->knobValues(binding));
+    spec.evaluate = [program, knobs, literals, grid, &error,
                      pipeOp](mc::Core core) -> std::optional<mc::PipeEnds> {
+      std::vector<std::optional<int64_t>> values;
+      program->run(*knobs, coreLeafValues(core.x, core.y, grid.rows, grid.cols), values);
       std::vector<int64_t> v;
-      for (const auto& [cx, cy] : points)
-        for (const ir::CreatePipeOp::Coord* c : {&cx, &cy}) {
-          std::optional<int64_t> value =
-              c->literal ? c->literal
-                         : evaluateOnCore(c->value, binding, core.x, core.y, grid.rows, grid.cols);
-          if (!value) {
-            if (error.empty())
-              error = fmt::format("{}: error: cannot evaluate the coordinates of {} on core "
-                                  "({}, {}): only constants, arith, ttl.core_x/core_y/grid_size "
-                                  "and ttl.param_value are understood",
-                                  pipeOp->location().str(), valueName(pipeOp->result(0)), core.x,
-                                  core.y);
-            return std::nullopt;
-          }
-          v.push_back(*value);
+      for (size_t i = 0; i < values.size(); ++i) {
+        std::optional<int64_t> value = literals[i] ? literals[i] : values[i];
+        if (!value) {
+          if (error.empty())
+            error =
+                fmt::format("{}: error: cannot evaluate the coordinates of {} on core "
+                            "({}, {}): only constants, arith, ttl.core_x/core_y/grid_size "
+                            "and ttl.param_value are understood",
+                            pipeOp->location().str(), valueName(pipeOp->result(0)), core.x, core.y);
+          return std::nullopt;
         }
+        v.push_back(*value);
+      }
       if (v.size() != 4 && v.size() != 6) return std::nullopt;
       mc::PipeEnds ends;
       ends.src = {static_cast<int>(v[0]), static_cast<int>(v[1])};

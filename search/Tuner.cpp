@@ -110,31 +110,13 @@ DbHeader tuningHeader(const ir::Module& module, const ir::Device& device,
   return h;
 }
 
-/// Evaluates points of one module; build once, call from any thread.
-class PointEvaluator {
-public:
-  PointEvaluator(const ir::Module& module, const ir::Device& device, ir::Binding fixed,
-                 pk::PlanOptions options, pk::PlanCache* cache)
-      : device_(device), fixed_(std::move(fixed)), options_(std::move(options)), cache_(cache),
-        checker_(module), kernels_(module.topLevel(ir::KernelOp::kName)) {
-    for (ir::Operation* k : kernels_)
-      dynamic_.push_back(dynamicCbs(k));
-  }
-
-  Record evaluate(const ir::Binding& point) const;
-
-private:
-  /// Adds kernel `k`'s plan and cost to `r`; false (r rejected) when it does not fit.
-  bool addKernel(size_t k, const ir::Binding& binding, const ir::Binding& point, Record& r) const;
-
-  const ir::Device& device_;
-  ir::Binding fixed_;
-  pk::PlanOptions options_;
-  pk::PlanCache* cache_;
-  lower::BindingChecker checker_;
-  std::vector<ir::Operation*> kernels_;
-  std::vector<std::vector<std::pair<size_t, std::string>>> dynamic_;
-};
+PointEvaluator::PointEvaluator(const ir::Module& module, const ir::Device& device,
+                               ir::Binding fixed, pk::PlanOptions options, pk::PlanCache* cache)
+    : device_(device), fixed_(std::move(fixed)), options_(std::move(options)), cache_(cache),
+      checker_(module), kernels_(module.topLevel(ir::KernelOp::kName)) {
+  for (ir::Operation* k : kernels_)
+    dynamic_.push_back(dynamicCbs(k));
+}
 
 Record PointEvaluator::evaluate(const ir::Binding& point) const {
   Clock::time_point start = Clock::now();

@@ -7,6 +7,7 @@
 // JSON are the same at any thread count; wall-clock figures live in fields named `timing`.
 #include "ir/Device.h"
 #include "ir/Operation.h"
+#include "lower/Extract.h"
 #include "planner/kernel/Plan.h"
 #include "search/Space.h"
 #include "search/Strategy.h"
@@ -66,8 +67,31 @@ std::string blockCountDimension(const std::string& cbName);
 Expected<Space> tuningSpace(const ir::Module& module, const ir::Binding& fixed,
                             bool plannerDimensions, int maxBlockCount);
 
-/// Evaluates one binding (knobs and planner dimensions) of `module`: legal, plans, costs.
-/// Thread-safe (reads the module only); `cache` may be shared by threads.
+/// Evaluates points (knob values and planner dimensions) of one module: checks the ttl.requires
+/// and knob expressions, extracts and plans every kernel, costs the plan. Build once per module
+/// and binding of the fixed knobs; evaluate() is thread-safe (it only reads the module), and
+/// `cache` may be shared by threads.
+class PointEvaluator {
+public:
+  PointEvaluator(const ir::Module& module, const ir::Device& device, ir::Binding fixed,
+                 planner::kernel::PlanOptions options, planner::kernel::PlanCache* cache);
+  /// The record of `point` (a rejection names its reason; timing in timingMs).
+  Record evaluate(const ir::Binding& point) const;
+
+private:
+  /// Adds kernel `k`'s plan and cost to `r`; false (r rejected) when it does not fit.
+  bool addKernel(size_t k, const ir::Binding& binding, const ir::Binding& point, Record& r) const;
+
+  const ir::Device& device_;
+  ir::Binding fixed_;
+  planner::kernel::PlanOptions options_;
+  planner::kernel::PlanCache* cache_;
+  lower::BindingChecker checker_;
+  std::vector<ir::Operation*> kernels_;
+  std::vector<std::vector<std::pair<size_t, std::string>>> dynamic_; ///< `?` CBs per kernel
+};
+
+/// PointEvaluator(...).evaluate(point), for one-off calls.
 Record evaluatePoint(const ir::Module& module, const ir::Device& device, const ir::Binding& point,
                      const ir::Binding& fixed, const planner::kernel::PlanOptions& options,
                      planner::kernel::PlanCache* cache);

@@ -94,9 +94,12 @@ void controlFrontier(const ir::Value* v, const std::map<const ir::Value*, int64_
 void evaluateControl(GridRoles& g, ir::Operation* kernel, const ir::Binding& binding) {
   ControlValues values = controlValues(kernel);
   g.control.assign(g.work.size(), {});
+  // Compiled once, run per core (the closure is the same expression DAG on every core).
+  ir::CompiledValues program(values.closure, lower::coreLeafSlot);
+  std::vector<std::optional<int64_t>> knobs = program.knobValues(binding), results;
   for (size_t c = 0; c < g.work.size(); ++c) {
-    std::vector<std::optional<int64_t>> results = lower::evaluateAllOnCore(
-        values.closure, binding, int(c) % g.cols, int(c) / g.cols, g.rows, g.cols);
+    program.run(knobs, lower::coreLeafValues(int(c) % g.cols, int(c) / g.cols, g.rows, g.cols),
+                results);
     std::map<const ir::Value*, int64_t> folded;
     for (size_t i = 0; i < results.size(); ++i)
       if (results[i]) folded[values.closure[i]] = *results[i];

@@ -1,0 +1,87 @@
+// Tuner speed (issue 10, "Speed"): evaluations (require check, plan, cost) per second on the 2-D
+// matmul template at 1 and 2 threads, and the latency of one feasible point. Compare the two
+// thread counts within one run (machines are noisy): the ratio is the scaling.
+//   build/bench/tune_bench --benchmark_counters_tabular=true
+#include "ir/Parser.h"
+#include "ir/Verifier.h"
+#include "search/Tuner.h"
+
+#include <benchmark/benchmark.h>
+#include <cstdlib>
+
+namespace ttlplan {
+namespace {
+
+std::unique_ptr<ir::Module> loadTemplate() {
+  ir::DiagnosticEngine diags;
+  auto module =
+      ir::parseFile(std::string(TTLPLAN_SOURCE_DIR) + "/examples/matmul_2d_template.ttl", diags);
+  if (!module || !ir::verify(*module, diags)) std::abort();
+  return module;
+}
+
+/// The 2048^3 bf16 problem with the sub-block knobs fixed: 57,624 points (in0_block_w,
+/// out_block_h/w, per_core_M/N, the output CB's block count), about 8 % of which fit.
+ir::Binding fixedKnobs() {
+  return {{"M", 2048},
+          {"K", 2048},
+          {"N", 2048},
+          {"DTYPE", ir::KnobValue::symbol("bf16")},
+          {"FIDELITY", ir::KnobValue::symbol("HiFi2")},
+          {"FP32_DEST_ACC", 0},
+          {"out_subblock_h", 1},
+          {"out_subblock_w", 1}};
+}
+
+void BM_TuneExhaustive2D(benchmark::State& state) {
+  auto module = loadTemplate();
+  ir::Device device = *ir::builtinDevice("wormhole_b0");
+  search::TuneOptions options;
+  options.threads = int(state.range(0));
+  uint64_t evaluated = 0, feasible = 0;
+  for (auto _ : state) {
+    Expected<search::TuneResult> r = search::tune(*module, device, fixedKnobs(), options);
+    if (!r) std::abort();
+    evaluated += r->evaluated;
+    feasible += r->feasible;
+  }
+  state.counters["evals/s"] = benchmark::Counter(double(evaluated), benchmark::Counter::kIsRate);
+  state.counters["fit/s"] = benchmark::Counter(double(feasible), benchmark::Counter::kIsRate);
+}
+BENCHMARK(BM_TuneExhaustive2D)->Arg(1)->Arg(2)->UseRealTime()->Unit(benchmark::kMillisecond);
+
+/// One feasible point (plan through a warm cache, extract the cost program, predict).
+void BM_EvaluateFeasiblePoint2D(benchmark::State& state) {
+  auto module = loadTemplate();
+  ir::Device device = *ir::builtinDevice("wormhole_b0");
+  planner::kernel::PlanCache cache;
+  ir::Binding point{{"in0_block_w", 4}, {"out_block_h", 4}, {"out_block_w", 4},
+                    {"per_core_M", 8},  {"per_core_N", 8},  {"block_count(%cbc)", 2}};
+  search::PointEvaluator evaluator(*module, device, fixedKnobs(), {}, &cache);
+  for (auto _ : state) {
+    search::Record r = evaluator.evaluate(point);
+    if (!r.ok()) std::abort();
+    benchmark::DoNotOptimize(r.predictedNs);
+  }
+}
+BENCHMARK(BM_EvaluateFeasiblePoint2D)->Unit(benchmark::kMicrosecond);
+
+/// One point the ttl.requires reject (the common case in a template's space).
+void BM_EvaluateRequireRejected2D(benchmark::State& state) {
+  auto module = loadTemplate();
+  ir::Device device = *ir::builtinDevice("wormhole_b0");
+  ir::Binding point{{"in0_block_w", 4}, {"out_block_h", 4}, {"out_block_w", 4},
+                    {"per_core_M", 5},  {"per_core_N", 8},  {"block_count(%cbc)", 2}};
+  search::PointEvaluator evaluator(*module, device, fixedKnobs(), {}, nullptr);
+  for (auto _ : state) {
+    search::Record r = evaluator.evaluate(point);
+    if (r.reason != "require") std::abort();
+    benchmark::DoNotOptimize(r.detail);
+  }
+}
+BENCHMARK(BM_EvaluateRequireRejected2D)->Unit(benchmark::kMicrosecond);
+
+} // namespace
+} // namespace ttlplan
+
+BENCHMARK_MAIN();
