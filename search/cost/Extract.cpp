@@ -9,6 +9,7 @@
 #include <limits>
 #include <map>
 #include <set>
+#include <unordered_map>
 
 namespace ttlplan::search::cost {
 
@@ -78,17 +79,20 @@ ControlValues controlValues(ir::Operation* kernel) {
   return c;
 }
 
-void controlFrontier(const ir::Value* v, const std::map<const ir::Value*, int64_t>& folded,
-                     std::set<const ir::Value*>& seen, std::vector<int64_t>& out) {
+/// The closure positions of the values nearest the roots that fold (depth first from each root,
+/// each value once): what the control flow reads on a core. `index` maps a value to its position.
+void controlFrontier(const ir::Value* v, const std::unordered_map<const ir::Value*, size_t>& index,
+                     const std::vector<bool>& folds, std::set<const ir::Value*>& seen,
+                     std::vector<size_t>& out) {
   if (!v || !seen.insert(v).second) return;
-  if (auto it = folded.find(v); it != folded.end()) {
+  if (auto it = index.find(v); it != index.end() && folds[it->second]) {
     out.push_back(it->second);
     return;
   }
   const ir::Operation* def = v->definingOp();
   if (def && def->dialect() == "arith")
     for (const ir::Value* operand : def->operands())
-      controlFrontier(operand, folded, seen, out);
+      controlFrontier(operand, index, folds, seen, out);
 }
 
 void evaluateControl(GridRoles& g, ir::Operation* kernel, const ir::Binding& binding) {
@@ -96,16 +100,26 @@ void evaluateControl(GridRoles& g, ir::Operation* kernel, const ir::Binding& bin
   g.control.assign(g.work.size(), {});
   // Compiled once, run per core (the closure is the same expression DAG on every core).
   ir::CompiledValues program(values.closure, lower::coreLeafSlot);
+  std::unordered_map<const ir::Value*, size_t> index;
+  for (size_t i = 0; i < values.closure.size(); ++i)
+    index.emplace(values.closure[i], i);
+  // Which values fold is the same on almost every core: the frontier is found once per pattern.
+  std::map<std::vector<bool>, std::vector<size_t>> frontiers;
   std::vector<std::optional<int64_t>> knobs = program.knobValues(binding), results;
   for (size_t c = 0; c < g.work.size(); ++c) {
     program.run(knobs, lower::coreLeafValues(int(c) % g.cols, int(c) / g.cols, g.rows, g.cols),
                 results);
-    std::map<const ir::Value*, int64_t> folded;
+    std::vector<bool> folds(results.size());
     for (size_t i = 0; i < results.size(); ++i)
-      if (results[i]) folded[values.closure[i]] = *results[i];
-    std::set<const ir::Value*> seen;
-    for (const ir::Value* root : values.roots)
-      controlFrontier(root, folded, seen, g.control[c]);
+      folds[i] = results[i].has_value();
+    auto [it, added] = frontiers.try_emplace(folds);
+    if (added) {
+      std::set<const ir::Value*> seen;
+      for (const ir::Value* root : values.roots)
+        controlFrontier(root, index, folds, seen, it->second);
+    }
+    for (size_t i : it->second)
+      g.control[c].push_back(*results[i]);
   }
 }
 
@@ -209,6 +223,12 @@ public:
          ComputeSettings settings)
       : plan_(plan), binding_(binding), device_(device), g_(g), nets_(nets), core_(core),
         settings_(settings) {
+    std::vector<std::optional<int64_t>> here =
+        lower::coreLeafValues(core % g.cols, core / g.cols, g.rows, g.cols);
+    leaves_ = [here](const ir::Operation& op) -> std::optional<int64_t> {
+      std::optional<int> slot = lower::coreLeafSlot(op);
+      return slot ? here[size_t(*slot)] : std::nullopt;
+    };
     // The plan's CBs name their create_cb by position in program order.
     std::vector<const ir::Operation*> creates;
     kernel->walk([&](ir::Operation* op) {
@@ -223,8 +243,7 @@ public:
 
 private:
   std::optional<int64_t> value(const ir::Value* v) const {
-    return lower::evaluateOnCore(v, binding_, core_ % g_.cols, core_ / g_.cols, g_.rows, g_.cols,
-                                 &ivs_);
+    return ir::evaluate(v, binding_, leaves_, &ivs_);
   }
   // The plan's net this core sends (receives) `pipe` on, or -1 when it does not.
   int netOf(const ir::Value* pipe, bool send) const {
@@ -267,6 +286,7 @@ private:
   ComputeSettings settings_;
   std::map<const ir::Operation*, int> cbIndex_;
   std::map<const ir::Value*, int64_t> ivs_; // induction variables fixed while walking a body
+  ir::LeafEvaluator leaves_;                // this core's ttl.core_x/core_y/grid_size
 };
 
 // Loops of at most this many iterations are split where a branch of their body changes with the
