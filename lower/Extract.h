@@ -49,6 +49,10 @@ private:
   std::vector<std::pair<ir::KnobExpr, ir::Operation*>> exprs_;
 };
 
+/// Every knob of `requested` exists among `params` and its value is in the knob's domain; the
+/// error names the knob, the value and the domain (as `--bind` reports it).
+Status checkRequested(const std::vector<ir::Param>& params, const ir::Binding& requested);
+
 /// With no knobs: the empty binding. Otherwise the knobs in `requested` (a partial binding,
 /// checked: known knobs, values in their domains) are fixed and the others take the first
 /// binding (knobs in declaration order, first knob slowest) for which every `ttl.require` folds

@@ -78,7 +78,8 @@ std::vector<KnobUse> knobExpressions(const ir::Module& module) {
   return out;
 }
 
-/// Every requested knob exists and the value is in its domain (same kind, listed).
+} // namespace
+
 Status checkRequested(const std::vector<ir::Param>& params, const ir::Binding& requested) {
   for (const auto& [name, value] : requested) {
     const ir::Param* p = ir::findParam(params, name);
@@ -98,8 +99,6 @@ Status checkRequested(const std::vector<ir::Param>& params, const ir::Binding& r
   }
   return Status::success();
 }
-
-} // namespace
 
 std::string valueName(const ir::Value* value) {
   if (!value) return "%?";

@@ -240,6 +240,10 @@ int runTune(const TuneFlags& flags, const DeviceFlags& deviceFlags) {
   std::optional<ir::Binding> bound;
   if (!resolveKnobs(flags.knobs, *module, *device, bound, exitCode)) return exitCode;
   ir::Binding fixed = bound.value_or(ir::Binding{});
+  if (Status s = lower::checkRequested(ir::collectParams(*module), fixed); !s) {
+    std::cerr << "ttlplan: error: " << s.error().message << "\n";
+    return kInvalidInput;
+  }
   search::TuneOptions options;
   Expected<search::StrategyKind> kind = search::parseStrategy(flags.strategy);
   Expected<search::Shard> shard = flags.shard.empty() ? Expected<search::Shard>(search::Shard{})
@@ -262,6 +266,13 @@ int runTune(const TuneFlags& flags, const DeviceFlags& deviceFlags) {
   if (!space) {
     std::cerr << "ttlplan: error: " << space.error().message << "\n";
     return kInvalidInput;
+  }
+  // A strategy the flags cannot make (no budget, shards of an adaptive search) is a usage error.
+  if (Expected<std::unique_ptr<search::Strategy>> probe =
+          search::makeStrategy(*space, options.strategy);
+      !probe) {
+    std::cerr << "ttlplan: error: " << probe.error().message << "\n";
+    return kUsageError;
   }
   (jsonToStdout ? std::cerr : std::cout) << describeSpace(*space) << std::flush;
   std::optional<search::TuningDb> db;
