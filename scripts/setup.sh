@@ -7,6 +7,7 @@ packages=(
   coinor-libcbc-dev libglpk-dev libtbb-dev libfmt-dev nlohmann-json3-dev libcli11-dev
   libgtest-dev libgmock-dev libbenchmark-dev
   mlir-16-tools llvm-16-tools   # test tools only: mlir-opt-16 checks the generic form
+  slurm-wlm munge               # test tools only: tests/slurm runs scripts/slurm on a private cluster
 )
 missing=()
 for p in "${packages[@]}"; do
