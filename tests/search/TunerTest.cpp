@@ -207,17 +207,21 @@ TEST(Tuner, KnobValuesAddedToTheDomainReuseTheRecords) {
   EXPECT_NE(kernelSourceHash(*narrow), kernelSourceHash(*other));
 }
 
-/// The reason `point` of the 2-D template (at 1024^3, bf16) is rejected, or "ok".
+/// The 2-D template's knobs bound to 1024^3, bf16, HiFi2, 1 x 1 sub-blocks.
+ir::Binding fixed2D() {
+  return {{"M", 1024},
+          {"K", 1024},
+          {"N", 1024},
+          {"DTYPE", ir::KnobValue::symbol("bf16")},
+          {"FIDELITY", ir::KnobValue::symbol("HiFi2")},
+          {"FP32_DEST_ACC", 0},
+          {"out_subblock_h", 1},
+          {"out_subblock_w", 1}};
+}
+
+/// The reason `point` of the 2-D template (under fixed2D()) is rejected, or "ok".
 std::string reasonOf(const ir::Module& module, const ir::Device& d, ir::Binding point) {
-  ir::Binding fixed{{"M", 1024},
-                    {"K", 1024},
-                    {"N", 1024},
-                    {"DTYPE", ir::KnobValue::symbol("bf16")},
-                    {"FIDELITY", ir::KnobValue::symbol("HiFi2")},
-                    {"FP32_DEST_ACC", 0},
-                    {"out_subblock_h", 1},
-                    {"out_subblock_w", 1}};
-  Record r = evaluatePoint(module, d, point, fixed, {}, nullptr);
+  Record r = evaluatePoint(module, d, point, fixed2D(), {}, nullptr);
   EXPECT_EQ(r.ok(), r.reason.empty());
   EXPECT_EQ(r.ok(), r.predictedNs.has_value()) << r.detail;
   return r.ok() ? "ok" : r.reason;
@@ -240,16 +244,7 @@ TEST(Tuner, RejectionReasonsNameTheResource) {
   ir::Binding big = point(16, 16, 16);
   big["block_count(%cbc)"] = 3;
   EXPECT_EQ(reasonOf(*module, d, big), "l1"); // 3 x 512 KiB of output blocks
-  Record r = evaluatePoint(*module, d, big,
-                           {{"M", 1024},
-                            {"K", 1024},
-                            {"N", 1024},
-                            {"DTYPE", ir::KnobValue::symbol("bf16")},
-                            {"FIDELITY", ir::KnobValue::symbol("HiFi2")},
-                            {"FP32_DEST_ACC", 0},
-                            {"out_subblock_h", 1},
-                            {"out_subblock_w", 1}},
-                           {}, nullptr);
+  Record r = evaluatePoint(*module, d, big, fixed2D(), {}, nullptr);
   EXPECT_NE(r.detail.find("knobs DTYPE, in0_block_w, out_block_h, out_block_w"), std::string::npos)
       << r.detail;
 }
