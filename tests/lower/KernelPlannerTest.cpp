@@ -7,6 +7,7 @@
 #include "ir/Verifier.h"
 #include "lower/ApplyPlan.h"
 #include "lower/PlanReport.h"
+#include "tests/support/LoadModule.h"
 
 #include <filesystem>
 #include <gtest/gtest.h>
@@ -22,23 +23,11 @@ ir::Device wormhole() {
 }
 
 std::unique_ptr<ir::Module> load(const std::string& path) {
-  ir::DiagnosticEngine diags;
-  auto module = ir::parseFile(path, diags);
-  EXPECT_TRUE(module) << ir::format(diags.diagnostics());
-  if (module) {
-    EXPECT_TRUE(ir::verify(*module, diags)) << ir::format(diags.diagnostics());
-  }
-  return module;
+  return testing::loadVerified(path);
 }
 
 std::unique_ptr<ir::Module> parse(const std::string& text) {
-  ir::DiagnosticEngine diags;
-  auto module = ir::parseSource(text, "test.ttl", diags);
-  EXPECT_TRUE(module) << ir::format(diags.diagnostics());
-  if (module) {
-    EXPECT_TRUE(ir::verify(*module, diags)) << ir::format(diags.diagnostics());
-  }
-  return module;
+  return testing::parseVerified(text);
 }
 
 std::vector<std::string> examples() {

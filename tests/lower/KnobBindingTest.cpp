@@ -9,6 +9,7 @@
 #include "ir/Verifier.h"
 #include "lower/Instantiate.h"
 #include "lower/KernelPlanner.h"
+#include "tests/support/LoadModule.h"
 
 #include <gtest/gtest.h>
 
@@ -18,13 +19,7 @@ namespace {
 const std::string kKnobs = std::string(TTLPLAN_SOURCE_DIR) + "/tests/print/knobs.ttl";
 
 std::unique_ptr<ir::Module> load(const std::string& path) {
-  ir::DiagnosticEngine diags;
-  auto module = ir::parseFile(path, diags);
-  EXPECT_TRUE(module) << ir::format(diags.diagnostics());
-  if (module) {
-    EXPECT_TRUE(ir::verify(*module, diags)) << ir::format(diags.diagnostics());
-  }
-  return module;
+  return testing::loadVerified(path);
 }
 
 Expected<ModulePlan> planWith(ir::Module& module, const std::string& bind) {

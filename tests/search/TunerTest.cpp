@@ -5,6 +5,7 @@
 #include "ir/Parser.h"
 #include "ir/Verifier.h"
 #include "support/ReadFile.h"
+#include "tests/support/LoadModule.h"
 
 #include <filesystem>
 #include <fstream>
@@ -17,23 +18,11 @@ namespace {
 const std::string kSource = TTLPLAN_SOURCE_DIR;
 
 std::unique_ptr<ir::Module> load(const std::string& path) {
-  ir::DiagnosticEngine diags;
-  auto module = ir::parseFile(path, diags);
-  EXPECT_TRUE(module) << ir::format(diags.diagnostics());
-  if (module) {
-    EXPECT_TRUE(ir::verify(*module, diags)) << ir::format(diags.diagnostics());
-  }
-  return module;
+  return testing::loadVerified(path);
 }
 
 std::unique_ptr<ir::Module> parseText(const std::string& text) {
-  ir::DiagnosticEngine diags;
-  auto module = ir::parseSource(text, "test.ttl", diags);
-  EXPECT_TRUE(module) << ir::format(diags.diagnostics());
-  if (module) {
-    EXPECT_TRUE(ir::verify(*module, diags)) << ir::format(diags.diagnostics());
-  }
-  return module;
+  return testing::parseVerified(text);
 }
 
 std::string readText(const std::string& path) {
