@@ -46,6 +46,7 @@ public:
 
 private:
   std::vector<ir::Operation*> requires_;
+  ir::CompiledValues conditions_; ///< root i: the condition of requires_[i]
   std::vector<std::pair<ir::KnobExpr, ir::Operation*>> exprs_;
 };
 
@@ -114,21 +115,14 @@ struct CoresInfo {
 Expected<CoresInfo> extractCores(ir::Operation* kernel, const ir::Binding& binding,
                                  const ir::Device& device);
 
-/// The value of an index expression on core (x, y) of a rows x cols grid: arith.constant,
-/// addi/subi/muli/divui/remui/minui/maxui/cmpi, ttl.core_x/core_y/grid_size, ttl.param_value.
-/// `known` fixes values no op defines (loop induction variables).
-std::optional<int64_t> evaluateOnCore(const ir::Value* value, const ir::Binding& binding, int x,
-                                      int y, int rows, int cols,
-                                      const std::map<const ir::Value*, int64_t>* known = nullptr);
 /// The leaf slots of core-dependent values for ir::CompiledValues: ttl.core_x 0, ttl.core_y 1,
 /// ttl.grid_size dim 0 (rows) 2 and dim 1 (columns) 3; coreLeafValues() gives their values.
 std::optional<int> coreLeafSlot(const ir::Operation& op);
 std::vector<std::optional<int64_t>> coreLeafValues(int x, int y, int rows, int cols);
 
-/// evaluateOnCore() of every value of `values` with one memo.
-std::vector<std::optional<int64_t>> evaluateAllOnCore(const std::vector<const ir::Value*>& values,
-                                                      const ir::Binding& binding, int x, int y,
-                                                      int rows, int cols);
+/// ttl.core_x/core_y/grid_size on core (x, y) of a rows x cols grid, for ir::evaluate (the
+/// other ops an index expression may use: constants, arith, ttl.param_value, fold by themselves).
+ir::LeafEvaluator coreLeaves(int x, int y, int rows, int cols);
 
 /// The pipes of `kernel` evaluated on every core of the grid, grouped into nets, with the device's
 /// NoC mapping. A net's `source` is its create_pipe's position in program order and its

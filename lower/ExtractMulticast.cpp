@@ -28,29 +28,6 @@ ir::Operation* destinationCb(ir::Operation* kernel, ir::Value* pipe) {
 
 } // namespace
 
-namespace {
-
-ir::LeafEvaluator coreLeaves(int x, int y, int rows, int cols) {
-  return [=](const ir::Operation& op) -> std::optional<int64_t> {
-    if (op.isa("ttl.core_x")) return x;
-    if (op.isa("ttl.core_y")) return y;
-    if (!op.isa("ttl.grid_size")) return std::nullopt;
-    ir::Attribute dim = op.attribute("dim");
-    if (!dim.is(ir::AttrKind::Integer)) return std::nullopt;
-    if (dim.intValue() == 0) return rows;
-    if (dim.intValue() == 1) return cols;
-    return std::nullopt;
-  };
-}
-
-} // namespace
-
-std::optional<int64_t> evaluateOnCore(const ir::Value* value, const ir::Binding& binding, int x,
-                                      int y, int rows, int cols,
-                                      const std::map<const ir::Value*, int64_t>* known) {
-  return ir::evaluate(value, binding, coreLeaves(x, y, rows, cols), known);
-}
-
 std::optional<int> coreLeafSlot(const ir::Operation& op) {
   if (op.isa("ttl.core_x")) return 0;
   if (op.isa("ttl.core_y")) return 1;
@@ -65,10 +42,11 @@ std::vector<std::optional<int64_t>> coreLeafValues(int x, int y, int rows, int c
   return {x, y, rows, cols};
 }
 
-std::vector<std::optional<int64_t>> evaluateAllOnCore(const std::vector<const ir::Value*>& values,
-                                                      const ir::Binding& binding, int x, int y,
-                                                      int rows, int cols) {
-  return ir::evaluateAll(values, binding, coreLeaves(x, y, rows, cols));
+ir::LeafEvaluator coreLeaves(int x, int y, int rows, int cols) {
+  return [here = coreLeafValues(x, y, rows, cols)](const ir::Operation& op) {
+    std::optional<int> slot = coreLeafSlot(op);
+    return slot ? here[size_t(*slot)] : std::nullopt;
+  };
 }
 
 Expected<planner::multicast::Problem> extractMulticast(ir::Operation* kernel,

@@ -128,7 +128,6 @@ pk::PlanResult planKernel(ir::Operation* kernel, const pk::KernelProblem& proble
     } else {
       rejection = pk::planMulticast(*result.plan, std::move(*nets), options, cache);
     }
-    result.runs = result.plan->runs;
     if (rejection) {
       result.rejection = std::move(rejection);
       result.plan.reset();

@@ -40,21 +40,6 @@ bool isBlockCountDimension(const std::string& name) {
   return name.rfind(kBlockCountPrefix, 0) == 0;
 }
 
-/// The `?` CBs of `kernel`: (position among its create_cbs, name).
-std::vector<std::pair<size_t, std::string>> dynamicCbs(ir::Operation* kernel) {
-  std::vector<std::pair<size_t, std::string>> out;
-  size_t position = 0;
-  kernel->walk([&](ir::Operation* op) {
-    auto create = ir::CreateCBOp::dyn(op);
-    if (!create) return;
-    ir::Type type = create->cbType();
-    if (type.is(ir::TypeKind::CircularBuffer) && type.depth().kind == ir::Dim::Kind::Dynamic)
-      out.push_back({position, lower::valueName(create->cb())});
-    ++position;
-  });
-  return out;
-}
-
 Record rejected(Record r, std::string reason, std::string detail) {
   r.status = "rejected";
   r.predictedNs.reset();
@@ -71,6 +56,40 @@ Record rejected(Record r, std::string reason, std::string detail) {
 
 std::string blockCountDimension(const std::string& cbName) {
   return fmt::format("{}{})", kBlockCountPrefix, cbName);
+}
+
+PointParts splitPoint(const ir::Binding& point, const ir::Binding& fixed) {
+  PointParts parts{fixed, {}};
+  for (const auto& [name, value] : point)
+    if (isBlockCountDimension(name))
+      parts.blockCounts[name.substr(kBlockCountPrefix.size(),
+                                    name.size() - kBlockCountPrefix.size() - 1)] = value.integer();
+    else
+      parts.knobs[name] = value;
+  return parts;
+}
+
+std::vector<std::pair<size_t, std::string>> dynamicCbs(ir::Operation* kernel) {
+  std::vector<std::pair<size_t, std::string>> out;
+  size_t position = 0;
+  kernel->walk([&](ir::Operation* op) {
+    auto create = ir::CreateCBOp::dyn(op);
+    if (!create) return;
+    ir::Type type = create->cbType();
+    if (type.is(ir::TypeKind::CircularBuffer) && type.depth().kind == ir::Dim::Kind::Dynamic)
+      out.push_back({position, lower::valueName(create->cb())});
+    ++position;
+  });
+  return out;
+}
+
+std::map<size_t, int64_t>
+blockCountsByPosition(const std::vector<std::pair<size_t, std::string>>& dynamic,
+                      const std::map<std::string, int64_t>& byName) {
+  std::map<size_t, int64_t> out;
+  for (const auto& [position, name] : dynamic)
+    if (auto it = byName.find(name); it != byName.end()) out[position] = it->second;
+  return out;
 }
 
 Expected<Space> tuningSpace(const ir::Module& module, const ir::Binding& fixed,
@@ -122,10 +141,8 @@ Record PointEvaluator::evaluate(const ir::Binding& point) const {
   Clock::time_point start = Clock::now();
   Record r;
   r.point = point;
-  ir::Binding binding = fixed_;
-  for (const auto& [name, value] : point)
-    if (!isBlockCountDimension(name)) binding[name] = value;
-  if (std::optional<lower::BindingFailure> f = checker_.check(binding)) {
+  PointParts parts = splitPoint(point, fixed_);
+  if (std::optional<lower::BindingFailure> f = checker_.check(parts.knobs)) {
     std::string knobs = fmt::format("{}", fmt::join(f->knobs, ", "));
     r = rejected(std::move(r), f->require ? "require" : "knob-expression",
                  knobs.empty() ? f->message : f->message + " (knobs " + knobs + ")");
@@ -133,24 +150,22 @@ Record PointEvaluator::evaluate(const ir::Binding& point) const {
     r.status = "ok";
     r.predictedNs = 0.0;
     for (size_t k = 0; k < kernels_.size(); ++k)
-      if (!addKernel(k, binding, point, r)) break;
+      if (!addKernel(k, parts, r)) break;
   }
   r.timingMs = std::chrono::duration<double, std::milli>(Clock::now() - start).count();
   return r;
 }
 
-bool PointEvaluator::addKernel(size_t k, const ir::Binding& binding, const ir::Binding& point,
-                               Record& r) const {
+bool PointEvaluator::addKernel(size_t k, const PointParts& parts, Record& r) const {
   ir::Operation* kernel = kernels_[k];
+  const ir::Binding& binding = parts.knobs;
   Expected<pk::KernelProblem> problem = lower::extractKernelProblem(kernel, binding, device_);
   if (!problem) {
     r = rejected(std::move(r), "extract", problem.error().message);
     return false;
   }
   pk::PlanOptions options = options_;
-  for (const auto& [position, name] : dynamic_[k])
-    if (auto it = point.find(blockCountDimension(name)); it != point.end())
-      options.blockCounts[position] = it->second.integer();
+  options.blockCounts = blockCountsByPosition(dynamic_[k], parts.blockCounts);
   pk::PlanResult plan = lower::planKernel(kernel, *problem, binding, device_, options, cache_);
   if (!plan.plan) {
     const pk::Rejection& why = *plan.rejection;

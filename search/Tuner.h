@@ -62,6 +62,21 @@ struct TuneResult {
 /// The name of the planner dimension of a `?` CB: "block_count(%cbc)".
 std::string blockCountDimension(const std::string& cbName);
 
+/// A point split into knob values and planner choices.
+struct PointParts {
+  ir::Binding knobs;                          ///< the fixed knobs and the point's knob values
+  std::map<std::string, int64_t> blockCounts; ///< "%cbc" -> count, from "block_count(%cbc)"
+};
+PointParts splitPoint(const ir::Binding& point, const ir::Binding& fixed);
+
+/// The `?` CBs of `kernel`: (position among its create_cbs in program order, name).
+std::vector<std::pair<size_t, std::string>> dynamicCbs(ir::Operation* kernel);
+
+/// PlanOptions::blockCounts (by CB position) for the `dynamic` CBs that `byName` names.
+std::map<size_t, int64_t>
+blockCountsByPosition(const std::vector<std::pair<size_t, std::string>>& dynamic,
+                      const std::map<std::string, int64_t>& byName);
+
 /// The space of `module` with `fixed` knobs bound: the unbound knobs' domains in declaration
 /// order, then (with `plannerDimensions`) one dimension per `?` CB of each kernel (1..maxBlock).
 Expected<Space> tuningSpace(const ir::Module& module, const ir::Binding& fixed,
@@ -80,7 +95,7 @@ public:
 
 private:
   /// Adds kernel `k`'s plan and cost to `r`; false (r rejected) when it does not fit.
-  bool addKernel(size_t k, const ir::Binding& binding, const ir::Binding& point, Record& r) const;
+  bool addKernel(size_t k, const PointParts& parts, Record& r) const;
 
   const ir::Device& device_;
   ir::Binding fixed_;

@@ -1,23 +1,13 @@
 // Tuning records as JSON objects and table rows (tools/RecordJson.h).
 #include "tools/RecordJson.h"
 
+#include "search/Tuner.h"
+
 #include <fmt/format.h>
 
 namespace ttlplan::tools {
 
 using nlohmann::ordered_json;
-
-std::pair<ir::Binding, std::map<std::string, int64_t>> split(const ir::Binding& point,
-                                                             const ir::Binding& fixed) {
-  ir::Binding knobs = fixed;
-  std::map<std::string, int64_t> counts;
-  for (const auto& [name, value] : point)
-    if (name.rfind("block_count(", 0) == 0)
-      counts[name.substr(12, name.size() - 13)] = value.integer();
-    else
-      knobs[name] = value;
-  return {knobs, counts};
-}
 
 ordered_json knobJson(const ir::KnobValue& value) {
   return value.isSymbol() ? ordered_json(value.symbol()) : ordered_json(value.integer());
@@ -31,10 +21,10 @@ ordered_json bindingJson(const ir::Binding& binding) {
 }
 
 ordered_json recordJson(const search::Record& r, const ir::Binding& fixed) {
-  auto [knobs, counts] = split(r.point, fixed);
+  search::PointParts parts = search::splitPoint(r.point, fixed);
   ordered_json j;
-  j["binding"] = bindingJson(knobs);
-  j["block_counts"] = counts;
+  j["binding"] = bindingJson(parts.knobs);
+  j["block_counts"] = parts.blockCounts;
   j["predicted_ns"] = r.predictedNs ? ordered_json(*r.predictedNs) : ordered_json();
   j["utilization"] = r.utilization;
   j["bound"] = r.bound;

@@ -13,11 +13,6 @@
 
 namespace ttlplan::tools {
 
-/// The knobs of a point with the `fixed` (bound) ones added, and its planner block counts
-/// ("block_count(%cb)" dimensions, keyed by "%cb") apart.
-std::pair<ir::Binding, std::map<std::string, int64_t>> split(const ir::Binding& point,
-                                                             const ir::Binding& fixed);
-
 /// A knob value as JSON: a string for a symbol, a number for an integer.
 nlohmann::ordered_json knobJson(const ir::KnobValue& value);
 

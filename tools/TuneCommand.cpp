@@ -88,8 +88,7 @@ std::string describeSpace(const search::Space& space) {
   return fmt::format("space: {} points{}{}\n", space.size(), dims.empty() ? "" : " over ", dims);
 }
 
-std::string formatTable(const search::TuneResult& result, const std::optional<Baseline>& baseline,
-                        const ir::Binding& fixed) {
+std::string formatTable(const search::TuneResult& result, const std::optional<Baseline>& baseline) {
   std::string out = fmt::format("evaluated {} points ({} from the db), {} fit; stopped: {}\n",
                                 result.evaluated, result.reused, result.feasible, result.stop);
   for (const auto& [reason, count] : result.rejected)
@@ -108,7 +107,6 @@ std::string formatTable(const search::TuneResult& result, const std::optional<Ba
     out += fmt::format("predicted speedup over ttnn's default config: {:.2f}x\n",
                        *baseline->record.predictedNs / *result.top.front().predictedNs);
   }
-  (void)fixed;
   return out;
 }
 
@@ -149,16 +147,19 @@ std::optional<search::TuningDb> openDb(const TuneFlags& flags, const search::DbH
 }
 
 /// --emit and --verify-best: the best point through `compile` / `run`.
+/// The block counts go to every kernel's `?` CBs by position (the pipeline's one PlanOptions);
+/// they are the first kernel's positions, as the templates have one kernel.
 int emitBest(const TuneFlags& flags, const DeviceFlags& device, const search::Record& best,
-             const ir::Binding& fixed, const std::vector<std::string>& dynamicCbs) {
-  auto [knobs, counts] = split(best.point, fixed);
+             const ir::Binding& fixed, const ir::Module& module) {
+  search::PointParts parts = search::splitPoint(best.point, fixed);
   PipelineFlags pipeline;
   pipeline.input = flags.input;
-  pipeline.knobs.bind = ir::str(knobs);
+  pipeline.knobs.bind = ir::str(parts.knobs);
   pipeline.maxBlockCount = flags.maxBlockCount;
-  for (size_t i = 0; i < dynamicCbs.size(); ++i)
-    if (auto it = counts.find(dynamicCbs[i]); it != counts.end())
-      pipeline.blockCounts[i] = it->second;
+  std::vector<ir::Operation*> kernels = module.topLevel("ttl.kernel");
+  if (!kernels.empty())
+    pipeline.blockCounts =
+        search::blockCountsByPosition(search::dynamicCbs(kernels.front()), parts.blockCounts);
   if (!flags.emitDir.empty()) {
     CompileFlags compile{pipeline, flags.emitDir};
     if (int rc = runCompile(compile, device); rc != kSuccess) return rc;
@@ -167,19 +168,6 @@ int emitBest(const TuneFlags& flags, const DeviceFlags& device, const search::Re
   RunFlags run;
   run.pipeline = pipeline;
   return runRun(run, device);
-}
-
-/// Every create_cb name of the first kernel in program order ("" for a fixed-depth one), so that
-/// a `block_count(%name)` dimension maps to its position.
-std::vector<std::string> cbPositions(const ir::Module& module) {
-  std::vector<std::string> names;
-  for (ir::Operation* kernel : module.topLevel("ttl.kernel")) {
-    kernel->walk([&](ir::Operation* op) {
-      if (op->isa("ttl.create_cb")) names.push_back(lower::valueName(op->result(0)));
-    });
-    break;
-  }
-  return names;
 }
 
 } // namespace
@@ -294,14 +282,14 @@ int runTune(const TuneFlags& flags, const DeviceFlags& deviceFlags) {
   if (jsonToStdout) {
     if (int rc = writeOutput("", json); rc != kSuccess) return rc;
   } else {
-    std::cout << formatTable(*result, baseline, fixed);
+    std::cout << formatTable(*result, baseline);
     if (!flags.jsonOutput.empty())
       if (int rc = writeOutput(flags.jsonOutput, json); rc != kSuccess) return rc;
   }
   if (result->top.empty())
     return (flags.emitDir.empty() && !flags.verifyBest) ? kSuccess : kInvalidInput;
   if (flags.emitDir.empty() && !flags.verifyBest) return kSuccess;
-  return emitBest(flags, deviceFlags, result->top.front(), fixed, cbPositions(*module));
+  return emitBest(flags, deviceFlags, result->top.front(), fixed, *module);
 }
 
 } // namespace ttlplan::tools

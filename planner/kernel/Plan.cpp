@@ -169,7 +169,6 @@ public:
       : problem_(problem), options_(options), cache_(cache) {}
 
   PlanResult run();
-  std::optional<Rejection> multicast(KernelPlan& plan, multicast::Problem nets);
 
 private:
   void addCbs();
@@ -422,14 +421,16 @@ std::optional<Rejection> KernelPlanner::planCores() {
   return std::nullopt;
 }
 
-std::optional<Rejection> KernelPlanner::multicast(KernelPlan& plan, multicast::Problem nets) {
+/// The multicast step, on its own so that planMulticast() can run it on a finished plan.
+std::optional<Rejection> planNets(KernelPlan& plan, multicast::Problem nets,
+                                  const PlanOptions& options, PlanCache* cache) {
   plan.multicastProblem = std::move(nets);
   if (plan.multicastProblem.nets.empty()) return std::nullopt;
   multicast::Options mcOptions;
-  mcOptions.limits = options_.limits;
+  mcOptions.limits = options.limits;
   multicast::Result r = runSolve<multicast::Result>(
-      &PlanCache::Impl::multicast, cache_, "multicast", options_.limits,
-      [&] { return signature(plan.multicastProblem, options_.limits); }, plan.runs,
+      &PlanCache::Impl::multicast, cache, "multicast", options.limits,
+      [&] { return signature(plan.multicastProblem, options.limits); }, plan.runs,
       [&] { return multicast::solve(plan.multicastProblem, mcOptions); });
   if (solved(r.status) && r.solution) {
     plan.multicastSolution = r.solution;
@@ -462,9 +463,9 @@ PlanResult KernelPlanner::run() {
     noteDepths();
     rejection = planCores();
   }
-  if (!rejection && problem_.multicast) rejection = multicast(plan_, *problem_.multicast);
+  if (!rejection && problem_.multicast)
+    rejection = planNets(plan_, *problem_.multicast, options_, cache_);
   PlanResult result;
-  result.runs = plan_.runs;
   if (rejection)
     result.rejection = std::move(rejection);
   else
@@ -480,8 +481,7 @@ PlanResult plan(const KernelProblem& problem, const PlanOptions& options, PlanCa
 
 std::optional<Rejection> planMulticast(KernelPlan& plan, multicast::Problem nets,
                                        const PlanOptions& options, PlanCache* cache) {
-  KernelProblem unused;
-  return KernelPlanner(unused, options, cache).multicast(plan, std::move(nets));
+  return planNets(plan, std::move(nets), options, cache);
 }
 
 std::string validatePlan(const KernelPlan& plan) {

@@ -135,7 +135,6 @@ struct Rejection {
 struct PlanResult {
   std::optional<KernelPlan> plan;
   std::optional<Rejection> rejection; ///< set exactly when plan is not
-  std::vector<SubProblemRun> runs;    ///< every solve, in order (also in plan->runs)
 };
 
 /// Solutions of sub-problems keyed by a signature of the sub-problem (its data, not its names),

@@ -223,12 +223,7 @@ public:
          ComputeSettings settings)
       : plan_(plan), binding_(binding), device_(device), g_(g), nets_(nets), core_(core),
         settings_(settings) {
-    std::vector<std::optional<int64_t>> here =
-        lower::coreLeafValues(core % g.cols, core / g.cols, g.rows, g.cols);
-    leaves_ = [here](const ir::Operation& op) -> std::optional<int64_t> {
-      std::optional<int> slot = lower::coreLeafSlot(op);
-      return slot ? here[size_t(*slot)] : std::nullopt;
-    };
+    leaves_ = lower::coreLeaves(core % g.cols, core / g.cols, g.rows, g.cols);
     // The plan's CBs name their create_cb by position in program order.
     std::vector<const ir::Operation*> creates;
     kernel->walk([&](ir::Operation* op) {
