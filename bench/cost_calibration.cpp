@@ -13,9 +13,12 @@
 #include "search/baselines/TtnnMatmulConfig.h"
 #include "search/cost/MatmulProgram.h"
 #include "search/cost/Model.h"
+#include "support/CsvTable.h"
 
 #include <algorithm>
 #include <cmath>
+#include <cstdio>
+#include <cstdlib>
 #include <fmt/format.h>
 #include <fstream>
 #include <map>
@@ -28,38 +31,16 @@ using namespace ttlplan::search;
 
 namespace {
 
-using Row = std::map<std::string, std::string>;
+using Row = CsvRow;
 
-// A CSV file with a header line; fields may be double-quoted (with commas inside).
+// The rows of a shipped CSV file; the program stops with the reader's message when it is broken.
 std::vector<Row> readCsv(const std::string& path) {
-  std::ifstream in(path);
-  std::vector<Row> rows;
-  std::vector<std::string> header;
-  std::string line;
-  while (std::getline(in, line)) {
-    std::vector<std::string> fields;
-    std::string field;
-    bool quoted = false;
-    for (char ch : line) {
-      if (ch == '"')
-        quoted = !quoted;
-      else if (ch == ',' && !quoted) {
-        fields.push_back(field);
-        field.clear();
-      } else if (ch != '\r')
-        field += ch;
-    }
-    fields.push_back(field);
-    if (header.empty()) {
-      header = fields;
-      continue;
-    }
-    Row row;
-    for (size_t i = 0; i < header.size() && i < fields.size(); ++i)
-      row[header[i]] = fields[i];
-    rows.push_back(row);
+  Expected<std::vector<CsvRow>> rows = readCsvTable(path);
+  if (!rows) {
+    std::fprintf(stderr, "cost_calibration: %s\n", rows.error().message.c_str());
+    std::exit(1);
   }
-  return rows;
+  return std::move(*rows);
 }
 
 uint32_t tileBytes(std::string dtype) {

@@ -19,6 +19,7 @@
 #include "ir/Verifier.h"
 #include "search/Tuner.h"
 #include "search/baselines/TtnnMatmulConfig.h"
+#include "support/CsvTable.h"
 
 #include <algorithm>
 #include <chrono>
@@ -41,21 +42,6 @@ namespace {
 using Clock = std::chrono::steady_clock;
 
 // ---- the CSV ------------------------------------------------------------------------------------
-
-// Fields of one line; double quotes group commas.
-std::vector<std::string> splitCsv(const std::string& line) {
-  std::vector<std::string> out(1);
-  bool quoted = false;
-  for (char ch : line) {
-    if (ch == '"')
-      quoted = !quoted;
-    else if (ch == ',' && !quoted)
-      out.emplace_back();
-    else if (ch != '\r')
-      out.back() += ch;
-  }
-  return out;
-}
 
 // One block config (tiles): in0_block_w, out_block_h, out_block_w.
 struct Config {
@@ -82,24 +68,19 @@ struct Shape {
 
 // The shapes of the sweep file, in file order; nullopt (with `error`) when it cannot be read.
 std::optional<std::vector<Shape>> readSweep(const std::string& path, std::string& error) {
-  std::ifstream in(path);
-  if (!in) {
-    error = "cannot open " + path;
+  Expected<std::vector<CsvRow>> rows = readCsvTable(path);
+  if (!rows) {
+    error = rows.error().message;
     return std::nullopt;
   }
-  std::string line;
-  if (!std::getline(in, line)) {
-    error = path + " is empty";
+  if (rows->empty()) {
+    error = path + ": no rows";
     return std::nullopt;
   }
-  std::map<std::string, size_t> col;
-  std::vector<std::string> header = splitCsv(line);
-  for (size_t i = 0; i < header.size(); ++i)
-    col[header[i]] = i;
   for (const char* need :
        {"shape_id", "kernel_family", "M", "K", "N", "per_core_M", "per_core_N", "selection",
         "in0_block_w", "out_block_h", "out_block_w", "time_ns", "n_candidates", "transpose_a"})
-    if (!col.count(need)) {
+    if (!rows->front().count(need)) {
       error = fmt::format("{}: no column '{}'", path, need);
       return std::nullopt;
     }
@@ -107,16 +88,9 @@ std::optional<std::vector<Shape>> readSweep(const std::string& path, std::string
   std::map<std::string, size_t> index;
   int lineNo = 1;
   try {
-    while (std::getline(in, line)) {
+    for (const CsvRow& row : *rows) {
       ++lineNo;
-      if (line.empty() || line == "\r") continue;
-      std::vector<std::string> f = splitCsv(line);
-      if (f.size() < header.size()) {
-        error = fmt::format("{}:{}: {} fields, the header has {}", path, lineNo, f.size(),
-                            header.size());
-        return std::nullopt;
-      }
-      auto get = [&](const char* name) -> const std::string& { return f[col.at(name)]; };
+      auto get = [&](const char* name) -> const std::string& { return row.at(name); };
       auto u = [&](const char* name) -> uint32_t {
         const std::string& s = get(name);
         return s.empty() ? 0 : uint32_t(std::stoul(s));
@@ -148,11 +122,7 @@ std::optional<std::vector<Shape>> readSweep(const std::string& path, std::string
       }
     }
   } catch (const std::exception& e) {
-    error = fmt::format("{}:{}: {}", path, lineNo, e.what());
-    return std::nullopt;
-  }
-  if (shapes.empty()) {
-    error = path + ": no rows";
+    error = fmt::format("{}: data row {}: {}", path, lineNo - 1, e.what());
     return std::nullopt;
   }
   return shapes;

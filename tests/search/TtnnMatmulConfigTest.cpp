@@ -4,6 +4,8 @@
 // reproduced).
 #include "search/baselines/TtnnMatmulConfig.h"
 
+#include "support/CsvTable.h"
+
 #include <fstream>
 #include <gtest/gtest.h>
 #include <map>
@@ -11,6 +13,7 @@
 #include <string>
 #include <vector>
 
+using namespace ttlplan;
 using namespace ttlplan::search::baselines;
 
 namespace {
@@ -43,39 +46,11 @@ MatmulConfig ttnn(const MatmulProblem& p) {
   return c.ok() ? *c : MatmulConfig{};
 }
 
-/// One CSV record; fields may be double-quoted (with commas inside).
-std::vector<std::string> splitCsv(const std::string& line) {
-  std::vector<std::string> out(1);
-  bool quoted = false;
-  for (char ch : line) {
-    if (ch == '"')
-      quoted = !quoted;
-    else if (ch == ',' && !quoted)
-      out.emplace_back();
-    else if (ch != '\r')
-      out.back() += ch;
-  }
-  return out;
-}
-
 /// The rows of a CSV file as column name -> value.
-std::vector<std::map<std::string, std::string>> readCsv(const std::string& path) {
-  std::ifstream in(path);
-  EXPECT_TRUE(in.good()) << "cannot read " << path;
-  std::string line;
-  std::getline(in, line);
-  const std::vector<std::string> header = splitCsv(line);
-  std::vector<std::map<std::string, std::string>> rows;
-  while (std::getline(in, line)) {
-    if (line.empty()) continue;
-    const std::vector<std::string> fields = splitCsv(line);
-    EXPECT_EQ(fields.size(), header.size()) << line;
-    std::map<std::string, std::string> row;
-    for (size_t i = 0; i < header.size() && i < fields.size(); ++i)
-      row[header[i]] = fields[i];
-    rows.push_back(std::move(row));
-  }
-  return rows;
+std::vector<CsvRow> readCsv(const std::string& path) {
+  Expected<std::vector<CsvRow>> rows = readCsvTable(path);
+  EXPECT_TRUE(rows) << rows.error().message;
+  return rows ? std::move(*rows) : std::vector<CsvRow>{};
 }
 
 const std::string kGemm = std::string(TTLPLAN_SHARED_DIR) + "/bench-data/gemm/";
