@@ -138,28 +138,47 @@ PointEvaluator::PointEvaluator(const ir::Module& module, const ir::Device& devic
 }
 
 Record PointEvaluator::evaluate(const ir::Binding& point) const {
-  Clock::time_point start = Clock::now();
-  Record r;
-  r.point = point;
-  PointParts parts = splitPoint(point, fixed_);
-  if (std::optional<lower::BindingFailure> f = checker_.check(parts.knobs)) {
-    std::string knobs = fmt::format("{}", fmt::join(f->knobs, ", "));
-    r = rejected(std::move(r), f->require ? "require" : "knob-expression",
-                 knobs.empty() ? f->message : f->message + " (knobs " + knobs + ")");
-  } else {
-    r.status = "ok";
-    r.predictedNs = 0.0;
-    for (size_t k = 0; k < kernels_.size(); ++k)
-      if (!addKernel(k, parts, r)) break;
-  }
-  r.timingMs = std::chrono::duration<double, std::milli>(Clock::now() - start).count();
-  return r;
+  return evaluateGroup({point}).front();
 }
 
-bool PointEvaluator::addKernel(size_t k, const PointParts& parts, Record& r) const {
+std::vector<Record> PointEvaluator::evaluateGroup(const std::vector<ir::Binding>& points) const {
+  std::vector<Record> out;
+  if (points.empty()) return out;
+  Clock::time_point start = Clock::now();
+  const ir::Binding knobs = splitPoint(points.front(), fixed_).knobs;
+  const std::optional<lower::BindingFailure> failure = checker_.check(knobs);
+  std::vector<Shared> shared(kernels_.size());
+  for (const ir::Binding& point : points) {
+    PointParts parts = splitPoint(point, fixed_);
+    if (parts.knobs != knobs) {
+      out.push_back(evaluate(point));
+      continue;
+    }
+    Record r;
+    r.point = point;
+    if (failure) {
+      std::string names = fmt::format("{}", fmt::join(failure->knobs, ", "));
+      r = rejected(std::move(r), failure->require ? "require" : "knob-expression",
+                   names.empty() ? failure->message : failure->message + " (knobs " + names + ")");
+    } else {
+      r.status = "ok";
+      r.predictedNs = 0.0;
+      for (size_t k = 0; k < kernels_.size(); ++k)
+        if (!addKernel(k, parts, shared[k], r)) break;
+    }
+    Clock::time_point end = Clock::now();
+    r.timingMs = std::chrono::duration<double, std::milli>(end - start).count();
+    start = end;
+    out.push_back(std::move(r));
+  }
+  return out;
+}
+
+bool PointEvaluator::addKernel(size_t k, const PointParts& parts, Shared& shared, Record& r) const {
   ir::Operation* kernel = kernels_[k];
   const ir::Binding& binding = parts.knobs;
-  Expected<pk::KernelProblem> problem = lower::extractKernelProblem(kernel, binding, device_);
+  if (!shared.problem) shared.problem = lower::extractKernelProblem(kernel, binding, device_);
+  const Expected<pk::KernelProblem>& problem = *shared.problem;
   if (!problem) {
     r = rejected(std::move(r), "extract", problem.error().message);
     return false;
@@ -174,7 +193,9 @@ bool PointEvaluator::addKernel(size_t k, const PointParts& parts, Record& r) con
                  knobs.empty() ? why.message : why.message + " (knobs " + knobs + ")");
     return false;
   }
-  Expected<cost::Program> program = cost::extractProgram(kernel, *plan.plan, binding, device_);
+  if (!shared.program) shared.program = cost::extractProgram(kernel, *plan.plan, binding, device_);
+  Expected<cost::Program>& program = *shared.program;
+  if (program) cost::setCbDepths(*program, *plan.plan);
   Expected<cost::Prediction> prediction =
       program ? cost::predict(*program, device_) : Expected<cost::Prediction>(program.error());
   if (!prediction) {
@@ -226,6 +247,27 @@ private:
   std::vector<Record> all_;
 };
 
+/// The positions of `ids` not found in the db (those fill `slots` and `fromDb` here), grouped by
+/// their knob values in order of first appearance: a group shares its extraction.
+std::vector<std::vector<size_t>> groupByKnobs(const Space& space, const std::vector<uint64_t>& ids,
+                                              TuningDb* db, std::vector<Record>& slots,
+                                              std::vector<char>& fromDb) {
+  std::vector<std::vector<size_t>> groups;
+  std::map<ir::Binding, size_t> byKnobs;
+  for (size_t i = 0; i < ids.size(); ++i) {
+    ir::Binding point = space.point(ids[i]);
+    if (const Record* known = db ? db->lookup(point) : nullptr) {
+      slots[i] = *known;
+      fromDb[i] = 1;
+      continue;
+    }
+    auto [it, added] = byKnobs.try_emplace(splitPoint(point, {}).knobs, groups.size());
+    if (added) groups.emplace_back();
+    groups[it->second].push_back(i);
+  }
+  return groups;
+}
+
 } // namespace
 
 Expected<TuneResult> tune(const ir::Module& module, const ir::Device& device,
@@ -255,15 +297,15 @@ Expected<TuneResult> tune(const ir::Module& module, const ir::Device& device,
     if (ids.empty()) break;
     std::vector<Record> slots(ids.size());
     std::vector<char> fromDb(ids.size(), 0);
+    std::vector<std::vector<size_t>> groups = groupByKnobs(*space, ids, options.db, slots, fromDb);
     arena.execute([&] {
-      tbb::parallel_for(size_t(0), ids.size(), [&](size_t i) {
-        ir::Binding point = space->point(ids[i]);
-        if (const Record* known = options.db ? options.db->lookup(point) : nullptr) {
-          slots[i] = *known;
-          fromDb[i] = 1;
-          return;
-        }
-        slots[i] = evaluator.evaluate(point);
+      tbb::parallel_for(size_t(0), groups.size(), [&](size_t g) {
+        std::vector<ir::Binding> points;
+        for (size_t i : groups[g])
+          points.push_back(space->point(ids[i]));
+        std::vector<Record> records = evaluator.evaluateGroup(points);
+        for (size_t j = 0; j < groups[g].size(); ++j)
+          slots[groups[g][j]] = std::move(records[j]);
       });
     });
     std::vector<std::optional<double>> scores(ids.size());

@@ -12,6 +12,7 @@
 #include "search/Space.h"
 #include "search/Strategy.h"
 #include "search/TuningDb.h"
+#include "search/cost/Program.h"
 #include "support/Expected.h"
 
 #include <cstdint>
@@ -92,10 +93,21 @@ public:
                  planner::kernel::PlanOptions options, planner::kernel::PlanCache* cache);
   /// The record of `point` (a rejection names its reason; timing in timingMs).
   Record evaluate(const ir::Binding& point) const;
+  /// The records of `points`, which share their knob values (they differ in planner dimensions
+  /// only), in order: the ttl.requires are checked and each kernel is extracted once, and the
+  /// cost program of the first plan that fits is re-used for the others with their CB depths
+  /// (cost::setCbDepths). A point with other knob values is evaluated on its own.
+  std::vector<Record> evaluateGroup(const std::vector<ir::Binding>& points) const;
+
+  /// What the points of one knob binding share for one kernel.
+  struct Shared {
+    std::optional<Expected<planner::kernel::KernelProblem>> problem;
+    std::optional<Expected<cost::Program>> program;
+  };
 
 private:
   /// Adds kernel `k`'s plan and cost to `r`; false (r rejected) when it does not fit.
-  bool addKernel(size_t k, const PointParts& parts, Record& r) const;
+  bool addKernel(size_t k, const PointParts& parts, Shared& shared, Record& r) const;
 
   const ir::Device& device_;
   ir::Binding fixed_;

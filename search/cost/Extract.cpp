@@ -532,7 +532,7 @@ Expected<Program> extractProgram(ir::Operation* kernel, const lower::KernelPlan&
       int64_t tiles = 1;
       for (int64_t d : cb.blockShape)
         tiles *= d;
-      cls.cbs.push_back({cb.name, std::max<int64_t>(1, cb.blockCount), tiles * cb.tileBytes});
+      cls.cbs.push_back({cb.name, 1, tiles * cb.tileBytes});
     }
     Walker walker(kernel, plan, binding, device, g, nets, core, settings);
     int movers = 0;
@@ -545,7 +545,14 @@ Expected<Program> extractProgram(ir::Operation* kernel, const lower::KernelPlan&
       cls.threads.push_back(std::move(thread));
     }
   }
+  setCbDepths(program, plan);
   return program;
+}
+
+void setCbDepths(Program& program, const lower::KernelPlan& plan) {
+  for (CoreClass& cls : program.classes)
+    for (size_t i = 0; i < cls.cbs.size() && i < plan.cbs.size(); ++i)
+      cls.cbs[i].depth = std::max<int64_t>(1, plan.cbs[i].blockCount);
 }
 
 } // namespace ttlplan::search::cost

@@ -17,4 +17,10 @@ namespace ttlplan::search::cost {
 Expected<Program> extractProgram(ir::Operation* kernel, const lower::KernelPlan& plan,
                                  const ir::Binding& binding, const ir::Device& device);
 
+/// Sets every class's CB depths to `plan`'s block counts. The planner's block counts change
+/// nothing else the Program reads (grid, work, nets, DST chains and block shapes are planned
+/// without them), so the tuner extracts one Program per knob binding and re-uses it for every
+/// block count with this.
+void setCbDepths(Program& program, const lower::KernelPlan& plan);
+
 } // namespace ttlplan::search::cost

@@ -37,6 +37,7 @@ struct ComputeBreakdown {
   double unpack = 0;   ///< unpacker cycles not hidden behind math
   double pack = 0;     ///< packer cycles not overlapped with the next round's math
   double overhead = 0; ///< DST acquire/commit/release and init cycles
+  bool operator==(const ComputeBreakdown&) const = default;
 };
 
 struct Step {
@@ -57,6 +58,7 @@ struct Step {
   int64_t sourceOffset = 0;
   std::vector<Step> body; ///< Loop: the steps repeated
   std::string origin;     ///< file:line:col of the TTL op, for reports ("" when none)
+  bool operator==(const Step&) const = default;
 
   static Step onCb(StepKind kind, int cb) {
     Step s;
@@ -101,6 +103,7 @@ struct Step {
 struct Thread {
   ThreadRole role = ThreadRole::Compute;
   std::vector<Step> steps;
+  bool operator==(const Thread&) const = default;
 };
 
 /// One circular buffer of a core class.
@@ -108,6 +111,7 @@ struct Cb {
   std::string name;       ///< "%cba"
   int64_t depth = 1;      ///< blocks the CB holds (>= 1)
   int64_t blockBytes = 0; ///< bytes of one block (for the report)
+  bool operator==(const Cb&) const = default;
 };
 
 /// Cores that run the same program.
@@ -119,6 +123,7 @@ struct CoreClass {
   int64_t workItems = 0;   ///< work items per core (0 when the kernel splits work by hand)
   std::vector<Cb> cbs;
   std::vector<Thread> threads;
+  bool operator==(const CoreClass&) const = default;
 };
 
 /// A multicast (or unicast) net as the simulation sees it: one representative sender class and
@@ -130,6 +135,7 @@ struct Net {
   std::vector<int> receiverClasses; ///< classes that receive from this sender
   int destinations = 0;             ///< receiving cores of one real net (for latency and bytes)
   int nets = 1;                     ///< real nets this one stands for (NoC traffic totals)
+  bool operator==(const Net&) const = default;
 };
 
 /// The whole kernel.
@@ -139,6 +145,7 @@ struct Program {
   int gridCols = 1;   ///< cores along x
   std::vector<CoreClass> classes;
   std::vector<Net> nets;
+  bool operator==(const Program&) const = default;
 };
 
 } // namespace ttlplan::search::cost

@@ -2,8 +2,11 @@
 // thread count, resume after a crash, shards that merge into the single run, rejection reasons.
 #include "search/Tuner.h"
 
+#include "ir/Ops.h"
 #include "ir/Parser.h"
 #include "ir/Verifier.h"
+#include "lower/KernelPlanner.h"
+#include "search/cost/Extract.h"
 #include "support/ReadFile.h"
 #include "tests/support/LoadModule.h"
 
@@ -264,6 +267,54 @@ TEST(Tuner, CbIndexAndKnobExpressionRejections) {
                              {}, nullptr);
   EXPECT_EQ(bad.reason, "knob-expression") << bad.detail;
   EXPECT_NE(bad.detail.find("WN"), std::string::npos) << bad.detail;
+}
+
+TEST(Tuner, ACostProgramReusedAcrossBlockCountsEqualsAFreshOne) {
+  // The tuner extracts one cost Program per knob binding and sets its CB depths for each block
+  // count (cost::setCbDepths): it must equal the Program extracted from that block count's plan.
+  auto module = load(kSource + "/examples/matmul_template.ttl");
+  ASSERT_TRUE(module);
+  ir::Device d = wormhole();
+  ir::Binding knobs{{"BK", 8}, {"BM", 1}, {"BN", 2}, {"WM", 8}, {"WN", 4}};
+  ir::Operation* kernel = module->topLevel(ir::KernelOp::kName).front();
+  std::vector<std::pair<size_t, std::string>> dynamic = dynamicCbs(kernel);
+  ASSERT_EQ(dynamic.size(), 1u);
+  Expected<planner::kernel::KernelProblem> problem = lower::extractKernelProblem(kernel, knobs, d);
+  ASSERT_TRUE(problem) << problem.error().message;
+  auto planWith = [&](int64_t count) {
+    planner::kernel::PlanOptions o;
+    o.blockCounts[dynamic[0].first] = count;
+    return lower::planKernel(kernel, *problem, knobs, d, o, nullptr);
+  };
+  planner::kernel::PlanResult one = planWith(1);
+  ASSERT_TRUE(one.plan);
+  Expected<cost::Program> reused = cost::extractProgram(kernel, *one.plan, knobs, d);
+  ASSERT_TRUE(reused) << reused.error().message;
+  for (int64_t count : {3, 2, 4, 1}) {
+    planner::kernel::PlanResult plan = planWith(count);
+    ASSERT_TRUE(plan.plan);
+    Expected<cost::Program> fresh = cost::extractProgram(kernel, *plan.plan, knobs, d);
+    ASSERT_TRUE(fresh) << fresh.error().message;
+    cost::setCbDepths(*reused, *plan.plan);
+    EXPECT_TRUE(*reused == *fresh) << "block count " << count;
+    // The depth really changed (the comparison is not of two unchanged Programs).
+    bool found = false;
+    for (const cost::Cb& cb : fresh->classes.front().cbs)
+      found = found || (cb.name == dynamic[0].second && cb.depth == count);
+    EXPECT_TRUE(found) << "block count " << count;
+  }
+  // The grouped evaluation gives each point's record evaluated alone.
+  PointEvaluator evaluator(*module, d, {}, {}, nullptr);
+  std::vector<ir::Binding> points;
+  for (int64_t count : {1, 2, 3, 4}) {
+    ir::Binding p = knobs;
+    p["block_count(%cbc)"] = count;
+    points.push_back(p);
+  }
+  std::vector<Record> grouped = evaluator.evaluateGroup(points);
+  ASSERT_EQ(grouped.size(), points.size());
+  for (size_t i = 0; i < points.size(); ++i)
+    EXPECT_EQ(withoutTiming({grouped[i]}), withoutTiming({evaluator.evaluate(points[i])}));
 }
 
 TEST(Tuner, TimeLimitStopsWithTheBestSoFar) {
