@@ -244,19 +244,24 @@ std::optional<int64_t> apply(const CompiledValues::Instruction& in, int64_t a, i
 
 } // namespace
 
-CompiledValues::CompiledValues(const std::vector<const Value*>& roots, const LeafSlot& leafSlot) {
+CompiledValues::CompiledValues(const std::vector<const Value*>& roots, const LeafSlot& leafSlot,
+                               const ArgumentSlot& argumentSlot) {
   std::unordered_map<const Value*, int> seen;
   for (const Value* v : roots)
-    roots_.push_back(compile(v, 0, leafSlot, seen));
+    roots_.push_back(compile(v, 0, leafSlot, argumentSlot, seen));
 }
 
 int CompiledValues::compile(const Value* value, int depth, const LeafSlot& leafSlot,
+                            const ArgumentSlot& argumentSlot,
                             std::unordered_map<const Value*, int>& seen) {
   if (auto it = seen.find(value); value && it != seen.end()) return it->second;
   Instruction in;
   const Operation* op = value && depth <= kMaxDepth ? value->definingOp() : nullptr;
   if (!op) {
-    in.code = Code::Unknown;
+    std::optional<int> slot =
+        value && depth <= kMaxDepth && argumentSlot ? argumentSlot(*value) : std::nullopt;
+    in.code = slot ? Code::Leaf : Code::Unknown;
+    in.value = slot.value_or(0);
   } else if (op->isa("arith.constant")) {
     std::optional<int64_t> c = constantValue(*op);
     in.code = c ? Code::Constant : Code::Unknown;
@@ -283,8 +288,8 @@ int CompiledValues::compile(const Value* value, int depth, const LeafSlot& leafS
         in.code = Code::Unknown;
     }
     if (in.code != Code::Unknown) {
-      in.a = compile(op->operand(0), depth + 1, leafSlot, seen);
-      in.b = compile(op->operand(1), depth + 1, leafSlot, seen);
+      in.a = compile(op->operand(0), depth + 1, leafSlot, argumentSlot, seen);
+      in.b = compile(op->operand(1), depth + 1, leafSlot, argumentSlot, seen);
     }
   }
   program_.push_back(in);
@@ -308,7 +313,17 @@ std::vector<std::optional<int64_t>> CompiledValues::knobValues(const Binding& bi
 void CompiledValues::run(const std::vector<std::optional<int64_t>>& knobValues,
                          const std::vector<std::optional<int64_t>>& leaves,
                          std::vector<std::optional<int64_t>>& out) const {
-  std::vector<std::optional<int64_t>> v(program_.size());
+  std::vector<std::optional<int64_t>> v;
+  runAll(knobValues, leaves, v);
+  out.resize(roots_.size());
+  for (size_t r = 0; r < roots_.size(); ++r)
+    out[r] = v[size_t(roots_[r])];
+}
+
+void CompiledValues::runAll(const std::vector<std::optional<int64_t>>& knobValues,
+                            const std::vector<std::optional<int64_t>>& leaves,
+                            std::vector<std::optional<int64_t>>& v) const {
+  v.assign(program_.size(), std::nullopt);
   for (size_t i = 0; i < program_.size(); ++i) {
     const Instruction& in = program_[i];
     switch (in.code) {
@@ -327,9 +342,6 @@ void CompiledValues::run(const std::vector<std::optional<int64_t>>& knobValues,
       if (v[size_t(in.a)] && v[size_t(in.b)]) v[i] = apply(in, *v[size_t(in.a)], *v[size_t(in.b)]);
     }
   }
-  out.resize(roots_.size());
-  for (size_t r = 0; r < roots_.size(); ++r)
-    out[r] = v[size_t(roots_[r])];
 }
 
 void collectKnobs(const Value* value, std::set<std::string>& knobs) {

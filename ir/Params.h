@@ -60,13 +60,17 @@ std::vector<std::optional<int64_t>> evaluateAll(const std::vector<const Value*>&
 /// Values compiled once into a flat program, then evaluated many times (per core, per binding)
 /// without walking the IR: the same results as evaluate() with a LeafEvaluator. Leaves (ops that
 /// are not constants, knobs or `arith`) get slots from `leafSlot` at compile time and their values
-/// per run; values no op defines (block arguments) do not fold.
+/// per run; values no op defines (block arguments: loop induction variables) get slots from
+/// `argumentSlot` the same way (without one, or where it gives nullopt, they do not fold).
 class CompiledValues {
 public:
   /// The slot of a leaf op, or nullopt when such an op never folds.
   using LeafSlot = std::function<std::optional<int>(const Operation&)>;
+  /// The leaf slot of a block argument, or nullopt when it never folds.
+  using ArgumentSlot = std::function<std::optional<int>(const Value&)>;
   CompiledValues() = default;
-  CompiledValues(const std::vector<const Value*>& roots, const LeafSlot& leafSlot);
+  CompiledValues(const std::vector<const Value*>& roots, const LeafSlot& leafSlot,
+                 const ArgumentSlot& argumentSlot = {});
 
   /// The knob names the program reads, by knob slot.
   const std::vector<std::string>& knobs() const { return knobs_; }
@@ -76,6 +80,12 @@ public:
   void run(const std::vector<std::optional<int64_t>>& knobValues,
            const std::vector<std::optional<int64_t>>& leaves,
            std::vector<std::optional<int64_t>>& out) const;
+  /// run() into `values`, every instruction's value (re-used between runs: no allocation once
+  /// sized); root i's value is values[rootInstruction(i)].
+  void runAll(const std::vector<std::optional<int64_t>>& knobValues,
+              const std::vector<std::optional<int64_t>>& leaves,
+              std::vector<std::optional<int64_t>>& values) const;
+  int rootInstruction(size_t root) const { return roots_[root]; }
 
   enum class Code : uint8_t {
     Unknown,
@@ -105,7 +115,7 @@ public:
 
 private:
   int compile(const Value* value, int depth, const LeafSlot& leafSlot,
-              std::unordered_map<const Value*, int>& seen);
+              const ArgumentSlot& argumentSlot, std::unordered_map<const Value*, int>& seen);
 
   std::vector<Instruction> program_; ///< operands before their users
   std::vector<int> roots_;           ///< instruction of each root
