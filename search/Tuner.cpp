@@ -133,8 +133,10 @@ PointEvaluator::PointEvaluator(const ir::Module& module, const ir::Device& devic
                                ir::Binding fixed, pk::PlanOptions options, pk::PlanCache* cache)
     : device_(device), fixed_(std::move(fixed)), options_(std::move(options)), cache_(cache),
       checker_(module), kernels_(module.topLevel(ir::KernelOp::kName)) {
-  for (ir::Operation* k : kernels_)
+  for (ir::Operation* k : kernels_) {
     dynamic_.push_back(dynamicCbs(k));
+    extractors_.emplace_back(k);
+  }
 }
 
 Record PointEvaluator::evaluate(const ir::Binding& point) const {
@@ -193,7 +195,7 @@ bool PointEvaluator::addKernel(size_t k, const PointParts& parts, Shared& shared
                  knobs.empty() ? why.message : why.message + " (knobs " + knobs + ")");
     return false;
   }
-  if (!shared.program) shared.program = cost::extractProgram(kernel, *plan.plan, binding, device_);
+  if (!shared.program) shared.program = extractors_[k].extract(*plan.plan, binding, device_);
   Expected<cost::Program>& program = *shared.program;
   if (program) cost::setCbDepths(*program, *plan.plan);
   Expected<cost::Prediction> prediction =

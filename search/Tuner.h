@@ -12,6 +12,7 @@
 #include "search/Space.h"
 #include "search/Strategy.h"
 #include "search/TuningDb.h"
+#include "search/cost/Extract.h"
 #include "search/cost/Program.h"
 #include "support/Expected.h"
 
@@ -116,6 +117,7 @@ private:
   lower::BindingChecker checker_;
   std::vector<ir::Operation*> kernels_;
   std::vector<std::vector<std::pair<size_t, std::string>>> dynamic_; ///< `?` CBs per kernel
+  std::vector<cost::ProgramExtractor> extractors_;                   ///< per kernel
 };
 
 /// PointEvaluator(...).evaluate(point), for one-off calls.

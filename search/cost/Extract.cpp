@@ -95,28 +95,38 @@ void controlFrontier(const ir::Value* v, const std::unordered_map<const ir::Valu
       controlFrontier(operand, index, folds, seen, out);
 }
 
-void evaluateControl(GridRoles& g, ir::Operation* kernel, const ir::Binding& binding) {
-  ControlValues values = controlValues(kernel);
+// Prepared once per kernel: the control values and their compiled program.
+struct Control {
+  ControlValues values;
+  ir::CompiledValues program; // the closure, run per core (the same expression DAG on every core)
+  std::unordered_map<const ir::Value*, size_t> index; // closure value -> position
+};
+
+Control prepareControl(ir::Operation* kernel) {
+  Control c;
+  c.values = controlValues(kernel);
+  c.program = ir::CompiledValues(c.values.closure, lower::coreLeafSlot);
+  for (size_t i = 0; i < c.values.closure.size(); ++i)
+    c.index.emplace(c.values.closure[i], i);
+  return c;
+}
+
+void evaluateControl(GridRoles& g, const Control& control, const ir::Binding& binding) {
   g.control.assign(g.work.size(), {});
-  // Compiled once, run per core (the closure is the same expression DAG on every core).
-  ir::CompiledValues program(values.closure, lower::coreLeafSlot);
-  std::unordered_map<const ir::Value*, size_t> index;
-  for (size_t i = 0; i < values.closure.size(); ++i)
-    index.emplace(values.closure[i], i);
   // Which values fold is the same on almost every core: the frontier is found once per pattern.
   std::map<std::vector<bool>, std::vector<size_t>> frontiers;
-  std::vector<std::optional<int64_t>> knobs = program.knobValues(binding), results;
+  std::vector<std::optional<int64_t>> knobs = control.program.knobValues(binding), results;
   for (size_t c = 0; c < g.work.size(); ++c) {
-    program.run(knobs, lower::coreLeafValues(int(c) % g.cols, int(c) / g.cols, g.rows, g.cols),
-                results);
+    control.program.run(
+        knobs, lower::coreLeafValues(int(c) % g.cols, int(c) / g.cols, g.rows, g.cols), results);
     std::vector<bool> folds(results.size());
     for (size_t i = 0; i < results.size(); ++i)
       folds[i] = results[i].has_value();
     auto [it, added] = frontiers.try_emplace(folds);
     if (added) {
       std::set<const ir::Value*> seen;
-      for (const ir::Value* root : values.roots)
-        controlFrontier(root, index, folds, seen, it->second);
+      for (const ir::Value* root : control.values.roots)
+        controlFrontier(root, control.index, folds, seen, it->second);
     }
     for (size_t i : it->second)
       g.control[c].push_back(*results[i]);
@@ -215,75 +225,6 @@ NetGroups groupNets(const GridRoles& g, const lower::KernelPlan& plan) {
   return out;
 }
 
-// Walks one thread of one representative core into steps.
-class Walker {
-public:
-  Walker(ir::Operation* kernel, const lower::KernelPlan& plan, const ir::Binding& binding,
-         const ir::Device& device, const GridRoles& g, const NetGroups& nets, int core,
-         ComputeSettings settings)
-      : plan_(plan), binding_(binding), device_(device), g_(g), nets_(nets), core_(core),
-        settings_(settings) {
-    leaves_ = lower::coreLeaves(core % g.cols, core / g.cols, g.rows, g.cols);
-    // The plan's CBs name their create_cb by position in program order.
-    std::vector<const ir::Operation*> creates;
-    kernel->walk([&](ir::Operation* op) {
-      if (op->isa("ttl.create_cb")) creates.push_back(op);
-    });
-    for (size_t i = 0; i < plan.cbs.size(); ++i)
-      if (int s = plan.cbs[i].source; s >= 0 && size_t(s) < creates.size())
-        cbIndex_[creates[size_t(s)]] = int(i);
-  }
-
-  Status walk(ir::Block& block, std::vector<Step>& out);
-
-private:
-  std::optional<int64_t> value(const ir::Value* v) const {
-    return ir::evaluate(v, binding_, leaves_, &ivs_);
-  }
-  // The plan's net this core sends (receives) `pipe` on, or -1 when it does not.
-  int netOf(const ir::Value* pipe, bool send) const {
-    std::string id = lower::valueName(pipe);
-    auto it = std::find(g_.pipes.begin(), g_.pipes.end(), id);
-    if (it == g_.pipes.end()) return -1;
-    size_t p = size_t(it - g_.pipes.begin());
-    return send ? g_.sends[size_t(core_)][p] : g_.receives[size_t(core_)][p];
-  }
-  int cbOf(const ir::Value* cbValue) const {
-    auto it = cbIndex_.find(cbValue ? cbValue->definingOp() : nullptr);
-    return it == cbIndex_.end() ? -1 : it->second;
-  }
-  // The CB a view (cb_reserve / cb_wait result) belongs to.
-  int cbOfView(const ir::Value* view) const {
-    const ir::Operation* def = view ? view->definingOp() : nullptr;
-    if (!def || !(def->isa("ttl.cb_reserve") || def->isa("ttl.cb_wait"))) return -1;
-    return cbOf(def->operand(0));
-  }
-  int64_t viewBytes(int cb) const {
-    const lower::CbPlan& p = plan_.cbs[size_t(cb)];
-    int64_t tiles = 1;
-    for (int64_t d : p.blockShape)
-      tiles *= d;
-    return tiles * p.tileBytes;
-  }
-  Status error(const ir::Operation& op, const std::string& what) const {
-    return Error{fmt::format("{}: error: cost model: {}", op.location().str(), what)};
-  }
-  Status loop(ir::Operation& op, std::vector<Step>& out);
-  Status copy(ir::Operation& op, std::vector<Step>& out);
-  Status store(ir::Operation& op, std::vector<Step>& out);
-
-  const lower::KernelPlan& plan_;
-  const ir::Binding& binding_;
-  const ir::Device& device_;
-  const GridRoles& g_;
-  const NetGroups& nets_;
-  int core_;
-  ComputeSettings settings_;
-  std::map<const ir::Operation*, int> cbIndex_;
-  std::map<const ir::Value*, int64_t> ivs_; // induction variables fixed while walking a body
-  ir::LeafEvaluator leaves_;                // this core's ttl.core_x/core_y/grid_size
-};
-
 // Loops of at most this many iterations are split where a branch of their body changes with the
 // induction variable; longer ones are walked at their first iteration (docs/cost-model.md).
 constexpr int64_t kMaxSplitIterations = 64;
@@ -308,81 +249,6 @@ std::vector<const ir::Value*> conditionsOn(ir::Block& body, const ir::Value* iv)
   return out;
 }
 
-Status Walker::loop(ir::Operation& op, std::vector<Step>& out) {
-  Step s;
-  s.kind = StepKind::Loop;
-  s.origin = op.location().str();
-  if (op.isa("ttl.work_loop")) {
-    s.workLoop = true;
-    s.count = g_.work[size_t(core_)];
-    if (Status st = walk(op.body(), s.body); !st) return st;
-    out.push_back(std::move(s));
-    return Status::success();
-  }
-  auto lb = value(op.operand(0)), ub = value(op.operand(1)), step = value(op.operand(2));
-  if (!lb || !ub || !step || *step <= 0)
-    return error(op, "the loop bounds do not fold to constants on this core");
-  int64_t count = *ub > *lb ? (*ub - *lb + *step - 1) / *step : 0;
-  const ir::Value* iv = op.body().numArguments() > 0 ? op.body().argument(0) : nullptr;
-  // Runs of iterations in which every branch of the body goes the same way: one Loop step each
-  // (an edge core that skips its last blocks, say).
-  std::vector<std::pair<int64_t, int64_t>> runs; // (first iteration, iterations)
-  std::vector<const ir::Value*> conditions =
-      iv ? conditionsOn(op.body(), iv) : std::vector<const ir::Value*>{};
-  if (!iv || conditions.empty() || count > kMaxSplitIterations || count == 0) {
-    runs.push_back({0, count});
-  } else {
-    std::vector<std::optional<int64_t>> last;
-    for (int64_t i = 0; i < count; ++i) {
-      ivs_[iv] = *lb + i * *step;
-      std::vector<std::optional<int64_t>> now;
-      for (const ir::Value* c : conditions)
-        now.push_back(value(c));
-      if (i == 0 || now != last) runs.push_back({i, 0});
-      ++runs.back().second;
-      last = std::move(now);
-    }
-  }
-  for (const auto& [first, iterations] : runs) {
-    if (iv) ivs_[iv] = *lb + first * *step;
-    Step run = s;
-    run.count = iterations;
-    if (runs.size() > 1) {
-      run.sourceCount = count;
-      run.sourceOffset = first;
-    }
-    if (Status st = walk(op.body(), run.body); !st) return st;
-    out.push_back(std::move(run));
-  }
-  if (iv) ivs_.erase(iv);
-  return Status::success();
-}
-
-Status Walker::copy(ir::Operation& op, std::vector<Step>& out) {
-  ir::CopyOp copy(&op);
-  Step s;
-  s.origin = op.location().str();
-  using D = ir::CopyOp::Direction;
-  D dir = copy.direction();
-  int cb = cbOfView(dir == D::Read || dir == D::Receive ? copy.destination() : copy.source());
-  if (cb < 0) return error(op, "a copy whose view is not a CB block");
-  s.bytes = viewBytes(cb);
-  const lower::CbPlan& p = plan_.cbs[size_t(cb)];
-  s.requests = p.tileBytes > 0 ? s.bytes / p.tileBytes : 1;
-  if (dir == D::Read || dir == D::Write) {
-    s.kind = dir == D::Read ? StepKind::Read : StepKind::Write;
-  } else if (dir == D::Send || dir == D::Receive) {
-    int net = dir == D::Send ? netOf(copy.destination(), true) : netOf(copy.source(), false);
-    if (net < 0) return Status::success(); // not a sender / receiver here (guarded elsewhere)
-    s.kind = dir == D::Send ? StepKind::Send : StepKind::Receive;
-    s.net = nets_.repOfNet[size_t(net)];
-  } else {
-    return error(op, "a copy of unknown direction");
-  }
-  out.push_back(std::move(s));
-  return Status::success();
-}
-
 // The chain feeding a store: compute ops reachable backwards from the stored value.
 std::vector<ir::Operation*> chainOps(ir::Operation& store) {
   std::vector<ir::Operation*> ops, work = {ir::StoreOp(&store).value()->definingOp()};
@@ -405,13 +271,221 @@ std::vector<ir::Operation*> chainOps(ir::Operation& store) {
   return ops;
 }
 
+} // namespace
+
+// What the walk reads from the kernel's IR that does not depend on the binding or the plan,
+// prepared once per kernel: the folded values compiled (leaf slots: the core's, then one per
+// loop index), the create_cb positions, the ops' locations, the conditions each loop splits on,
+// the chain each store ends and the pipes' ids.
+struct KernelIr {
+  explicit KernelIr(ir::Operation* kernel);
+
+  ir::Operation* kernel;
+  Control control;
+  ir::CompiledValues values;                                    // loop bounds and if conditions
+  std::unordered_map<const ir::Value*, size_t> valueRoot;       // value -> root of `values`
+  size_t leaves = 0;                                            // core leaves + loop indices
+  std::unordered_map<const ir::Value*, int> indexSlot;          // loop index -> its leaf slot
+  std::unordered_map<const ir::Operation*, int> createPosition; // create_cb -> program order
+  std::unordered_map<const ir::Operation*, std::string> origin; // op -> file:line:col
+  std::unordered_map<const ir::Operation*, std::vector<const ir::Value*>> conditions; // loop's
+  std::unordered_map<const ir::Operation*, std::vector<ir::Operation*>> chains;       // store's
+  std::unordered_map<const ir::Value*, std::string> pipeIds; // pipe value -> its id
+};
+
+KernelIr::KernelIr(ir::Operation* op) : kernel(op), control(prepareControl(op)) {
+  std::vector<const ir::Value*> roots;
+  const size_t coreLeaves = lower::coreLeafValues(0, 0, 1, 1).size();
+  kernel->walk([&](ir::Operation* o) {
+    origin.emplace(o, o->location().str());
+    if (o->isa(ir::CreateCBOp::kName)) createPosition.emplace(o, int(createPosition.size()));
+    if (o->isa(ir::CreatePipeOp::kName))
+      for (const ir::Value* r : o->results())
+        pipeIds.emplace(r, lower::valueName(r));
+    if (o->isa("scf.for")) {
+      for (size_t i = 0; i < 3 && i < o->numOperands(); ++i)
+        roots.push_back(o->operand(i));
+      if (o->body().numArguments() > 0) {
+        const ir::Value* iv = o->body().argument(0);
+        indexSlot.emplace(iv, int(coreLeaves + indexSlot.size()));
+        conditions.emplace(o, conditionsOn(o->body(), iv));
+      }
+    }
+    if (o->isa("scf.if")) roots.push_back(o->operand(0));
+    if (o->isa("ttl.store")) chains.emplace(o, chainOps(*o));
+  });
+  leaves = coreLeaves + indexSlot.size();
+  values = ir::CompiledValues(roots, lower::coreLeafSlot, [&](const ir::Value& v) {
+    auto it = indexSlot.find(&v);
+    return it == indexSlot.end() ? std::nullopt : std::optional<int>(it->second);
+  });
+  for (size_t i = 0; i < roots.size(); ++i)
+    valueRoot.emplace(roots[i], i);
+}
+
+namespace {
+
+// Walks one thread of one representative core into steps.
+class Walker {
+public:
+  Walker(const KernelIr& ir, const lower::KernelPlan& plan,
+         const std::vector<std::optional<int64_t>>& knobs, const std::vector<int>& planCbOf,
+         const ir::Device& device, const GridRoles& g, const NetGroups& nets, int core,
+         ComputeSettings settings)
+      : ir_(ir), plan_(plan), knobs_(knobs), planCbOf_(planCbOf), device_(device), g_(g),
+        nets_(nets), core_(core), settings_(settings) {
+    leaves_ = lower::coreLeafValues(core % g.cols, core / g.cols, g.rows, g.cols);
+    leaves_.resize(ir.leaves);
+  }
+
+  Status walk(ir::Block& block, std::vector<Step>& out);
+
+private:
+  std::optional<int64_t> value(const ir::Value* v) {
+    auto it = ir_.valueRoot.find(v);
+    if (it == ir_.valueRoot.end()) return std::nullopt;
+    if (stale_) {
+      ir_.values.runAll(knobs_, leaves_, values_);
+      stale_ = false;
+    }
+    return values_[size_t(ir_.values.rootInstruction(it->second))];
+  }
+  void setIndex(const ir::Value* iv, std::optional<int64_t> v) {
+    leaves_[size_t(ir_.indexSlot.at(iv))] = v;
+    stale_ = true;
+  }
+  const std::string& origin(const ir::Operation& op) const { return ir_.origin.at(&op); }
+  // The plan's net this core sends (receives) `pipe` on, or -1 when it does not.
+  int netOf(const ir::Value* pipe, bool send) const {
+    auto id = ir_.pipeIds.find(pipe);
+    if (id == ir_.pipeIds.end()) return -1;
+    auto it = std::find(g_.pipes.begin(), g_.pipes.end(), id->second);
+    if (it == g_.pipes.end()) return -1;
+    size_t p = size_t(it - g_.pipes.begin());
+    return send ? g_.sends[size_t(core_)][p] : g_.receives[size_t(core_)][p];
+  }
+  int cbOf(const ir::Value* cbValue) const {
+    auto it = ir_.createPosition.find(cbValue ? cbValue->definingOp() : nullptr);
+    return it == ir_.createPosition.end() ? -1 : planCbOf_[size_t(it->second)];
+  }
+  // The CB a view (cb_reserve / cb_wait result) belongs to.
+  int cbOfView(const ir::Value* view) const {
+    const ir::Operation* def = view ? view->definingOp() : nullptr;
+    if (!def || !(def->isa("ttl.cb_reserve") || def->isa("ttl.cb_wait"))) return -1;
+    return cbOf(def->operand(0));
+  }
+  int64_t viewBytes(int cb) const {
+    const lower::CbPlan& p = plan_.cbs[size_t(cb)];
+    int64_t tiles = 1;
+    for (int64_t d : p.blockShape)
+      tiles *= d;
+    return tiles * p.tileBytes;
+  }
+  Status error(const ir::Operation& op, const std::string& what) const {
+    return Error{fmt::format("{}: error: cost model: {}", origin(op), what)};
+  }
+  Status loop(ir::Operation& op, std::vector<Step>& out);
+  Status copy(ir::Operation& op, std::vector<Step>& out);
+  Status store(ir::Operation& op, std::vector<Step>& out);
+
+  const KernelIr& ir_;
+  const lower::KernelPlan& plan_;
+  const std::vector<std::optional<int64_t>>& knobs_; // the knob slots of ir_.values
+  const std::vector<int>& planCbOf_;                 // create_cb position -> plan CB, or -1
+  const ir::Device& device_;
+  const GridRoles& g_;
+  const NetGroups& nets_;
+  int core_;
+  ComputeSettings settings_;
+  std::vector<std::optional<int64_t>> leaves_; // this core's coordinates, then the loop indices
+  std::vector<std::optional<int64_t>> values_; // ir_.values under leaves_ (when not stale_)
+  bool stale_ = true;
+};
+
+Status Walker::loop(ir::Operation& op, std::vector<Step>& out) {
+  Step s;
+  s.kind = StepKind::Loop;
+  s.origin = origin(op);
+  if (op.isa("ttl.work_loop")) {
+    s.workLoop = true;
+    s.count = g_.work[size_t(core_)];
+    if (Status st = walk(op.body(), s.body); !st) return st;
+    out.push_back(std::move(s));
+    return Status::success();
+  }
+  auto lb = value(op.operand(0)), ub = value(op.operand(1)), step = value(op.operand(2));
+  if (!lb || !ub || !step || *step <= 0)
+    return error(op, "the loop bounds do not fold to constants on this core");
+  int64_t count = *ub > *lb ? (*ub - *lb + *step - 1) / *step : 0;
+  const ir::Value* iv = op.body().numArguments() > 0 ? op.body().argument(0) : nullptr;
+  // Runs of iterations in which every branch of the body goes the same way: one Loop step each
+  // (an edge core that skips its last blocks, say).
+  std::vector<std::pair<int64_t, int64_t>> runs; // (first iteration, iterations)
+  static const std::vector<const ir::Value*> kNone;
+  auto listed = iv ? ir_.conditions.find(&op) : ir_.conditions.end();
+  const std::vector<const ir::Value*>& conditions =
+      listed == ir_.conditions.end() ? kNone : listed->second;
+  if (!iv || conditions.empty() || count > kMaxSplitIterations || count == 0) {
+    runs.push_back({0, count});
+  } else {
+    std::vector<std::optional<int64_t>> last;
+    for (int64_t i = 0; i < count; ++i) {
+      setIndex(iv, *lb + i * *step);
+      std::vector<std::optional<int64_t>> now;
+      for (const ir::Value* c : conditions)
+        now.push_back(value(c));
+      if (i == 0 || now != last) runs.push_back({i, 0});
+      ++runs.back().second;
+      last = std::move(now);
+    }
+  }
+  for (const auto& [first, iterations] : runs) {
+    if (iv) setIndex(iv, *lb + first * *step);
+    Step run = s;
+    run.count = iterations;
+    if (runs.size() > 1) {
+      run.sourceCount = count;
+      run.sourceOffset = first;
+    }
+    if (Status st = walk(op.body(), run.body); !st) return st;
+    out.push_back(std::move(run));
+  }
+  if (iv) setIndex(iv, std::nullopt);
+  return Status::success();
+}
+
+Status Walker::copy(ir::Operation& op, std::vector<Step>& out) {
+  ir::CopyOp copy(&op);
+  Step s;
+  s.origin = origin(op);
+  using D = ir::CopyOp::Direction;
+  D dir = copy.direction();
+  int cb = cbOfView(dir == D::Read || dir == D::Receive ? copy.destination() : copy.source());
+  if (cb < 0) return error(op, "a copy whose view is not a CB block");
+  s.bytes = viewBytes(cb);
+  const lower::CbPlan& p = plan_.cbs[size_t(cb)];
+  s.requests = p.tileBytes > 0 ? s.bytes / p.tileBytes : 1;
+  if (dir == D::Read || dir == D::Write) {
+    s.kind = dir == D::Read ? StepKind::Read : StepKind::Write;
+  } else if (dir == D::Send || dir == D::Receive) {
+    int net = dir == D::Send ? netOf(copy.destination(), true) : netOf(copy.source(), false);
+    if (net < 0) return Status::success(); // not a sender / receiver here (guarded elsewhere)
+    s.kind = dir == D::Send ? StepKind::Send : StepKind::Receive;
+    s.net = nets_.repOfNet[size_t(net)];
+  } else {
+    return error(op, "a copy of unknown direction");
+  }
+  out.push_back(std::move(s));
+  return Status::success();
+}
+
 Status Walker::store(ir::Operation& op, std::vector<Step>& out) {
-  std::string where = op.location().str();
+  const std::string& where = origin(op);
   const lower::ChainPlan* chain = nullptr;
   for (const lower::ChainPlan& c : plan_.chains)
     if (c.location == where) chain = &c;
   if (!chain) return error(op, "no DST plan for this store");
-  std::vector<ir::Operation*> ops = chainOps(op);
+  const std::vector<ir::Operation*>& ops = ir_.chains.at(&op);
   std::vector<OpShape> shapes;
   for (ir::Operation* chainOp : ops) {
     OpShape shape;
@@ -449,7 +523,7 @@ Status Walker::walk(ir::Block& block, std::vector<Step>& out) {
       int cb = cbOf(op.operand(0));
       if (cb < 0) return error(op, "a CB operation on a CB the plan does not know");
       out.push_back(Step::onCb(kind, cb));
-      out.back().origin = op.location().str();
+      out.back().origin = origin(op);
       return Status::success();
     };
     Status st = Status::success();
@@ -476,7 +550,7 @@ Status Walker::walk(ir::Block& block, std::vector<Step>& out) {
       st = copy(op, out);
     } else if (name == "ttl.wait" || name == "ttl.dma_barrier") {
       out.push_back(Step::waitTransfers());
-      out.back().origin = op.location().str();
+      out.back().origin = origin(op);
     } else if (name == "ttl.store") {
       st = store(op, out);
     }
@@ -502,16 +576,27 @@ std::string className(const GridRoles& g, int core, bool workItems) {
 
 } // namespace
 
-Expected<Program> extractProgram(ir::Operation* kernel, const lower::KernelPlan& plan,
-                                 const ir::Binding& binding, const ir::Device& device) {
-  if (!kernel) return Error{"cost model: no kernel"};
+ProgramExtractor::ProgramExtractor(ir::Operation* kernel)
+    : ir_(kernel ? std::make_shared<const KernelIr>(kernel) : nullptr) {}
+
+Expected<Program> ProgramExtractor::extract(const lower::KernelPlan& plan,
+                                            const ir::Binding& binding,
+                                            const ir::Device& device) const {
+  if (!ir_) return Error{"cost model: no kernel"};
+  const KernelIr& ir = *ir_;
   GridRoles g = gridRoles(plan);
-  evaluateControl(g, kernel, binding);
+  evaluateControl(g, ir.control, binding);
   assignClasses(g, plan);
   NetGroups nets = groupNets(g, plan);
   ComputeSettings settings;
   settings.fidelityPhases = fidelityPhases(plan.mathFidelity);
   settings.fp32DestAcc = plan.fp32DestAcc;
+  // The plan's CBs name their create_cb by position in program order.
+  std::vector<int> planCbOf(ir.createPosition.size(), -1);
+  for (size_t i = 0; i < plan.cbs.size(); ++i)
+    if (int s = plan.cbs[i].source; s >= 0 && size_t(s) < planCbOf.size())
+      planCbOf[size_t(s)] = int(i);
+  std::vector<std::optional<int64_t>> knobs = ir.values.knobValues(binding);
   Program program;
   program.kernel = plan.name;
   program.gridRows = g.rows;
@@ -534,9 +619,9 @@ Expected<Program> extractProgram(ir::Operation* kernel, const lower::KernelPlan&
         tiles *= d;
       cls.cbs.push_back({cb.name, 1, tiles * cb.tileBytes});
     }
-    Walker walker(kernel, plan, binding, device, g, nets, core, settings);
+    Walker walker(ir, plan, knobs, planCbOf, device, g, nets, core, settings);
     int movers = 0;
-    for (auto& owned : kernel->body().operations()) {
+    for (auto& owned : ir.kernel->body().operations()) {
       ir::Operation& op = *owned;
       if (!op.isa("ttl.datamovement_thread") && !op.isa("ttl.compute_thread")) continue;
       Thread thread;
@@ -547,6 +632,11 @@ Expected<Program> extractProgram(ir::Operation* kernel, const lower::KernelPlan&
   }
   setCbDepths(program, plan);
   return program;
+}
+
+Expected<Program> extractProgram(ir::Operation* kernel, const lower::KernelPlan& plan,
+                                 const ir::Binding& binding, const ir::Device& device) {
+  return ProgramExtractor(kernel).extract(plan, binding, device);
 }
 
 void setCbDepths(Program& program, const lower::KernelPlan& plan) {

@@ -8,12 +8,30 @@
 #include "search/cost/Program.h"
 #include "support/Expected.h"
 
+#include <memory>
 #include <string>
 
 namespace ttlplan::search::cost {
 
-/// The cost Program of `plan`, the plan of `kernel` made under `binding`; the math fidelity and
-/// fp32 accumulation are the plan's (the kernel's attributes).
+struct KernelIr;
+
+/// The cost Programs of one kernel's plans. What the extraction reads from the IR alone (the
+/// values it folds, compiled; op locations; each store's chain) is prepared at construction, so
+/// extracting under many bindings and plans (the tuner) walks the IR once. extract() is const and
+/// thread-safe; the extractor must not outlive the kernel.
+class ProgramExtractor {
+public:
+  explicit ProgramExtractor(ir::Operation* kernel);
+  /// The cost Program of `plan`, a plan of the kernel made under `binding`; the math fidelity and
+  /// fp32 accumulation are the plan's (the kernel's attributes).
+  Expected<Program> extract(const lower::KernelPlan& plan, const ir::Binding& binding,
+                            const ir::Device& device) const;
+
+private:
+  std::shared_ptr<const KernelIr> ir_;
+};
+
+/// ProgramExtractor(kernel).extract(plan, binding, device), for one-off calls.
 Expected<Program> extractProgram(ir::Operation* kernel, const lower::KernelPlan& plan,
                                  const ir::Binding& binding, const ir::Device& device);
 
