@@ -249,12 +249,17 @@ private:
   std::vector<Record> all_;
 };
 
-/// The positions of `ids` not found in the db (those fill `slots` and `fromDb` here), grouped by
+/// Points of one round that share their knob values (positions in the round, and the points).
+struct Group {
+  std::vector<size_t> positions;
+  std::vector<ir::Binding> points;
+};
+
+/// The points of `ids` not found in the db (those fill `slots` and `fromDb` here), grouped by
 /// their knob values in order of first appearance: a group shares its extraction.
-std::vector<std::vector<size_t>> groupByKnobs(const Space& space, const std::vector<uint64_t>& ids,
-                                              TuningDb* db, std::vector<Record>& slots,
-                                              std::vector<char>& fromDb) {
-  std::vector<std::vector<size_t>> groups;
+std::vector<Group> groupByKnobs(const Space& space, const std::vector<uint64_t>& ids, TuningDb* db,
+                                std::vector<Record>& slots, std::vector<char>& fromDb) {
+  std::vector<Group> groups;
   std::map<ir::Binding, size_t> byKnobs;
   for (size_t i = 0; i < ids.size(); ++i) {
     ir::Binding point = space.point(ids[i]);
@@ -265,7 +270,8 @@ std::vector<std::vector<size_t>> groupByKnobs(const Space& space, const std::vec
     }
     auto [it, added] = byKnobs.try_emplace(splitPoint(point, {}).knobs, groups.size());
     if (added) groups.emplace_back();
-    groups[it->second].push_back(i);
+    groups[it->second].positions.push_back(i);
+    groups[it->second].points.push_back(std::move(point));
   }
   return groups;
 }
@@ -299,15 +305,12 @@ Expected<TuneResult> tune(const ir::Module& module, const ir::Device& device,
     if (ids.empty()) break;
     std::vector<Record> slots(ids.size());
     std::vector<char> fromDb(ids.size(), 0);
-    std::vector<std::vector<size_t>> groups = groupByKnobs(*space, ids, options.db, slots, fromDb);
+    std::vector<Group> groups = groupByKnobs(*space, ids, options.db, slots, fromDb);
     arena.execute([&] {
       tbb::parallel_for(size_t(0), groups.size(), [&](size_t g) {
-        std::vector<ir::Binding> points;
-        for (size_t i : groups[g])
-          points.push_back(space->point(ids[i]));
-        std::vector<Record> records = evaluator.evaluateGroup(points);
-        for (size_t j = 0; j < groups[g].size(); ++j)
-          slots[groups[g][j]] = std::move(records[j]);
+        std::vector<Record> records = evaluator.evaluateGroup(groups[g].points);
+        for (size_t j = 0; j < records.size(); ++j)
+          slots[groups[g].positions[j]] = std::move(records[j]);
       });
     });
     std::vector<std::optional<double>> scores(ids.size());

@@ -29,6 +29,9 @@ void SimResult::addScaled(const SimResult& other, double weight) {
 namespace {
 
 // Block sequence numbers of one CB: when each block was pushed and popped.
+// Blocks a CB's history holds before it grows (sampled loops run few blocks: no reallocation).
+constexpr size_t kReserveBlocks = 64;
+
 struct CbState {
   int64_t depth = 1;
   int64_t reserved = 0; // Reserve calls so far
@@ -263,8 +266,11 @@ Expected<SimResult> Simulator::run() {
   cbs_.resize(program_.classes.size());
   for (size_t c = 0; c < program_.classes.size(); ++c) {
     const CoreClass& cls = program_.classes[c];
-    for (const Cb& cb : cls.cbs)
+    for (const Cb& cb : cls.cbs) {
       cbs_[c].push_back(CbState{std::max<int64_t>(1, cb.depth), 0, 0, {}, {}});
+      cbs_[c].back().pushTime.reserve(kReserveBlocks);
+      cbs_[c].back().popTime.reserve(kReserveBlocks);
+    }
     result_.classes[c].cbStall.assign(cls.cbs.size(), 0);
     result_.classes[c].threads.resize(cls.threads.size());
     for (size_t t = 0; t < cls.threads.size(); ++t) {
