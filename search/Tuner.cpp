@@ -182,7 +182,9 @@ bool PointEvaluator::addKernel(size_t k, const PointParts& parts, Shared& shared
   if (!shared.problem) shared.problem = lower::extractKernelProblem(kernel, binding, device_);
   const Expected<pk::KernelProblem>& problem = *shared.problem;
   if (!problem) {
-    r = rejected(std::move(r), "extract", problem.error().message);
+    // The same reason as an extraction the planner does itself (pipes after the cores plan).
+    r = rejected(std::move(r), std::string(pk::toString(pk::Resource::Invalid)),
+                 problem.error().message);
     return false;
   }
   pk::PlanOptions options = options_;

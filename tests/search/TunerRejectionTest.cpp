@@ -1,6 +1,6 @@
 // The autotuner's rejection reasons (search/Tuner.h, docs/tuning.md "Evaluating a point"): one
 // small kernel per reason that tests/search/TunerTest.cpp does not reach (dst, multicast,
-// semaphores, limit, invalid, extract, cost), each rejected for some knob values and accepted for
+// semaphores, limit, invalid, cost), each rejected for some knob values and accepted for
 // others, with the exact Record::reason and the sentence of Record::detail that names the resource.
 #include "search/Tuner.h"
 #include "tests/support/LoadModule.h"
@@ -273,7 +273,7 @@ TEST(TunerRejection, SemaphoresWhenNetsOnOneCoreNeedMoreIdsThanExist) {
 }
 
 // ---------------------------------------------------------------------------------------------
-// extract and invalid: a pipe to a core outside the grid
+// invalid: a pipe to a core outside the grid, found before planning or by the planner
 
 /// Core (0, 0) sends one block to core (1, 0), on the grid `$GRID` with `$WORK` work items.
 const std::string kPipeRight = kAliases + R"(module {
@@ -324,9 +324,10 @@ const std::string kPipeRight = kAliases + R"(module {
 }
 )";
 
-TEST(TunerRejection, ExtractWhenAPipeLeavesTheKnobGrid) {
+TEST(TunerRejection, InvalidWhenAPipeLeavesTheKnobGrid) {
   // grid = [1, @N]: the grid is known before planning, so the pipes are extracted with the
-  // problem (lower::extractKernelProblem) and a destination outside a 1 x 1 grid is `extract`.
+  // problem (lower::extractKernelProblem) and a destination outside a 1 x 1 grid is `invalid`,
+  // the reason the planner gives the same failure when it extracts the pipes itself (below).
   std::string text = substitute(kPipeRight, "$GRID", "grid = [1, @N]");
   text = substitute(substitute(text, "$OPEN", ""), "$CLOSE", "");
   auto module = testing::parseVerified(text);
@@ -336,7 +337,7 @@ TEST(TunerRejection, ExtractWhenAPipeLeavesTheKnobGrid) {
   EXPECT_TRUE(fits.ok()) << fits.reason << ": " << fits.detail;
   Record r = evaluatePoint(*module, d, {{"N", 1}}, {}, {}, nullptr);
   EXPECT_EQ(r.status, "rejected");
-  EXPECT_EQ(r.reason, "extract");
+  EXPECT_EQ(r.reason, "invalid");
   EXPECT_NE(r.detail.find("pipe '%p' on core (0, 0): destination (1, 0) to (1, 0) is not a "
                           "rectangle inside the grid"),
             std::string::npos)
