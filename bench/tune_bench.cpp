@@ -50,7 +50,7 @@ void BM_TuneExhaustive2D(benchmark::State& state) {
 }
 BENCHMARK(BM_TuneExhaustive2D)->Arg(1)->Arg(2)->UseRealTime()->Unit(benchmark::kMillisecond);
 
-/// One feasible point (plan through a warm cache, extract the cost program, predict).
+/// One feasible point alone (plan through a warm cache, extract the cost program, predict).
 void BM_EvaluateFeasiblePoint2D(benchmark::State& state) {
   auto module = loadTemplate();
   ir::Device device = *ir::builtinDevice("wormhole_b0");
@@ -65,6 +65,31 @@ void BM_EvaluateFeasiblePoint2D(benchmark::State& state) {
   }
 }
 BENCHMARK(BM_EvaluateFeasiblePoint2D)->Unit(benchmark::kMicrosecond);
+
+/// The four block counts of that point's knobs as the search evaluates them: one group sharing
+/// the extraction and the cost program (time per point = time / 4).
+void BM_EvaluateFeasibleGroup2D(benchmark::State& state) {
+  auto module = loadTemplate();
+  ir::Device device = *ir::builtinDevice("wormhole_b0");
+  planner::kernel::PlanCache cache;
+  std::vector<ir::Binding> points;
+  for (int64_t count = 1; count <= 4; ++count)
+    points.push_back({{"in0_block_w", 4},
+                      {"out_block_h", 4},
+                      {"out_block_w", 4},
+                      {"per_core_M", 8},
+                      {"per_core_N", 8},
+                      {"block_count(%cbc)", count}});
+  search::PointEvaluator evaluator(*module, device, fixedKnobs(), {}, &cache);
+  for (auto _ : state) {
+    std::vector<search::Record> records = evaluator.evaluateGroup(points);
+    if (!records.back().ok()) std::abort();
+    benchmark::DoNotOptimize(records.back().predictedNs);
+  }
+  state.counters["points/s"] =
+      benchmark::Counter(double(state.iterations() * points.size()), benchmark::Counter::kIsRate);
+}
+BENCHMARK(BM_EvaluateFeasibleGroup2D)->Unit(benchmark::kMicrosecond);
 
 /// One point the ttl.requires reject (the common case in a template's space).
 void BM_EvaluateRequireRejected2D(benchmark::State& state) {

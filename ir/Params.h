@@ -86,6 +86,7 @@ public:
               const std::vector<std::optional<int64_t>>& leaves,
               std::vector<std::optional<int64_t>>& values) const;
   int rootInstruction(size_t root) const { return roots_[root]; }
+  size_t numRoots() const { return roots_.size(); }
 
   enum class Code : uint8_t {
     Unknown,

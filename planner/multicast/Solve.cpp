@@ -721,14 +721,17 @@ NetsResult buildNets(int rows, int cols, const std::vector<PipeSpec>& pipes) {
         std::optional<PipeEnds> ends = pipe.evaluate(Core{x, y});
         if (!ends) continue;
         const Rect& d = ends->dst;
-        std::string where = pipe.location + ": pipe '" + pipe.id + "' on core " + coreText({x, y});
+        // Built only for an error (this loop runs per core and pipe for every tuned point).
+        auto where = [&] {
+          return pipe.location + ": pipe '" + pipe.id + "' on core " + coreText({x, y});
+        };
         if (!inGrid(ends->src, rows, cols)) {
-          out.error = where + ": sender " + coreText(ends->src) + " is outside the grid";
+          out.error = where() + ": sender " + coreText(ends->src) + " is outside the grid";
           return out;
         }
         if (d.x0 > d.x1 || d.y0 > d.y1 || !inGrid({d.x0, d.y0}, rows, cols) ||
             !inGrid({d.x1, d.y1}, rows, cols)) {
-          out.error = where + ": destination " + coreText({d.x0, d.y0}) + " to " +
+          out.error = where() + ": destination " + coreText({d.x0, d.y0}) + " to " +
                       coreText({d.x1, d.y1}) + " is not a rectangle inside the grid";
           return out;
         }
@@ -740,7 +743,7 @@ NetsResult buildNets(int rows, int cols, const std::vector<PipeSpec>& pipes) {
             break;
           }
           if (rect.x0 <= d.x1 && d.x0 <= rect.x1 && rect.y0 <= d.y1 && d.y0 <= rect.y1) {
-            out.error = where + ": sender " + coreText(src) + " sends to " +
+            out.error = where() + ": sender " + coreText(src) + " sends to " +
                         coreText({rect.x0, rect.y0}) + "-" + coreText({rect.x1, rect.y1}) +
                         " and to the overlapping " + coreText({d.x0, d.y0}) + "-" +
                         coreText({d.x1, d.y1});

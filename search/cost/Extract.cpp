@@ -274,27 +274,29 @@ std::vector<ir::Operation*> chainOps(ir::Operation& store) {
 } // namespace
 
 // What the walk reads from the kernel's IR that does not depend on the binding or the plan,
-// prepared once per kernel: the folded values compiled (leaf slots: the core's, then one per
-// loop index), the create_cb positions, the ops' locations, the conditions each loop splits on,
-// the chain each store ends and the pipes' ids.
+// prepared once per kernel: the values it folds, compiled (leaf slots: the core's, then one per
+// loop index), the create_cb positions, the ops' locations, the chain each store ends and the
+// pipes' ids.
 struct KernelIr {
   explicit KernelIr(ir::Operation* kernel);
 
   ir::Operation* kernel;
   Control control;
-  ir::CompiledValues values;                                    // loop bounds and if conditions
-  std::unordered_map<const ir::Value*, size_t> valueRoot;       // value -> root of `values`
+  // Per scf.for (lower bound, upper bound, step, then the conditions of its body that depend on
+  // its index) and per scf.if (the condition): a program of its own, so folding one op's values
+  // runs a short program.
+  std::vector<ir::CompiledValues> programs;
+  std::unordered_map<const ir::Operation*, size_t> programOf;   // op -> index into programs
   size_t leaves = 0;                                            // core leaves + loop indices
   std::unordered_map<const ir::Value*, int> indexSlot;          // loop index -> its leaf slot
   std::unordered_map<const ir::Operation*, int> createPosition; // create_cb -> program order
   std::unordered_map<const ir::Operation*, std::string> origin; // op -> file:line:col
-  std::unordered_map<const ir::Operation*, std::vector<const ir::Value*>> conditions; // loop's
-  std::unordered_map<const ir::Operation*, std::vector<ir::Operation*>> chains;       // store's
+  std::unordered_map<const ir::Operation*, std::vector<ir::Operation*>> chains; // store's
   std::unordered_map<const ir::Value*, std::string> pipeIds; // pipe value -> its id
 };
 
 KernelIr::KernelIr(ir::Operation* op) : kernel(op), control(prepareControl(op)) {
-  std::vector<const ir::Value*> roots;
+  std::vector<std::pair<const ir::Operation*, std::vector<const ir::Value*>>> roots;
   const size_t coreLeaves = lower::coreLeafValues(0, 0, 1, 1).size();
   kernel->walk([&](ir::Operation* o) {
     origin.emplace(o, o->location().str());
@@ -302,25 +304,28 @@ KernelIr::KernelIr(ir::Operation* op) : kernel(op), control(prepareControl(op)) 
     if (o->isa(ir::CreatePipeOp::kName))
       for (const ir::Value* r : o->results())
         pipeIds.emplace(r, lower::valueName(r));
-    if (o->isa("scf.for")) {
-      for (size_t i = 0; i < 3 && i < o->numOperands(); ++i)
-        roots.push_back(o->operand(i));
+    if (o->isa("scf.for") && o->numOperands() >= 3) {
+      std::vector<const ir::Value*> values = {o->operand(0), o->operand(1), o->operand(2)};
       if (o->body().numArguments() > 0) {
         const ir::Value* iv = o->body().argument(0);
         indexSlot.emplace(iv, int(coreLeaves + indexSlot.size()));
-        conditions.emplace(o, conditionsOn(o->body(), iv));
+        for (const ir::Value* c : conditionsOn(o->body(), iv))
+          values.push_back(c);
       }
+      roots.push_back({o, values});
     }
-    if (o->isa("scf.if")) roots.push_back(o->operand(0));
+    if (o->isa("scf.if") && o->numOperands() >= 1) roots.push_back({o, {o->operand(0)}});
     if (o->isa("ttl.store")) chains.emplace(o, chainOps(*o));
   });
   leaves = coreLeaves + indexSlot.size();
-  values = ir::CompiledValues(roots, lower::coreLeafSlot, [&](const ir::Value& v) {
+  auto argumentSlot = [&](const ir::Value& v) {
     auto it = indexSlot.find(&v);
     return it == indexSlot.end() ? std::nullopt : std::optional<int>(it->second);
-  });
-  for (size_t i = 0; i < roots.size(); ++i)
-    valueRoot.emplace(roots[i], i);
+  };
+  for (const auto& [o, values] : roots) {
+    programOf.emplace(o, programs.size());
+    programs.emplace_back(values, lower::coreLeafSlot, argumentSlot);
+  }
 }
 
 namespace {
@@ -329,9 +334,9 @@ namespace {
 class Walker {
 public:
   Walker(const KernelIr& ir, const lower::KernelPlan& plan,
-         const std::vector<std::optional<int64_t>>& knobs, const std::vector<int>& planCbOf,
-         const ir::Device& device, const GridRoles& g, const NetGroups& nets, int core,
-         ComputeSettings settings)
+         const std::vector<std::vector<std::optional<int64_t>>>& knobs,
+         const std::vector<int>& planCbOf, const ir::Device& device, const GridRoles& g,
+         const NetGroups& nets, int core, ComputeSettings settings)
       : ir_(ir), plan_(plan), knobs_(knobs), planCbOf_(planCbOf), device_(device), g_(g),
         nets_(nets), core_(core), settings_(settings) {
     leaves_ = lower::coreLeafValues(core % g.cols, core / g.cols, g.rows, g.cols);
@@ -341,18 +346,23 @@ public:
   Status walk(ir::Block& block, std::vector<Step>& out);
 
 private:
-  std::optional<int64_t> value(const ir::Value* v) {
-    auto it = ir_.valueRoot.find(v);
-    if (it == ir_.valueRoot.end()) return std::nullopt;
-    if (stale_) {
-      ir_.values.runAll(knobs_, leaves_, values_);
-      stale_ = false;
+  // The values of `op`'s program (KernelIr::programs) on this core with the loop indices set now.
+  const std::vector<std::optional<int64_t>>& fold(const ir::Operation& op) {
+    auto it = ir_.programOf.find(&op);
+    if (it == ir_.programOf.end()) { // malformed (too few operands): nothing folds
+      folded_.assign(op.isa("scf.for") ? 3 : 1, std::nullopt);
+      return folded_;
     }
-    return values_[size_t(ir_.values.rootInstruction(it->second))];
+    size_t p = it->second;
+    const ir::CompiledValues& program = ir_.programs[p];
+    program.runAll(knobs_[p], leaves_, scratch_);
+    folded_.resize(program.numRoots());
+    for (size_t r = 0; r < folded_.size(); ++r)
+      folded_[r] = scratch_[size_t(program.rootInstruction(r))];
+    return folded_;
   }
   void setIndex(const ir::Value* iv, std::optional<int64_t> v) {
     leaves_[size_t(ir_.indexSlot.at(iv))] = v;
-    stale_ = true;
   }
   const std::string& origin(const ir::Operation& op) const { return ir_.origin.at(&op); }
   // The plan's net this core sends (receives) `pipe` on, or -1 when it does not.
@@ -390,16 +400,16 @@ private:
 
   const KernelIr& ir_;
   const lower::KernelPlan& plan_;
-  const std::vector<std::optional<int64_t>>& knobs_; // the knob slots of ir_.values
-  const std::vector<int>& planCbOf_;                 // create_cb position -> plan CB, or -1
+  const std::vector<std::vector<std::optional<int64_t>>>& knobs_; // per program, its knob slots
+  const std::vector<int>& planCbOf_; // create_cb position -> plan CB, or -1
   const ir::Device& device_;
   const GridRoles& g_;
   const NetGroups& nets_;
   int core_;
   ComputeSettings settings_;
-  std::vector<std::optional<int64_t>> leaves_; // this core's coordinates, then the loop indices
-  std::vector<std::optional<int64_t>> values_; // ir_.values under leaves_ (when not stale_)
-  bool stale_ = true;
+  std::vector<std::optional<int64_t>> leaves_;  // this core's coordinates, then the loop indices
+  std::vector<std::optional<int64_t>> scratch_; // every instruction of the program fold() ran
+  std::vector<std::optional<int64_t>> folded_;  // its roots
 };
 
 Status Walker::loop(ir::Operation& op, std::vector<Step>& out) {
@@ -413,7 +423,9 @@ Status Walker::loop(ir::Operation& op, std::vector<Step>& out) {
     out.push_back(std::move(s));
     return Status::success();
   }
-  auto lb = value(op.operand(0)), ub = value(op.operand(1)), step = value(op.operand(2));
+  const std::vector<std::optional<int64_t>>& bounds = fold(op);
+  std::optional<int64_t> lb = bounds[0], ub = bounds[1], step = bounds[2];
+  size_t conditions = bounds.size() - 3; // the body's branches on the index
   if (!lb || !ub || !step || *step <= 0)
     return error(op, "the loop bounds do not fold to constants on this core");
   int64_t count = *ub > *lb ? (*ub - *lb + *step - 1) / *step : 0;
@@ -421,19 +433,14 @@ Status Walker::loop(ir::Operation& op, std::vector<Step>& out) {
   // Runs of iterations in which every branch of the body goes the same way: one Loop step each
   // (an edge core that skips its last blocks, say).
   std::vector<std::pair<int64_t, int64_t>> runs; // (first iteration, iterations)
-  static const std::vector<const ir::Value*> kNone;
-  auto listed = iv ? ir_.conditions.find(&op) : ir_.conditions.end();
-  const std::vector<const ir::Value*>& conditions =
-      listed == ir_.conditions.end() ? kNone : listed->second;
-  if (!iv || conditions.empty() || count > kMaxSplitIterations || count == 0) {
+  if (!iv || conditions == 0 || count > kMaxSplitIterations || count == 0) {
     runs.push_back({0, count});
   } else {
     std::vector<std::optional<int64_t>> last;
     for (int64_t i = 0; i < count; ++i) {
       setIndex(iv, *lb + i * *step);
-      std::vector<std::optional<int64_t>> now;
-      for (const ir::Value* c : conditions)
-        now.push_back(value(c));
+      const std::vector<std::optional<int64_t>>& values = fold(op);
+      std::vector<std::optional<int64_t>> now(values.begin() + 3, values.end());
       if (i == 0 || now != last) runs.push_back({i, 0});
       ++runs.back().second;
       last = std::move(now);
@@ -530,7 +537,7 @@ Status Walker::walk(ir::Block& block, std::vector<Step>& out) {
     if (name == "ttl.work_loop" || name == "scf.for") {
       st = loop(op, out);
     } else if (name == "scf.if") {
-      auto cond = value(op.operand(0));
+      std::optional<int64_t> cond = fold(op)[0];
       if (!cond) return error(op, "the condition does not fold to a constant on this core");
       if (*cond)
         st = walk(op.body(0), out);
@@ -596,7 +603,9 @@ Expected<Program> ProgramExtractor::extract(const lower::KernelPlan& plan,
   for (size_t i = 0; i < plan.cbs.size(); ++i)
     if (int s = plan.cbs[i].source; s >= 0 && size_t(s) < planCbOf.size())
       planCbOf[size_t(s)] = int(i);
-  std::vector<std::optional<int64_t>> knobs = ir.values.knobValues(binding);
+  std::vector<std::vector<std::optional<int64_t>>> knobs;
+  for (const ir::CompiledValues& p : ir.programs)
+    knobs.push_back(p.knobValues(binding));
   Program program;
   program.kernel = plan.name;
   program.gridRows = g.rows;
