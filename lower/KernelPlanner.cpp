@@ -147,10 +147,16 @@ Expected<ModulePlan> planModule(ir::Module& module, const ir::Device& device,
   Expected<ChosenBinding> binding = chooseBinding(module, options.binding);
   if (!binding) return binding.error();
   out.binding = *binding;
-  for (ir::Operation* kernel : module.topLevel(ir::KernelOp::kName)) {
+  if (!options.bindingSource.empty() && options.binding) out.binding.source = options.bindingSource;
+  std::vector<ir::Operation*> kernels = module.topLevel(ir::KernelOp::kName);
+  for (size_t k = 0; k < kernels.size(); ++k) {
+    ir::Operation* kernel = kernels[k];
     Expected<pk::KernelProblem> problem = extractKernelProblem(kernel, out.binding.binding, device);
     if (!problem) return problem.error();
-    pk::PlanResult plan = planKernel(kernel, *problem, out.binding.binding, device, options);
+    pk::PlanOptions kernelOptions = options;
+    if (k < options.kernelBlockCounts.size())
+      kernelOptions.blockCounts = options.kernelBlockCounts[k];
+    pk::PlanResult plan = planKernel(kernel, *problem, out.binding.binding, device, kernelOptions);
     if (!plan.plan) return Error{plan.rejection->message};
     out.kernels.push_back(std::move(*plan.plan));
   }

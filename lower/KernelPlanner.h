@@ -11,6 +11,8 @@
 #include "planner/kernel/Plan.h"
 #include "support/Expected.h"
 
+#include <cstdint>
+#include <map>
 #include <optional>
 #include <string>
 #include <vector>
@@ -20,6 +22,13 @@ namespace ttlplan::lower {
 /// The planner's options and the binding to plan under.
 struct PlanOptions : planner::kernel::PlanOptions {
   std::optional<ir::Binding> binding; ///< --bind; otherwise the first legal binding
+  /// How the caller chose a full `binding` (the plan's ChosenBinding::source instead of
+  /// "--bind"), e.g. "tuned: ..." when `ttlplan plan` searched the unbound knobs; empty: lower's.
+  std::string bindingSource;
+  /// `?` block counts per kernel (program order), by CB position; kernel k plans with
+  /// kernelBlockCounts[k] instead of `blockCounts` when k < size() (the tuned counts of a
+  /// multi-kernel module differ by kernel).
+  std::vector<std::map<size_t, int64_t>> kernelBlockCounts;
 };
 
 using planner::kernel::CbPlan;

@@ -22,10 +22,14 @@ struct DeviceFlags {
   std::string grid;                 ///< --grid YxX: the compute grid instead of the device's
 };
 
-/// The knob flags of the commands that plan (plan, lower, compile, run, cost): tools/Knobs.cpp.
+/// The knob flags of the commands that plan (plan, lower, compile, run, cost) and of tune:
+/// tools/Knobs.cpp.
 struct KnobFlags {
   std::string bind;   ///< --bind NAME=V,...
   std::string config; ///< --config: "" or "ttnn-default"
+  /// --db FILE (the planning commands): the unbound knobs from the best record of a tuning db
+  /// instead of a search (`tune --db` has its own meaning: the records it writes).
+  std::string db;
 };
 
 struct PrintFlags {

@@ -34,7 +34,7 @@ int runCost(const CostFlags& flags, const DeviceFlags& deviceFlags) {
   std::unique_ptr<ir::Module> module = parseVerified(flags.input, exitCode);
   if (!module) return exitCode;
   lower::PlanOptions options;
-  if (!resolveKnobs(flags.knobs, *module, *device, options.binding, exitCode)) return exitCode;
+  if (!choosePlanBinding(flags.knobs, *module, *device, options, exitCode)) return exitCode;
   Expected<search::cost::CostReport> report = search::cost::costModule(*module, *device, options);
   if (!report) {
     std::cerr << "ttlplan: error: " << report.error().message << "\n";

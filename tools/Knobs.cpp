@@ -11,10 +11,23 @@
 
 namespace ttlplan::tools {
 
-void addKnobFlags(CLI::App& command, KnobFlags& knobs, DeviceFlags& device) {
+void addKnobFlags(CLI::App& command, KnobFlags& knobs, DeviceFlags& device, KnobUse use) {
   command.add_option("--bind", knobs.bind,
-                     "Knob values NAME=V,... (V an integer or a symbol like bf16); knobs left out "
-                     "take the first values that satisfy every ttl.require");
+                     use == KnobUse::Tune
+                         ? "Knob values NAME=V,... (V an integer or a symbol like bf16): the "
+                           "knobs not searched"
+                         : fmt::format("Knob values NAME=V,... (V an integer or a symbol "
+                                       "like bf16); the knobs left out are tuned like `ttlplan "
+                                       "tune` (exhaustive up to {0} points, else {0} seeded "
+                                       "random ones) or read from --db",
+                                       kPlanTuneBudget));
+  if (use == KnobUse::Plan)
+    command
+        .add_option("--db", knobs.db,
+                    "Take the knobs --bind leaves out (and the `?` block counts) from the best "
+                    "record of this tuning db (`ttlplan tune FILE --bind .. --db DB`) instead of "
+                    "searching")
+        ->check(CLI::ExistingFile);
   command
       .add_option("--config", knobs.config,
                   "ttnn-default: bind a matmul template's config knobs (in0_block_w, "

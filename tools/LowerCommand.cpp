@@ -1,9 +1,12 @@
 // `ttlplan lower`: run the lowering pipeline and print the result (docs/lowering.md).
 #include "ir/Parser.h"
 #include "ir/Printer.h"
+#include "ir/Verifier.h"
 #include "lower/PassManager.h"
+#include "tools/Knobs.h"
 #include "tools/Pipeline.h"
 
+#include <algorithm>
 #include <fmt/format.h>
 #include <iostream>
 
@@ -71,7 +74,14 @@ std::optional<Lowered> lowerFile(const PipelineFlags& flags, const ir::Device& d
     exitCode = kInvalidInput;
     return std::nullopt;
   }
-  if (!resolveKnobs(flags.knobs, *out.module, device, planOptions.binding, exitCode))
+  // The binding (unbound knobs tuned or read from --db) matters only to a pipeline that plans,
+  // and the search needs a verified module (an invalid one fails in the pipeline, as before).
+  const std::vector<std::string>& names = manager->passNames();
+  ir::DiagnosticEngine verifyDiags;
+  bool plans = std::find(names.begin(), names.end(), "plan") != names.end() &&
+               ir::verify(*out.module, verifyDiags);
+  if (plans ? !choosePlanBinding(flags.knobs, *out.module, device, planOptions, exitCode)
+            : !resolveKnobs(flags.knobs, *out.module, device, planOptions.binding, exitCode))
     return std::nullopt;
   lower::PassContext context{*out.module,       device,       diags,
                              planOptions,       std::nullopt, hooks.forcedCbAddresses,

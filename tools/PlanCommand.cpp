@@ -7,6 +7,7 @@
 #include "lower/KernelPlanner.h"
 #include "lower/PlanReport.h"
 #include "tools/Commands.h"
+#include "tools/Knobs.h"
 
 #include <fmt/format.h>
 #include <fstream>
@@ -30,7 +31,7 @@ int runPlan(const PlanFlags& flags, const DeviceFlags& deviceFlags) {
 
   std::unique_ptr<ir::Module> module = parseVerified(flags.input, exitCode);
   if (!module) return exitCode;
-  if (!resolveKnobs(flags.knobs, *module, *device, options.binding, exitCode)) return exitCode;
+  if (!choosePlanBinding(flags.knobs, *module, *device, options, exitCode)) return exitCode;
   Expected<lower::ModulePlan> plan = lower::planModule(*module, *device, options);
   if (!plan) {
     std::cerr << "ttlplan: error: " << plan.error().message << "\n";

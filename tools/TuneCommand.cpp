@@ -179,7 +179,7 @@ CLI::App* addTuneCommand(CLI::App& app, TuneFlags& flags, DeviceFlags& device) {
               "ttl.requires, planned and costed; prints the space, the rejections by reason and "
               "the top K beside ttnn's default config (docs/tuning.md)");
   cmd->add_option("file", flags.input, "TTL file")->required()->check(CLI::ExistingFile);
-  addKnobFlags(*cmd, flags.knobs, device);
+  addKnobFlags(*cmd, flags.knobs, device, KnobUse::Tune);
   cmd->add_option("--strategy", flags.strategy,
                   "exhaustive (canonical order), random (seeded, without repeats), anneal "
                   "(simulated annealing) or evolve (genetic)")

@@ -77,6 +77,16 @@ Expected<DefaultBinding> ttnnDefaultBinding(const std::vector<ir::Param>& params
                              "has no knobs to bind",
                              familyName(config->family), config->why)};
   DefaultBinding out{partial, *config};
+  // The problem knobs the config assumed when `partial` leaves them out (DTYPE's first value,
+  // FP32_DEST_ACC 0) are part of the binding: a planning command tunes the knobs still unbound,
+  // which must not move them away from what ttnn sized its config for.
+  if (!partial.count("DTYPE"))
+    if (const ir::Param* dtype = ir::findParam(params, "DTYPE"))
+      out.binding["DTYPE"] = dtype->values.front();
+  if (!partial.count("FP32_DEST_ACC"))
+    if (const ir::Param* fp32 = ir::findParam(params, "FP32_DEST_ACC");
+        fp32 && fp32->allows(ir::KnobValue(int64_t(0))))
+      out.binding["FP32_DEST_ACC"] = ir::KnobValue(int64_t(0));
   for (const char* name : kConfigKnobs) {
     ir::KnobValue value(int64_t(configValue(*config, name)));
     const ir::Param* param = ir::findParam(params, name);

@@ -20,7 +20,9 @@ inline constexpr const char* kConfigKnobs[] = {"in0_block_w", "out_subblock_h", 
                                                "per_core_N"};
 
 struct DefaultBinding {
-  ir::Binding binding; ///< `partial` plus the config knobs
+  /// `partial` plus the config knobs, and DTYPE (its first value) and FP32_DEST_ACC (0) when
+  /// `partial` leaves them out (what the config was sized for)
+  ir::Binding binding;
   MatmulConfig config; ///< what ttnn picks (family, knobs, why)
 };
 

@@ -59,8 +59,8 @@ ttlplan_golden(apply-plan ${golden_lower_dir}/apply-plan.ttl lower
 
 # --- knob bindings on the command line (tests/print/knobs.ttl: symbol knobs, expressions) ---
 set(knobs_ttl ${CMAKE_CURRENT_SOURCE_DIR}/print/knobs.ttl)
-# Partial --bind: the bound knobs are fixed, the rest take the first legal values (BN = 4 makes
-# N = 64 an inexact @N / (32 * @BN), so N becomes 128); symbols reach the tile types.
+# Partial --bind: the bound knobs are fixed, the rest are tuned (the point `ttlplan tune` finds
+# best; BN = 4 makes N = 64 an inexact @N / (32 * @BN), so N is 128); symbols reach the tile types.
 ttlplan_golden(bind-partial ${golden_lower_dir}/bind-partial.check plan
                --bind DTYPE=bfp8_b,FP32=1,BN=4 ${knobs_ttl})
 # Bad --bind: an unknown knob, a value outside the domain, a symbol for an integer knob (the
@@ -72,6 +72,7 @@ ttlplan_cli_test(bind_not_in_domain 1 1 "DTYPE=f64 is not a value of @DTYPE; its
 ttlplan_cli_test(bind_symbol_for_integer 1 1 "BM=bf16 is not a value of @BM \\(a symbol for an integer knob\\)"
                  compile --bind BM=bf16 ${knobs_ttl} -o ${CMAKE_CURRENT_BINARY_DIR}/bind_symbol_out)
 ttlplan_cli_test(bind_malformed 2 1 "'BM' is not NAME=VALUE" plan --bind BM ${knobs_ttl})
-# The template runs on the emulator with a partial binding (bf16) and matches the reference.
+# The template runs on the emulator with a partial binding (bf16; the rest tuned) and matches the
+# reference.
 add_test(NAME run.knobs_partial_bind
          COMMAND ttlplan run --bind DTYPE=bf16,FIDELITY=HiFi4 ${knobs_ttl})

@@ -212,6 +212,34 @@ TEST(KernelPlanner, TemplateBindingFirstLegalOrRequested) {
   EXPECT_FALSE(parseBindingList("BM=1x"));
 }
 
+// What `ttlplan plan` passes after tuning the unbound knobs (tools/TunedBinding.cpp): the source
+// replaces "--bind" in the report, and kernel 0's block counts (by CB position) override the
+// planner's choice for its `?` CB (%cbc, the third create_cb; the planner alone takes 4).
+TEST(KernelPlanner, CallerChosenBindingSourceAndKernelBlockCounts) {
+  auto module = load(kSource + "/examples/matmul_template.ttl");
+  ASSERT_TRUE(module);
+  PlanOptions options;
+  options.binding = *parseBindingList("BM=2,BN=2,BK=2,WM=4,WN=4");
+  Expected<ModulePlan> plan = planModule(*module, wormhole(), options);
+  ASSERT_TRUE(plan) << plan.error().message;
+  EXPECT_EQ(plan->kernels.at(0).cbs.at(2).blockCount, 4);
+
+  options.bindingSource = "tuned: the fastest predicted of all 4096 points";
+  options.kernelBlockCounts = {{{2, 3}}};
+  options.blockCounts = {{2, 1}}; // kernelBlockCounts wins for the kernels it covers
+  plan = planModule(*module, wormhole(), options);
+  ASSERT_TRUE(plan) << plan.error().message;
+  EXPECT_EQ(plan->binding.source, "tuned: the fastest predicted of all 4096 points");
+  EXPECT_EQ(plan->kernels.at(0).cbs.at(2).blockCount, 3);
+  EXPECT_EQ(validatePlan(plan->kernels.at(0)), "");
+
+  // Without a binding the source is lower's own (first legal), whatever the caller says.
+  options.binding.reset();
+  plan = planModule(*module, wormhole(), options);
+  ASSERT_TRUE(plan) << plan.error().message;
+  EXPECT_EQ(plan->binding.source, "first binding satisfying every ttl.require");
+}
+
 TEST(KernelPlanner, MulticastNetsOfTheTwoDimensionalMatmul) {
   auto module = load(kSource + "/examples/matmul_mcast_2d.ttl");
   ASSERT_TRUE(module);

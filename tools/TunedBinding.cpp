@@ -1,0 +1,206 @@
+// The binding the planning commands (plan, lower, compile, run, cost) plan with (tools/Knobs.h,
+// choosePlanBinding): --bind and --config, then the knobs they leave unbound tuned by
+// search::tune, or read from the best record of a tuning db (--db). lower/ keeps its own default
+// (the first legal binding) for library callers; the search lives here because lower/ must not
+// depend on search/.
+#include "ir/Ops.h"
+#include "ir/Params.h"
+#include "lower/Extract.h"
+#include "planner/kernel/Plan.h"
+#include "search/Tuner.h"
+#include "search/TuningDb.h"
+#include "search/cost/Model.h"
+#include "tools/Knobs.h"
+#include "tools/RecordJson.h"
+
+#include <fmt/format.h>
+#include <fmt/ranges.h>
+#include <iostream>
+#include <optional>
+#include <set>
+
+namespace ttlplan::tools {
+
+namespace {
+
+bool fail(const std::string& message, int& exitCode) {
+  std::cerr << "ttlplan: error: " << message << "\n";
+  exitCode = kInvalidInput;
+  return false;
+}
+
+/// The knobs of `params` that `fixed` leaves unbound, each once.
+size_t countUnbound(const std::vector<ir::Param>& params, const ir::Binding& fixed) {
+  std::set<std::string> names;
+  for (const ir::Param& p : params)
+    if (!fixed.count(p.name)) names.insert(p.name);
+  return names.size();
+}
+
+std::string plural(size_t n, const std::string& word) {
+  return fmt::format("{} {}{}", n, word, n == 1 ? "" : "s");
+}
+
+/// The `ttlplan tune` command that writes the records --db needs for this run.
+std::string tuneCommand(const KnobFlags& flags, const ir::Module& module) {
+  std::string out = "ttlplan tune " + module.fileName;
+  if (!flags.bind.empty()) out += " --bind " + flags.bind;
+  if (!flags.config.empty()) out += " --config " + flags.config;
+  return out + " --db NEW_DB";
+}
+
+/// "--bind, then WHAT" or "WHAT" when nothing was bound (the plan report's binding source).
+std::string sourceText(const ir::Binding& fixed, const std::string& what) {
+  return fixed.empty() ? what : "--bind, then " + what;
+}
+
+/// What choosePlanBinding picked: the record and how it was found.
+struct Pick {
+  search::Record record;
+  std::string line;   ///< the stderr line, without "picked ..."
+  std::string source; ///< for the report
+};
+
+/// The best point search::tune finds over the unbound knobs (and `?` block counts).
+std::optional<Pick> tuneBest(const ir::Module& module, const ir::Device& device,
+                             const ir::Binding& fixed, size_t unbound, int maxBlockCount,
+                             int& exitCode) {
+  Expected<search::Space> space = search::tuningSpace(module, fixed, true, maxBlockCount);
+  if (!space) {
+    fail(space.error().message, exitCode);
+    return std::nullopt;
+  }
+  bool exhaustive = space->size() <= kPlanTuneBudget;
+  search::TuneOptions options;
+  options.strategy.kind =
+      exhaustive ? search::StrategyKind::Exhaustive : search::StrategyKind::Random;
+  options.strategy.budgetEvals = exhaustive ? 0 : kPlanTuneBudget;
+  options.strategy.seed = 1;
+  options.top = 1;
+  options.plan.maxBlockCount = maxBlockCount;
+  Expected<search::TuneResult> result = search::tune(module, device, fixed, options);
+  if (!result) {
+    fail(result.error().message, exitCode);
+    return std::nullopt;
+  }
+  std::string points = exhaustive ? fmt::format("{} points (exhaustive)", result->evaluated)
+                                  : fmt::format("{} of {} points (random, seed 1)",
+                                                result->evaluated, space->size());
+  if (result->top.empty()) {
+    std::vector<std::string> reasons;
+    for (const auto& [reason, count] : result->rejected)
+      reasons.push_back(fmt::format("{} by {}", count, reason));
+    fail(fmt::format("no binding of the {} fits: {} evaluated; rejected {}{}",
+                     plural(unbound, "unbound knob"), points, fmt::join(reasons, ", "),
+                     exhaustive ? "; bind other values with --bind"
+                                : "; bind more knobs with --bind, or search longer with "
+                                  "`ttlplan tune --budget-evals N --db DB` and plan with --db DB"),
+         exitCode);
+    return std::nullopt;
+  }
+  size_t counts = space->dimensions().size() - std::min(space->dimensions().size(), unbound);
+  std::string what = plural(unbound, "unbound knob");
+  if (counts) what += " and " + plural(counts, "block count");
+  return Pick{result->top.front(),
+              fmt::format("tuned {} over {}, {} fit", what, points, result->feasible),
+              sourceText(fixed, exhaustive ? fmt::format("tuned: the fastest predicted of all "
+                                                         "{} points",
+                                                         result->evaluated)
+                                           : fmt::format("tuned: the fastest predicted of {} "
+                                                         "random points of {}, seed 1",
+                                                         result->evaluated, space->size()))};
+}
+
+/// The key fields of the db's header that differ from this run's, each with both values.
+std::string keyMismatchText(const std::vector<std::string>& fields, const search::DbHeader& db,
+                            const search::DbHeader& now) {
+  std::vector<std::string> parts;
+  for (const std::string& f : fields) {
+    if (f == "kernel_hash")
+      parts.push_back(fmt::format("kernel_hash: the db's {} ({}), this file's {} ({})",
+                                  db.kernelHash, db.kernel, now.kernelHash, now.kernel));
+    else if (f == "bound")
+      parts.push_back(fmt::format("bound: the db's {}, this run's {}",
+                                  db.bound.empty() ? "(none)" : ir::str(db.bound),
+                                  now.bound.empty() ? "(none)" : ir::str(now.bound)));
+    else if (f == "device" || f == "device_hash")
+      parts.push_back(fmt::format("{}: the db's {} ({}), this run's {} ({})", f, db.device,
+                                  db.deviceHash, now.device, now.deviceHash));
+    else
+      parts.push_back(f);
+  }
+  return fmt::format("{}", fmt::join(parts, "; "));
+}
+
+/// The best usable record of --db for this kernel, binding and device.
+std::optional<Pick> dbBest(const KnobFlags& flags, const ir::Module& module,
+                           const ir::Device& device, const ir::Binding& fixed, int& exitCode) {
+  Expected<search::DbFile> file = search::read(flags.db);
+  if (!file) {
+    fail("--db: " + file.error().message, exitCode);
+    return std::nullopt;
+  }
+  for (const std::string& w : file->warnings)
+    std::cerr << "ttlplan: warning: " << w << "\n";
+  search::DbHeader now = search::tuningHeader(module, device, fixed);
+  if (std::vector<std::string> diff = search::keyDifferences(file->header, now); !diff.empty()) {
+    fail(fmt::format("--db: the records of '{}' are not for this kernel, --bind and device "
+                     "({}); `{}` writes them",
+                     flags.db, keyMismatchText(diff, file->header, now),
+                     tuneCommand(flags, module)),
+         exitCode);
+    return std::nullopt;
+  }
+  if (!search::versionDifferences(file->header, now).empty())
+    std::cerr << fmt::format("ttlplan: warning: '{}' was costed by {} / {}, this ttlplan is {} / "
+                             "{}; `ttlplan db rerank {} --kernel {}` re-costs it\n",
+                             flags.db, file->header.planner, file->header.costModel,
+                             planner::kernel::kPlannerVersion, search::cost::kModelVersion,
+                             flags.db, module.fileName);
+  const search::Record* best = search::best(file->records);
+  if (!best) {
+    size_t ok = 0, stale = 0;
+    for (const search::Record& r : file->records) {
+      ok += r.ok() && !r.stale;
+      stale += r.stale;
+    }
+    fail(fmt::format("--db: '{}' has no feasible record for this kernel ({}: {} rejected, {} "
+                     "stale); `{}` writes them",
+                     flags.db, plural(file->records.size(), "record"),
+                     file->records.size() - ok - stale, stale, tuneCommand(flags, module)),
+         exitCode);
+    return std::nullopt;
+  }
+  return Pick{*best, fmt::format("best record of --db {}", flags.db),
+              sourceText(fixed, "the best record of tuning db " + flags.db)};
+}
+
+} // namespace
+
+bool choosePlanBinding(const KnobFlags& flags, const ir::Module& module, const ir::Device& device,
+                       lower::PlanOptions& options, int& exitCode) {
+  std::optional<ir::Binding> bound;
+  if (!resolveKnobs(flags, module, device, bound, exitCode)) return false;
+  options.binding = bound;
+  ir::Binding fixed = bound.value_or(ir::Binding{});
+  std::vector<ir::Param> params = ir::collectParams(module);
+  size_t unbound = countUnbound(params, fixed);
+  if (flags.db.empty() && unbound == 0) return true; // lower plans the binding as it is
+  if (Status s = lower::checkRequested(params, fixed); !s) return fail(s.error().message, exitCode);
+  std::optional<Pick> pick =
+      flags.db.empty() ? tuneBest(module, device, fixed, unbound, options.maxBlockCount, exitCode)
+                       : dbBest(flags, module, device, fixed, exitCode);
+  if (!pick) return false;
+  search::PointParts parts = search::splitPoint(pick->record.point, fixed);
+  options.binding = parts.knobs;
+  options.bindingSource = pick->source;
+  options.kernelBlockCounts.clear();
+  for (ir::Operation* kernel : module.topLevel(ir::KernelOp::kName))
+    options.kernelBlockCounts.push_back(
+        search::blockCountsByPosition(search::dynamicCbs(kernel), parts.blockCounts));
+  std::cerr << fmt::format("{}: picked {} (predicted {:.1f} us)\n", pick->line,
+                           pointText(pick->record), pick->record.predictedNs.value_or(0) / 1000.0);
+  return true;
+}
+
+} // namespace ttlplan::tools
