@@ -237,6 +237,7 @@ public:
       ++result_.rejected[r.reason];
     if (!fromDb && options_.db)
       if (Status s = options_.db->append(r); !s) return s;
+    if (!r.ok()) return Status::success(); // never ranked
     all_.push_back(r);
     // Keep only what top K can still use (bounded memory on long runs).
     if (all_.size() > 4 * std::max<size_t>(options_.top, 16)) all_ = top(all_, options_.top);
@@ -251,31 +252,29 @@ private:
   std::vector<Record> all_;
 };
 
-/// Points of one round that share their knob values (positions in the round, and the points).
-struct Group {
-  std::vector<size_t> positions;
-  std::vector<ir::Binding> points;
-};
-
-/// The points of `ids` not found in the db (those fill `slots` and `fromDb` here), grouped by
-/// their knob values in order of first appearance: a group shares its extraction.
-std::vector<Group> groupByKnobs(const Space& space, const std::vector<uint64_t>& ids, TuningDb* db,
-                                std::vector<Record>& slots, std::vector<char>& fromDb) {
-  std::vector<Group> groups;
-  std::map<ir::Binding, size_t> byKnobs;
+/// The positions of a round's ids grouped by their knob values, in order of first appearance: a
+/// group shares its extraction. The planner dimensions come last in the space (tuningSpace), so
+/// ids share their knob values exactly when they agree after dividing by `plannerPoints`, the
+/// number of points of the planner dimensions.
+std::vector<std::vector<size_t>> groupByKnobs(const std::vector<uint64_t>& ids,
+                                              uint64_t plannerPoints) {
+  std::vector<std::vector<size_t>> groups;
+  std::map<uint64_t, size_t> byKnobs;
   for (size_t i = 0; i < ids.size(); ++i) {
-    ir::Binding point = space.point(ids[i]);
-    if (const Record* known = db ? db->lookup(point) : nullptr) {
-      slots[i] = *known;
-      fromDb[i] = 1;
-      continue;
-    }
-    auto [it, added] = byKnobs.try_emplace(splitPoint(point, {}).knobs, groups.size());
+    auto [it, added] = byKnobs.try_emplace(ids[i] / plannerPoints, groups.size());
     if (added) groups.emplace_back();
-    groups[it->second].positions.push_back(i);
-    groups[it->second].points.push_back(std::move(point));
+    groups[it->second].push_back(i);
   }
   return groups;
+}
+
+/// The number of points of `space`'s trailing planner dimensions (block_count(...)).
+uint64_t plannerPoints(const Space& space) {
+  uint64_t n = 1;
+  const std::vector<Dimension>& dims = space.dimensions();
+  for (auto d = dims.rbegin(); d != dims.rend() && isBlockCountDimension(d->name); ++d)
+    n *= d->values.size();
+  return n;
 }
 
 } // namespace
@@ -292,6 +291,7 @@ Expected<TuneResult> tune(const ir::Module& module, const ir::Device& device,
   if (!strategy) return strategy.error();
   pk::PlanCache cache;
   PointEvaluator evaluator(module, device, fixed, options.plan, &cache);
+  const uint64_t blockCountPoints = plannerPoints(*space);
   int threads =
       options.threads > 0 ? options.threads : int(tbb::this_task_arena::max_concurrency());
   tbb::task_arena arena(threads);
@@ -307,12 +307,24 @@ Expected<TuneResult> tune(const ir::Module& module, const ir::Device& device,
     if (ids.empty()) break;
     std::vector<Record> slots(ids.size());
     std::vector<char> fromDb(ids.size(), 0);
-    std::vector<Group> groups = groupByKnobs(*space, ids, options.db, slots, fromDb);
+    std::vector<std::vector<size_t>> groups = groupByKnobs(ids, blockCountPoints);
     arena.execute([&] {
       tbb::parallel_for(size_t(0), groups.size(), [&](size_t g) {
-        std::vector<Record> records = evaluator.evaluateGroup(groups[g].points);
+        std::vector<size_t> positions;
+        std::vector<ir::Binding> points;
+        for (size_t i : groups[g]) {
+          ir::Binding point = space->point(ids[i]);
+          if (const Record* known = options.db ? options.db->lookup(point) : nullptr) {
+            slots[i] = *known;
+            fromDb[i] = 1;
+            continue;
+          }
+          positions.push_back(i);
+          points.push_back(std::move(point));
+        }
+        std::vector<Record> records = evaluator.evaluateGroup(points);
         for (size_t j = 0; j < records.size(); ++j)
-          slots[groups[g].positions[j]] = std::move(records[j]);
+          slots[positions[j]] = std::move(records[j]);
       });
     });
     std::vector<std::optional<double>> scores(ids.size());

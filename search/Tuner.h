@@ -38,9 +38,14 @@ struct TuneOptions {
   StrategyOptions strategy;    ///< --strategy, --budget-evals, --seed, --shard
   double timeLimitSeconds = 0; ///< --time-limit: stop after the round that passes it; 0 = none
   int threads = 0;             ///< --threads; 0 = every hardware thread
-  size_t roundSize = 64;       ///< points per parallel round (fixed: results do not depend on it
-                               ///< through the thread count)
-  size_t top = 5;              ///< --top K
+  /// Points per parallel round. No result depends on it (the strategies' sequences do not, and
+  /// a round is reduced in order); it sets how often progress and the time limit are checked,
+  /// and it must be large enough that the threads stay busy when a round mixes points that are
+  /// rejected in microseconds with points that are planned and costed (a round waits for its
+  /// slowest group): 64 gave 1.17x from 1 to 2 threads on the 2-D template, 1024 gives
+  /// docs/tuning.md's figures.
+  size_t roundSize = 1024;
+  size_t top = 5;                    ///< --top K
   planner::kernel::PlanOptions plan; ///< the planner's options (node limits keep it deterministic)
   bool plannerDimensions = true;     ///< search the `?` block counts (1..plan.maxBlockCount)
   TuningDb* db = nullptr;            ///< --db: recorded points are reused, new ones appended
