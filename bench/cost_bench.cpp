@@ -112,6 +112,22 @@ void BM_TemplateExtractAndCost2D8192(benchmark::State& state) {
 }
 BENCHMARK(BM_TemplateExtractAndCost2D8192)->Unit(benchmark::kMicrosecond);
 
+/// As the tuner does it: the extractor prepared once per kernel (cost::ProgramExtractor), then
+/// per evaluation the Program extracted from the plan and predicted.
+void BM_TemplatePreparedExtractAndCost2D8192(benchmark::State& state) {
+  ir::Device device = *ir::builtinDevice("wormhole_b0");
+  Template t = loadTemplate();
+  Expected<lower::ModulePlan> plan = lower::planModule(*t.module, device, t.options);
+  cost::ProgramExtractor extractor(t.module->topLevel(ir::KernelOp::kName).at(0));
+  for (auto _ : state) {
+    Expected<cost::Program> program =
+        extractor.extract(plan->kernels[0], plan->binding.binding, device);
+    Expected<cost::Prediction> p = cost::predict(*program, device);
+    benchmark::DoNotOptimize(p->cycles);
+  }
+}
+BENCHMARK(BM_TemplatePreparedExtractAndCost2D8192)->Unit(benchmark::kMicrosecond);
+
 } // namespace
 
 BENCHMARK_MAIN();
