@@ -16,6 +16,22 @@ ir::Device wormhole() {
   return *ir::builtinDevice("wormhole_b0");
 }
 
+/// Checks that `module` fits at `accepted` and is rejected at `rejected` for `reason`, with each
+/// of `details` in the record's detail; returns the accepted record.
+Record expectRejected(const ir::Module& module, const ir::Binding& accepted,
+                      const ir::Binding& rejected, const std::string& reason,
+                      const std::vector<std::string>& details) {
+  ir::Device d = wormhole();
+  Record fits = evaluatePoint(module, d, accepted, {}, {}, nullptr);
+  EXPECT_TRUE(fits.ok()) << fits.reason << ": " << fits.detail;
+  Record r = evaluatePoint(module, d, rejected, {}, {}, nullptr);
+  EXPECT_EQ(r.status, "rejected");
+  EXPECT_EQ(r.reason, reason);
+  for (const std::string& detail : details)
+    EXPECT_NE(r.detail.find(detail), std::string::npos) << detail << "\nin: " << r.detail;
+  return fits;
+}
+
 /// `text` with every "$NAME" replaced by `value`.
 std::string substitute(std::string text, const std::string& name, const std::string& value) {
   for (size_t at = text.find(name); at != std::string::npos; at = text.find(name, at + 1))
@@ -213,15 +229,8 @@ const std::string kConverging = kAliases + R"(module {
 TEST(TunerRejection, MulticastWhenTwoNetsWriteTheSameBytes) {
   auto module = testing::parseVerified(kConverging);
   ASSERT_TRUE(module);
-  ir::Device d = wormhole();
-  Record fits = evaluatePoint(*module, d, {{"S", 1}}, {}, {}, nullptr);
-  EXPECT_TRUE(fits.ok()) << fits.reason << ": " << fits.detail;
-  Record r = evaluatePoint(*module, d, {{"S", 0}}, {}, {}, nullptr);
-  EXPECT_EQ(r.status, "rejected");
-  EXPECT_EQ(r.reason, "multicast");
-  EXPECT_NE(r.detail.find("multicast: kernel @converge: "), std::string::npos) << r.detail;
-  EXPECT_NE(r.detail.find("both write core (0, 1) at the same L1 bytes"), std::string::npos)
-      << r.detail;
+  expectRejected(*module, {{"S", 1}}, {{"S", 0}}, "multicast",
+                 {"multicast: kernel @converge: ", "both write core (0, 1) at the same L1 bytes"});
 }
 
 /// `pipes` pipes, all from core (0, 0) to core (1, 0) of a 1 x 2 grid, created but not used (the
@@ -332,16 +341,9 @@ TEST(TunerRejection, InvalidWhenAPipeLeavesTheKnobGrid) {
   text = substitute(substitute(text, "$OPEN", ""), "$CLOSE", "");
   auto module = testing::parseVerified(text);
   ASSERT_TRUE(module);
-  ir::Device d = wormhole();
-  Record fits = evaluatePoint(*module, d, {{"N", 2}}, {}, {}, nullptr);
-  EXPECT_TRUE(fits.ok()) << fits.reason << ": " << fits.detail;
-  Record r = evaluatePoint(*module, d, {{"N", 1}}, {}, {}, nullptr);
-  EXPECT_EQ(r.status, "rejected");
-  EXPECT_EQ(r.reason, "invalid");
-  EXPECT_NE(r.detail.find("pipe '%p' on core (0, 0): destination (1, 0) to (1, 0) is not a "
-                          "rectangle inside the grid"),
-            std::string::npos)
-      << r.detail;
+  expectRejected(*module, {{"N", 2}}, {{"N", 1}}, "invalid",
+                 {"pipe '%p' on core (0, 0): destination (1, 0) to (1, 0) is not a rectangle "
+                  "inside the grid"});
 }
 
 TEST(TunerRejection, InvalidWhenAPipeLeavesThePlannersGrid) {
@@ -352,17 +354,10 @@ TEST(TunerRejection, InvalidWhenAPipeLeavesThePlannersGrid) {
   text = substitute(substitute(text, "$OPEN", "ttl.work_loop (%i) {"), "$CLOSE", "}");
   auto module = testing::parseVerified(text);
   ASSERT_TRUE(module);
-  ir::Device d = wormhole();
-  Record fits = evaluatePoint(*module, d, {{"N", 2}}, {}, {}, nullptr);
-  EXPECT_TRUE(fits.ok()) << fits.reason << ": " << fits.detail;
+  Record fits = expectRejected(*module, {{"N", 2}}, {{"N", 1}}, "invalid",
+                               {"pipe '%p' on core (0, 0): destination (1, 0) to (1, 0) is not a "
+                                "rectangle inside the grid"});
   EXPECT_EQ(fits.cores, 2);
-  Record r = evaluatePoint(*module, d, {{"N", 1}}, {}, {}, nullptr);
-  EXPECT_EQ(r.status, "rejected");
-  EXPECT_EQ(r.reason, "invalid");
-  EXPECT_NE(r.detail.find("pipe '%p' on core (0, 0): destination (1, 0) to (1, 0) is not a "
-                          "rectangle inside the grid"),
-            std::string::npos)
-      << r.detail;
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -397,16 +392,8 @@ TEST(TunerRejection, CostWhenLoopBoundsDoNotFold) {
   // plans and only the cost model rejects it.
   auto module = testing::parseVerified(kLooped);
   ASSERT_TRUE(module);
-  ir::Device d = wormhole();
-  Record fits = evaluatePoint(*module, d, {{"S", 2}}, {}, {}, nullptr);
-  EXPECT_TRUE(fits.ok()) << fits.reason << ": " << fits.detail;
-  Record r = evaluatePoint(*module, d, {{"S", 1}}, {}, {}, nullptr);
-  EXPECT_EQ(r.status, "rejected");
-  EXPECT_EQ(r.reason, "cost");
-  EXPECT_NE(r.detail.find("error: cost model: the loop bounds do not fold to constants on this "
-                          "core"),
-            std::string::npos)
-      << r.detail;
+  expectRejected(*module, {{"S", 2}}, {{"S", 1}}, "cost",
+                 {"error: cost model: the loop bounds do not fold to constants on this core"});
 }
 
 /// One block read on one core; the compute and writer threads run @R times each.
@@ -456,16 +443,9 @@ TEST(TunerRejection, CostWhenTheSimulationDeadlocks) {
   // R = 2: the compute thread waits for a second block of %cbi that the reader never pushes.
   auto module = testing::parseVerified(kStarved);
   ASSERT_TRUE(module);
-  ir::Device d = wormhole();
-  Record fits = evaluatePoint(*module, d, {{"R", 1}}, {}, {}, nullptr);
-  EXPECT_TRUE(fits.ok()) << fits.reason << ": " << fits.detail;
-  Record r = evaluatePoint(*module, d, {{"R", 2}}, {}, {}, nullptr);
-  EXPECT_EQ(r.status, "rejected");
-  EXPECT_EQ(r.reason, "cost");
-  EXPECT_NE(r.detail.find("cost simulation: compute thread of core class 'core (0,0)' blocks "
-                          "forever in wait on empty CB %cbi"),
-            std::string::npos)
-      << r.detail;
+  expectRejected(*module, {{"R", 1}}, {{"R", 2}}, "cost",
+                 {"cost simulation: compute thread of core class 'core (0,0)' blocks forever in "
+                  "wait on empty CB %cbi"});
 }
 
 } // namespace
