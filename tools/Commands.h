@@ -75,8 +75,9 @@ struct PipelineFlags {
   double timeLimitSeconds = 0;           ///< --time-limit per sub-problem
   KnobFlags knobs;                       ///< --bind, --config
   int maxBlockCount = 4;                 ///< --max-block-count
-  /// Block counts of `?` CBs by position (no flag: `tune --emit` passes the tuned ones).
-  std::map<size_t, int64_t> blockCounts;
+  /// Per kernel, block counts of its `?` CBs by position (no flag: `tune --emit` passes the tuned
+  /// ones; lower::PlanOptions::kernelBlockCounts).
+  std::vector<std::map<size_t, int64_t>> kernelBlockCounts;
 };
 
 struct LowerFlags {

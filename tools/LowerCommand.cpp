@@ -58,7 +58,7 @@ std::optional<Lowered> lowerFile(const PipelineFlags& flags, const ir::Device& d
   planOptions.solver = *solver;
   planOptions.limits.timeLimitSeconds = flags.timeLimitSeconds;
   planOptions.maxBlockCount = flags.maxBlockCount;
-  planOptions.blockCounts = flags.blockCounts;
+  planOptions.kernelBlockCounts = flags.kernelBlockCounts;
   for (const std::string& name : flags.printIrAfter)
     if (!lower::lookupPass(name)) {
       std::cerr << fmt::format("ttlplan: error: --print-ir-after: unknown pass '{}'\n", name);

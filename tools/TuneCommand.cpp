@@ -146,9 +146,8 @@ std::optional<search::TuningDb> openDb(const TuneFlags& flags, const search::DbH
   return std::move(*db);
 }
 
-/// --emit and --verify-best: the best point through `compile` / `run`.
-/// The block counts go to every kernel's `?` CBs by position (the pipeline's one PlanOptions);
-/// they are the first kernel's positions, as the templates have one kernel.
+/// --emit and --verify-best: the best point through `compile` / `run`, each kernel's `?` CBs
+/// with the point's block counts.
 int emitBest(const TuneFlags& flags, const DeviceFlags& device, const search::Record& best,
              const ir::Binding& fixed, const ir::Module& module) {
   search::PointParts parts = search::splitPoint(best.point, fixed);
@@ -156,10 +155,9 @@ int emitBest(const TuneFlags& flags, const DeviceFlags& device, const search::Re
   pipeline.input = flags.input;
   pipeline.knobs.bind = ir::str(parts.knobs);
   pipeline.maxBlockCount = flags.maxBlockCount;
-  std::vector<ir::Operation*> kernels = module.topLevel("ttl.kernel");
-  if (!kernels.empty())
-    pipeline.blockCounts =
-        search::blockCountsByPosition(search::dynamicCbs(kernels.front()), parts.blockCounts);
+  for (ir::Operation* kernel : module.topLevel("ttl.kernel"))
+    pipeline.kernelBlockCounts.push_back(
+        search::blockCountsByPosition(search::dynamicCbs(kernel), parts.blockCounts));
   if (!flags.emitDir.empty()) {
     CompileFlags compile{pipeline, flags.emitDir};
     if (int rc = runCompile(compile, device); rc != kSuccess) return rc;
