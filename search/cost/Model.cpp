@@ -82,17 +82,21 @@ double ownDramCycles(const Totals& t, const ir::Device& device) {
          t.writeBytes / double(device.dram.measuredWriteBytesPerCycle);
 }
 
-// The banks are shared only as far as they are the bottleneck: with every core at its own rate,
-// the kernel would take at least `floor` cycles (its busiest core's compute or own traffic); if
-// all DRAM bytes need longer than that at the chip's bandwidth, the load factor rho > 1 slows
-// every core's transfers by rho.
+// The banks are shared only as far as they are the bottleneck. The cores' block pipelines run in
+// lock-step (every block waits for the same multicast handshake), so their transfers coincide:
+// what counts is the demand while they transfer, not the average over the kernel. With every core
+// at its own rate, the busiest core's traffic takes `floor` cycles; if all DRAM bytes need longer
+// than that at the chip's bandwidth, the load factor rho > 1 slows every core's transfers by rho,
+// so that the busiest core's traffic takes as long as the banks need for all of it. (Until
+// cost-2 the floor also counted compute cycles, which spread the traffic over the compute time
+// and let the busiest core's transfers beat the banks' rate.)
 double dramLoad(const Program& program, const std::vector<Totals>& totals,
                 const ir::Device& device) {
   double all = 0, floor = 1;
   for (size_t c = 0; c < totals.size(); ++c) {
     const Totals& t = totals[c];
     all += double(program.classes[c].cores) * (t.readBytes + t.writeBytes);
-    floor = std::max({floor, t.computeCycles, ownDramCycles(t, device)});
+    floor = std::max(floor, ownDramCycles(t, device));
   }
   return std::max(1.0, all / bankBytesPerCycle(device) / floor);
 }
