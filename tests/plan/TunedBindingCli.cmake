@@ -8,30 +8,7 @@ set(mm2d ${SOURCE}/examples/matmul_2d_template.ttl)
 file(REMOVE_RECURSE ${WORK})
 file(MAKE_DIRECTORY ${WORK})
 
-# Runs ttlplan ARGN; fails unless it exits with EXPECT. Sets <prefix>_out and <prefix>_err.
-function(ttlplan_run prefix expect)
-  execute_process(COMMAND ${TTLPLAN} ${ARGN} RESULT_VARIABLE rc OUTPUT_VARIABLE out
-                  ERROR_VARIABLE err)
-  if(NOT rc EQUAL expect)
-    message(FATAL_ERROR "ttlplan ${ARGN}: exit ${rc}, expected ${expect}\nstdout:\n${out}\n"
-                        "stderr:\n${err}")
-  endif()
-  set(${prefix}_out "${out}" PARENT_SCOPE)
-  set(${prefix}_err "${err}" PARENT_SCOPE)
-endfunction()
-
-function(expect_match what text regex)
-  if(NOT text MATCHES "${regex}")
-    message(FATAL_ERROR "${what} does not match '${regex}':\n${text}")
-  endif()
-endfunction()
-
-function(expect_json_equal what a b)
-  string(JSON equal EQUAL "${a}" "${b}")
-  if(NOT equal)
-    message(FATAL_ERROR "${what} differ:\n${a}\n--- vs ---\n${b}")
-  endif()
-endfunction()
+include(${CMAKE_CURRENT_LIST_DIR}/../support/CliScript.cmake)
 
 # The `?` block counts of a `plan --json` file's first kernel as a JSON object {"%cb": count}.
 function(plan_block_counts json var)
