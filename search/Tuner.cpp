@@ -40,6 +40,11 @@ bool isBlockCountDimension(const std::string& name) {
   return name.rfind(kBlockCountPrefix, 0) == 0;
 }
 
+/// `message`, and the knobs it concerns when there are any: "... (knobs A, B)".
+std::string withKnobs(const std::string& message, const std::vector<std::string>& knobs) {
+  return knobs.empty() ? message : fmt::format("{} (knobs {})", message, fmt::join(knobs, ", "));
+}
+
 Record rejected(Record r, std::string reason, std::string detail) {
   r.status = "rejected";
   r.predictedNs.reset();
@@ -89,6 +94,14 @@ blockCountsByPosition(const std::vector<std::pair<size_t, std::string>>& dynamic
   std::map<size_t, int64_t> out;
   for (const auto& [position, name] : dynamic)
     if (auto it = byName.find(name); it != byName.end()) out[position] = it->second;
+  return out;
+}
+
+std::vector<std::map<size_t, int64_t>>
+kernelBlockCounts(const ir::Module& module, const std::map<std::string, int64_t>& byName) {
+  std::vector<std::map<size_t, int64_t>> out;
+  for (ir::Operation* kernel : module.topLevel(ir::KernelOp::kName))
+    out.push_back(blockCountsByPosition(dynamicCbs(kernel), byName));
   return out;
 }
 
@@ -159,9 +172,8 @@ std::vector<Record> PointEvaluator::evaluateGroup(const std::vector<ir::Binding>
     Record r;
     r.point = point;
     if (failure) {
-      std::string names = fmt::format("{}", fmt::join(failure->knobs, ", "));
       r = rejected(std::move(r), failure->require ? "require" : "knob-expression",
-                   names.empty() ? failure->message : failure->message + " (knobs " + names + ")");
+                   withKnobs(failure->message, failure->knobs));
     } else {
       r.status = "ok";
       r.predictedNs = 0.0;
@@ -192,9 +204,8 @@ bool PointEvaluator::addKernel(size_t k, const PointParts& parts, Shared& shared
   pk::PlanResult plan = lower::planKernel(kernel, *problem, binding, device_, options, cache_);
   if (!plan.plan) {
     const pk::Rejection& why = *plan.rejection;
-    std::string knobs = fmt::format("{}", fmt::join(why.knobs, ", "));
     r = rejected(std::move(r), std::string(pk::toString(why.resource)),
-                 knobs.empty() ? why.message : why.message + " (knobs " + knobs + ")");
+                 withKnobs(why.message, why.knobs));
     return false;
   }
   if (!shared.program) shared.program = extractors_[k].extract(*plan.plan, binding, device_);

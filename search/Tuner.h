@@ -13,7 +13,6 @@
 #include "search/Strategy.h"
 #include "search/TuningDb.h"
 #include "search/cost/Extract.h"
-#include "search/cost/Program.h"
 #include "support/Expected.h"
 
 #include <cstdint>
@@ -84,6 +83,11 @@ std::map<size_t, int64_t>
 blockCountsByPosition(const std::vector<std::pair<size_t, std::string>>& dynamic,
                       const std::map<std::string, int64_t>& byName);
 
+/// lower::PlanOptions::kernelBlockCounts for a point's block counts (`byName`, from
+/// splitPoint): per kernel of `module` in program order, its `?` CBs' counts by position.
+std::vector<std::map<size_t, int64_t>>
+kernelBlockCounts(const ir::Module& module, const std::map<std::string, int64_t>& byName);
+
 /// The space of `module` with `fixed` knobs bound: the unbound knobs' domains in declaration
 /// order, then (with `plannerDimensions`) one dimension per `?` CB of each kernel (1..maxBlock).
 Expected<Space> tuningSpace(const ir::Module& module, const ir::Binding& fixed,
@@ -105,13 +109,13 @@ public:
   /// (cost::setCbDepths). A point with other knob values is evaluated on its own.
   std::vector<Record> evaluateGroup(const std::vector<ir::Binding>& points) const;
 
+private:
   /// What the points of one knob binding share for one kernel.
   struct Shared {
     std::optional<Expected<planner::kernel::KernelProblem>> problem;
     std::optional<Expected<cost::Program>> program;
   };
 
-private:
   /// Adds kernel `k`'s plan and cost to `r`; false (r rejected) when it does not fit.
   bool addKernel(size_t k, const PointParts& parts, Shared& shared, Record& r) const;
 

@@ -162,19 +162,8 @@ std::vector<Record> flatten(const std::string& path, const Scan& scan, const DbH
 }
 
 std::string keyMismatch(const std::string& path, const DbHeader& file, const DbHeader& expected) {
-  std::vector<std::string> parts;
-  auto note = [&](const char* name, const std::string& a, const std::string& b) {
-    if (a != b) parts.push_back(fmt::format("{} '{}' (expected '{}')", name, a, b));
-  };
-  note("kernel_hash", file.kernelHash, expected.kernelHash);
-  note("bound", ir::str(file.bound), ir::str(expected.bound));
-  note("device", file.device, expected.device);
-  note("device_hash", file.deviceHash, expected.deviceHash);
-  if (file.format != expected.format)
-    parts.push_back(
-        fmt::format("ttlplan_tuning_db {} (expected {})", file.format, expected.format));
   return fmt::format("'{}' holds records for another kernel, bound or device: {}", path,
-                     fieldList(parts));
+                     keyDifferenceText(file, expected));
 }
 
 Status writeAll(int fd, const std::string& data, const std::string& path) {
@@ -308,6 +297,21 @@ std::vector<std::string> keyDifferences(const DbHeader& a, const DbHeader& b) {
   if (a.device != b.device) fields.push_back("device");
   if (a.deviceHash != b.deviceHash) fields.push_back("device_hash");
   return fields;
+}
+
+std::string keyDifferenceText(const DbHeader& file, const DbHeader& expected) {
+  std::vector<std::string> parts;
+  auto note = [&](const char* name, const std::string& a, const std::string& b) {
+    if (a != b) parts.push_back(fmt::format("{} '{}' (expected '{}')", name, a, b));
+  };
+  note("kernel_hash", file.kernelHash, expected.kernelHash);
+  note("bound", ir::str(file.bound), ir::str(expected.bound));
+  note("device", file.device, expected.device);
+  note("device_hash", file.deviceHash, expected.deviceHash);
+  if (file.format != expected.format)
+    parts.push_back(
+        fmt::format("ttlplan_tuning_db {} (expected {})", file.format, expected.format));
+  return fieldList(parts);
 }
 
 std::vector<std::string> versionDifferences(const DbHeader& a, const DbHeader& b) {

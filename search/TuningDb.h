@@ -77,6 +77,9 @@ Expected<Record> parseRecord(const std::string& line);
 /// The key fields (kernel_hash, bound, device, device_hash, and the format) that differ, by JSON
 /// name; empty when records of `a` and `b` are about the same thing.
 std::vector<std::string> keyDifferences(const DbHeader& a, const DbHeader& b);
+/// keyDifferences() with both values of each field, for messages:
+/// "kernel_hash 'a' (expected 'b'), bound 'BK=2' (expected 'BK=4')".
+std::string keyDifferenceText(const DbHeader& file, const DbHeader& expected);
 /// The version fields (planner, cost_model, calibration) that differ; non-empty means stale.
 std::vector<std::string> versionDifferences(const DbHeader& a, const DbHeader& b);
 

@@ -155,9 +155,7 @@ int emitBest(const TuneFlags& flags, const DeviceFlags& device, const search::Re
   pipeline.input = flags.input;
   pipeline.knobs.bind = ir::str(parts.knobs);
   pipeline.maxBlockCount = flags.maxBlockCount;
-  for (ir::Operation* kernel : module.topLevel("ttl.kernel"))
-    pipeline.kernelBlockCounts.push_back(
-        search::blockCountsByPosition(search::dynamicCbs(kernel), parts.blockCounts));
+  pipeline.kernelBlockCounts = search::kernelBlockCounts(module, parts.blockCounts);
   if (!flags.emitDir.empty()) {
     CompileFlags compile{pipeline, flags.emitDir};
     if (int rc = runCompile(compile, device); rc != kSuccess) return rc;

@@ -111,27 +111,6 @@ std::optional<Pick> tuneBest(const ir::Module& module, const ir::Device& device,
                                                          result->evaluated, space->size()))};
 }
 
-/// The key fields of the db's header that differ from this run's, each with both values.
-std::string keyMismatchText(const std::vector<std::string>& fields, const search::DbHeader& db,
-                            const search::DbHeader& now) {
-  std::vector<std::string> parts;
-  for (const std::string& f : fields) {
-    if (f == "kernel_hash")
-      parts.push_back(fmt::format("kernel_hash: the db's {} ({}), this file's {} ({})",
-                                  db.kernelHash, db.kernel, now.kernelHash, now.kernel));
-    else if (f == "bound")
-      parts.push_back(fmt::format("bound: the db's {}, this run's {}",
-                                  db.bound.empty() ? "(none)" : ir::str(db.bound),
-                                  now.bound.empty() ? "(none)" : ir::str(now.bound)));
-    else if (f == "device" || f == "device_hash")
-      parts.push_back(fmt::format("{}: the db's {} ({}), this run's {} ({})", f, db.device,
-                                  db.deviceHash, now.device, now.deviceHash));
-    else
-      parts.push_back(f);
-  }
-  return fmt::format("{}", fmt::join(parts, "; "));
-}
-
 /// The best usable record of --db for this kernel, binding and device.
 std::optional<Pick> dbBest(const KnobFlags& flags, const ir::Module& module,
                            const ir::Device& device, const ir::Binding& fixed, int& exitCode) {
@@ -143,10 +122,10 @@ std::optional<Pick> dbBest(const KnobFlags& flags, const ir::Module& module,
   for (const std::string& w : file->warnings)
     std::cerr << "ttlplan: warning: " << w << "\n";
   search::DbHeader now = search::tuningHeader(module, device, fixed);
-  if (std::vector<std::string> diff = search::keyDifferences(file->header, now); !diff.empty()) {
+  if (!search::keyDifferences(file->header, now).empty()) {
     fail(fmt::format("--db: the records of '{}' are not for this kernel, --bind and device "
                      "({}); `{}` writes them",
-                     flags.db, keyMismatchText(diff, file->header, now),
+                     flags.db, search::keyDifferenceText(file->header, now),
                      tuneCommand(flags, module)),
          exitCode);
     return std::nullopt;
@@ -194,10 +173,7 @@ bool choosePlanBinding(const KnobFlags& flags, const ir::Module& module, const i
   search::PointParts parts = search::splitPoint(pick->record.point, fixed);
   options.binding = parts.knobs;
   options.bindingSource = pick->source;
-  options.kernelBlockCounts.clear();
-  for (ir::Operation* kernel : module.topLevel(ir::KernelOp::kName))
-    options.kernelBlockCounts.push_back(
-        search::blockCountsByPosition(search::dynamicCbs(kernel), parts.blockCounts));
+  options.kernelBlockCounts = search::kernelBlockCounts(module, parts.blockCounts);
   std::cerr << fmt::format("{}: picked {} (predicted {:.1f} us)\n", pick->line,
                            pointText(pick->record), pick->record.predictedNs.value_or(0) / 1000.0);
   return true;

@@ -421,9 +421,12 @@ std::optional<Rejection> KernelPlanner::planCores() {
   return std::nullopt;
 }
 
-/// The multicast step, on its own so that planMulticast() can run it on a finished plan.
-std::optional<Rejection> planNets(KernelPlan& plan, multicast::Problem nets,
-                                  const PlanOptions& options, PlanCache* cache) {
+} // namespace
+
+// The multicast step, public so that lower/ can run it on a finished plan whose nets it extracts
+// after the cores plan chose the grid.
+std::optional<Rejection> planMulticast(KernelPlan& plan, multicast::Problem nets,
+                                       const PlanOptions& options, PlanCache* cache) {
   plan.multicastProblem = std::move(nets);
   if (plan.multicastProblem.nets.empty()) return std::nullopt;
   multicast::Options mcOptions;
@@ -448,6 +451,8 @@ std::optional<Rejection> planNets(KernelPlan& plan, multicast::Problem nets,
   return out;
 }
 
+namespace {
+
 PlanResult KernelPlanner::run() {
   plan_.name = problem_.name;
   plan_.location = problem_.location;
@@ -464,7 +469,7 @@ PlanResult KernelPlanner::run() {
     rejection = planCores();
   }
   if (!rejection && problem_.multicast)
-    rejection = planNets(plan_, *problem_.multicast, options_, cache_);
+    rejection = planMulticast(plan_, *problem_.multicast, options_, cache_);
   PlanResult result;
   if (rejection)
     result.rejection = std::move(rejection);
@@ -477,11 +482,6 @@ PlanResult KernelPlanner::run() {
 
 PlanResult plan(const KernelProblem& problem, const PlanOptions& options, PlanCache* cache) {
   return KernelPlanner(problem, options, cache).run();
-}
-
-std::optional<Rejection> planMulticast(KernelPlan& plan, multicast::Problem nets,
-                                       const PlanOptions& options, PlanCache* cache) {
-  return planNets(plan, std::move(nets), options, cache);
 }
 
 std::string validatePlan(const KernelPlan& plan) {

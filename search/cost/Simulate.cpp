@@ -28,10 +28,10 @@ void SimResult::addScaled(const SimResult& other, double weight) {
 
 namespace {
 
-// Block sequence numbers of one CB: when each block was pushed and popped.
 // Blocks a CB's history holds before it grows (sampled loops run few blocks: no reallocation).
 constexpr size_t kReserveBlocks = 64;
 
+// Block sequence numbers of one CB: when each block was pushed and popped.
 struct CbState {
   int64_t depth = 1;
   int64_t reserved = 0; // Reserve calls so far

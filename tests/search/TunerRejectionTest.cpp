@@ -49,26 +49,63 @@ const std::string kAliases = R"(#dram = #ttl.layout<dram, interleaved>
 !wr = !ttl.transfer_handle<write>
 )";
 
+/// The reader's body: one block of %a read into %cbi.
+const std::string kReadA = R"(
+      %v = ttl.cb_reserve %cbi : !cb -> !blk
+      %sa = ttl.tensor_slice %a[%c0, %c0] : !mat -> !blk
+      %xa = ttl.copy %sa, %v : (!blk, !blk) -> !rd
+      ttl.wait %xa : !rd
+      ttl.cb_push %cbi : !cb
+)";
+
+/// A reader body that moves one block over pipe %p: its sender reads it from %a and sends it,
+/// its receiver takes it; both push it into %cbi.
+const std::string kSendOverPipe = R"(
+      %v = ttl.cb_reserve %cbi : !cb -> !blk
+      ttl.if_src %p {
+        %sa = ttl.tensor_slice %a[%c0, %c0] : !mat -> !blk
+        %xa = ttl.copy %sa, %v : (!blk, !blk) -> !rd
+        ttl.wait %xa : !rd
+        %t = ttl.copy %v, %p : (!blk, !ttl.pipe) -> !wr
+        ttl.wait %t : !wr
+      }
+      ttl.if_dst %p {
+        %r = ttl.copy %p, %v : (!ttl.pipe, !blk) -> !rd
+        ttl.wait %r : !rd
+      }
+      ttl.cb_push %cbi : !cb
+)";
+
 /// A compute thread that applies `ttl.abs` to one block of %cbi into %cbo, and a writer thread
-/// that writes it to %c.
-const std::string kAbsAndWriter = R"(
+/// that writes it to %c; `open` and `close` wrap both bodies (a work loop, say).
+std::string absAndWriter(const std::string& open = "", const std::string& close = "") {
+  return R"(
     ttl.compute_thread {
+      )" +
+         open + R"(
       %x = ttl.cb_wait %cbi : !cb -> !blk
       %o = ttl.cb_reserve %cbo : !cb -> !blk
       %y = ttl.abs %x : !blk
       ttl.store %y, %o : !blk
       ttl.cb_push %cbo : !cb
       ttl.cb_pop %cbi : !cb
+      )" +
+         close + R"(
     }
     ttl.datamovement_thread {
       %c0 = arith.constant 0 : index
+      )" +
+         open + R"(
       %w = ttl.cb_wait %cbo : !cb -> !blk
       %sc = ttl.tensor_slice %c[%c0, %c0] : !mat -> !blk
       %xc = ttl.copy %w, %sc : (!blk, !blk) -> !wr
       ttl.wait %xc : !wr
       ttl.cb_pop %cbo : !cb
+      )" +
+         close + R"(
     }
 )";
+}
 
 // ---------------------------------------------------------------------------------------------
 // dst
@@ -208,21 +245,8 @@ const std::string kConverging = kAliases + R"(module {
       %s = ttl.param_value @S : index
       %dx = arith.muli %s, %x : index
       %p = ttl.create_pipe src(%x, 0) dst(%dx, 1) : !ttl.pipe
-      %v = ttl.cb_reserve %cbi : !cb -> !blk
-      ttl.if_src %p {
-        %sa = ttl.tensor_slice %a[%c0, %c0] : !mat -> !blk
-        %xa = ttl.copy %sa, %v : (!blk, !blk) -> !rd
-        ttl.wait %xa : !rd
-        %t = ttl.copy %v, %p : (!blk, !ttl.pipe) -> !wr
-        ttl.wait %t : !wr
-      }
-      ttl.if_dst %p {
-        %r = ttl.copy %p, %v : (!ttl.pipe, !blk) -> !rd
-        ttl.wait %r : !rd
-      }
-      ttl.cb_push %cbi : !cb
-    }
-)" + kAbsAndWriter + R"(  }
+)" + kSendOverPipe + R"(    }
+)" + absAndWriter() + R"(  }
 }
 )";
 
@@ -247,13 +271,8 @@ std::string manyPipes(int pipes) {
     ttl.datamovement_thread {
       %c0 = arith.constant 0 : index
 )" + created +
-         R"(      %v = ttl.cb_reserve %cbi : !cb -> !blk
-      %sa = ttl.tensor_slice %a[%c0, %c0] : !mat -> !blk
-      %xa = ttl.copy %sa, %v : (!blk, !blk) -> !rd
-      ttl.wait %xa : !rd
-      ttl.cb_push %cbi : !cb
-    }
-)" + kAbsAndWriter +
+         kReadA + R"(    }
+)" + absAndWriter() +
          R"(  }
 }
 )";
@@ -294,42 +313,10 @@ const std::string kPipeRight = kAliases + R"(module {
       %c0 = arith.constant 0 : index
       %p = ttl.create_pipe src(0, 0) dst(1, 0) : !ttl.pipe
       $OPEN
-      %v = ttl.cb_reserve %cbi : !cb -> !blk
-      ttl.if_src %p {
-        %sa = ttl.tensor_slice %a[%c0, %c0] : !mat -> !blk
-        %xa = ttl.copy %sa, %v : (!blk, !blk) -> !rd
-        ttl.wait %xa : !rd
-        %t = ttl.copy %v, %p : (!blk, !ttl.pipe) -> !wr
-        ttl.wait %t : !wr
-      }
-      ttl.if_dst %p {
-        %r = ttl.copy %p, %v : (!ttl.pipe, !blk) -> !rd
-        ttl.wait %r : !rd
-      }
-      ttl.cb_push %cbi : !cb
-      $CLOSE
+)" + kSendOverPipe + R"(      $CLOSE
     }
-    ttl.compute_thread {
-      $OPEN
-      %x = ttl.cb_wait %cbi : !cb -> !blk
-      %o = ttl.cb_reserve %cbo : !cb -> !blk
-      %y = ttl.abs %x : !blk
-      ttl.store %y, %o : !blk
-      ttl.cb_push %cbo : !cb
-      ttl.cb_pop %cbi : !cb
-      $CLOSE
-    }
-    ttl.datamovement_thread {
-      %c0 = arith.constant 0 : index
-      $OPEN
-      %w = ttl.cb_wait %cbo : !cb -> !blk
-      %sc = ttl.tensor_slice %c[%c0, %c0] : !mat -> !blk
-      %xc = ttl.copy %w, %sc : (!blk, !blk) -> !wr
-      ttl.wait %xc : !wr
-      ttl.cb_pop %cbo : !cb
-      $CLOSE
-    }
-  }
+)" + absAndWriter("$OPEN", "$CLOSE") +
+                               R"(  }
 }
 )";
 
@@ -374,15 +361,10 @@ const std::string kLooped = kAliases + R"(module {
       %c1 = arith.constant 1 : index
       %s = ttl.param_value @S : index
       %step = arith.subi %s, %c1 : index
-      scf.for %i = %c0 to %c1 step %step {
-        %v = ttl.cb_reserve %cbi : !cb -> !blk
-        %sa = ttl.tensor_slice %a[%c0, %c0] : !mat -> !blk
-        %xa = ttl.copy %sa, %v : (!blk, !blk) -> !rd
-        ttl.wait %xa : !rd
-        ttl.cb_push %cbi : !cb
-      }
+      scf.for %i = %c0 to %c1 step %step {)" +
+                            kReadA + R"(      }
     }
-)" + kAbsAndWriter + R"(  }
+)" + absAndWriter() + R"(  }
 }
 )";
 
@@ -403,13 +385,8 @@ const std::string kStarved = kAliases + R"(module {
     %cbi = ttl.create_cb : !cb
     %cbo = ttl.create_cb : !cb
     ttl.datamovement_thread {
-      %c0 = arith.constant 0 : index
-      %v = ttl.cb_reserve %cbi : !cb -> !blk
-      %sa = ttl.tensor_slice %a[%c0, %c0] : !mat -> !blk
-      %xa = ttl.copy %sa, %v : (!blk, !blk) -> !rd
-      ttl.wait %xa : !rd
-      ttl.cb_push %cbi : !cb
-    }
+      %c0 = arith.constant 0 : index)" +
+                             kReadA + R"(    }
     ttl.compute_thread {
       %c0 = arith.constant 0 : index
       %c1 = arith.constant 1 : index
