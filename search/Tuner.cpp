@@ -5,6 +5,7 @@
 #include "ir/Params.h"
 #include "ir/Printer.h"
 #include "lower/KernelPlanner.h"
+#include "search/StoredPlan.h"
 #include "search/cost/Extract.h"
 #include "search/cost/Model.h"
 
@@ -177,8 +178,10 @@ std::vector<Record> PointEvaluator::evaluateGroup(const std::vector<ir::Binding>
     } else {
       r.status = "ok";
       r.predictedNs = 0.0;
+      std::vector<std::string> plansKept;
       for (size_t k = 0; k < kernels_.size(); ++k)
-        if (!addKernel(k, parts, shared[k], r)) break;
+        if (!addKernel(k, parts, shared[k], r, plansKept)) break;
+      if (r.ok() && keepPlans_) r.plans = storedPlansJson(plansKept);
     }
     Clock::time_point end = Clock::now();
     r.timingMs = std::chrono::duration<double, std::milli>(end - start).count();
@@ -188,7 +191,8 @@ std::vector<Record> PointEvaluator::evaluateGroup(const std::vector<ir::Binding>
   return out;
 }
 
-bool PointEvaluator::addKernel(size_t k, const PointParts& parts, Shared& shared, Record& r) const {
+bool PointEvaluator::addKernel(size_t k, const PointParts& parts, Shared& shared, Record& r,
+                               std::vector<std::string>& plansKept) const {
   ir::Operation* kernel = kernels_[k];
   const ir::Binding& binding = parts.knobs;
   if (!shared.problem) shared.problem = lower::extractKernelProblem(kernel, binding, device_);
@@ -209,8 +213,13 @@ bool PointEvaluator::addKernel(size_t k, const PointParts& parts, Shared& shared
     return false;
   }
   if (!shared.program) shared.program = extractors_[k].extract(*plan.plan, binding, device_);
-  Expected<cost::Program>& program = *shared.program;
-  if (program) cost::setCbDepths(*program, *plan.plan);
+  if (keepPlans_) plansKept.push_back(storedPlanJson(*plan.plan));
+  return addCost(*plan.plan, *shared.program, r);
+}
+
+bool PointEvaluator::addCost(const pk::KernelPlan& plan, Expected<cost::Program>& program,
+                             Record& r) const {
+  if (program) cost::setCbDepths(*program, plan);
   Expected<cost::Prediction> prediction =
       program ? cost::predict(*program, device_) : Expected<cost::Prediction>(program.error());
   if (!prediction) {
@@ -220,11 +229,33 @@ bool PointEvaluator::addKernel(size_t k, const PointParts& parts, Shared& shared
   *r.predictedNs += prediction->deviceNs;
   r.utilization = prediction->utilization; // the last kernel's (templates have one)
   r.bound = std::string(cost::toString(prediction->bound));
-  r.l1Bytes = std::max(r.l1Bytes, plan.plan->l1Used);
-  int cores =
-      plan.plan->coresSolution ? plan.plan->coresSolution->coresUsed : plan.plan->grid.cores();
+  r.l1Bytes = std::max(r.l1Bytes, plan.l1Used);
+  int cores = plan.coresSolution ? plan.coresSolution->coresUsed : plan.grid.cores();
   r.cores = std::max(r.cores, cores);
   return true;
+}
+
+Expected<Record> PointEvaluator::recost(const Record& stored) const {
+  if (!stored.ok() || stored.plans.empty())
+    return Error{fmt::format("{}: the record keeps no plan", ir::str(stored.point))};
+  Expected<std::vector<pk::KernelPlan>> plans = parseStoredPlans(stored.plans);
+  if (!plans) return Error{fmt::format("{}: {}", ir::str(stored.point), plans.error().message)};
+  if (plans->size() != kernels_.size())
+    return Error{fmt::format("{}: {} stored plans for {} kernels", ir::str(stored.point),
+                             plans->size(), kernels_.size())};
+  Clock::time_point start = Clock::now();
+  const ir::Binding knobs = splitPoint(stored.point, fixed_).knobs;
+  Record r;
+  r.point = stored.point;
+  r.status = "ok";
+  r.predictedNs = 0.0;
+  r.plans = stored.plans;
+  for (size_t k = 0; k < kernels_.size(); ++k) {
+    Expected<cost::Program> program = extractors_[k].extract((*plans)[k], knobs, device_);
+    if (!addCost((*plans)[k], program, r)) break;
+  }
+  r.timingMs = std::chrono::duration<double, std::milli>(Clock::now() - start).count();
+  return r;
 }
 
 Record evaluatePoint(const ir::Module& module, const ir::Device& device, const ir::Binding& point,
@@ -302,6 +333,7 @@ Expected<TuneResult> tune(const ir::Module& module, const ir::Device& device,
   if (!strategy) return strategy.error();
   pk::PlanCache cache;
   PointEvaluator evaluator(module, device, fixed, options.plan, &cache);
+  evaluator.setKeepPlans(options.db != nullptr); // for `db rerank`
   const uint64_t blockCountPoints = plannerPoints(*space);
   int threads =
       options.threads > 0 ? options.threads : int(tbb::this_task_arena::max_concurrency());

@@ -108,6 +108,12 @@ public:
   /// cost program of the first plan that fits is re-used for the others with their CB depths
   /// (cost::setCbDepths). A point with other knob values is evaluated on its own.
   std::vector<Record> evaluateGroup(const std::vector<ir::Binding>& points) const;
+  /// Whether ok records keep their kernels' plans (Record::plans; a tuning db's records do).
+  void setKeepPlans(bool keep) { keepPlans_ = keep; }
+  /// `stored` (an ok record with plans, of this module and fixed knobs) costed again by this
+  /// ttlplan's cost model from its stored plans, without planning; a plan that does not decode
+  /// or fit the kernels is an Error, a cost model failure a "cost" rejection.
+  Expected<Record> recost(const Record& stored) const;
 
 private:
   /// What the points of one knob binding share for one kernel.
@@ -117,7 +123,11 @@ private:
   };
 
   /// Adds kernel `k`'s plan and cost to `r`; false (r rejected) when it does not fit.
-  bool addKernel(size_t k, const PointParts& parts, Shared& shared, Record& r) const;
+  bool addKernel(size_t k, const PointParts& parts, Shared& shared, Record& r,
+                 std::vector<std::string>& plansKept) const;
+  /// Adds the cost of `plan` (its Program extracted) to `r`; false (r rejected) when it fails.
+  bool addCost(const planner::kernel::KernelPlan& plan, Expected<cost::Program>& program,
+               Record& r) const;
 
   const ir::Device& device_;
   ir::Binding fixed_;
@@ -127,6 +137,7 @@ private:
   std::vector<ir::Operation*> kernels_;
   std::vector<std::vector<std::pair<size_t, std::string>>> dynamic_; ///< `?` CBs per kernel
   std::vector<cost::ProgramExtractor> extractors_;                   ///< per kernel
+  bool keepPlans_ = false;
 };
 
 /// PointEvaluator(...).evaluate(point), for one-off calls.

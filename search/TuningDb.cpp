@@ -153,8 +153,10 @@ std::vector<Record> flatten(const std::string& path, const Scan& scan, const DbH
                                      "but not ranked",
                                      path, section.line, section.records.size(),
                                      versionChange(section.header, reference)));
+    bool planStale = section.header.planner != reference.planner;
     for (Record r : section.records) {
       r.stale = stale;
+      r.planStale = planStale;
       records.push_back(std::move(r));
     }
   }
@@ -463,6 +465,7 @@ Status TuningDb::append(const Record& record) {
     if (Status s = writeLine(toJsonLine(record)); !s) return s;
     Record current = record;
     current.stale = false;
+    current.planStale = false;
     add(std::move(current));
     return {};
   } catch (const std::exception& e) {

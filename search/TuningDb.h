@@ -56,9 +56,16 @@ struct Record {
   int64_t l1Bytes = 0;               ///< "l1_bytes"
   int cores = 0;                     ///< "cores"
   double timingMs = 0;               ///< "timing": {"ms": ...}, wall clock of the evaluation
+  /// "plans": for an ok record of a run with a db, its kernels' plans as search/StoredPlan.h
+  /// writes them (a JSON array, compact), so `db rerank` re-costs it without planning again;
+  /// "" (no member) when the record keeps none.
+  std::string plans;
   /// Set on load when the record's section has other planner/cost-model/calibration versions than
   /// the reference header; not serialized (it is a property of where the record sits).
   bool stale = false;
+  /// Set on load when the record's section has another planner version than the reference
+  /// header: its stored plans are out of date too (rerank plans it again). Not serialized.
+  bool planStale = false;
 
   bool ok() const { return status == "ok"; }
   bool operator==(const Record&) const = default;

@@ -160,6 +160,10 @@ Expected<Record> recordFrom(const OJson& j) {
   if (Status s = statusFields(j, r); !s) return s.error();
   if (Status s = numberFields(j, r); !s) return s.error();
   if (Status s = timingField(j, r); !s) return s.error();
+  if (auto it = j.find("plans"); it != j.end()) {
+    if (!it->is_array()) return Error{"\"plans\" must be an array"};
+    r.plans = dump(*it);
+  }
   return r;
 }
 
@@ -211,8 +215,12 @@ std::string toJsonLine(const Record& r) {
              {"utilization", doubleJson(r.utilization)},
              {"bound", r.bound},
              {"l1_bytes", r.l1Bytes},
-             {"cores", r.cores},
-             {"timing", {{"ms", doubleJson(r.timingMs)}}}};
+             {"cores", r.cores}};
+  // Written by storedPlansJson(), so it parses; a hand-made Record's bad text is dropped.
+  if (!r.plans.empty())
+    if (Expected<OJson> plans = parseJson(r.plans); plans && plans->is_array())
+      j["plans"] = std::move(*plans);
+  j["timing"] = {{"ms", doubleJson(r.timingMs)}};
   return dump(j);
 }
 

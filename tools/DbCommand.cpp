@@ -205,10 +205,29 @@ std::string keyMismatch(const DbFlags& flags, const search::DbHeader& file,
 struct Reranked {
   std::vector<search::Record> records; ///< the new db's records, in the old file order
   size_t kept = 0;                     ///< current records copied as they are
-  size_t recosted = 0;                 ///< stale ok points evaluated again
+  size_t recosted = 0;                 ///< stale ok points costed again from their stored plans
+  size_t replanned = 0;                ///< stale ok points planned again (see rerankOne)
   size_t droppedRejected = 0;          ///< stale rejected records left out
   size_t droppedDuplicates = 0;        ///< stale records of a point already current
+  std::vector<std::string> warnings;   ///< stored plans that could not be used
 };
+
+/// A stale ok record under this ttlplan: re-costed from its stored plans when they are the
+/// current planner's, else planned again (records of another planner version, or written before
+/// records kept plans, or whose plans do not decode: a warning says which).
+search::Record rerankOne(const search::Record& r, const search::PointEvaluator& evaluator,
+                         Reranked& out) {
+  if (!r.planStale && !r.plans.empty()) {
+    Expected<search::Record> recosted = evaluator.recost(r);
+    if (recosted) {
+      ++out.recosted;
+      return std::move(*recosted);
+    }
+    out.warnings.push_back(fmt::format("{}; planned again", recosted.error().message));
+  }
+  ++out.replanned;
+  return evaluator.evaluate(r.point);
+}
 
 /// Current records as they are; each stale ok point re-costed once (unless a current record has
 /// it); stale rejected records dropped. A record is current when its section has `current`'s
@@ -217,11 +236,14 @@ Reranked rerankRecords(const search::DbFile& file, const search::DbHeader& curre
                        const ir::Module& module, const ir::Device& device,
                        const planner::kernel::PlanOptions& options) {
   bool lastIsCurrent = search::versionDifferences(file.header, current).empty();
+  bool lastPlannerIsCurrent = file.header.planner == current.planner;
   auto isCurrent = [&](const search::Record& r) { return lastIsCurrent && !r.stale; };
   std::set<ir::Binding> done;
   for (const search::Record& r : file.records)
     if (isCurrent(r)) done.insert(r.point);
   planner::kernel::PlanCache cache;
+  search::PointEvaluator evaluator(module, device, current.bound, options, &cache);
+  evaluator.setKeepPlans(true);
   Reranked out;
   for (const search::Record& r : file.records) {
     if (isCurrent(r)) {
@@ -232,13 +254,15 @@ Reranked rerankRecords(const search::DbFile& file, const search::DbHeader& curre
     } else if (!done.insert(r.point).second) {
       ++out.droppedDuplicates;
     } else {
-      out.records.push_back(
-          search::evaluatePoint(module, device, r.point, current.bound, options, &cache));
-      ++out.recosted;
+      search::Record stale = r;
+      stale.planStale = r.planStale || !lastPlannerIsCurrent;
+      out.records.push_back(rerankOne(stale, evaluator, out));
     }
   }
-  for (search::Record& r : out.records)
+  for (search::Record& r : out.records) {
     r.stale = false;
+    r.planStale = false;
+  }
   return out;
 }
 
@@ -280,10 +304,11 @@ std::string bestChange(const search::DbFile& before, const std::vector<search::R
 std::string rerankSummary(const search::DbFile& before, const Reranked& after,
                           const search::DbHeader& current, const std::string& output) {
   std::string out = fmt::format(
-      "re-costed {} points under {} / {}; kept {} current records; dropped {} stale rejected "
-      "and {} stale duplicate records; wrote {} records to {}\n",
-      after.recosted, current.planner, current.costModel, after.kept, after.droppedRejected,
-      after.droppedDuplicates, after.records.size(), output);
+      "re-costed {} points from their stored plans and planned {} again under {} / {}; kept {} "
+      "current records; dropped {} stale rejected and {} stale duplicate records; wrote {} "
+      "records to {}\n",
+      after.recosted, after.replanned, current.planner, current.costModel, after.kept,
+      after.droppedRejected, after.droppedDuplicates, after.records.size(), output);
   return out + bestChange(before, after.records);
 }
 
@@ -301,6 +326,7 @@ int runRerank(const DbFlags& flags) {
   planner::kernel::PlanOptions options;
   options.limits.nodeLimit = flags.nodeLimit;
   Reranked reranked = rerankRecords(*file, current, *module, *device, options);
+  printWarnings(reranked.warnings);
   std::string output = flags.output.empty() ? flags.file : flags.output;
   if (Status s = writeDb(output, current, reranked.records); !s) return fail(s.error().message);
   std::cout << rerankSummary(*file, reranked, current, output);
@@ -352,10 +378,11 @@ void addMerge(CLI::App& db, DbFlags& flags) {
 void addRerank(CLI::App& db, DbFlags& flags) {
   CLI::App* rerank = addSub(
       db, flags, "rerank",
-      "Re-cost the records of a tuning db written under an older planner, cost model or "
-      "calibration: each stale feasible point is planned again (plans are not stored in "
-      "records; the points share the planner's sub-problem cache) and costed by this ttlplan; "
-      "stale rejected records are dropped. Writes a db whose header has the current versions");
+      "Re-cost the records of a tuning db written under an older cost model or calibration: "
+      "each stale feasible point is costed by this ttlplan from the plans its record keeps, "
+      "without planning again (records of another planner version, or written before records "
+      "kept plans, are planned again); stale rejected records are dropped. Writes a db whose "
+      "header has the current versions");
   rerank->add_option("file", flags.file, "Tuning db (JSON lines)")->required();
   rerank->add_option("--kernel", flags.kernel, "The TTL file the records were tuned from")
       ->required();
