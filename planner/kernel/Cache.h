@@ -11,40 +11,35 @@
 #include "planner/multicast/Solve.h"
 
 #include <atomic>
-#include <mutex>
 #include <string>
-#include <unordered_map>
+#include <tbb/concurrent_unordered_map.h>
 
 namespace ttlplan::planner::kernel {
 
-/// A thread-safe map from signature to solver result.
+/// A thread-safe map from signature to solver result. TBB's concurrent map: look-ups and
+/// insertions run in parallel without a lock, and a stored result is never changed or moved, so a
+/// hit is copied while other threads insert (a mutex around the look-up and the copy held the
+/// threads of a tuning run in turn: 1.6x from 1 to 2 threads on a quiet 16-core machine).
 template <typename Result> class SolveTable {
 public:
   /// The stored result for `key`, or the result of `solve()` (stored when `store`).
   template <typename Solve>
   Result get(const std::string& key, bool store, Solve&& solve, std::atomic<int64_t>& hits,
              std::atomic<int64_t>& misses, bool& hit) {
-    {
-      std::lock_guard lock(mutex_);
-      if (auto it = table_.find(key); it != table_.end()) {
-        ++hits;
-        hit = true;
-        return it->second;
-      }
+    if (auto it = table_.find(key); it != table_.end()) {
+      hits.fetch_add(1, std::memory_order_relaxed);
+      hit = true;
+      return it->second;
     }
-    ++misses;
+    misses.fetch_add(1, std::memory_order_relaxed);
     hit = false;
-    Result result = solve(); // outside the lock: solves run in parallel
-    if (store) {
-      std::lock_guard lock(mutex_);
-      table_.emplace(key, result); // a racing thread stored the same result: keep either
-    }
+    Result result = solve();                // solves run in parallel
+    if (store) table_.emplace(key, result); // a racing thread stored the same result: keep either
     return result;
   }
 
 private:
-  std::mutex mutex_;
-  std::unordered_map<std::string, Result> table_;
+  tbb::concurrent_unordered_map<std::string, Result> table_;
 };
 
 struct PlanCache::Impl {
