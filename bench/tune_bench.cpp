@@ -1,6 +1,7 @@
 // Tuner speed (issue 10, "Speed"): evaluations (require check, plan, cost) per second on the 2-D
-// matmul template at 1 and 2 threads, and the latency of one feasible point. Compare the two
-// thread counts within one run (machines are noisy): the ratio is the scaling.
+// matmul template at 1 and 2 threads (and 4, 8, 16 where the machine has them), and the latency
+// of one feasible point. Compare the thread counts within one run (machines are noisy): the ratio
+// is the scaling.
 //   build/bench/tune_bench --benchmark_counters_tabular=true
 #include "ir/Parser.h"
 #include "ir/Verifier.h"
@@ -8,6 +9,7 @@
 
 #include <benchmark/benchmark.h>
 #include <cstdlib>
+#include <thread>
 
 namespace ttlplan {
 namespace {
@@ -48,7 +50,13 @@ void BM_TuneExhaustive2D(benchmark::State& state) {
   state.counters["evals/s"] = benchmark::Counter(double(evaluated), benchmark::Counter::kIsRate);
   state.counters["fit/s"] = benchmark::Counter(double(feasible), benchmark::Counter::kIsRate);
 }
-BENCHMARK(BM_TuneExhaustive2D)->Arg(1)->Arg(2)->UseRealTime()->Unit(benchmark::kMillisecond);
+/// 1 and 2 threads (the issue's ratio), and 4, 8, 16 where the machine has that many.
+void threadCounts(benchmark::internal::Benchmark* b) {
+  unsigned hardware = std::thread::hardware_concurrency();
+  for (int threads : {1, 2, 4, 8, 16})
+    if (threads <= 2 || unsigned(threads) <= hardware) b->Arg(threads);
+}
+BENCHMARK(BM_TuneExhaustive2D)->Apply(threadCounts)->UseRealTime()->Unit(benchmark::kMillisecond);
 
 /// One feasible point alone (plan through a warm cache, extract the cost program, predict).
 void BM_EvaluateFeasiblePoint2D(benchmark::State& state) {

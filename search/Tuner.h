@@ -107,7 +107,7 @@ public:
   /// only), in order: the ttl.requires are checked and each kernel is extracted once, and the
   /// cost program of the first plan that fits is re-used for the others with their CB depths
   /// (cost::setCbDepths). A point with other knob values is evaluated on its own.
-  std::vector<Record> evaluateGroup(const std::vector<ir::Binding>& points) const;
+  std::vector<Record> evaluateGroup(std::vector<ir::Binding> points) const;
   /// Whether ok records keep their kernels' plans (Record::plans; a tuning db's records do).
   void setKeepPlans(bool keep) { keepPlans_ = keep; }
   /// `stored` (an ok record with plans, of this module and fixed knobs) costed again by this
