@@ -18,8 +18,8 @@ namespace ttlplan::planner::kernel {
 
 /// A thread-safe map from signature to solver result. TBB's concurrent map: look-ups and
 /// insertions run in parallel without a lock, and a stored result is never changed or moved, so a
-/// hit is copied while other threads insert (a mutex around the look-up and the copy held the
-/// threads of a tuning run in turn: 1.6x from 1 to 2 threads on a quiet 16-core machine).
+/// hit is copied while other threads insert (under a mutex, the look-up, the key's hashing and
+/// the copy of the result were one thread at a time).
 template <typename Result> class SolveTable {
 public:
   /// The stored result for `key`, or the result of `solve()` (stored when `store`).
