@@ -18,8 +18,8 @@ void addKnobFlags(CLI::App& command, KnobFlags& knobs, DeviceFlags& device, Knob
                            "knobs not searched"
                          : fmt::format("Knob values NAME=V,... (V an integer or a symbol "
                                        "like bf16); the knobs left out are tuned like `ttlplan "
-                                       "tune` (exhaustive up to {0} points, else {0} seeded "
-                                       "random ones) or read from --db",
+                                       "tune` (exhaustive up to {0} points, else {0} of a "
+                                       "seeded evolve search) or read from --db",
                                        kPlanTuneBudget));
   if (use == KnobUse::Plan)
     command

@@ -22,14 +22,15 @@ void addKnobFlags(CLI::App& command, KnobFlags& knobs, DeviceFlags& device,
                   KnobUse use = KnobUse::Plan);
 
 /// The planning commands search the unbound knobs exhaustively when the space (knobs and `?`
-/// block counts) has at most this many points, else this many points of the seeded random
-/// strategy (seed 1): `ttlplan tune --strategy random --budget-evals 20000` finds the same.
+/// block counts) has at most this many points, else this many points of the seeded evolve
+/// strategy (seed 1; docs/tuning.md compares the strategies): `ttlplan tune --strategy evolve
+/// --budget-evals 20000` finds the same.
 inline constexpr uint64_t kPlanTuneBudget = 20000;
 
 /// The binding a planning command plans with, set in `options` (binding, bindingSource,
 /// kernelBlockCounts): --bind and --config; when they leave knobs of the module unbound, the
 /// best point search::tune finds over them with the bound ones fixed (exhaustive up to
-/// kPlanTuneBudget points, else kPlanTuneBudget seeded random ones; every thread, the same
+/// kPlanTuneBudget points, else kPlanTuneBudget of a seeded evolve search; every thread, the same
 /// result at any count) and its `?` block counts, or with --db the best usable record of that
 /// tuning db (always, also when every knob is bound). Prints one line on stderr saying what it
 /// chose. `options.maxBlockCount` is the deepest block count searched. False (the error printed,

@@ -73,7 +73,7 @@ std::optional<Pick> tuneBest(const ir::Module& module, const ir::Device& device,
   bool exhaustive = space->size() <= kPlanTuneBudget;
   search::TuneOptions options;
   options.strategy.kind =
-      exhaustive ? search::StrategyKind::Exhaustive : search::StrategyKind::Random;
+      exhaustive ? search::StrategyKind::Exhaustive : search::StrategyKind::Evolve;
   options.strategy.budgetEvals = exhaustive ? 0 : kPlanTuneBudget;
   options.strategy.seed = 1;
   options.top = 1;
@@ -84,7 +84,7 @@ std::optional<Pick> tuneBest(const ir::Module& module, const ir::Device& device,
     return std::nullopt;
   }
   std::string points = exhaustive ? fmt::format("{} points (exhaustive)", result->evaluated)
-                                  : fmt::format("{} of {} points (random, seed 1)",
+                                  : fmt::format("{} of {} points (evolve, seed 1)",
                                                 result->evaluated, space->size());
   if (result->top.empty()) {
     std::vector<std::string> reasons;
@@ -107,7 +107,8 @@ std::optional<Pick> tuneBest(const ir::Module& module, const ir::Device& device,
                                                          "{} points",
                                                          result->evaluated)
                                            : fmt::format("tuned: the fastest predicted of {} "
-                                                         "random points of {}, seed 1",
+                                                         "points of {} searched by evolve, "
+                                                         "seed 1",
                                                          result->evaluated, space->size()))};
 }
 
