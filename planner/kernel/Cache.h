@@ -10,36 +10,63 @@
 #include "planner/l1/Solve.h"
 #include "planner/multicast/Solve.h"
 
+#include <array>
 #include <atomic>
+#include <memory>
+#include <mutex>
 #include <string>
-#include <tbb/concurrent_unordered_map.h>
+#include <unordered_map>
 
 namespace ttlplan::planner::kernel {
 
-/// A thread-safe map from signature to solver result. TBB's concurrent map: look-ups and
-/// insertions run in parallel without a lock, and a stored result is never changed or moved, so a
-/// hit is copied while other threads insert (under a mutex, the look-up, the key's hashing and
-/// the copy of the result were one thread at a time).
+/// A thread-safe map from signature to solver result. The key is hashed before the lock, the
+/// tables are split in shards by hash (threads rarely wait for one another), and a stored result
+/// is shared: under the lock only the bucket look-up and a reference count change, and the
+/// result is copied after it.
 template <typename Result> class SolveTable {
 public:
   /// The stored result for `key`, or the result of `solve()` (stored when `store`).
   template <typename Solve>
   Result get(const std::string& key, bool store, Solve&& solve, std::atomic<int64_t>& hits,
              std::atomic<int64_t>& misses, bool& hit) {
-    if (auto it = table_.find(key); it != table_.end()) {
+    const size_t hash = std::hash<std::string>{}(key);
+    Shard& shard = shards_[hash % kShards];
+    std::shared_ptr<const Result> found;
+    {
+      std::lock_guard lock(shard.mutex);
+      if (auto it = shard.table.find(Key{hash, key}); it != shard.table.end()) found = it->second;
+    }
+    if (found) {
       hits.fetch_add(1, std::memory_order_relaxed);
       hit = true;
-      return it->second;
+      return *found;
     }
     misses.fetch_add(1, std::memory_order_relaxed);
     hit = false;
-    Result result = solve();                // solves run in parallel
-    if (store) table_.emplace(key, result); // a racing thread stored the same result: keep either
+    Result result = solve(); // outside the lock: solves run in parallel
+    if (store) {
+      auto stored = std::make_shared<const Result>(result);
+      std::lock_guard lock(shard.mutex);
+      shard.table.emplace(Key{hash, key}, std::move(stored)); // a racing thread's is kept
+    }
     return result;
   }
 
 private:
-  tbb::concurrent_unordered_map<std::string, Result> table_;
+  struct Key {
+    size_t hash;
+    std::string text;
+    bool operator==(const Key& other) const { return hash == other.hash && text == other.text; }
+  };
+  struct KeyHash {
+    size_t operator()(const Key& k) const { return k.hash; }
+  };
+  struct alignas(64) Shard {
+    std::mutex mutex;
+    std::unordered_map<Key, std::shared_ptr<const Result>, KeyHash> table;
+  };
+  static constexpr size_t kShards = 16;
+  std::array<Shard, kShards> shards_;
 };
 
 struct PlanCache::Impl {
