@@ -39,8 +39,14 @@ std::optional<std::vector<GeneratedFile>> emitModule(ir::Module& module, const i
                                                      const EmitOptions& options,
                                                      ir::DiagnosticEngine& diagnostics);
 
-/// Writes `files` under `dir` (created with its parents). The error names the path and the OS
-/// reason.
-Status writeFiles(const std::string& dir, const std::vector<GeneratedFile>& files);
+/// Writes `files` under `dir` (created with its parents); a file whose content is already there
+/// is not rewritten (its time stamp stays, so a build that depends on it does nothing). Per file,
+/// whether it was written. The error names the path and the OS reason.
+Expected<std::vector<bool>> writeFiles(const std::string& dir,
+                                       const std::vector<GeneratedFile>& files);
+
+/// "ttlplan 0.1.0, device wormhole_b0, binding BK=2, BM=4 (--bind)" ("binding none" without a
+/// plan or knobs): what every generated file names in its header.
+std::string provenance(const ir::Device& device, const lower::ModulePlan* plan);
 
 } // namespace ttlplan::codegen

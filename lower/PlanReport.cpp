@@ -111,7 +111,8 @@ nlohmann::json multicastJson(const KernelPlan& k) {
 
 } // namespace
 
-nlohmann::json toJson(const ModulePlan& plan) {
+nlohmann::json toJson(const ModulePlan& plan, Timings timings) {
+  const bool shown = timings == Timings::Shown;
   nlohmann::json kernels = nlohmann::json::array();
   for (const KernelPlan& k : plan.kernels) {
     nlohmann::json cbs = nlohmann::json::array();
@@ -121,12 +122,14 @@ nlohmann::json toJson(const ModulePlan& plan) {
     for (const ChainPlan& c : k.chains)
       chains.push_back(chainJson(c));
     nlohmann::json solves = nlohmann::json::array();
-    for (const SubProblemRun& r : k.runs)
-      solves.push_back({{"name", r.name},
-                        {"status", planner::toString(r.status)},
-                        {"milliseconds", r.milliseconds},
-                        {"solver", r.solver},
-                        {"nodes", r.nodes}});
+    for (const SubProblemRun& r : k.runs) {
+      nlohmann::json solve = {{"name", r.name},
+                              {"status", planner::toString(r.status)},
+                              {"solver", r.solver},
+                              {"nodes", r.nodes}};
+      if (shown) solve["milliseconds"] = r.milliseconds;
+      solves.push_back(std::move(solve));
+    }
     kernels.push_back({{"name", k.name},
                        {"location", k.location},
                        {"cores", coresJson(k)},
@@ -141,15 +144,18 @@ nlohmann::json toJson(const ModulePlan& plan) {
                        {"multicast", multicastJson(k)},
                        {"solves", solves}});
   }
-  return {{"schema_version", kPlanReportSchemaVersion},
-          {"file", plan.file},
-          {"device", plan.device},
-          {"binding", {{"source", plan.binding.source}, {"values", plan.binding.binding}}},
-          {"total_milliseconds", plan.totalMilliseconds},
-          {"kernels", kernels}};
+  nlohmann::json j = {
+      {"schema_version", kPlanReportSchemaVersion},
+      {"file", plan.file},
+      {"device", plan.device},
+      {"binding", {{"source", plan.binding.source}, {"values", plan.binding.binding}}},
+      {"kernels", kernels}};
+  if (shown) j["total_milliseconds"] = plan.totalMilliseconds;
+  return j;
 }
 
-std::string formatReport(const ModulePlan& plan) {
+std::string formatReport(const ModulePlan& plan, Timings timings) {
+  const bool shown = timings == Timings::Shown;
   std::string out;
   auto line = [&](std::string s) {
     out += s;
@@ -254,13 +260,14 @@ std::string formatReport(const ModulePlan& plan) {
     // Solves.
     line("  solves:");
     for (const SubProblemRun& r : k.runs)
-      line(fmt::format("    {:<28} {:<10} {:>9.3f} ms  {}{}", r.name, planner::toString(r.status),
-                       r.milliseconds, r.solver,
+      line(fmt::format("    {:<28} {:<10} {}{}{}", r.name, planner::toString(r.status),
+                       shown ? fmt::format("{:>9.3f} ms  ", r.milliseconds) : "", r.solver,
                        r.nodes ? fmt::format(", {} nodes", withThousands(r.nodes)) : ""));
   }
   line("");
-  line(fmt::format("planned {} kernel{} in {:.3f} ms", plan.kernels.size(),
-                   plan.kernels.size() == 1 ? "" : "s", plan.totalMilliseconds));
+  line(fmt::format("planned {} kernel{}{}", plan.kernels.size(),
+                   plan.kernels.size() == 1 ? "" : "s",
+                   shown ? fmt::format(" in {:.3f} ms", plan.totalMilliseconds) : ""));
   return out;
 }
 

@@ -10,11 +10,16 @@ namespace ttlplan::lower {
 
 inline constexpr int kPlanReportSchemaVersion = 1;
 
+/// Whether a report shows the solvers' wall-clock times ("milliseconds", "total_milliseconds",
+/// the solves' "ms" column). Without them the same plan gives the same bytes on every run, as
+/// `ttlplan compile` writes plan.json and report.txt unless --timings.
+enum class Timings { Shown, Omitted };
+
 /// The report as JSON data.
-nlohmann::json toJson(const ModulePlan& plan);
+nlohmann::json toJson(const ModulePlan& plan, Timings timings = Timings::Shown);
 
 /// The terminal view: per kernel the binding, grid and work per core, the CB table, L1 headroom,
 /// DST per chain, multicast rectangles and semaphores, and the solves with their times.
-std::string formatReport(const ModulePlan& plan);
+std::string formatReport(const ModulePlan& plan, Timings timings = Timings::Shown);
 
 } // namespace ttlplan::lower

@@ -12,6 +12,7 @@
 // formatting); wall-clock figures live only in members named "timing" (see stripTiming).
 #include "ir/KnobValue.h"
 #include "support/Expected.h"
+#include "support/Version.h"
 
 #include <cstddef>
 #include <cstdint>
@@ -26,7 +27,7 @@ namespace ttlplan::search {
 /// The file format version written as `"ttlplan_tuning_db": 1`.
 inline constexpr int kTuningDbFormat = 1;
 /// The tool version written into new headers.
-inline constexpr std::string_view kTuningDbTool = "ttlplan 0.1.0";
+inline constexpr std::string_view kTuningDbTool = kToolVersion;
 
 /// Line 1 of a tuning db: what the records were computed for and by.
 struct DbHeader {

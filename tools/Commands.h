@@ -89,7 +89,8 @@ struct LowerFlags {
 /// `ttlplan compile` (tools/CompileCommand.cpp).
 struct CompileFlags {
   PipelineFlags pipeline;
-  std::string output; ///< -o DIR: the generated files go under it
+  std::string output;   ///< -o DIR: the generated files go under it
+  bool timings = false; ///< --timings: plan.json and report.txt keep the solvers' times
 };
 
 /// Writes `text` to `path`, or to stdout when `path` is empty. A failed write is reported and

@@ -20,21 +20,23 @@ int runCompile(const CompileFlags& flags, const DeviceFlags& deviceFlags) {
   options.sources = &lowered->sources;
   options.inputFile =
       lowered->module->fileName.empty() ? flags.pipeline.input : lowered->module->fileName;
+  options.timings = flags.timings;
   std::optional<std::vector<codegen::GeneratedFile>> files = codegen::emitModule(
       *lowered->module, *device, lowered->plan ? &*lowered->plan : nullptr, options, diags);
   std::cerr << ir::format(diags.diagnostics(), &lowered->sources);
   if (!files) return kInvalidInput;
 
-  Status written = codegen::writeFiles(flags.output, *files);
+  Expected<std::vector<bool>> written = codegen::writeFiles(flags.output, *files);
   if (!written) {
     std::cerr << "ttlplan: error: " << written.error().message << "\n";
     return kInvalidInput;
   }
-  for (const codegen::GeneratedFile& f : *files) {
+  for (size_t i = 0; i < files->size(); ++i) {
+    const codegen::GeneratedFile& f = (*files)[i];
     size_t lines = 0;
     for (char c : f.text)
       lines += c == '\n';
-    std::cout << fmt::format("wrote {} ({} lines)\n",
+    std::cout << fmt::format("{} {} ({} lines)\n", (*written)[i] ? "wrote" : "unchanged",
                              (std::filesystem::path(flags.output) / f.path).string(), lines);
   }
   return kSuccess;

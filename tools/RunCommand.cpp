@@ -199,7 +199,7 @@ int runRun(const RunFlags& flags, const DeviceFlags& deviceFlags) {
   }
   files->push_back({std::string(codegen::kEmuRegistryFile), codegen::emitEmuRegistry(kernelFiles)});
   files->push_back({"device.json", emuDeviceSpec(*device)});
-  if (Status s = codegen::writeFiles(work.string(), *files); !s) {
+  if (Expected<std::vector<bool>> s = codegen::writeFiles(work.string(), *files); !s) {
     std::cerr << "ttlplan: error: " << s.error().message << "\n";
     return kInvalidInput;
   }

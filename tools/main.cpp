@@ -1,6 +1,7 @@
 // ttlplan: the command-line front end. Parses flags and calls the library; holds no logic.
 #include "ir/Device.h"
 #include "planner/l1/Solve.h"
+#include "support/Version.h"
 #include "tools/Commands.h"
 #include "tools/CostCommand.h"
 #include "tools/DbCommand.h"
@@ -56,7 +57,7 @@ int main(int argc, char** argv) {
                "2 usage error.",
                "ttlplan"};
   app.require_subcommand(1);
-  app.set_version_flag("--version", "ttlplan 0.1.0");
+  app.set_version_flag("--version", std::string(ttlplan::kToolVersion));
 
   PrintFlags print;
   CLI::App* printCmd = app.add_subcommand("print", "Parse a TTL file and print it back");
@@ -146,6 +147,9 @@ int main(int argc, char** argv) {
   compileCmd
       ->add_option("-o,--output", compileFlags.output, "Output directory (created if missing)")
       ->required();
+  compileCmd->add_flag("--timings", compileFlags.timings,
+                       "Keep the solvers' wall-clock times in plan.json and report.txt (without "
+                       "it, compiling the same input twice gives byte-identical files)");
 
   RunFlags runFlags;
   CLI::App* runCmd = app.add_subcommand(

@@ -10,8 +10,12 @@
 #include "codegen/KernelEmitter.h"
 #include "ir/Parser.h"
 #include "ir/Rewrite.h"
+#include "support/Version.h"
 
+#include <filesystem>
+#include <fstream>
 #include <gtest/gtest.h>
+#include <unistd.h>
 
 using namespace ttlplan;
 using namespace ttlplan::codegen;
@@ -471,9 +475,42 @@ TEST(Codegen, EmitModuleNamesFilesPerKernelAndThread) {
 }
 
 TEST(Codegen, WriteFilesReportsTheOsReason) {
-  Status s = writeFiles("/proc/definitely/not/writable", {{"k/reader.cpp", "x"}});
+  Expected<std::vector<bool>> s =
+      writeFiles("/proc/definitely/not/writable", {{"k/reader.cpp", "x"}});
   ASSERT_FALSE(s);
   EXPECT_TRUE(contains(s.error().message, "/proc/definitely/not/writable")) << s.error().message;
+}
+
+TEST(Codegen, WriteFilesLeavesUnchangedFilesAlone) {
+  std::string dir = (std::filesystem::temp_directory_path() /
+                     ("ttlplan_writefiles_" + std::to_string(::getpid())))
+                        .string();
+  std::filesystem::remove_all(dir);
+  std::vector<GeneratedFile> files{{"k/reader.cpp", "a\n"}, {"plan.json", "{}\n"}};
+  Expected<std::vector<bool>> first = writeFiles(dir, files);
+  ASSERT_TRUE(first) << first.error().message;
+  EXPECT_EQ(*first, (std::vector<bool>{true, true}));
+  auto stamp = std::filesystem::last_write_time(dir + "/k/reader.cpp");
+  files[1].text = "{\"x\": 1}\n";
+  Expected<std::vector<bool>> second = writeFiles(dir, files);
+  ASSERT_TRUE(second) << second.error().message;
+  EXPECT_EQ(*second, (std::vector<bool>{false, true})) << "only the changed file is written";
+  EXPECT_EQ(std::filesystem::last_write_time(dir + "/k/reader.cpp"), stamp);
+  std::ifstream in(dir + "/plan.json");
+  std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  EXPECT_EQ(text, files[1].text);
+  std::filesystem::remove_all(dir);
+}
+
+TEST(Codegen, HeadersNameTheToolDeviceAndBinding) {
+  ir::Device device = *ir::builtinDevice("wormhole_b0");
+  EXPECT_EQ(provenance(device, nullptr),
+            std::string(kToolVersion) + ", device wormhole_b0, binding none");
+  lower::ModulePlan plan;
+  plan.binding.binding = {{"BK", 2}, {"DTYPE", ir::KnobValue::symbol("bf16")}};
+  plan.binding.source = "--bind";
+  EXPECT_EQ(provenance(device, &plan),
+            std::string(kToolVersion) + ", device wormhole_b0, binding BK=2, DTYPE=bf16 (--bind)");
 }
 
 TEST(CppText, LiteralsAndIdentifiers) {
