@@ -37,9 +37,13 @@ int runPlan(const PlanFlags& flags, const DeviceFlags& deviceFlags) {
     std::cerr << "ttlplan: error: " << plan.error().message << "\n";
     return kInvalidInput;
   }
-  std::cout << lower::formatReport(*plan);
+  // `--json -`: the JSON is standard output (for scripts), and the report goes to stderr.
+  const bool jsonToStdout = flags.jsonOutput == "-";
+  (jsonToStdout ? std::cerr : std::cout) << lower::formatReport(*plan);
   if (!flags.jsonOutput.empty())
-    if (int rc = writeOutput(flags.jsonOutput, lower::toJson(*plan).dump(2) + "\n"); rc != kSuccess)
+    if (int rc =
+            writeOutput(jsonToStdout ? "" : flags.jsonOutput, lower::toJson(*plan).dump(2) + "\n");
+        rc != kSuccess)
       return rc;
   if (flags.output.empty()) return kSuccess;
   lower::applyPlan(*module, *plan);

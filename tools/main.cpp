@@ -117,7 +117,8 @@ int main(int argc, char** argv) {
   addDeviceFlags(*planCmd, device);
   addSolverFlags(*planCmd, plan.solver, plan.timeLimitSeconds, "per sub-problem");
   planCmd->add_option("--json", plan.jsonOutput,
-                      "Also write the report as JSON (schema_version 1) to this file");
+                      "Also write the report as JSON (schema_version 1) to this file ('-': "
+                      "standard output, and the report goes to standard error)");
   addKnobFlags(*planCmd, plan.knobs, device);
   planCmd
       ->add_option("--max-block-count", plan.maxBlockCount,
