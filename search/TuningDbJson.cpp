@@ -216,12 +216,15 @@ std::string toJsonLine(const Record& r) {
              {"bound", r.bound},
              {"l1_bytes", r.l1Bytes},
              {"cores", r.cores}};
-  // Written by storedPlansJson(), so it parses; a hand-made Record's bad text is dropped.
-  if (!r.plans.empty())
-    if (Expected<OJson> plans = parseJson(r.plans); plans && plans->is_array())
-      j["plans"] = std::move(*plans);
-  j["timing"] = {{"ms", doubleJson(r.timingMs)}};
-  return dump(j);
+  std::string line = dump(j);
+  // "plans" is already compact JSON (storedPlansJson, or dump() of a record read back): spliced
+  // in as it is, not parsed and dumped again on the db's append path. Text that is not an array
+  // (a hand-made Record) is left out.
+  line.pop_back(); // the closing '}'
+  if (r.plans.size() >= 2 && r.plans.front() == '[' && r.plans.back() == ']')
+    line += ",\"plans\":" + r.plans;
+  line += ",\"timing\":" + dump(OJson{{"ms", doubleJson(r.timingMs)}}) + "}";
+  return line;
 }
 
 Expected<DbHeader> parseHeader(const std::string& line) {
