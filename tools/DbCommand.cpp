@@ -212,12 +212,12 @@ struct Reranked {
   std::vector<std::string> warnings;   ///< stored plans that could not be used
 };
 
-/// A stale ok record under this ttlplan: re-costed from its stored plans when they are the
-/// current planner's, else planned again (records of another planner version, or written before
-/// records kept plans, or whose plans do not decode: a warning says which).
-search::Record rerankOne(const search::Record& r, const search::PointEvaluator& evaluator,
-                         Reranked& out) {
-  if (!r.planStale && !r.plans.empty()) {
+/// A stale ok record under this ttlplan: re-costed from its stored plans when `plansCurrent`
+/// (they are the current planner's), else planned again (records of another planner version, or
+/// written before records kept plans, or whose plans do not decode: a warning says which).
+search::Record rerankOne(const search::Record& r, bool plansCurrent,
+                         const search::PointEvaluator& evaluator, Reranked& out) {
+  if (plansCurrent && !r.plans.empty()) {
     Expected<search::Record> recosted = evaluator.recost(r);
     if (recosted) {
       ++out.recosted;
@@ -254,9 +254,7 @@ Reranked rerankRecords(const search::DbFile& file, const search::DbHeader& curre
     } else if (!done.insert(r.point).second) {
       ++out.droppedDuplicates;
     } else {
-      search::Record stale = r;
-      stale.planStale = r.planStale || !lastPlannerIsCurrent;
-      out.records.push_back(rerankOne(stale, evaluator, out));
+      out.records.push_back(rerankOne(r, lastPlannerIsCurrent && !r.planStale, evaluator, out));
     }
   }
   for (search::Record& r : out.records) {
