@@ -94,6 +94,29 @@ std::string gapText(std::optional<double> gap) {
   return *gap < 5e-7 ? "0" : fmt::format("+{:.1f} %", *gap * 100);
 }
 
+/// One table cell: `kind` at `budget` on seeds 1..runs, as "median / worst (hits/runs)" of the
+/// best point's distance from `optimum` ("gap" alone for one run).
+std::string cellText(const ir::Module& module, const ir::Device& device, const ir::Binding& bound,
+                     search::StrategyKind kind, uint64_t budget, int runs, int threads,
+                     double optimum) {
+  std::vector<std::optional<double>> gaps;
+  int hits = 0;
+  for (int seed = 1; seed <= runs; ++seed) {
+    std::optional<double> best =
+        bestOf(module, device, bound, kind, budget, uint64_t(seed), threads);
+    std::optional<double> gap;
+    if (best) gap = *best / optimum - 1;
+    if (gap && *gap < 5e-7) ++hits;
+    gaps.push_back(gap);
+  }
+  // nullopt (nothing fit) sorts last: worse than any gap.
+  std::sort(gaps.begin(), gaps.end(),
+            [](const auto& a, const auto& b) { return a && (!b || *a < *b); });
+  if (runs == 1) return gapText(gaps.front());
+  return fmt::format("{} / {} ({}/{})", gapText(gaps[gaps.size() / 2]), gapText(gaps.back()), hits,
+                     runs);
+}
+
 void runCase(const Case& c, int seeds, int threads) {
   using Clock = std::chrono::steady_clock;
   std::unique_ptr<ir::Module> module = load(c.file);
@@ -118,25 +141,8 @@ void runCase(const Case& c, int seeds, int threads) {
   for (K kind : {K::Exhaustive, K::Random, K::Anneal, K::Evolve}) {
     fmt::print("| {} |", kind == K::Exhaustive ? "first ids (exhaustive order)" : toString(kind));
     for (uint64_t budget : budgets) {
-      int runs = kind == K::Exhaustive ? 1 : seeds;
-      std::vector<std::optional<double>> gaps;
-      int hits = 0;
-      for (int seed = 1; seed <= runs; ++seed) {
-        std::optional<double> best =
-            bestOf(*module, device, c.bound, kind, budget, uint64_t(seed), threads);
-        std::optional<double> gap;
-        if (best) gap = *best / *optimum - 1;
-        if (gap && *gap < 5e-7) ++hits;
-        gaps.push_back(gap);
-      }
-      // nullopt (nothing fit) sorts last: worse than any gap.
-      std::sort(gaps.begin(), gaps.end(),
-                [](const auto& a, const auto& b) { return a && (!b || *a < *b); });
-      if (runs == 1)
-        fmt::print(" {} |", gapText(gaps.front()));
-      else
-        fmt::print(" {} / {} ({}/{}) |", gapText(gaps[gaps.size() / 2]), gapText(gaps.back()), hits,
-                   runs);
+      fmt::print(" {} |", cellText(*module, device, c.bound, kind, budget,
+                                   kind == K::Exhaustive ? 1 : seeds, threads, *optimum));
     }
     fmt::print("\n");
   }
