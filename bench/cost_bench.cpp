@@ -2,14 +2,14 @@
 // M = K = N = 8192 on Wormhole's 8x8 grid with ttnn's default config, priced from its config
 // (program construction + prediction) and predicted from a prebuilt Program. The target is
 // <= 50 us per evaluation.
-#include "ir/Ops.h"
-#include "ir/Parser.h"
-#include "ir/Verifier.h"
-#include "lower/KernelPlanner.h"
-#include "search/baselines/TtnnMatmulConfig.h"
-#include "search/cost/Extract.h"
-#include "search/cost/MatmulProgram.h"
-#include "search/cost/Model.h"
+#include "ttlplan/ir/Ops.h"
+#include "ttlplan/ir/Parser.h"
+#include "ttlplan/ir/Verifier.h"
+#include "ttlplan/lower/KernelPlanner.h"
+#include "ttlplan/search/baselines/TtnnMatmulConfig.h"
+#include "ttlplan/search/cost/Extract.h"
+#include "ttlplan/search/cost/MatmulProgram.h"
+#include "ttlplan/search/cost/Model.h"
 
 #include <benchmark/benchmark.h>
 #include <cctype>

@@ -10,10 +10,10 @@
 //           that device's rows, and print them (docs/cost-model.md, "Calibration")
 //   --explain  print the bound, the core classes and the critical core's threads of every row
 //           whose label contains S
-#include "search/baselines/TtnnMatmulConfig.h"
-#include "search/cost/MatmulProgram.h"
-#include "search/cost/Model.h"
-#include "support/CsvTable.h"
+#include "ttlplan/search/baselines/TtnnMatmulConfig.h"
+#include "ttlplan/search/cost/MatmulProgram.h"
+#include "ttlplan/search/cost/Model.h"
+#include "ttlplan/support/CsvTable.h"
 
 #include <algorithm>
 #include <cmath>

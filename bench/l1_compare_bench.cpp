@@ -3,9 +3,9 @@
 // Prints one Markdown table; docs/alloc.md records a run. Not a Google Benchmark (each solve is
 // slow and the interesting numbers are quality, not nanoseconds).
 //   ./build/bench/l1_compare_bench [--random-limit S] [--csv-limit S] [--instances N]
-#include "planner/l1/Csv.h"
-#include "planner/l1/RandomProblems.h"
-#include "planner/l1/Solve.h"
+#include "ttlplan/planner/l1/Csv.h"
+#include "ttlplan/planner/l1/RandomProblems.h"
+#include "ttlplan/planner/l1/Solve.h"
 
 #include <algorithm>
 #include <cstdlib>

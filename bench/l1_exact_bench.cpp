@@ -6,7 +6,7 @@
 // DIR defaults to ../shared/bench-data/minimalloc beside the source tree, SECONDS to 60,
 // INSTANCES (letters, e.g. "HI") to all of A..K.
 // Each placement is re-checked (offsets, alignment, capacity, overlap) by code here.
-#include "planner/l1/ExactSolver.h"
+#include "ttlplan/planner/l1/ExactSolver.h"
 
 #include <algorithm>
 #include <cstdio>

@@ -1,7 +1,7 @@
 // Parse and print speed on a generated kernel with about N ops (the issue asks for a 10,000-op
 // file to parse "well under 50 ms"). Run: ./build/bench/parse_bench
-#include "ir/Parser.h"
-#include "ir/Printer.h"
+#include "ttlplan/ir/Parser.h"
+#include "ttlplan/ir/Printer.h"
 
 #include <benchmark/benchmark.h>
 #include <fmt/format.h>

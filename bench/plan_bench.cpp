@@ -1,10 +1,10 @@
 // Solve time of `ttlplan plan` per example kernel (issue item 9): parse + verify once, then time
 // planModule (binding, extraction, every sub-problem solve) on wormhole_b0 with the default
 // options. Run: build/bench/plan_bench [--benchmark_filter=matmul].
-#include "ir/Device.h"
-#include "ir/Parser.h"
-#include "ir/Verifier.h"
-#include "lower/KernelPlanner.h"
+#include "ttlplan/ir/Device.h"
+#include "ttlplan/ir/Parser.h"
+#include "ttlplan/ir/Verifier.h"
+#include "ttlplan/lower/KernelPlanner.h"
 
 #include <algorithm>
 #include <benchmark/benchmark.h>

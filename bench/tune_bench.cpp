@@ -3,9 +3,9 @@
 // of one feasible point. Compare the thread counts within one run (machines are noisy): the ratio
 // is the scaling.
 //   build/bench/tune_bench --benchmark_counters_tabular=true
-#include "ir/Parser.h"
-#include "ir/Verifier.h"
-#include "search/Tuner.h"
+#include "ttlplan/ir/Parser.h"
+#include "ttlplan/ir/Verifier.h"
+#include "ttlplan/search/Tuner.h"
 
 #include <benchmark/benchmark.h>
 #include <cstdlib>

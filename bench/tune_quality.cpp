@@ -13,13 +13,13 @@
 // Usage: tune_quality [--csv FILE] [--examples DIR] [--threads N] [--max-block-count N]
 //                     [--only TEXT]
 //   --only  tune only the shapes whose id contains TEXT (the summary is over those)
-#include "ir/Device.h"
-#include "ir/Params.h"
-#include "ir/Parser.h"
-#include "ir/Verifier.h"
-#include "search/Tuner.h"
-#include "search/baselines/TtnnMatmulConfig.h"
-#include "support/CsvTable.h"
+#include "ttlplan/ir/Device.h"
+#include "ttlplan/ir/Params.h"
+#include "ttlplan/ir/Parser.h"
+#include "ttlplan/ir/Verifier.h"
+#include "ttlplan/search/Tuner.h"
+#include "ttlplan/search/baselines/TtnnMatmulConfig.h"
+#include "ttlplan/support/CsvTable.h"
 
 #include <algorithm>
 #include <chrono>

@@ -10,10 +10,10 @@
 //   --only  run only the cases whose name contains TEXT
 // Every figure is a function of the space, the seed and the budget (docs/tuning.md,
 // "Determinism"), so the output is the same on every machine except the timing lines.
-#include "ir/Device.h"
-#include "ir/Parser.h"
-#include "ir/Verifier.h"
-#include "search/Tuner.h"
+#include "ttlplan/ir/Device.h"
+#include "ttlplan/ir/Parser.h"
+#include "ttlplan/ir/Verifier.h"
+#include "ttlplan/search/Tuner.h"
 
 #include <algorithm>
 #include <chrono>

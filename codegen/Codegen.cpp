@@ -1,9 +1,10 @@
-#include "codegen/Codegen.h"
+#include "ttlplan/codegen/Codegen.h"
 
-#include "codegen/HostEmitter.h"
-#include "lower/PlanReport.h"
-#include "support/ReadFile.h"
-#include "support/Version.h"
+#include "ttlplan/codegen/HostEmitter.h"
+#include "ttlplan/lower/PlanReport.h"
+#include "ttlplan/lower/ThreadRoles.h"
+#include "ttlplan/support/ReadFile.h"
+#include "ttlplan/support/Version.h"
 
 #include <cerrno>
 #include <cstring>
@@ -85,6 +86,21 @@ std::optional<std::vector<KernelThreads>> collectKernels(ir::Module& module,
     }
   if (!ok) return std::nullopt;
   return kernels;
+}
+
+std::vector<std::string> outputPaths(ir::Module& source, bool planned) {
+  std::vector<std::string> out;
+  for (ir::Operation* kernel : source.topLevel("ttl.kernel")) {
+    std::string name = kernel->attribute("sym_name").stringValue();
+    std::vector<lower::ThreadRole> roles = lower::threadRoles(kernel);
+    for (ThreadKind kind : {ThreadKind::Reader, ThreadKind::Compute, ThreadKind::Writer})
+      for (const lower::ThreadRole& role : roles)
+        if (role.suffix == fileStem(kind))
+          out.push_back(fmt::format("{}/{}.cpp", name, role.suffix));
+    out.push_back(name + "/host.cpp");
+  }
+  if (planned) out.insert(out.end(), {"plan.json", "report.txt"});
+  return out;
 }
 
 std::optional<std::vector<GeneratedFile>> emitModule(ir::Module& module, const ir::Device& device,

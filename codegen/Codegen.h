@@ -2,10 +2,10 @@
 // `ttlplan compile`'s library side: the files generated from a fully lowered module
 // (docs/codegen.md). Per kernel K: K/reader.cpp, K/compute.cpp, K/writer.cpp (the threads it has)
 // and K/host.cpp; with a plan, plan.json and report.txt.
-#include "codegen/KernelEmitter.h"
-#include "ir/Device.h"
-#include "lower/KernelPlanner.h"
-#include "support/Expected.h"
+#include "ttlplan/codegen/KernelEmitter.h"
+#include "ttlplan/ir/Device.h"
+#include "ttlplan/lower/KernelPlanner.h"
+#include "ttlplan/support/Expected.h"
 
 #include <array>
 #include <optional>
@@ -38,6 +38,11 @@ std::optional<std::vector<GeneratedFile>> emitModule(ir::Module& module, const i
                                                      const lower::ModulePlan* plan,
                                                      const EmitOptions& options,
                                                      ir::DiagnosticEngine& diagnostics);
+
+/// The paths emitModule will give for `source`, a verified module as written (before the
+/// pipeline), in emitModule's order: what a build system must know at configure time
+/// (`compile --list-outputs`, ttlplan_add_kernel). `planned`: plan.json and report.txt too.
+std::vector<std::string> outputPaths(ir::Module& source, bool planned);
 
 /// Writes `files` under `dir` (created with its parents); a file whose content is already there
 /// is not rewritten (its time stamp stays, so a build that depends on it does nothing). Per file,

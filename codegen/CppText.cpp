@@ -1,4 +1,4 @@
-#include "codegen/CppText.h"
+#include "ttlplan/codegen/CppText.h"
 
 #include <cmath>
 #include <fmt/format.h>

@@ -2,8 +2,8 @@
 // Small pieces of C++ text the emitters share: identifiers made from SSA names, unique names per
 // generated function, literals, and the `// FILE:LINE:COL: text` source comments the emulator reads
 // back to report errors at the TTL line (docs/emulator.md, "Source locations").
-#include "ir/Diagnostics.h"
-#include "ir/Location.h"
+#include "ttlplan/ir/Diagnostics.h"
+#include "ttlplan/ir/Location.h"
 
 #include <cstdint>
 #include <set>

@@ -1,7 +1,7 @@
-#include "codegen/HostEmitter.h"
+#include "ttlplan/codegen/HostEmitter.h"
 
-#include "codegen/CppText.h"
-#include "ir/Ops.h"
+#include "ttlplan/codegen/CppText.h"
+#include "ttlplan/ir/Ops.h"
 
 #include <fmt/format.h>
 #include <fmt/ranges.h>

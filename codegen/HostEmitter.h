@@ -4,8 +4,8 @@
 // planned L1 addresses, the semaphores, one CreateKernel per ttl.launch with the CB indices as
 // compile-time args, the runtime args of every core, then run and dump every buffer to
 // OUTPUT_DIR/<name>.npy. Every number comes from an attribute a pass left; nothing is decided here.
-#include "codegen/KernelEmitter.h"
-#include "ir/Device.h"
+#include "ttlplan/codegen/KernelEmitter.h"
+#include "ttlplan/ir/Device.h"
 
 #include <optional>
 #include <string>

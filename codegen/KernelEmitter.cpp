@@ -1,7 +1,7 @@
-#include "codegen/KernelEmitter.h"
+#include "ttlplan/codegen/KernelEmitter.h"
 
-#include "codegen/CppText.h"
-#include "ir/OpRegistry.h"
+#include "ttlplan/codegen/CppText.h"
+#include "ttlplan/ir/OpRegistry.h"
 
 #include <fmt/format.h>
 #include <fmt/ranges.h>

@@ -3,8 +3,8 @@
 // docs/lowering.md) as a TT-Metalium kernel source file: `void kernel_main()` with the CB
 // compile-time args, then the body translated op by op. Codegen decides nothing (DESIGN.md): an op
 // without a C++ translation is a bug in a pass and is reported at its location.
-#include "ir/Diagnostics.h"
-#include "ir/Operation.h"
+#include "ttlplan/ir/Diagnostics.h"
+#include "ttlplan/ir/Operation.h"
 
 #include <optional>
 #include <string>

@@ -1,4 +1,4 @@
-#include "ir/AsmPrinting.h"
+#include "ttlplan/ir/AsmPrinting.h"
 
 #include <bit>
 #include <cctype>

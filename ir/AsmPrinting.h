@@ -1,7 +1,7 @@
 #pragma once
 // Printing of types and attributes, shared by Type::str(), Attribute::str() and the op printer.
-#include "ir/Attributes.h"
-#include "ir/Types.h"
+#include "ttlplan/ir/Attributes.h"
+#include "ttlplan/ir/Types.h"
 
 #include <string>
 #include <utility>

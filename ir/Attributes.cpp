@@ -1,6 +1,6 @@
-#include "ir/Attributes.h"
+#include "ttlplan/ir/Attributes.h"
 
-#include "ir/AsmPrinting.h"
+#include "ttlplan/ir/AsmPrinting.h"
 
 #include <cassert>
 

@@ -1,7 +1,7 @@
 #pragma once
 // TTL attributes: immutable values with structural equality. Unknown dialect attributes are kept
 // as their source text so that they survive a parse/print round trip.
-#include "ir/Types.h"
+#include "ttlplan/ir/Types.h"
 
 #include <cstdint>
 #include <memory>

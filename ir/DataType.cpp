@@ -1,4 +1,4 @@
-#include "ir/DataType.h"
+#include "ttlplan/ir/DataType.h"
 
 namespace ttlplan::ir {
 

@@ -1,7 +1,7 @@
-#include "ir/Device.h"
+#include "ttlplan/ir/Device.h"
 
-#include "ir/EmbeddedDevices.h"
-#include "support/ReadFile.h"
+#include "ttlplan/ir/EmbeddedDevices.h"
+#include "ttlplan/support/ReadFile.h"
 
 #include <algorithm>
 #include <filesystem>

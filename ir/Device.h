@@ -2,8 +2,8 @@
 // Device descriptions: the hardware numbers that the planner, the cost model and the code
 // generator read. They come from the JSON files of ir/devices/ (compiled into the binary) or from a
 // user's --device-file; docs/devices.md documents every field, its unit, range and source.
-#include "ir/DataType.h"
-#include "support/Expected.h"
+#include "ttlplan/ir/DataType.h"
+#include "ttlplan/support/Expected.h"
 
 #include <cstdint>
 #include <map>

@@ -1,4 +1,4 @@
-#include "ir/Diagnostics.h"
+#include "ttlplan/ir/Diagnostics.h"
 
 #include <algorithm>
 #include <fmt/format.h>

@@ -1,6 +1,6 @@
 #pragma once
 // Diagnostics with locations: "file:line:col: error: what" plus notes pointing at related ops.
-#include "ir/Location.h"
+#include "ttlplan/ir/Location.h"
 
 #include <functional>
 #include <string>

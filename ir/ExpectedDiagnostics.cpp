@@ -1,4 +1,4 @@
-#include "ir/ExpectedDiagnostics.h"
+#include "ttlplan/ir/ExpectedDiagnostics.h"
 
 #include <charconv>
 #include <fmt/format.h>

@@ -2,7 +2,7 @@
 // MLIR-style `--verify-diagnostics` and `--split-input-file`: a test file states the diagnostics
 // it must produce in comments (`// expected-error@+1 {{substring}}`), and the run passes when the
 // produced and the expected diagnostics match one to one.
-#include "ir/Diagnostics.h"
+#include "ttlplan/ir/Diagnostics.h"
 
 #include <string>
 #include <string_view>

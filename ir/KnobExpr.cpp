@@ -1,4 +1,4 @@
-#include "ir/KnobExpr.h"
+#include "ttlplan/ir/KnobExpr.h"
 
 #include <cctype>
 #include <fmt/format.h>

@@ -3,8 +3,8 @@
 // may (type dimensions, `work`/`grid` entries): `+ - * / %`, `ceildiv(a, b)`, `min(a, b)`,
 // `max(a, b)` and parentheses. `/` is exact division: a remainder is an error, so
 // `tensor<(@M / 32)x...>` states that M is a multiple of 32 (use `ceildiv` to round up).
-#include "ir/KnobValue.h"
-#include "support/Expected.h"
+#include "ttlplan/ir/KnobValue.h"
+#include "ttlplan/support/Expected.h"
 
 #include <cstdint>
 #include <memory>

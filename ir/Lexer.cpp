@@ -1,4 +1,4 @@
-#include "ir/Lexer.h"
+#include "ttlplan/ir/Lexer.h"
 
 #include <algorithm>
 #include <cctype>

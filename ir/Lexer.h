@@ -1,7 +1,7 @@
 #pragma once
 // Tokens of the MLIR-style TTL text. Shapes (`2x1x!tile`) and opaque dialect bodies are read by
 // the parser at character level through rawAt()/resetTo().
-#include "ir/Location.h"
+#include "ttlplan/ir/Location.h"
 
 #include <cstdint>
 #include <string>

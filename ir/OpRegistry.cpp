@@ -1,4 +1,4 @@
-#include "ir/OpRegistry.h"
+#include "ttlplan/ir/OpRegistry.h"
 
 #include <algorithm>
 

@@ -2,7 +2,7 @@
 // The op registry: one entry per op this IR knows (name, summary, custom assembly format, where the
 // op may appear, operand/result/region counts). The parser, printer, verifier and `ttlplan ops`
 // all read this table; an op that is not in it is kept and printed in generic form.
-#include "ir/Types.h"
+#include "ttlplan/ir/Types.h"
 
 #include <climits>
 #include <cstdint>

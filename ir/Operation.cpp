@@ -1,6 +1,6 @@
-#include "ir/Operation.h"
+#include "ttlplan/ir/Operation.h"
 
-#include "ir/OpRegistry.h"
+#include "ttlplan/ir/OpRegistry.h"
 
 #include <algorithm>
 #include <cassert>

@@ -2,10 +2,10 @@
 // Generic operations (MLIR-style): a name, operands, results, attributes, regions of blocks with
 // arguments, and a location. Typed views for the TTL ops live in ir/Ops.h. Ops this IR does not
 // know (upstream `scf`/`arith`/`func` or later annotations) are kept as they are.
-#include "ir/AsmPrinting.h"
-#include "ir/Attributes.h"
-#include "ir/Location.h"
-#include "ir/Types.h"
+#include "ttlplan/ir/AsmPrinting.h"
+#include "ttlplan/ir/Attributes.h"
+#include "ttlplan/ir/Location.h"
+#include "ttlplan/ir/Types.h"
 
 #include <functional>
 #include <list>

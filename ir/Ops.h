@@ -2,8 +2,8 @@
 // Typed views over generic operations: `if (auto wait = CBWaitOp::dyn(op)) wait.cb()`. A view
 // holds only the Operation pointer; it names operands, results and attributes of one TTL op so
 // that passes need not remember operand positions.
-#include "ir/OpRegistry.h"
-#include "ir/Operation.h"
+#include "ttlplan/ir/OpRegistry.h"
+#include "ttlplan/ir/Operation.h"
 
 #include <optional>
 #include <string_view>

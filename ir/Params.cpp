@@ -1,6 +1,6 @@
-#include "ir/Params.h"
+#include "ttlplan/ir/Params.h"
 
-#include "ir/Attributes.h"
+#include "ttlplan/ir/Attributes.h"
 
 #include <algorithm>
 #include <unordered_map>

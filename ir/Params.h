@@ -3,8 +3,8 @@
 // knob), and constant folding of index/i1 expressions built from `ttl.param_value`, constants and
 // `arith` ops under a binding. The verifier uses them to fold `ttl.require`; the search uses them
 // to instantiate templates.
-#include "ir/KnobValue.h"
-#include "ir/Operation.h"
+#include "ttlplan/ir/KnobValue.h"
+#include "ttlplan/ir/Operation.h"
 
 #include <cstdint>
 #include <functional>

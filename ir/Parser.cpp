@@ -1,8 +1,8 @@
-#include "ir/Parser.h"
+#include "ttlplan/ir/Parser.h"
 
-#include "ir/Lexer.h"
-#include "ir/OpRegistry.h"
-#include "support/ReadFile.h"
+#include "ttlplan/ir/Lexer.h"
+#include "ttlplan/ir/OpRegistry.h"
+#include "ttlplan/support/ReadFile.h"
 
 #include <algorithm>
 #include <bit>

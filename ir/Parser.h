@@ -1,7 +1,7 @@
 #pragma once
 // Reads TTL text (custom and generic MLIR form, TTL_SYNTAX.md) into a Module.
-#include "ir/Diagnostics.h"
-#include "ir/Operation.h"
+#include "ttlplan/ir/Diagnostics.h"
+#include "ttlplan/ir/Operation.h"
 
 #include <memory>
 #include <string>

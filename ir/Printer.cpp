@@ -1,6 +1,6 @@
-#include "ir/Printer.h"
+#include "ttlplan/ir/Printer.h"
 
-#include "ir/OpRegistry.h"
+#include "ttlplan/ir/OpRegistry.h"
 
 #include <algorithm>
 #include <cctype>

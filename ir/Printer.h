@@ -1,7 +1,7 @@
 #pragma once
 // Writes a Module as TTL text: the custom form people write, or the generic MLIR form that
 // `mlir-opt-16 --allow-unregistered-dialect` accepts.
-#include "ir/Operation.h"
+#include "ttlplan/ir/Operation.h"
 
 #include <string>
 

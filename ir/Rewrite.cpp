@@ -1,4 +1,4 @@
-#include "ir/Rewrite.h"
+#include "ttlplan/ir/Rewrite.h"
 
 #include <algorithm>
 #include <cassert>
@@ -57,9 +57,9 @@ Value* OpBuilder::constant(int64_t value, Type type, std::string nameHint) {
   Operation* op =
       create("arith.constant", {}, {type}, {{"value", Attribute::integer(value, type)}});
   Value* result = op->result(0);
-  result->setNameHint(nameHint.empty() ? (value < 0 ? "cm" + std::to_string(-value)
-                                                    : "c" + std::to_string(value))
-                                       : std::move(nameHint));
+  result->setNameHint(
+      nameHint.empty() ? (value < 0 ? "cm" + std::to_string(-value) : "c" + std::to_string(value))
+                       : std::move(nameHint));
   return result;
 }
 

@@ -1,7 +1,7 @@
 #pragma once
 // Helpers for passes that rewrite the IR: an insertion-point builder, use replacement, cloning and
 // erasing. The IR keeps no use lists, so replacement walks a scope.
-#include "ir/Operation.h"
+#include "ttlplan/ir/Operation.h"
 
 #include <cstdint>
 #include <map>

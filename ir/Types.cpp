@@ -1,7 +1,7 @@
-#include "ir/Types.h"
+#include "ttlplan/ir/Types.h"
 
-#include "ir/AsmPrinting.h"
-#include "ir/Attributes.h"
+#include "ttlplan/ir/AsmPrinting.h"
+#include "ttlplan/ir/Attributes.h"
 
 #include <cassert>
 

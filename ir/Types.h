@@ -1,7 +1,7 @@
 #pragma once
 // TTL types (TTL_SYNTAX.md, "Types"): immutable values with structural equality.
-#include "ir/DataType.h"
-#include "ir/KnobExpr.h"
+#include "ttlplan/ir/DataType.h"
+#include "ttlplan/ir/KnobExpr.h"
 
 #include <cstdint>
 #include <memory>

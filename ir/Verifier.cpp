@@ -1,7 +1,7 @@
-#include "ir/Verifier.h"
+#include "ttlplan/ir/Verifier.h"
 
-#include "ir/OpRegistry.h"
-#include "ir/VerifierDetail.h"
+#include "ttlplan/ir/OpRegistry.h"
+#include "ttlplan/ir/VerifierDetail.h"
 
 namespace ttlplan::ir {
 

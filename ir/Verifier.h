@@ -1,8 +1,8 @@
 #pragma once
 // The TTL verifier: op placement, circular-buffer protocol, types and shapes, knobs and
 // `ttl.require`. Every problem is reported with the op's location and notes at related ops.
-#include "ir/Diagnostics.h"
-#include "ir/Operation.h"
+#include "ttlplan/ir/Diagnostics.h"
+#include "ttlplan/ir/Operation.h"
 
 namespace ttlplan::ir {
 

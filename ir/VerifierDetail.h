@@ -1,7 +1,7 @@
 #pragma once
 // Internal to the verifier: the checks (one file each) and small helpers they share.
-#include "ir/Diagnostics.h"
-#include "ir/Operation.h"
+#include "ttlplan/ir/Diagnostics.h"
+#include "ttlplan/ir/Operation.h"
 
 #include <string>
 #include <vector>

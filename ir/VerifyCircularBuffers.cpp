@@ -4,8 +4,8 @@
 // write into waited views, and DRAM reads into a reserved view are waited for before the push.
 // Across threads: each CB has one producer thread and one consumer thread, and pushes and pops per
 // work item agree where they are statically known.
-#include "ir/Params.h"
-#include "ir/VerifierDetail.h"
+#include "ttlplan/ir/Params.h"
+#include "ttlplan/ir/VerifierDetail.h"
 
 #include <fmt/format.h>
 #include <map>

@@ -2,10 +2,10 @@
 // `ttl.param_value`, and `ttl.require`: its condition is i1, and some binding of the knobs it
 // depends on (searched exhaustively up to kMaxBindings) satisfies it, alone and together with the
 // kernel's other requirements.
-#include "ir/Attributes.h"
-#include "ir/OpRegistry.h"
-#include "ir/Params.h"
-#include "ir/VerifierDetail.h"
+#include "ttlplan/ir/Attributes.h"
+#include "ttlplan/ir/OpRegistry.h"
+#include "ttlplan/ir/Params.h"
+#include "ttlplan/ir/VerifierDetail.h"
 
 #include <fmt/format.h>
 #include <map>

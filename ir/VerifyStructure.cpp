@@ -1,7 +1,7 @@
 // Structure: where each op may appear (OpRegistry placement), how many threads a kernel has,
 // which pipe region a pipe copy must sit in, and operand/result/region counts of generic-form ops.
-#include "ir/OpRegistry.h"
-#include "ir/VerifierDetail.h"
+#include "ttlplan/ir/OpRegistry.h"
+#include "ttlplan/ir/VerifierDetail.h"
 
 #include <fmt/format.h>
 

@@ -1,9 +1,9 @@
 // Types and shapes: CB views against their CB, copy endpoints and handle directions, compute op
 // shapes (elementwise, matmul, reduce, bcast, store), slices of kernel arguments, CB and tile
 // types, and the kernel's grid / work attributes against its work loops.
-#include "ir/Attributes.h"
-#include "ir/OpRegistry.h"
-#include "ir/VerifierDetail.h"
+#include "ttlplan/ir/Attributes.h"
+#include "ttlplan/ir/OpRegistry.h"
+#include "ttlplan/ir/VerifierDetail.h"
 
 #include <algorithm>
 #include <fmt/format.h>

@@ -1,7 +1,7 @@
-#include "lower/ApplyPlan.h"
+#include "ttlplan/lower/ApplyPlan.h"
 
-#include "ir/Ops.h"
-#include "ir/Rewrite.h"
+#include "ttlplan/ir/Ops.h"
+#include "ttlplan/ir/Rewrite.h"
 
 #include <fmt/format.h>
 #include <map>

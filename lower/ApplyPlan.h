@@ -8,7 +8,7 @@
 // (after the kernel's own) with their binding and `ttl.dst_split = {chain = C, value = V}`: chain C
 // (compute stores in program order) routes its value V through that CB (infer-dst materialises the
 // cut).
-#include "lower/KernelPlanner.h"
+#include "ttlplan/lower/KernelPlanner.h"
 
 #include <optional>
 #include <utility>

@@ -2,14 +2,14 @@
 // Problem extraction (DESIGN.md, "lower/"): reads a verified kernel under a knob binding and fills
 // the planner's plain problem structs. Nothing here decides anything; every function reports what
 // it cannot read with the op's location instead of guessing.
-#include "ir/Device.h"
-#include "ir/KnobExpr.h"
-#include "ir/Operation.h"
-#include "ir/Params.h"
-#include "planner/cores/Problem.h"
-#include "planner/dst/Problem.h"
-#include "planner/multicast/Solve.h"
-#include "support/Expected.h"
+#include "ttlplan/ir/Device.h"
+#include "ttlplan/ir/KnobExpr.h"
+#include "ttlplan/ir/Operation.h"
+#include "ttlplan/ir/Params.h"
+#include "ttlplan/planner/cores/Problem.h"
+#include "ttlplan/planner/dst/Problem.h"
+#include "ttlplan/planner/multicast/Solve.h"
+#include "ttlplan/support/Expected.h"
 
 #include <optional>
 #include <string>

@@ -1,6 +1,6 @@
 // Knob bindings for `ttlplan plan`: --bind, or the first binding every ttl.require accepts.
-#include "ir/Ops.h"
-#include "lower/Extract.h"
+#include "ttlplan/ir/Ops.h"
+#include "ttlplan/lower/Extract.h"
 
 #include <algorithm>
 #include <cctype>

@@ -1,6 +1,6 @@
 // CB extraction: block shape, tile type and depth of every ttl.create_cb under a binding.
-#include "ir/Ops.h"
-#include "lower/Extract.h"
+#include "ttlplan/ir/Ops.h"
+#include "ttlplan/lower/Extract.h"
 
 #include <fmt/format.h>
 

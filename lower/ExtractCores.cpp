@@ -1,6 +1,6 @@
 // Core-assignment extraction: the kernel's `work` dims and `grid` under a binding.
-#include "ir/Ops.h"
-#include "lower/Extract.h"
+#include "ttlplan/ir/Ops.h"
+#include "ttlplan/lower/Extract.h"
 
 #include <fmt/format.h>
 

@@ -1,7 +1,7 @@
 // DST chain extraction: the compute ops feeding each ttl.store of a compute thread.
-#include "ir/OpRegistry.h"
-#include "ir/Ops.h"
-#include "lower/Extract.h"
+#include "ttlplan/ir/OpRegistry.h"
+#include "ttlplan/ir/Ops.h"
+#include "ttlplan/lower/Extract.h"
 
 #include <algorithm>
 #include <fmt/format.h>

@@ -1,7 +1,7 @@
 // Multicast extraction: every ttl.create_pipe evaluated on every core of the grid, grouped into
 // nets by planner::multicast::buildNets, with the device's logical -> NoC mapping.
-#include "ir/Ops.h"
-#include "lower/Extract.h"
+#include "ttlplan/ir/Ops.h"
+#include "ttlplan/lower/Extract.h"
 
 #include <algorithm>
 #include <fmt/format.h>

@@ -1,6 +1,6 @@
-#include "lower/Instantiate.h"
+#include "ttlplan/lower/Instantiate.h"
 
-#include "ir/Rewrite.h"
+#include "ttlplan/ir/Rewrite.h"
 
 #include <fmt/format.h>
 #include <optional>

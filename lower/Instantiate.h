@@ -2,9 +2,9 @@
 // Substitutes a knob binding into a kernel: every `@P` in a type or an attribute becomes its
 // value, `ttl.param_value @P` becomes `arith.constant`, and `ttl.require` ops (already checked
 // by the binding choice) are dropped. `?` CB depths stay (ttl.bind_cb carries the count).
-#include "ir/Operation.h"
-#include "ir/Params.h"
-#include "support/Expected.h"
+#include "ttlplan/ir/Operation.h"
+#include "ttlplan/ir/Params.h"
+#include "ttlplan/support/Expected.h"
 
 namespace ttlplan::lower {
 

@@ -1,7 +1,7 @@
 // Extracts each kernel's KernelProblem and plans it; see KernelPlanner.h and docs/plan.md.
-#include "lower/KernelPlanner.h"
+#include "ttlplan/lower/KernelPlanner.h"
 
-#include "ir/Ops.h"
+#include "ttlplan/ir/Ops.h"
 
 #include <chrono>
 #include <fmt/format.h>

@@ -5,11 +5,11 @@
 // indices, L1 placement, core assignment, multicast). Never throws; a kernel that cannot be
 // planned gives an Error whose message names the resource, the shortfall, the ops with their
 // locations and a concrete change that would fit. lower/ApplyPlan.h applies a plan by index.
-#include "ir/Device.h"
-#include "ir/Operation.h"
-#include "lower/Extract.h"
-#include "planner/kernel/Plan.h"
-#include "support/Expected.h"
+#include "ttlplan/ir/Device.h"
+#include "ttlplan/ir/Operation.h"
+#include "ttlplan/lower/Extract.h"
+#include "ttlplan/planner/kernel/Plan.h"
+#include "ttlplan/support/Expected.h"
 
 #include <cstdint>
 #include <map>

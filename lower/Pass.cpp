@@ -1,4 +1,4 @@
-#include "lower/Pass.h"
+#include "ttlplan/lower/Pass.h"
 
 #include <fmt/format.h>
 

@@ -2,10 +2,10 @@
 // A lowering pass (docs/lowering.md): one file in lower/passes/ plus one entry in
 // lower/PassRegistry.cpp. A pass rewrites the module in a PassContext, reports problems as
 // diagnostics at the offending op's location and returns false; it never throws.
-#include "ir/Device.h"
-#include "ir/Diagnostics.h"
-#include "ir/Operation.h"
-#include "lower/KernelPlanner.h"
+#include "ttlplan/ir/Device.h"
+#include "ttlplan/ir/Diagnostics.h"
+#include "ttlplan/ir/Operation.h"
+#include "ttlplan/lower/KernelPlanner.h"
 
 #include <cstdint>
 #include <optional>

@@ -1,6 +1,6 @@
-#include "lower/PassManager.h"
+#include "ttlplan/lower/PassManager.h"
 
-#include "ir/Printer.h"
+#include "ttlplan/ir/Printer.h"
 
 #include <chrono>
 #include <fmt/format.h>
@@ -52,9 +52,8 @@ Status applyOptions(Pass& pass, const PassInfo& info, std::string_view options) 
   size_t start = 0;
   while (start <= options.size()) {
     size_t comma = options.find(',', start);
-    std::string_view item =
-        trim(options.substr(start, comma == std::string_view::npos ? std::string_view::npos
-                                                                   : comma - start));
+    std::string_view item = trim(options.substr(
+        start, comma == std::string_view::npos ? std::string_view::npos : comma - start));
     start = comma == std::string_view::npos ? options.size() + 1 : comma + 1;
     if (item.empty()) continue;
     size_t eq = item.find('=');
@@ -75,8 +74,8 @@ Status applyOptions(Pass& pass, const PassInfo& info, std::string_view options) 
     }
     Status status = pass.setOption(name, value);
     if (!status)
-      return Error{fmt::format("pipeline: {}{{{}={}}}: {}", info.name, name, value,
-                               status.error().message)};
+      return Error{
+          fmt::format("pipeline: {}{{{}={}}}: {}", info.name, name, value, status.error().message)};
   }
   return Status::success();
 }

@@ -1,8 +1,8 @@
 #pragma once
 // The pass registry and pipelines (docs/lowering.md). A pipeline is a string of pass names
 // separated by commas, each optionally followed by `{opt=value,...}`.
-#include "lower/Pass.h"
-#include "support/Expected.h"
+#include "ttlplan/lower/Pass.h"
+#include "ttlplan/support/Expected.h"
 
 #include <functional>
 #include <iosfwd>
@@ -40,9 +40,9 @@ inline constexpr std::string_view kDefaultPipeline =
     "lower-compute,lower-data-movement,lower-sync";
 
 struct PipelineOptions {
-  bool printIrAfterAll = false;           ///< --print-ir-after-all
-  std::vector<std::string> printIrAfter;  ///< --print-ir-after=NAME
-  bool timePasses = false;                ///< --time-passes
+  bool printIrAfterAll = false;          ///< --print-ir-after-all
+  std::vector<std::string> printIrAfter; ///< --print-ir-after=NAME
+  bool timePasses = false;               ///< --time-passes
   /// Where IR dumps and the timing table go (stderr in the CLI).
   std::function<void(const std::string&)> dump;
 };

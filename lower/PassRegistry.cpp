@@ -1,13 +1,15 @@
 // The registry of lowering passes, in default-pipeline order (docs/lowering.md). One entry per
 // pass: name, summary, options (name, doc, range, default) and factory.
-#include "lower/PassManager.h"
-#include "lower/passes/Passes.h"
+#include "ttlplan/lower/PassManager.h"
+#include "ttlplan/lower/passes/Passes.h"
 
 namespace ttlplan::lower {
 
 std::span<const PassInfo> registeredPasses() {
   static const std::vector<PassInfo> passes = {
-      {"verify", "check the module (ir::verify): structure, CB protocol, types, knobs", {},
+      {"verify",
+       "check the module (ir::verify): structure, CB protocol, types, knobs",
+       {},
        createVerifyPass},
       {"infer-pipe-semaphores",
        "number the pipes of each kernel and mark each pipe copy as a send or a receive",
@@ -21,8 +23,8 @@ std::span<const PassInfo> registeredPasses() {
       {"plan",
        "plan L1, CB indices, DST, cores and multicast (lower::planModule)",
        {{"max-block-count", "deepest block count tried for a `?` CB", "[1, 64]", "4"},
-        {"solver", "L1 placement back end", "exact|cbc|glpk|first-fit-decreasing|best-fit-decreasing",
-         "exact"},
+        {"solver", "L1 placement back end",
+         "exact|cbc|glpk|first-fit-decreasing|best-fit-decreasing", "exact"},
         {"time-limit", "seconds per sub-problem", "[0, 1e6]", "10"}},
        createPlanPass},
       {"apply-plan",
@@ -30,7 +32,8 @@ std::span<const PassInfo> registeredPasses() {
        "knob binding",
        {},
        createApplyPlanPass},
-      {"infer-dst", "put the DST plan on the compute ops: dst_idx and the sub-block of each store",
+      {"infer-dst",
+       "put the DST plan on the compute ops: dst_idx and the sub-block of each store",
        {},
        createInferDstPass},
       {"expand-threads",
@@ -44,11 +47,13 @@ std::span<const PassInfo> registeredPasses() {
        createLowerComputePass},
       {"lower-data-movement",
        "lower copies to tile reads and writes, and pipes to multicast with the semaphore handshake",
-       {{"max-unrolled-tiles", "blocks of at most this many tiles are copied by unrolled calls, "
-                               "larger ones by two scf.for loops",
+       {{"max-unrolled-tiles",
+         "blocks of at most this many tiles are copied by unrolled calls, "
+         "larger ones by two scf.for loops",
          "[0, 1024]", "4"}},
        createLowerDataMovementPass},
-      {"lower-sync", "lower CB, wait, barrier, semaphore and core-coordinate ops to kernel API calls",
+      {"lower-sync",
+       "lower CB, wait, barrier, semaphore and core-coordinate ops to kernel API calls",
        {},
        createLowerSyncPass},
   };

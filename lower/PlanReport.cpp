@@ -1,7 +1,7 @@
 // JSON and terminal views of a ModulePlan.
-#include "lower/PlanReport.h"
+#include "ttlplan/lower/PlanReport.h"
 
-#include "planner/l1/Solve.h"
+#include "ttlplan/planner/l1/Solve.h"
 
 #include <fmt/format.h>
 #include <fmt/ranges.h>

@@ -1,7 +1,7 @@
 #pragma once
 // The plan report (DESIGN.md, "Reports are data first"): the JSON form of a ModulePlan
 // ("schema_version": 1, docs/plan.md lists every field) and a terminal table view of it.
-#include "lower/KernelPlanner.h"
+#include "ttlplan/lower/KernelPlanner.h"
 
 #include <nlohmann/json.hpp>
 #include <string>

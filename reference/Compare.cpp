@@ -1,4 +1,4 @@
-#include "reference/Compare.h"
+#include "ttlplan/reference/Compare.h"
 
 #include <algorithm>
 #include <cmath>

@@ -3,8 +3,8 @@
 // Errors are measured against the largest magnitude of the expected tensor, not element by
 // element, so elements near zero (where a relative error explodes) are judged on the tensor's
 // scale, which is how a bf16 pipeline's rounding errors actually behave.
-#include "ir/DataType.h"
-#include "reference/HostTensor.h"
+#include "ttlplan/ir/DataType.h"
+#include "ttlplan/reference/HostTensor.h"
 
 #include <cstddef>
 #include <cstdint>

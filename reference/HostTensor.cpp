@@ -1,4 +1,4 @@
-#include "reference/HostTensor.h"
+#include "ttlplan/reference/HostTensor.h"
 
 #include <cstdint>
 

@@ -3,10 +3,10 @@
 // tensors, all guarded by one mutex. With one producer and one consumer per FIFO the threads form
 // a Kahn process network, so what every thread reads, and therefore every result, error and
 // deadlock, does not depend on how the OS schedules them.
-#include "reference/Interpret.h"
+#include "ttlplan/reference/Interpret.h"
 
-#include "ir/Ops.h"
-#include "lower/Extract.h"
+#include "ttlplan/ir/Ops.h"
+#include "ttlplan/lower/Extract.h"
 
 #include <algorithm>
 #include <cmath>

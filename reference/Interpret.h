@@ -4,12 +4,12 @@
 // plan: no L1, no DST, no CB depths (CBs are unbounded FIFOs of dense blocks), and its own core
 // assignment for `ttl.work_loop` (split_work_to_cores). `ttlplan run` compares the emulated
 // generated code against it, so a planner or code generator bug cannot hide in both.
-#include "ir/DataType.h"
-#include "ir/Device.h"
-#include "ir/Operation.h"
-#include "ir/Params.h"
-#include "reference/HostTensor.h"
-#include "support/Expected.h"
+#include "ttlplan/ir/DataType.h"
+#include "ttlplan/ir/Device.h"
+#include "ttlplan/ir/Operation.h"
+#include "ttlplan/ir/Params.h"
+#include "ttlplan/reference/HostTensor.h"
+#include "ttlplan/support/Expected.h"
 
 #include <map>
 #include <optional>

@@ -1,4 +1,4 @@
-#include "reference/RandomInputs.h"
+#include "ttlplan/reference/RandomInputs.h"
 
 #include <algorithm>
 #include <cmath>

@@ -2,8 +2,8 @@
 // Deterministic random inputs for `ttlplan run`: the same seed gives the same numbers on every
 // platform (std::mt19937_64's output is fixed by the standard; the mapping to [-1, 1) is written
 // out here instead of using std::uniform_real_distribution, whose algorithm is not).
-#include "ir/DataType.h"
-#include "reference/HostTensor.h"
+#include "ttlplan/ir/DataType.h"
+#include "ttlplan/reference/HostTensor.h"
 
 #include <cstdint>
 #include <vector>

@@ -1,4 +1,4 @@
-#include "search/Space.h"
+#include "ttlplan/search/Space.h"
 
 #include <algorithm>
 #include <cassert>

@@ -4,9 +4,9 @@
 // Every point has an id, mixed radix over the dimensions with the FIRST dimension SLOWEST (the
 // order of ir::forEachBinding), so strategies, shards and the TuningDB agree on one canonical
 // enumeration: id 0 is every dimension's first value.
-#include "ir/KnobValue.h"
-#include "ir/Params.h"
-#include "support/Expected.h"
+#include "ttlplan/ir/KnobValue.h"
+#include "ttlplan/ir/Params.h"
+#include "ttlplan/support/Expected.h"
 
 #include <cstddef>
 #include <cstdint>

@@ -1,7 +1,7 @@
 // Kernel plans as tuning records keep them (StoredPlan.h).
-#include "search/StoredPlan.h"
+#include "ttlplan/search/StoredPlan.h"
 
-#include "planner/dst/Problem.h"
+#include "ttlplan/planner/dst/Problem.h"
 
 #include <fmt/format.h>
 #include <fmt/ranges.h>

@@ -9,8 +9,8 @@
 // extraction indexes by (senders and destinations inside the grid, one work range per core, CB
 // and chain references) and the DST solution against its problem (dst::validate): a bad plan is
 // an Error, never an out-of-range read.
-#include "planner/kernel/Plan.h"
-#include "support/Expected.h"
+#include "ttlplan/planner/kernel/Plan.h"
+#include "ttlplan/support/Expected.h"
 
 #include <string>
 #include <string_view>

@@ -1,4 +1,4 @@
-#include "search/Strategy.h"
+#include "ttlplan/search/Strategy.h"
 
 #include <algorithm>
 #include <bit>

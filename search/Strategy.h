@@ -10,8 +10,8 @@
 // The adaptive strategies (anneal, evolve) work in rounds: a round's ids are fixed from the scores
 // of the rounds before it, propose() hands them out at most maxBatch at a time, and the next round
 // starts once all of them are observed. So the sequence does not depend on maxBatch either.
-#include "search/Space.h"
-#include "support/Expected.h"
+#include "ttlplan/search/Space.h"
+#include "ttlplan/support/Expected.h"
 
 #include <cstddef>
 #include <cstdint>

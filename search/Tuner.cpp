@@ -1,13 +1,13 @@
 // The autotuner: space, per-point evaluation and the parallel, deterministic driver (Tuner.h).
-#include "search/Tuner.h"
+#include "ttlplan/search/Tuner.h"
 
-#include "ir/Ops.h"
-#include "ir/Params.h"
-#include "ir/Printer.h"
-#include "lower/KernelPlanner.h"
-#include "search/StoredPlan.h"
-#include "search/cost/Extract.h"
-#include "search/cost/Model.h"
+#include "ttlplan/ir/Ops.h"
+#include "ttlplan/ir/Params.h"
+#include "ttlplan/ir/Printer.h"
+#include "ttlplan/lower/KernelPlanner.h"
+#include "ttlplan/search/StoredPlan.h"
+#include "ttlplan/search/cost/Extract.h"
+#include "ttlplan/search/cost/Model.h"
 
 #include <algorithm>
 #include <chrono>

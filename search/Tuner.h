@@ -5,15 +5,15 @@
 // cached by signature), and costed by the cost model. Points of one round are evaluated in
 // parallel (TBB) into slots by position and reduced in order, so the result, the records and the
 // JSON are the same at any thread count; wall-clock figures live in fields named `timing`.
-#include "ir/Device.h"
-#include "ir/Operation.h"
-#include "lower/Extract.h"
-#include "planner/kernel/Plan.h"
-#include "search/Space.h"
-#include "search/Strategy.h"
-#include "search/TuningDb.h"
-#include "search/cost/Extract.h"
-#include "support/Expected.h"
+#include "ttlplan/ir/Device.h"
+#include "ttlplan/ir/Operation.h"
+#include "ttlplan/lower/Extract.h"
+#include "ttlplan/planner/kernel/Plan.h"
+#include "ttlplan/search/Space.h"
+#include "ttlplan/search/Strategy.h"
+#include "ttlplan/search/TuningDb.h"
+#include "ttlplan/search/cost/Extract.h"
+#include "ttlplan/support/Expected.h"
 
 #include <cstdint>
 #include <functional>

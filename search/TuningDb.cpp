@@ -1,8 +1,8 @@
 // Tuning records (TuningDb.h): loading and repairing db files, ranking, merging, appending.
-#include "search/TuningDb.h"
+#include "ttlplan/search/TuningDb.h"
 
-#include "search/TuningDbJson.h"
-#include "support/ReadFile.h"
+#include "ttlplan/search/TuningDbJson.h"
+#include "ttlplan/support/ReadFile.h"
 
 #include <algorithm>
 #include <cerrno>

@@ -10,9 +10,9 @@
 //
 // Determinism: the same records give byte-identical lines (fixed key order, round-trip number
 // formatting); wall-clock figures live only in members named "timing" (see stripTiming).
-#include "ir/KnobValue.h"
-#include "support/Expected.h"
-#include "support/Version.h"
+#include "ttlplan/ir/KnobValue.h"
+#include "ttlplan/support/Expected.h"
+#include "ttlplan/support/Version.h"
 
 #include <cstddef>
 #include <cstdint>

@@ -1,5 +1,5 @@
 // The JSON line format of tuning records (TuningDbJson.h): headers and records to and from JSON.
-#include "search/TuningDbJson.h"
+#include "ttlplan/search/TuningDbJson.h"
 
 #include <cmath>
 #include <fmt/format.h>

@@ -2,7 +2,7 @@
 // The JSON line format of tuning records (docs/tuning.md, "Records"): a header line, then one
 // record per line. TuningDb.h declares the public reading and writing of one line; this is what the
 // loader (TuningDb.cpp) shares with them.
-#include "search/TuningDb.h"
+#include "ttlplan/search/TuningDb.h"
 
 #include <nlohmann/json.hpp>
 #include <optional>

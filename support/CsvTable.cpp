@@ -1,4 +1,4 @@
-#include "support/CsvTable.h"
+#include "ttlplan/support/CsvTable.h"
 
 #include <fmt/format.h>
 #include <fstream>

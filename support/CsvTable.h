@@ -1,7 +1,7 @@
 #pragma once
 // CSV files with a header line (the measured data in ../shared/bench-data/gemm/): rows as
 // column name -> field. Double quotes group commas inside a field; no escaped quotes.
-#include "support/Expected.h"
+#include "ttlplan/support/Expected.h"
 
 #include <map>
 #include <string>

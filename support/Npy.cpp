@@ -1,6 +1,6 @@
-#include "support/Npy.h"
+#include "ttlplan/support/Npy.h"
 
-#include "support/ReadFile.h"
+#include "ttlplan/support/ReadFile.h"
 
 #include <bit>
 #include <cstring>

@@ -3,7 +3,7 @@
 // 1.0, 2.0 and 3.0 with dtype '<f4' in C order and any rank; writes version 1.0 (2.0 when the
 // header would not fit). Anything else (another dtype, Fortran order, a truncated file) is an
 // Error that says what was found.
-#include "support/Expected.h"
+#include "ttlplan/support/Expected.h"
 
 #include <cstdint>
 #include <string>

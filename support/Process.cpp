@@ -1,4 +1,4 @@
-#include "support/Process.h"
+#include "ttlplan/support/Process.h"
 
 #include <cerrno>
 #include <cstdio>
@@ -53,7 +53,7 @@ Expected<ProcessResult> runProcess(const std::vector<std::string>& argv,
   while (waitpid(pid, &status, 0) < 0 && errno == EINTR) {
   }
   ProcessResult result;
-  result.exitCode = WIFEXITED(status) ? WEXITSTATUS(status)
+  result.exitCode = WIFEXITED(status)     ? WEXITSTATUS(status)
                     : WIFSIGNALED(status) ? 128 + WTERMSIG(status)
                                           : 1;
   lseek(fd, 0, SEEK_SET);

@@ -1,6 +1,6 @@
 #pragma once
 // Running a child process (g++, a generated host program) with its output captured in a file.
-#include "support/Expected.h"
+#include "ttlplan/support/Expected.h"
 
 #include <string>
 #include <vector>

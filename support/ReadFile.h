@@ -1,6 +1,6 @@
 #pragma once
 // Reads a whole file; the one place that turns "cannot open" into a message.
-#include "support/Expected.h"
+#include "ttlplan/support/Expected.h"
 
 #include <fstream>
 #include <sstream>

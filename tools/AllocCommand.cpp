@@ -1,7 +1,7 @@
 // `ttlplan alloc`: L1 placement of the buffers in a CSV file (planner/l1/Solve.h).
-#include "planner/l1/Csv.h"
-#include "planner/l1/Solve.h"
 #include "tools/Commands.h"
+#include "ttlplan/planner/l1/Csv.h"
+#include "ttlplan/planner/l1/Solve.h"
 
 #include <fmt/format.h>
 #include <fstream>

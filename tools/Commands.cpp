@@ -1,13 +1,13 @@
 #include "tools/Commands.h"
 
-#include "ir/Device.h"
-#include "ir/ExpectedDiagnostics.h"
-#include "ir/OpRegistry.h"
-#include "ir/Parser.h"
-#include "ir/Printer.h"
-#include "ir/Verifier.h"
-#include "support/ReadFile.h"
 #include "tools/Knobs.h"
+#include "ttlplan/ir/Device.h"
+#include "ttlplan/ir/ExpectedDiagnostics.h"
+#include "ttlplan/ir/OpRegistry.h"
+#include "ttlplan/ir/Parser.h"
+#include "ttlplan/ir/Printer.h"
+#include "ttlplan/ir/Verifier.h"
+#include "ttlplan/support/ReadFile.h"
 
 #include <fmt/format.h>
 #include <fstream>

@@ -1,8 +1,8 @@
 #pragma once
 // The `ttlplan` subcommands: thin glue from parsed flags to library calls.
-#include "ir/Device.h"
-#include "ir/Operation.h"
-#include "ir/Params.h"
+#include "ttlplan/ir/Device.h"
+#include "ttlplan/ir/Operation.h"
+#include "ttlplan/ir/Params.h"
 
 #include <cstdint>
 #include <map>
@@ -30,6 +30,7 @@ struct KnobFlags {
   /// --db FILE (the planning commands): the unbound knobs from the best record of a tuning db
   /// instead of a search (`tune --db` has its own meaning: the records it writes).
   std::string db;
+  bool noTune = false; ///< --no-tune (the planning commands): an unbound knob is an error
 };
 
 struct PrintFlags {
@@ -89,8 +90,12 @@ struct LowerFlags {
 /// `ttlplan compile` (tools/CompileCommand.cpp).
 struct CompileFlags {
   PipelineFlags pipeline;
-  std::string output;   ///< -o DIR: the generated files go under it
-  bool timings = false; ///< --timings: plan.json and report.txt keep the solvers' times
+  std::string output;       ///< -o DIR: the generated files go under it
+  bool timings = false;     ///< --timings: plan.json and report.txt keep the solvers' times
+  bool emulator = false;    ///< --emulator: the emulator's registry and device.json too
+  bool listOutputs = false; ///< --list-outputs: print the output paths, write nothing
+  std::string depfile;      ///< --depfile FILE: the inputs as a Makefile rule
+  std::string stamp;        ///< --stamp FILE: touched after a successful compile
 };
 
 /// Writes `text` to `path`, or to stdout when `path` is empty. A failed write is reported and

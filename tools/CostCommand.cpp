@@ -2,11 +2,11 @@
 // (search/cost/Report.h); a table on stdout, or JSON with --json.
 #include "tools/CostCommand.h"
 
-#include "ir/Parser.h"
-#include "ir/Verifier.h"
-#include "lower/Extract.h"
-#include "search/cost/Report.h"
 #include "tools/Knobs.h"
+#include "ttlplan/ir/Parser.h"
+#include "ttlplan/ir/Verifier.h"
+#include "ttlplan/lower/Extract.h"
+#include "ttlplan/search/cost/Report.h"
 
 #include <fmt/format.h>
 #include <iostream>

@@ -3,12 +3,12 @@
 // `rerank` re-costs records written under an older planner or cost model.
 #include "tools/DbCommand.h"
 
-#include "planner/kernel/Plan.h"
-#include "search/Tuner.h"
-#include "search/TuningDb.h"
-#include "search/cost/Model.h"
 #include "tools/Knobs.h"
 #include "tools/RecordJson.h"
+#include "ttlplan/planner/kernel/Plan.h"
+#include "ttlplan/search/Tuner.h"
+#include "ttlplan/search/TuningDb.h"
+#include "ttlplan/search/cost/Model.h"
 
 #include <filesystem>
 #include <fmt/format.h>

@@ -1,8 +1,8 @@
 // --bind, --config and --grid (tools/Knobs.h).
 #include "tools/Knobs.h"
 
-#include "lower/Extract.h"
-#include "search/baselines/TtnnBinding.h"
+#include "ttlplan/lower/Extract.h"
+#include "ttlplan/search/baselines/TtnnBinding.h"
 
 #include <algorithm>
 #include <fmt/format.h>
@@ -28,6 +28,10 @@ void addKnobFlags(CLI::App& command, KnobFlags& knobs, DeviceFlags& device, Knob
                     "record of this tuning db (`ttlplan tune FILE --bind .. --db DB`) instead of "
                     "searching")
         ->check(CLI::ExistingFile);
+  if (use == KnobUse::Plan)
+    command.add_flag("--no-tune", knobs.noTune,
+                     "A knob that --bind and --config leave unbound is an error instead of "
+                     "tuned (for builds that must not search; ttlplan_add_kernel without TUNE)");
   command
       .add_option("--config", knobs.config,
                   "ttnn-default: bind a matmul template's config knobs (in0_block_w, "

@@ -2,8 +2,8 @@
 // The flags that choose what a command plans (docs/cli.md): --bind, --config, --db and --grid,
 // defined once for plan, lower, compile, run and cost (and, without --db, for tune), and the
 // binding they give: the knobs they leave unbound are tuned (tools/TunedBinding.cpp).
-#include "lower/KernelPlanner.h"
 #include "tools/Commands.h"
+#include "ttlplan/lower/KernelPlanner.h"
 
 #include <CLI/CLI.hpp>
 #include <cstdint>

@@ -1,10 +1,10 @@
 // `ttlplan lower`: run the lowering pipeline and print the result (docs/lowering.md).
-#include "ir/Parser.h"
-#include "ir/Printer.h"
-#include "ir/Verifier.h"
-#include "lower/PassManager.h"
 #include "tools/Knobs.h"
 #include "tools/Pipeline.h"
+#include "ttlplan/ir/Parser.h"
+#include "ttlplan/ir/Printer.h"
+#include "ttlplan/ir/Verifier.h"
+#include "ttlplan/lower/PassManager.h"
 
 #include <algorithm>
 #include <fmt/format.h>

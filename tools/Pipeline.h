@@ -1,9 +1,9 @@
 #pragma once
 // Parsing a TTL file and running the lowering pipeline on it, for `lower`, `compile` and `run`.
-#include "ir/Diagnostics.h"
-#include "ir/Operation.h"
-#include "lower/KernelPlanner.h"
 #include "tools/Commands.h"
+#include "ttlplan/ir/Diagnostics.h"
+#include "ttlplan/ir/Operation.h"
+#include "ttlplan/lower/KernelPlanner.h"
 
 #include <CLI/CLI.hpp>
 #include <memory>

@@ -1,13 +1,13 @@
 // `ttlplan plan`: plan every kernel of a TTL file and print the report (lower/KernelPlanner.h).
-#include "ir/Device.h"
-#include "ir/Parser.h"
-#include "ir/Printer.h"
-#include "ir/Verifier.h"
-#include "lower/ApplyPlan.h"
-#include "lower/KernelPlanner.h"
-#include "lower/PlanReport.h"
 #include "tools/Commands.h"
 #include "tools/Knobs.h"
+#include "ttlplan/ir/Device.h"
+#include "ttlplan/ir/Parser.h"
+#include "ttlplan/ir/Printer.h"
+#include "ttlplan/ir/Verifier.h"
+#include "ttlplan/lower/ApplyPlan.h"
+#include "ttlplan/lower/KernelPlanner.h"
+#include "ttlplan/lower/PlanReport.h"
 
 #include <fmt/format.h>
 #include <fstream>

@@ -1,7 +1,7 @@
 // Tuning records as JSON objects and table rows (tools/RecordJson.h).
 #include "tools/RecordJson.h"
 
-#include "search/Tuner.h"
+#include "ttlplan/search/Tuner.h"
 
 #include <fmt/format.h>
 

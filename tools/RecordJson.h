@@ -2,8 +2,8 @@
 // Tuning records (search/TuningDb.h) as the command line shows them: the JSON object of `tune
 // --json` and `db best --json`, and the rows of their tables. Shared by tools/TuneCommand.cpp and
 // tools/DbCommand.cpp so that both print the same shapes.
-#include "ir/KnobValue.h"
-#include "search/TuningDb.h"
+#include "ttlplan/ir/KnobValue.h"
+#include "ttlplan/search/TuningDb.h"
 
 #include <cstdint>
 #include <map>

@@ -1,17 +1,17 @@
 // `ttlplan run`: plan, lower and compile a kernel, build the generated C++ with g++ against the
 // CPU emulator (docs/emulator.md), run it on random (or given) inputs and compare every argument
 // with the independent reference (docs/reference.md).
-#include "codegen/Codegen.h"
-#include "codegen/EmuBuild.h"
 #include "emu_build_info.h"
-#include "ir/Parser.h"
-#include "ir/Verifier.h"
-#include "reference/Compare.h"
-#include "reference/Interpret.h"
-#include "reference/RandomInputs.h"
-#include "support/Npy.h"
-#include "support/Process.h"
 #include "tools/Pipeline.h"
+#include "ttlplan/codegen/Codegen.h"
+#include "ttlplan/codegen/EmuBuild.h"
+#include "ttlplan/ir/Parser.h"
+#include "ttlplan/ir/Verifier.h"
+#include "ttlplan/reference/Compare.h"
+#include "ttlplan/reference/Interpret.h"
+#include "ttlplan/reference/RandomInputs.h"
+#include "ttlplan/support/Npy.h"
+#include "ttlplan/support/Process.h"
 
 #include <chrono>
 #include <cstdlib>
@@ -19,8 +19,8 @@
 #include <fmt/format.h>
 #include <fstream>
 #include <iostream>
-#include <nlohmann/json.hpp>
 #include <sstream>
+#include <tuple>
 
 namespace ttlplan::tools {
 
@@ -34,31 +34,18 @@ double secondsSince(Clock::time_point start) {
   return std::chrono::duration<double>(Clock::now() - start).count();
 }
 
-/// The emulator's device description (docs/emulator.md, "Device spec") for `device`.
-std::string emuDeviceSpec(const ir::Device& device) {
-  int semaphores = device.kernel.semaphoresPerCore;
-  // Semaphores sit just below the first byte the CBs may use, 16 B apart (as CB config words).
-  int64_t semaphoreBase = (device.l1.unreservedBase - 16 * semaphores) / 16 * 16;
-  // The emulator runs the compute grid; the device file may list more (physical) rows.
-  auto first = [](const std::vector<int>& v, int n) {
-    return std::vector<int>(v.begin(), v.begin() + std::min<size_t>(v.size(), size_t(n)));
-  };
-  nlohmann::json j = {{"name", device.name},
-                      {"grid_rows", device.grid.compute.rows},
-                      {"grid_cols", device.grid.compute.columns},
-                      {"l1_bytes", device.l1.sizeBytes},
-                      {"l1_unreserved_base", device.l1.unreservedBase},
-                      {"dram_banks", device.dram.banks},
-                      {"dram_bank_bytes", int64_t{1} << 30},
-                      {"noc_x", first(device.grid.translatedColumns, device.grid.compute.columns)},
-                      {"noc_y", first(device.grid.translatedRows, device.grid.compute.rows)},
-                      {"dst_tiles_full_sync", device.dst.tilesFullSync},
-                      {"dst_full_sync", device.dst.defaultFullSync},
-                      {"semaphores", semaphores},
-                      {"semaphore_base", semaphoreBase},
-                      {"max_cbs", device.cb.maxPerProgram},
-                      {"max_runtime_args", device.kernel.maxRuntimeArgs}};
-  return j.dump(2) + "\n";
+/// Where the emulator's headers and library are: under the prefix when this executable is an
+/// installed one (PREFIX/bin/ttlplan, cmake/Install.cmake), else in the build tree it was built in.
+std::pair<std::string, std::string> emuIncludeAndLibrary() {
+  std::error_code ec;
+  fs::path exe = fs::read_symlink("/proc/self/exe", ec);
+  if (!ec && exe.parent_path().filename() == TTLPLAN_INSTALL_BINDIR) {
+    fs::path prefix = exe.parent_path().parent_path();
+    if (fs::exists(prefix / TTLPLAN_INSTALL_EMU_LIBRARY, ec))
+      return {(prefix / TTLPLAN_INSTALL_EMU_INCLUDE_DIR).string(),
+              (prefix / TTLPLAN_INSTALL_EMU_LIBRARY).string()};
+  }
+  return {TTLPLAN_EMU_INCLUDE_DIR, TTLPLAN_EMU_LIBRARY};
 }
 
 NpyArray toNpy(const reference::HostTensor& t) {
@@ -191,14 +178,8 @@ int runRun(const RunFlags& flags, const DeviceFlags& deviceFlags) {
     std::cerr << ir::format(emitDiags.diagnostics(), &lowered->sources);
     return kInvalidInput;
   }
-  std::vector<codegen::EmuKernelFile> kernelFiles;
-  for (const codegen::GeneratedFile& f : *files) {
-    fs::path p(f.path);
-    if (p.has_parent_path() && p.filename() != "host.cpp" && p.extension() == ".cpp")
-      kernelFiles.push_back({p.parent_path().string(), p.stem().string()});
-  }
-  files->push_back({std::string(codegen::kEmuRegistryFile), codegen::emitEmuRegistry(kernelFiles)});
-  files->push_back({"device.json", emuDeviceSpec(*device)});
+  std::vector<codegen::EmuKernelFile> kernelFiles = codegen::emuKernelFiles(*files);
+  codegen::addEmuFiles(*files, *device);
   if (Expected<std::vector<bool>> s = codegen::writeFiles(work.string(), *files); !s) {
     std::cerr << "ttlplan: error: " << s.error().message << "\n";
     return kInvalidInput;
@@ -217,8 +198,7 @@ int runRun(const RunFlags& flags, const DeviceFlags& deviceFlags) {
   auto buildStart = Clock::now();
   codegen::EmuBuildOptions build;
   build.dir = work.string();
-  build.emuIncludeDir = TTLPLAN_EMU_INCLUDE_DIR;
-  build.emuLibrary = TTLPLAN_EMU_LIBRARY;
+  std::tie(build.emuIncludeDir, build.emuLibrary) = emuIncludeAndLibrary();
   build.extraFlags = {TTLPLAN_EMU_CXX_STD, "-O1"};
   auto words = [](std::string_view text, std::vector<std::string>& out) {
     std::istringstream in{std::string(text)};
@@ -245,7 +225,7 @@ int runRun(const RunFlags& flags, const DeviceFlags& deviceFlags) {
   fs::path program = work / kernelName / "host";
   Expected<ProcessResult> ran =
       runProcess({program.string(), (work / "in").string(), (work / "out").string()},
-                 {"TTLPLAN_EMU_DEVICE=" + (work / "device.json").string()});
+                 {"TTLPLAN_EMU_DEVICE=" + (work / codegen::kEmuDeviceFile).string()});
   double emulateSeconds = secondsSince(emulateStart);
   if (!ran) {
     std::cerr << "ttlplan: error: " << ran.error().message << "\n";

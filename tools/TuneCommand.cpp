@@ -2,12 +2,12 @@
 // rejections by reason, the top K beside ttnn's default config, JSON, records, --emit.
 #include "tools/TuneCommand.h"
 
-#include "ir/Params.h"
-#include "lower/Extract.h"
-#include "search/Tuner.h"
-#include "search/baselines/TtnnBinding.h"
 #include "tools/Knobs.h"
 #include "tools/RecordJson.h"
+#include "ttlplan/ir/Params.h"
+#include "ttlplan/lower/Extract.h"
+#include "ttlplan/search/Tuner.h"
+#include "ttlplan/search/baselines/TtnnBinding.h"
 
 #include <cstdio>
 #include <filesystem>
@@ -157,7 +157,9 @@ int emitBest(const TuneFlags& flags, const DeviceFlags& device, const search::Re
   pipeline.maxBlockCount = flags.maxBlockCount;
   pipeline.kernelBlockCounts = search::kernelBlockCounts(module, parts.blockCounts);
   if (!flags.emitDir.empty()) {
-    CompileFlags compile{pipeline, flags.emitDir};
+    CompileFlags compile;
+    compile.pipeline = pipeline;
+    compile.output = flags.emitDir;
     if (int rc = runCompile(compile, device); rc != kSuccess) return rc;
   }
   if (!flags.verifyBest) return kSuccess;

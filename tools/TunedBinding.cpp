@@ -3,15 +3,15 @@
 // search::tune, or read from the best record of a tuning db (--db). lower/ keeps its own default
 // (the first legal binding) for library callers; the search lives here because lower/ must not
 // depend on search/.
-#include "ir/Ops.h"
-#include "ir/Params.h"
-#include "lower/Extract.h"
-#include "planner/kernel/Plan.h"
-#include "search/Tuner.h"
-#include "search/TuningDb.h"
-#include "search/cost/Model.h"
 #include "tools/Knobs.h"
 #include "tools/RecordJson.h"
+#include "ttlplan/ir/Ops.h"
+#include "ttlplan/ir/Params.h"
+#include "ttlplan/lower/Extract.h"
+#include "ttlplan/planner/kernel/Plan.h"
+#include "ttlplan/search/Tuner.h"
+#include "ttlplan/search/TuningDb.h"
+#include "ttlplan/search/cost/Model.h"
 
 #include <fmt/format.h>
 #include <fmt/ranges.h>
@@ -166,6 +166,16 @@ bool choosePlanBinding(const KnobFlags& flags, const ir::Module& module, const i
   std::vector<ir::Param> params = ir::collectParams(module);
   size_t unbound = countUnbound(params, fixed);
   if (flags.db.empty() && unbound == 0) return true; // lower plans the binding as it is
+  if (flags.db.empty() && flags.noTune) {
+    std::set<std::string> names;
+    for (const ir::Param& p : params)
+      if (!fixed.count(p.name)) names.insert("@" + p.name);
+    return fail(fmt::format("--no-tune: {} {} unbound ({}); bind {} with --bind, or drop "
+                            "--no-tune to tune {} (TUNE in ttlplan_add_kernel)",
+                            unbound, unbound == 1 ? "knob is" : "knobs are", fmt::join(names, ", "),
+                            unbound == 1 ? "it" : "them", unbound == 1 ? "it" : "them"),
+                exitCode);
+  }
   if (Status s = lower::checkRequested(params, fixed); !s) return fail(s.error().message, exitCode);
   std::optional<Pick> pick =
       flags.db.empty() ? tuneBest(module, device, fixed, unbound, options.maxBlockCount, exitCode)

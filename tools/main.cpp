@@ -1,13 +1,13 @@
 // ttlplan: the command-line front end. Parses flags and calls the library; holds no logic.
-#include "ir/Device.h"
-#include "planner/l1/Solve.h"
-#include "support/Version.h"
 #include "tools/Commands.h"
 #include "tools/CostCommand.h"
 #include "tools/DbCommand.h"
 #include "tools/Knobs.h"
 #include "tools/Pipeline.h"
 #include "tools/TuneCommand.h"
+#include "ttlplan/ir/Device.h"
+#include "ttlplan/planner/l1/Solve.h"
+#include "ttlplan/support/Version.h"
 
 #include <CLI/CLI.hpp>
 #include <algorithm>
@@ -151,6 +151,19 @@ int main(int argc, char** argv) {
   compileCmd->add_flag("--timings", compileFlags.timings,
                        "Keep the solvers' wall-clock times in plan.json and report.txt (without "
                        "it, compiling the same input twice gives byte-identical files)");
+  compileCmd->add_flag("--emulator", compileFlags.emulator,
+                       "Also write what building the output against the CPU emulator needs: "
+                       "DIR/ttlplan_emu_registry.cpp and DIR/device.json (docs/emulator.md)");
+  compileCmd->add_flag("--list-outputs", compileFlags.listOutputs,
+                       "Print the paths compile would write, one per line, and write nothing; "
+                       "parses and verifies only, so it is quick (for build systems at configure "
+                       "time)");
+  compileCmd->add_option("--depfile", compileFlags.depfile,
+                         "Write the files the output depends on (the TTL file, --device-file, "
+                         "--db) as a Makefile rule for the --stamp file (else DIR/plan.json)");
+  compileCmd->add_option("--stamp", compileFlags.stamp,
+                         "Touch this file after a successful compile: an output that is newer "
+                         "than the inputs even when no generated file changed (build systems)");
 
   RunFlags runFlags;
   CLI::App* runCmd = app.add_subcommand(

@@ -1,9 +1,9 @@
 // apply-plan: writes the plan of the `plan` pass into the IR (lower/ApplyPlan.h) and substitutes
 // the chosen knob binding, so that later passes read everything from the IR.
-#include "lower/ApplyPlan.h"
-#include "lower/Instantiate.h"
-#include "lower/passes/PassUtil.h"
-#include "lower/passes/Passes.h"
+#include "ttlplan/lower/ApplyPlan.h"
+#include "ttlplan/lower/Instantiate.h"
+#include "ttlplan/lower/passes/PassUtil.h"
+#include "ttlplan/lower/passes/Passes.h"
 
 namespace ttlplan::lower {
 

@@ -1,6 +1,6 @@
-#include "lower/passes/ComputeChain.h"
+#include "ttlplan/lower/passes/ComputeChain.h"
 
-#include "ir/Ops.h"
+#include "ttlplan/ir/Ops.h"
 
 #include <algorithm>
 #include <map>

@@ -11,8 +11,8 @@
 // One segment of a split chain may pack several values (each into an intermediate CB): infer-dst
 // then writes the same `ttl.dst_group = G` on the stores of that segment, and they form one chain
 // here: the union of their ops, one DST plan, several packs (`stores`, in program order).
-#include "ir/Operation.h"
-#include "lower/Extract.h" // isComputeChainOp
+#include "ttlplan/ir/Operation.h"
+#include "ttlplan/lower/Extract.h" // isComputeChainOp
 
 #include <vector>
 

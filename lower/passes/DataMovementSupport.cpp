@@ -1,4 +1,4 @@
-#include "lower/passes/DataMovementSupport.h"
+#include "ttlplan/lower/passes/DataMovementSupport.h"
 
 #include <algorithm>
 #include <fmt/format.h>

@@ -2,10 +2,10 @@
 // Helpers of the data-movement passes (lower-data-movement, lower-sync): thread functions and
 // their kernels, runtime arguments (`ttl.runtime_args` + `ttl.core_values`, docs/lowering.md) and
 // the per-core pipe arguments computed from a create_pipe's `ttl.nets` (apply-plan).
-#include "ir/Device.h"
-#include "ir/Operation.h"
-#include "ir/Rewrite.h"
-#include "support/Expected.h"
+#include "ttlplan/ir/Device.h"
+#include "ttlplan/ir/Operation.h"
+#include "ttlplan/ir/Rewrite.h"
+#include "ttlplan/support/Expected.h"
 
 #include <cstdint>
 #include <optional>

@@ -3,11 +3,12 @@
 // arguments; the kernel (the driver) keeps its kernel-scope ops and launches each function, so
 // `cb_index` stays a driver-only fact that reaches a thread as a compile-time argument. Work loops
 // become scf.for over the range the core plan gives each core, read from runtime arguments.
-#include "ir/Ops.h"
-#include "ir/Rewrite.h"
-#include "lower/Extract.h"
-#include "lower/passes/PassUtil.h"
-#include "lower/passes/Passes.h"
+#include "ttlplan/ir/Ops.h"
+#include "ttlplan/ir/Rewrite.h"
+#include "ttlplan/lower/Extract.h"
+#include "ttlplan/lower/ThreadRoles.h"
+#include "ttlplan/lower/passes/PassUtil.h"
+#include "ttlplan/lower/passes/Passes.h"
 
 #include <algorithm>
 #include <fmt/format.h>
@@ -22,11 +23,6 @@ namespace {
 using ir::Attribute;
 using ir::Operation;
 using ir::Value;
-
-struct ThreadRole {
-  std::string suffix; ///< "reader", "compute", "writer"
-  std::string noc;    ///< ttl.kernel_thread: "noc0", "compute", "noc1"
-};
 
 /// Values defined outside `thread` that ops inside it use, in first-use order.
 std::vector<Value*> capturedValues(Operation* thread) {
@@ -70,20 +66,13 @@ private:
                   "`apply-plan` before it");
       return false;
     }
-    std::vector<Operation*> threads;
-    for (auto& op : kernel->body().operations())
-      if (ir::ThreadOp::dyn(op.get())) threads.push_back(op.get());
-    int movers = 0;
     Operation* insertAfter = kernel;
-    for (Operation* thread : threads) {
-      ThreadRole role = ir::ThreadOp(thread).isCompute() ? ThreadRole{"compute", "compute"}
-                        : movers++ == 0                  ? ThreadRole{"reader", "noc0"}
-                                                         : ThreadRole{"writer", "noc1"};
-      Operation* func = expandThread(context, kernel, thread, role, *grid);
+    for (const ThreadRole& role : threadRoles(kernel)) {
+      Operation* func = expandThread(context, kernel, role.thread, role, *grid);
       if (!func) return false;
       std::unique_ptr<Operation> owned = context.module.body().remove(func);
-      insertAfter = context.module.body().insert(std::next(ir::iteratorOf(insertAfter)),
-                                                 std::move(owned));
+      insertAfter =
+          context.module.body().insert(std::next(ir::iteratorOf(insertAfter)), std::move(owned));
       statistic("threads-expanded", "threads turned into functions") += 1;
     }
     return true;
@@ -153,8 +142,7 @@ private:
     for (Value* t : tensors)
       runtimeArgs.push_back(Attribute::string(t->nameHint()));
     std::vector<ir::NamedAttribute> coreValues;
-    if (!lowerWorkLoops(context, kernel, func.get(), grid, runtimeArgs, coreValues))
-      return nullptr;
+    if (!lowerWorkLoops(context, kernel, func.get(), grid, runtimeArgs, coreValues)) return nullptr;
 
     func->setAttribute("ttl.kernel", Attribute::symbolRef(kernelName));
     func->setAttribute("ttl.kernel_thread", Attribute::string(role.noc));

@@ -17,13 +17,13 @@
 // segment is then an ordinary chain (its stores carry that segment's plan; several stores of one
 // segment share `ttl.dst_group = G`), so expand-threads passes the CBs to the compute func and
 // lower-compute and lower-sync need nothing special.
-#include "ir/Ops.h"
-#include "ir/Rewrite.h"
-#include "lower/ApplyPlan.h"
-#include "lower/Extract.h"
-#include "lower/passes/ComputeChain.h"
-#include "lower/passes/PassUtil.h"
-#include "lower/passes/Passes.h"
+#include "ttlplan/ir/Ops.h"
+#include "ttlplan/ir/Rewrite.h"
+#include "ttlplan/lower/ApplyPlan.h"
+#include "ttlplan/lower/Extract.h"
+#include "ttlplan/lower/passes/ComputeChain.h"
+#include "ttlplan/lower/passes/PassUtil.h"
+#include "ttlplan/lower/passes/Passes.h"
 
 #include <fmt/format.h>
 #include <map>

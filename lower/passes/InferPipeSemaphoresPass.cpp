@@ -5,10 +5,10 @@
 // source core (inside `ttl.if_src` of that pipe) and a receive only on its destinations (inside
 // `ttl.if_dst`). Otherwise a core that is no sender would wait forever for receivers that never
 // signal it.
-#include "ir/Ops.h"
-#include "lower/Extract.h"
-#include "lower/passes/PassUtil.h"
-#include "lower/passes/Passes.h"
+#include "ttlplan/ir/Ops.h"
+#include "ttlplan/lower/Extract.h"
+#include "ttlplan/lower/passes/PassUtil.h"
+#include "ttlplan/lower/passes/Passes.h"
 
 #include <fmt/format.h>
 

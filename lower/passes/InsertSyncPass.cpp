@@ -4,10 +4,10 @@
 // thread there), or that starts another copy of the same view where one of the two writes it (a
 // read into a view that is then sent must have landed first; a send must have left before the view
 // is overwritten), or at the end of the block when there is none.
-#include "ir/Ops.h"
-#include "ir/Rewrite.h"
-#include "lower/passes/PassUtil.h"
-#include "lower/passes/Passes.h"
+#include "ttlplan/ir/Ops.h"
+#include "ttlplan/ir/Rewrite.h"
+#include "ttlplan/lower/passes/PassUtil.h"
+#include "ttlplan/lower/passes/Passes.h"
 
 #include <set>
 

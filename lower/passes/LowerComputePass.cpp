@@ -8,12 +8,12 @@
 // value's tiles into its reserved view and release. Split chains arrive as ordinary chains
 // (infer-dst routed the crossing values through intermediate CBs). The CB protocol ops stay for
 // lower-sync; the views they return have no uses left.
-#include "ir/Ops.h"
-#include "ir/Rewrite.h"
-#include "lower/Extract.h"
-#include "lower/passes/ComputeChain.h"
-#include "lower/passes/PassUtil.h"
-#include "lower/passes/Passes.h"
+#include "ttlplan/ir/Ops.h"
+#include "ttlplan/ir/Rewrite.h"
+#include "ttlplan/lower/Extract.h"
+#include "ttlplan/lower/passes/ComputeChain.h"
+#include "ttlplan/lower/passes/PassUtil.h"
+#include "ttlplan/lower/passes/Passes.h"
 
 #include <algorithm>
 #include <fmt/format.h>

@@ -21,12 +21,12 @@
 //    the same NoC in that order (the emulator applies writes at the call), so VALID never
 //    overtakes the data. The ttl.wait of the send handle is a write barrier before the sender's
 //    slot can be reused.
-#include "ir/Ops.h"
-#include "ir/Rewrite.h"
-#include "lower/Extract.h"
-#include "lower/passes/DataMovementSupport.h"
-#include "lower/passes/PassUtil.h"
-#include "lower/passes/Passes.h"
+#include "ttlplan/ir/Ops.h"
+#include "ttlplan/ir/Rewrite.h"
+#include "ttlplan/lower/Extract.h"
+#include "ttlplan/lower/passes/DataMovementSupport.h"
+#include "ttlplan/lower/passes/PassUtil.h"
+#include "ttlplan/lower/passes/Passes.h"
 
 #include <array>
 #include <fmt/format.h>

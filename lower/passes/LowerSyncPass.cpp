@@ -4,12 +4,12 @@
 // (get_absolute_logical_x/y), `ttl.grid_size` (a constant of the planned grid) and the user's
 // semaphore ops become `ttkernel.*` calls. Afterwards no `ttl.*` op may remain in a thread
 // function: one that does was missed by an earlier pass, and is reported as that bug.
-#include "ir/Ops.h"
-#include "ir/Rewrite.h"
-#include "lower/Extract.h"
-#include "lower/passes/DataMovementSupport.h"
-#include "lower/passes/PassUtil.h"
-#include "lower/passes/Passes.h"
+#include "ttlplan/ir/Ops.h"
+#include "ttlplan/ir/Rewrite.h"
+#include "ttlplan/lower/Extract.h"
+#include "ttlplan/lower/passes/DataMovementSupport.h"
+#include "ttlplan/lower/passes/PassUtil.h"
+#include "ttlplan/lower/passes/Passes.h"
 
 #include <fmt/format.h>
 #include <map>

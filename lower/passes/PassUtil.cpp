@@ -1,4 +1,4 @@
-#include "lower/passes/PassUtil.h"
+#include "ttlplan/lower/passes/PassUtil.h"
 
 #include <charconv>
 #include <regex>

@@ -1,7 +1,7 @@
 #pragma once
 // Small helpers the passes share: option parsing and reporting pre-formatted planner errors as
 // diagnostics at their location.
-#include "lower/Pass.h"
+#include "ttlplan/lower/Pass.h"
 
 #include <optional>
 #include <string>

@@ -1,6 +1,6 @@
 #pragma once
 // Factories of the registered passes (lower/PassRegistry.cpp lists them with their options).
-#include "lower/Pass.h"
+#include "ttlplan/lower/Pass.h"
 
 #include <memory>
 

@@ -1,7 +1,7 @@
 // plan: lower::planModule on the module; the plan stays in the context for apply-plan, plan.json
 // and the report.
-#include "lower/passes/Passes.h"
-#include "lower/passes/PassUtil.h"
+#include "ttlplan/lower/passes/PassUtil.h"
+#include "ttlplan/lower/passes/Passes.h"
 
 #include <charconv>
 #include <fmt/format.h>

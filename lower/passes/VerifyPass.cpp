@@ -1,6 +1,6 @@
 // verify: ir::verify as the first pass of a pipeline.
-#include "ir/Verifier.h"
-#include "lower/passes/Passes.h"
+#include "ttlplan/ir/Verifier.h"
+#include "ttlplan/lower/passes/Passes.h"
 
 namespace ttlplan::lower {
 

@@ -3,7 +3,7 @@
 // hardware CB index in [0, limit) (32 on Wormhole, 64 on Blackhole), and CBs that are live
 // together need different indices. That is graph colouring of the conflict graph; when the
 // conflicts come from lifetime intervals the graph is an interval graph and colouring is easy.
-#include "planner/SolveStatus.h"
+#include "ttlplan/planner/SolveStatus.h"
 
 #include <cstddef>
 #include <cstdint>

@@ -1,4 +1,4 @@
-#include "planner/cbindex/Solve.h"
+#include "ttlplan/planner/cbindex/Solve.h"
 
 #include <algorithm>
 #include <chrono>

@@ -7,7 +7,7 @@
 //    graphs (it uses exactly as many indices as CBs live at the busiest step);
 //  - a conflict list, or pre-assignments (precolouring extension is NP-complete even on interval
 //    graphs): DSatur branch and bound per connected component, honouring SolveLimits.
-#include "planner/cbindex/Problem.h"
+#include "ttlplan/planner/cbindex/Problem.h"
 
 namespace ttlplan::planner::cbindex {
 

@@ -1,6 +1,6 @@
 // The independent CB index validator: pairwise checks straight from the problem's definition,
 // sharing no code with the solvers (no conflict graph, no sweep).
-#include "planner/cbindex/Problem.h"
+#include "ttlplan/planner/cbindex/Problem.h"
 
 namespace ttlplan::planner::cbindex {
 

@@ -3,7 +3,7 @@
 // the work dims) go to the cores of the grid as one contiguous [start, start + count) range per
 // core, so that the lowering passes start/count as runtime args. Objective: the least makespan
 // (the largest per-core cost), then the fewest cores. docs/multicast-and-cores.md has the rules.
-#include "planner/SolveStatus.h"
+#include "ttlplan/planner/SolveStatus.h"
 
 #include <cstdint>
 #include <optional>

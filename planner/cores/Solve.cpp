@@ -1,4 +1,4 @@
-#include "planner/cores/Solve.h"
+#include "ttlplan/planner/cores/Solve.h"
 
 #include <algorithm>
 #include <chrono>

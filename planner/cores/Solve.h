@@ -1,7 +1,7 @@
 #pragma once
 // Core assignment: the optimal contiguous split, tt-metal's split_work_to_cores as the named
 // baseline, and a comparison of the two.
-#include "planner/cores/Problem.h"
+#include "ttlplan/planner/cores/Problem.h"
 
 namespace ttlplan::planner::cores {
 

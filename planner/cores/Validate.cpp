@@ -1,5 +1,5 @@
 // The independent core-assignment checker: shares no code with the solver (Solve.cpp).
-#include "planner/cores/Problem.h"
+#include "ttlplan/planner/cores/Problem.h"
 
 #include <algorithm>
 

@@ -11,7 +11,7 @@
 //   | sync mode | bf16 / 16-bit accumulation | fp32 accumulation |
 //   | full      | 16                         | 8                 |
 //   | half      | 8 (the default)            | 4                 |
-#include "planner/SolveStatus.h"
+#include "ttlplan/planner/SolveStatus.h"
 
 #include <cstddef>
 #include <cstdint>

@@ -1,4 +1,4 @@
-#include "planner/dst/Solve.h"
+#include "ttlplan/planner/dst/Solve.h"
 
 #include <algorithm>
 #include <chrono>

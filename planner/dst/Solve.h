@@ -22,7 +22,7 @@
 // slots used = the most values live at one point) and the sub-block of its block with the fewest
 // rounds that fits (chooseSubblock). Every value computed in a segment and read after it gets an
 // intermediate CB of its own block's size.
-#include "planner/dst/Problem.h"
+#include "ttlplan/planner/dst/Problem.h"
 
 #include <utility>
 

@@ -1,7 +1,7 @@
 // The independent DST validator. It recomputes liveness with a backward walk over each segment
 // (live sets, not the solver's intervals) and checks every point's live set against the slots,
 // each segment's block and CB-operand rule, and the intermediate CBs from the values that cross.
-#include "planner/dst/Problem.h"
+#include "ttlplan/planner/dst/Problem.h"
 
 #include <algorithm>
 #include <set>

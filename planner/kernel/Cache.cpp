@@ -1,7 +1,7 @@
 // Sub-problem signatures for the PlanCache (planner/kernel/Cache.h). Names and locations are part
 // of the signature because results carry messages that quote them; a template's bindings share
 // their names, so this costs no hits.
-#include "planner/kernel/Cache.h"
+#include "ttlplan/planner/kernel/Cache.h"
 
 #include <fmt/format.h>
 #include <iterator>

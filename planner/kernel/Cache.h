@@ -3,12 +3,12 @@
 // that serialises every field of the sub-problem and the limits it is solved under, so a hit
 // returns exactly what a fresh solve would (solvers are deterministic under node limits; results
 // under a time limit are never stored).
-#include "planner/cbindex/Solve.h"
-#include "planner/cores/Solve.h"
-#include "planner/dst/Solve.h"
-#include "planner/kernel/Plan.h"
-#include "planner/l1/Solve.h"
-#include "planner/multicast/Solve.h"
+#include "ttlplan/planner/cbindex/Solve.h"
+#include "ttlplan/planner/cores/Solve.h"
+#include "ttlplan/planner/dst/Solve.h"
+#include "ttlplan/planner/kernel/Plan.h"
+#include "ttlplan/planner/l1/Solve.h"
+#include "ttlplan/planner/multicast/Solve.h"
 
 #include <array>
 #include <atomic>

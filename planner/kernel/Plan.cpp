@@ -1,7 +1,7 @@
 // Plans one kernel from its IR-free problem; see planner/kernel/Plan.h and docs/plan.md.
-#include "planner/kernel/Plan.h"
+#include "ttlplan/planner/kernel/Plan.h"
 
-#include "planner/kernel/Cache.h"
+#include "ttlplan/planner/kernel/Cache.h"
 
 #include <algorithm>
 #include <chrono>

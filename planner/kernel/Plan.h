@@ -5,10 +5,10 @@
 // multicast. Never throws. Safe to call from many threads at once; a PlanCache shared between
 // calls solves each distinct sub-problem once (bindings of a template often share their CB set
 // or DST chains). Under node limits (no time limit) the result is the same on every machine.
-#include "planner/SolveStatus.h"
-#include "planner/cbindex/Problem.h"
-#include "planner/kernel/Problem.h"
-#include "planner/l1/Solve.h"
+#include "ttlplan/planner/SolveStatus.h"
+#include "ttlplan/planner/cbindex/Problem.h"
+#include "ttlplan/planner/kernel/Problem.h"
+#include "ttlplan/planner/l1/Solve.h"
 
 #include <cstdint>
 #include <map>

@@ -5,9 +5,9 @@
 // applies the plan by index (CB i of the plan is create_cb i of the kernel in program order, a net
 // names its pipe by index). Nothing here points into a Module, so a problem can be hashed,
 // cached, compared and planned on any thread.
-#include "planner/cores/Problem.h"
-#include "planner/dst/Problem.h"
-#include "planner/multicast/Problem.h"
+#include "ttlplan/planner/cores/Problem.h"
+#include "ttlplan/planner/dst/Problem.h"
+#include "ttlplan/planner/multicast/Problem.h"
 
 #include <cstdint>
 #include <optional>

@@ -1,4 +1,4 @@
-#include "planner/l1/Baselines.h"
+#include "ttlplan/planner/l1/Baselines.h"
 
 #include <algorithm>
 #include <chrono>

@@ -1,6 +1,6 @@
-#include "planner/l1/Csv.h"
+#include "ttlplan/planner/l1/Csv.h"
 
-#include "support/ReadFile.h"
+#include "ttlplan/support/ReadFile.h"
 
 #include <algorithm>
 #include <array>

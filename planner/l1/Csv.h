@@ -4,8 +4,8 @@
 // A header row is required; columns may come in any order; unknown or repeated columns are
 // errors. Each row is one buffer live over [lower, upper). `alignment` defaults to 1. An `offset`
 // column (as written by formatCsv) is read back as a placement.
-#include "planner/l1/Problem.h"
-#include "support/Expected.h"
+#include "ttlplan/planner/l1/Problem.h"
+#include "ttlplan/support/Expected.h"
 
 #include <optional>
 #include <string>

@@ -6,7 +6,7 @@
 // lower/upper; each section keeps a floor (top of what is placed there, raised by the rules) and
 // the bytes still unplaced there. Minimising the peak is a sequence of decisions: the live-bytes
 // lower bound first, then bisection between the proven bound and the best peak found.
-#include "planner/l1/ExactSolver.h"
+#include "ttlplan/planner/l1/ExactSolver.h"
 
 #include <algorithm>
 #include <array>

@@ -8,7 +8,7 @@
 // each buffer rests on another one or on 0 without raising the peak, and listing such a
 // gravity-tight placement by increasing offset is one path of this tree, so the tree holds an
 // optimum. Each rule below keeps that path (or another optimal one) alive.
-#include "planner/l1/Problem.h"
+#include "ttlplan/planner/l1/Problem.h"
 
 namespace ttlplan::planner::l1 {
 

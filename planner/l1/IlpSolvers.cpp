@@ -1,6 +1,6 @@
-#include "planner/l1/IlpSolvers.h"
+#include "ttlplan/planner/l1/IlpSolvers.h"
 
-#include "planner/l1/Baselines.h"
+#include "ttlplan/planner/l1/Baselines.h"
 
 #include <CbcHeuristic.hpp>
 #include <CbcHeuristicFPump.hpp>

@@ -9,7 +9,7 @@
 // M is the capacity, or (unbounded, or when it is smaller) the first-fit-decreasing peak, which
 // some optimal plan never exceeds. Both back ends are safe to call from several threads at once:
 // CBC through one CbcModel + OsiClpSolverInterface per call, GLPK with its thread-local state.
-#include "planner/l1/Problem.h"
+#include "ttlplan/planner/l1/Problem.h"
 
 namespace ttlplan::planner::l1 {
 

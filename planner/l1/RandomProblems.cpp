@@ -1,4 +1,4 @@
-#include "planner/l1/RandomProblems.h"
+#include "ttlplan/planner/l1/RandomProblems.h"
 
 #include <algorithm>
 #include <string>

@@ -2,7 +2,7 @@
 // Seeded random L1 placement problems, shared by the tests and the benchmarks. The generator uses
 // its own integer arithmetic (no std:: distributions), so a seed gives the same problem with any
 // standard library.
-#include "planner/l1/Problem.h"
+#include "ttlplan/planner/l1/Problem.h"
 
 #include <cstdint>
 

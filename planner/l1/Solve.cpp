@@ -1,8 +1,8 @@
-#include "planner/l1/Solve.h"
+#include "ttlplan/planner/l1/Solve.h"
 
-#include "planner/l1/Baselines.h"
-#include "planner/l1/ExactSolver.h"
-#include "planner/l1/IlpSolvers.h"
+#include "ttlplan/planner/l1/Baselines.h"
+#include "ttlplan/planner/l1/ExactSolver.h"
+#include "ttlplan/planner/l1/IlpSolvers.h"
 
 #include <algorithm>
 #include <array>

@@ -2,8 +2,8 @@
 // The L1 placement entry point: pick a back end by name, check the input, solve, re-check the
 // plan with the independent validator, and explain infeasibility (DESIGN.md, planner
 // sub-problem 1). Never throws; safe to call from several threads at once.
-#include "planner/l1/Problem.h"
-#include "support/Expected.h"
+#include "ttlplan/planner/l1/Problem.h"
+#include "ttlplan/support/Expected.h"
 
 #include <span>
 #include <string>

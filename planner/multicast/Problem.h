@@ -4,7 +4,7 @@
 // the semaphores of the multicast handshake get ids within the per-core limit. Plain structs: the
 // IR extraction (evaluating the pipes of a kernel on every core) lives in lower/; see
 // docs/multicast-and-cores.md for the exact rules.
-#include "planner/SolveStatus.h"
+#include "ttlplan/planner/SolveStatus.h"
 
 #include <cstdint>
 #include <optional>

@@ -1,4 +1,4 @@
-#include "planner/multicast/Solve.h"
+#include "ttlplan/planner/multicast/Solve.h"
 
 #include <algorithm>
 #include <chrono>

@@ -1,7 +1,7 @@
 #pragma once
 // Multicast solvers: the exact rectangle cover (branch and bound), the greedy largest-rectangle
 // baseline, semaphore id assignment, and the grouping of evaluated pipes into nets.
-#include "planner/multicast/Problem.h"
+#include "ttlplan/planner/multicast/Problem.h"
 
 #include <functional>
 

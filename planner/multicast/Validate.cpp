@@ -1,5 +1,5 @@
 // The independent multicast checker: shares no code with the solver (Solve.cpp).
-#include "planner/multicast/Problem.h"
+#include "ttlplan/planner/multicast/Problem.h"
 
 #include <algorithm>
 #include <cstdlib>

@@ -1,4 +1,4 @@
-#include "search/baselines/TtnnBinding.h"
+#include "ttlplan/search/baselines/TtnnBinding.h"
 
 #include <fmt/format.h>
 

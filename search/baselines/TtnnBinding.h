@@ -4,10 +4,10 @@
 // names (examples/matmul_2d_template.ttl, matmul_1d_template.ttl): problem knobs M, K, N, DTYPE,
 // FP32_DEST_ACC and config knobs in0_block_w, out_subblock_h, out_subblock_w, out_block_h,
 // out_block_w, per_core_M, per_core_N.
-#include "ir/Device.h"
-#include "ir/Params.h"
-#include "search/baselines/TtnnMatmulConfig.h"
-#include "support/Expected.h"
+#include "ttlplan/ir/Device.h"
+#include "ttlplan/ir/Params.h"
+#include "ttlplan/search/baselines/TtnnMatmulConfig.h"
+#include "ttlplan/support/Expected.h"
 
 #include <string>
 #include <vector>

@@ -3,7 +3,7 @@
 // .../device/utilities/matmul_utilities.cpp, and
 // tests/ttnn/unit_tests/benchmarks/matmul_oob/gist/matmul_sweep_{2d,1d}.py). Our own code; the
 // rules are described in docs/baselines.md.
-#include "search/baselines/TtnnMatmulConfig.h"
+#include "ttlplan/search/baselines/TtnnMatmulConfig.h"
 
 #include <algorithm>
 #include <array>

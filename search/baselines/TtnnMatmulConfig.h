@@ -14,7 +14,7 @@
 //     define them (tenstorrent/tt-metal).
 //
 // Written from reading those sources, not copied. All block sizes are in 32x32 tiles.
-#include "support/Expected.h"
+#include "ttlplan/support/Expected.h"
 
 #include <cstdint>
 #include <string>

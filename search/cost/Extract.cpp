@@ -1,7 +1,7 @@
-#include "search/cost/Extract.h"
+#include "ttlplan/search/cost/Extract.h"
 
-#include "ir/Ops.h"
-#include "search/cost/Price.h"
+#include "ttlplan/ir/Ops.h"
+#include "ttlplan/search/cost/Price.h"
 
 #include <algorithm>
 #include <fmt/format.h>

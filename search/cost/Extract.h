@@ -3,10 +3,10 @@
 // the cores of the grid are grouped into classes by what they run (work items, pipe roles, the
 // classes they receive from), and each class's threads become step lists for its representative
 // core, with every loop count, transfer size and compute chain priced under the binding and plan.
-#include "ir/Device.h"
-#include "lower/KernelPlanner.h"
-#include "search/cost/Program.h"
-#include "support/Expected.h"
+#include "ttlplan/ir/Device.h"
+#include "ttlplan/lower/KernelPlanner.h"
+#include "ttlplan/search/cost/Program.h"
+#include "ttlplan/support/Expected.h"
 
 #include <memory>
 #include <string>

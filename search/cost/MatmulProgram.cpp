@@ -1,6 +1,6 @@
-#include "search/cost/MatmulProgram.h"
+#include "ttlplan/search/cost/MatmulProgram.h"
 
-#include "search/cost/Price.h"
+#include "ttlplan/search/cost/Price.h"
 
 #include <fmt/format.h>
 

@@ -4,10 +4,10 @@
 // examples/matmul_mcast_2d.ttl, with the blocks, loops and multicast nets that
 // MatmulMultiCoreReuseMultiCast(1D)ProgramConfig sets up. bench/cost_calibration uses it to price
 // measured tt-metal runs whose configs are known.
-#include "ir/Device.h"
-#include "search/baselines/TtnnMatmulConfig.h"
-#include "search/cost/Program.h"
-#include "support/Expected.h"
+#include "ttlplan/ir/Device.h"
+#include "ttlplan/search/baselines/TtnnMatmulConfig.h"
+#include "ttlplan/search/cost/Program.h"
+#include "ttlplan/support/Expected.h"
 
 #include <string>
 

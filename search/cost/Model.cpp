@@ -1,4 +1,4 @@
-#include "search/cost/Model.h"
+#include "ttlplan/search/cost/Model.h"
 
 #include <algorithm>
 #include <fmt/format.h>

@@ -4,10 +4,10 @@
 // core, DRAM against the banks and the per-core NoC rate, multicast bytes). The simulation level
 // runs the representative cores with finite CBs for a few iterations of each long loop and
 // extrapolates the steady state in closed form, so the work does not grow with the tile count.
-#include "ir/Device.h"
-#include "search/cost/Program.h"
-#include "search/cost/Simulate.h"
-#include "support/Expected.h"
+#include "ttlplan/ir/Device.h"
+#include "ttlplan/search/cost/Program.h"
+#include "ttlplan/search/cost/Simulate.h"
+#include "ttlplan/support/Expected.h"
 
 #include <string>
 #include <string_view>

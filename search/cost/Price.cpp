@@ -1,4 +1,4 @@
-#include "search/cost/Price.h"
+#include "ttlplan/search/cost/Price.h"
 
 #include <algorithm>
 

@@ -9,9 +9,9 @@
 //   pack   = h*w tiles per stored value x (pack cost per tile of its bytes)
 // A matmul that spills partial sums (no packer L1 accumulation) also reloads them: h*w more
 // tiles through the unpacker and a datacopy each through math, in that share of its runs.
-#include "ir/Device.h"
-#include "planner/dst/Problem.h"
-#include "search/cost/Program.h"
+#include "ttlplan/ir/Device.h"
+#include "ttlplan/planner/dst/Problem.h"
+#include "ttlplan/search/cost/Program.h"
 
 #include <string>
 #include <vector>

@@ -1,7 +1,7 @@
-#include "search/cost/Report.h"
+#include "ttlplan/search/cost/Report.h"
 
-#include "ir/Ops.h"
-#include "search/cost/Extract.h"
+#include "ttlplan/ir/Ops.h"
+#include "ttlplan/search/cost/Extract.h"
 
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>

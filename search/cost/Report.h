@@ -1,12 +1,12 @@
 #pragma once
 // `ttlplan cost` as a library call (docs/cost-model.md): plan every kernel of a module, extract
 // its cost Program and predict it; the report is data (JSON) first, then a terminal view.
-#include "ir/Device.h"
-#include "ir/Operation.h"
-#include "lower/KernelPlanner.h"
-#include "search/cost/Model.h"
-#include "search/cost/Program.h"
-#include "support/Expected.h"
+#include "ttlplan/ir/Device.h"
+#include "ttlplan/ir/Operation.h"
+#include "ttlplan/lower/KernelPlanner.h"
+#include "ttlplan/search/cost/Model.h"
+#include "ttlplan/search/cost/Program.h"
+#include "ttlplan/support/Expected.h"
 
 #include <nlohmann/json_fwd.hpp>
 #include <string>

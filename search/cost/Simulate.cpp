@@ -1,4 +1,4 @@
-#include "search/cost/Simulate.h"
+#include "ttlplan/search/cost/Simulate.h"
 
 #include <algorithm>
 #include <fmt/format.h>

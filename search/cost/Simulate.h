@@ -4,8 +4,8 @@
 // of the times a step depends on plus its own duration (max-plus algebra), so the result does not
 // depend on the order threads are stepped in. Loops run the counts `LoopCounts` gives, which lets
 // the model simulate a few iterations and extrapolate the steady state.
-#include "search/cost/Program.h"
-#include "support/Expected.h"
+#include "ttlplan/search/cost/Program.h"
+#include "ttlplan/support/Expected.h"
 
 #include <functional>
 #include <vector>

@@ -1,8 +1,8 @@
 // ir::CompiledValues gives what ir::evaluate gives, for every value of the 2-D matmul template
 // (knobs, core coordinates, division, comparisons), on every core, under bindings that fold and
 // ones that do not (an unbound knob, a division by zero).
-#include "ir/Params.h"
-#include "ir/Parser.h"
+#include "ttlplan/ir/Params.h"
+#include "ttlplan/ir/Parser.h"
 
 #include <algorithm>
 #include <gtest/gtest.h>

@@ -1,8 +1,8 @@
 // Device descriptions: the builtin files against FACTS.md (numbers typed here by hand, not read
 // from the JSON), round trips through toJson, and one test per kind of error the loader must name.
-#include "ir/Device.h"
+#include "ttlplan/ir/Device.h"
 
-#include "ir/EmbeddedDevices.h"
+#include "ttlplan/ir/EmbeddedDevices.h"
 
 #include <filesystem>
 #include <fstream>

@@ -1,5 +1,5 @@
 // The --verify-diagnostics harness: annotations, line offsets, matching in both directions.
-#include "ir/ExpectedDiagnostics.h"
+#include "ttlplan/ir/ExpectedDiagnostics.h"
 
 #include <gtest/gtest.h>
 

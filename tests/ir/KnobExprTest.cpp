@@ -1,12 +1,12 @@
 // Knob expressions and knob values: parsing, printing with the fewest parentheses, evaluation
 // (ceildiv/min/max/%, exact '/', division by zero, symbols where integers are needed), and the
 // parser/printer for symbol knobs and expression dims/attributes in both forms.
-#include "ir/KnobExpr.h"
+#include "ttlplan/ir/KnobExpr.h"
 
-#include "ir/Attributes.h"
-#include "ir/Params.h"
-#include "ir/Parser.h"
-#include "ir/Printer.h"
+#include "ttlplan/ir/Attributes.h"
+#include "ttlplan/ir/Params.h"
+#include "ttlplan/ir/Parser.h"
+#include "ttlplan/ir/Printer.h"
 
 #include <gtest/gtest.h>
 

@@ -1,7 +1,7 @@
 // Typed op views read the right operands and attributes of ops parsed from the examples.
-#include "ir/Ops.h"
+#include "ttlplan/ir/Ops.h"
 
-#include "ir/Parser.h"
+#include "ttlplan/ir/Parser.h"
 
 #include <gtest/gtest.h>
 

@@ -1,8 +1,8 @@
 // Parser and printer: structure of parsed types and ops, locations, errors. Expected values are
 // written from TTL_SYNTAX.md, not copied from the program's output.
-#include "ir/Parser.h"
+#include "ttlplan/ir/Parser.h"
 
-#include "ir/Printer.h"
+#include "ttlplan/ir/Printer.h"
 
 #include <gtest/gtest.h>
 #include <limits>

@@ -1,9 +1,9 @@
 // Round trip: print(parse(print(parse(x)))) == print(parse(x)) in both forms, and
 // custom -> generic -> custom is stable, for every .ttl file in examples/ and tests/.
-#include "ir/ExpectedDiagnostics.h"
-#include "ir/Parser.h"
-#include "ir/Printer.h"
-#include "support/ReadFile.h"
+#include "ttlplan/ir/ExpectedDiagnostics.h"
+#include "ttlplan/ir/Parser.h"
+#include "ttlplan/ir/Printer.h"
+#include "ttlplan/support/ReadFile.h"
 
 #include <filesystem>
 #include <gtest/gtest.h>

@@ -1,10 +1,10 @@
 // The verifier: the example corpus verifies cleanly, targeted checks give exact messages, the
 // knob utilities fold expressions, and malformed input never crashes.
-#include "ir/Verifier.h"
+#include "ttlplan/ir/Verifier.h"
 
-#include "ir/Params.h"
-#include "ir/Parser.h"
-#include "support/ReadFile.h"
+#include "ttlplan/ir/Params.h"
+#include "ttlplan/ir/Parser.h"
+#include "ttlplan/support/ReadFile.h"
 
 #include <filesystem>
 #include <gtest/gtest.h>

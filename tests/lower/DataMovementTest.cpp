@@ -2,10 +2,10 @@
 // per-core pipe arguments from hand-written nets (loopback, dropped rectangles, unsupported
 // shapes), the multicast handshake of matmul_mcast_2d in program order on the sender and the
 // receiver paths with its runtime-arg values checked against the grid, and the diagnostics.
-#include "ir/Parser.h"
-#include "ir/Printer.h"
-#include "lower/PassManager.h"
-#include "lower/passes/DataMovementSupport.h"
+#include "ttlplan/ir/Parser.h"
+#include "ttlplan/ir/Printer.h"
+#include "ttlplan/lower/PassManager.h"
+#include "ttlplan/lower/passes/DataMovementSupport.h"
 
 #include <gtest/gtest.h>
 #include <map>

@@ -1,13 +1,13 @@
 // `ttlplan plan` end to end at the library level: every example plans and passes every planner
 // validator; hand-computed CB bytes and addresses; the infeasible report; `?` depths; bindings;
 // the JSON report.
-#include "lower/KernelPlanner.h"
+#include "ttlplan/lower/KernelPlanner.h"
 
-#include "ir/Parser.h"
-#include "ir/Verifier.h"
-#include "lower/ApplyPlan.h"
-#include "lower/PlanReport.h"
 #include "tests/support/LoadModule.h"
+#include "ttlplan/ir/Parser.h"
+#include "ttlplan/ir/Verifier.h"
+#include "ttlplan/lower/ApplyPlan.h"
+#include "ttlplan/lower/PlanReport.h"
 
 #include <filesystem>
 #include <gtest/gtest.h>

@@ -3,13 +3,13 @@
 // --bind input, instantiation folding (ceildiv/min/max/%, exact '/', division by zero at the op's
 // location), symbols bound into tile and tensor types and kernel attributes, and fp32_dest_acc
 // halving the DST capacity of the plan.
-#include "ir/Attributes.h"
-#include "ir/Parser.h"
-#include "ir/Printer.h"
-#include "ir/Verifier.h"
-#include "lower/Instantiate.h"
-#include "lower/KernelPlanner.h"
 #include "tests/support/LoadModule.h"
+#include "ttlplan/ir/Attributes.h"
+#include "ttlplan/ir/Parser.h"
+#include "ttlplan/ir/Printer.h"
+#include "ttlplan/ir/Verifier.h"
+#include "ttlplan/lower/Instantiate.h"
+#include "ttlplan/lower/KernelPlanner.h"
 
 #include <gtest/gtest.h>
 

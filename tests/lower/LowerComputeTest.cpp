@@ -4,13 +4,13 @@
 // are handed over on ttl.cb_push. Every tile it packs is an expression over the CB tiles it read
 // ("add(cba#0[1],cbb#0[1])"), compared with what the TTL program means, computed here
 // independently of the pass.
-#include "ir/Ops.h"
-#include "ir/Parser.h"
-#include "ir/Printer.h"
-#include "ir/Rewrite.h"
-#include "lower/Extract.h"
-#include "lower/PassManager.h"
-#include "lower/passes/ComputeChain.h"
+#include "ttlplan/ir/Ops.h"
+#include "ttlplan/ir/Parser.h"
+#include "ttlplan/ir/Printer.h"
+#include "ttlplan/ir/Rewrite.h"
+#include "ttlplan/lower/Extract.h"
+#include "ttlplan/lower/PassManager.h"
+#include "ttlplan/lower/passes/ComputeChain.h"
 
 #include <cmath>
 #include <fmt/format.h>

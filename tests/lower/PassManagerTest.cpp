@@ -1,9 +1,9 @@
 // The pass manager: pipeline parsing (names, options, errors), IR dumps after passes, timing
 // with statistics, stopping at the first failing pass, and locations surviving expand-threads.
-#include "lower/PassManager.h"
+#include "ttlplan/lower/PassManager.h"
 
-#include "ir/Parser.h"
-#include "ir/Rewrite.h"
+#include "ttlplan/ir/Parser.h"
+#include "ttlplan/ir/Rewrite.h"
 
 #include <gtest/gtest.h>
 
@@ -98,8 +98,8 @@ TEST(PassManager, StopsAtFirstFailingPassWithItsDiagnostic) {
   PipelineOptions options;
   options.printIrAfterAll = true;
   // expand-threads without a plan cannot know the grid.
-  auto run = runOn(kSource + "/examples/eltwise_add.ttl", "verify,expand-threads,apply-plan",
-                   options);
+  auto run =
+      runOn(kSource + "/examples/eltwise_add.ttl", "verify,expand-threads,apply-plan", options);
   EXPECT_FALSE(run->ok);
   ASSERT_TRUE(run->diagnostics.hasErrors());
   const ir::Diagnostic& d = run->diagnostics.diagnostics().front();
@@ -111,8 +111,8 @@ TEST(PassManager, StopsAtFirstFailingPassWithItsDiagnostic) {
 }
 
 TEST(PassManager, ExpandThreadsKeepsTheUserLocations) {
-  auto run = runOn(kSource + "/examples/eltwise_add.ttl", "verify,plan,apply-plan,expand-threads",
-                   {});
+  auto run =
+      runOn(kSource + "/examples/eltwise_add.ttl", "verify,plan,apply-plan,expand-threads", {});
   ASSERT_TRUE(run->ok);
   int checked = 0;
   run->module->op->walk([&](ir::Operation* op) {

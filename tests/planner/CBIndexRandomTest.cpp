@@ -1,7 +1,7 @@
 // CB index colouring on 10,000 seeded random problems of each kind. Every plan passes the
 // validator, first fit never beats the exact result, and the exact result matches bounds computed
 // here independently (a sweep for interval cliques, plain backtracking for chromatic numbers).
-#include "planner/cbindex/Solve.h"
+#include "ttlplan/planner/cbindex/Solve.h"
 
 #include <algorithm>
 #include <gtest/gtest.h>
@@ -46,13 +46,11 @@ bool colourable(const Problem& p, int k, std::vector<int>& colour, size_t v) {
   // Colours no CB holds yet are interchangeable: try the used ones and the lowest unused one.
   std::vector<char> used(static_cast<size_t>(k), 0);
   for (int c : colour)
-    if (c >= 0 && c < k)
-      used[static_cast<size_t>(c)] = 1;
+    if (c >= 0 && c < k) used[static_cast<size_t>(c)] = 1;
   bool triedUnused = false;
   for (int c = 0; c < k; ++c) {
     if (!used[static_cast<size_t>(c)]) {
-      if (triedUnused)
-        continue;
+      if (triedUnused) continue;
       triedUnused = true;
     }
     bool ok = true;

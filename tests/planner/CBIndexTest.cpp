@@ -1,5 +1,5 @@
 // CB index colouring: hand-made cases (first-fit weakness, infeasibility reports, validator).
-#include "planner/cbindex/Solve.h"
+#include "ttlplan/planner/cbindex/Solve.h"
 
 #include <gtest/gtest.h>
 

@@ -1,6 +1,6 @@
 // Core assignment on seeded random problems: every plan passes the validator, split_work_to_cores
 // is never better (makespan, then cores), and small problems match a dynamic program.
-#include "planner/cores/Solve.h"
+#include "ttlplan/planner/cores/Solve.h"
 
 #include <algorithm>
 #include <gtest/gtest.h>

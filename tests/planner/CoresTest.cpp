@@ -1,6 +1,6 @@
 // Core assignment: split_work_to_cores by hand, where the optimum differs, non-uniform costs,
 // fixed core counts, the auto grid, and the validator's outcomes.
-#include "planner/cores/Solve.h"
+#include "ttlplan/planner/cores/Solve.h"
 
 #include <gtest/gtest.h>
 

@@ -4,7 +4,7 @@
 // segment checked against the rules: fits at 1x1, no CB operand computed in the segment, one
 // output block); the infeasible op is the first that cannot fit alone; the ttnn list never beats
 // the optimum.
-#include "planner/dst/Solve.h"
+#include "ttlplan/planner/dst/Solve.h"
 
 #include <algorithm>
 #include <gtest/gtest.h>

@@ -1,5 +1,5 @@
 // DST allocation and sub-blocking: hand-made chains, the ttnn baseline, infeasibility reports.
-#include "planner/dst/Solve.h"
+#include "ttlplan/planner/dst/Solve.h"
 
 #include <array>
 #include <gtest/gtest.h>

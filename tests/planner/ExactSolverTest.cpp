@@ -1,6 +1,6 @@
 // The exact L1 placement solver: exactness against brute force, every pruning flag, limits,
 // capacity mode, and the minimalloc example.
-#include "planner/l1/ExactSolver.h"
+#include "ttlplan/planner/l1/ExactSolver.h"
 
 #include <algorithm>
 #include <fstream>

@@ -1,5 +1,5 @@
 // The first-fit- and best-fit-decreasing baselines and the live-bytes bound, on hand-made cases.
-#include "planner/l1/Baselines.h"
+#include "ttlplan/planner/l1/Baselines.h"
 
 #include <gtest/gtest.h>
 

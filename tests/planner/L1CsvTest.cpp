@@ -1,5 +1,5 @@
 // CSV reading and writing for L1 placement problems: round trips and each error.
-#include "planner/l1/Csv.h"
+#include "ttlplan/planner/l1/Csv.h"
 
 #include <gtest/gtest.h>
 

@@ -1,9 +1,9 @@
 // Seeded random L1 placement problems: every plan any solver returns passes the independent
 // validator, heuristics never claim more than they show, and the solvers agree on optima.
-#include "planner/l1/Baselines.h"
-#include "planner/l1/IlpSolvers.h"
-#include "planner/l1/RandomProblems.h"
-#include "planner/l1/Solve.h"
+#include "ttlplan/planner/l1/Baselines.h"
+#include "ttlplan/planner/l1/IlpSolvers.h"
+#include "ttlplan/planner/l1/RandomProblems.h"
+#include "ttlplan/planner/l1/Solve.h"
 
 #include <gtest/gtest.h>
 

@@ -1,8 +1,8 @@
 // planner::l1::solve: solver names, input checks, ILP back ends, and the infeasibility report.
-#include "planner/l1/Baselines.h"
-#include "planner/l1/IlpSolvers.h"
-#include "planner/l1/RandomProblems.h"
-#include "planner/l1/Solve.h"
+#include "ttlplan/planner/l1/Baselines.h"
+#include "ttlplan/planner/l1/IlpSolvers.h"
+#include "ttlplan/planner/l1/RandomProblems.h"
+#include "ttlplan/planner/l1/Solve.h"
 
 #include <gtest/gtest.h>
 #include <thread>

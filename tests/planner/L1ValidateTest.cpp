@@ -1,5 +1,5 @@
 // The independent L1 validator catches each kind of corruption, one test per Validity value.
-#include "planner/l1/Problem.h"
+#include "ttlplan/planner/l1/Problem.h"
 
 #include <gtest/gtest.h>
 

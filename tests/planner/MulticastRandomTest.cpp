@@ -1,7 +1,7 @@
 // Multicast on seeded random problems: every plan passes the validator, the greedy baseline never
 // uses fewer rectangles than the exact cover, and on small sets the exact cover matches a brute
 // force over subsets of rectangles.
-#include "planner/multicast/Solve.h"
+#include "ttlplan/planner/multicast/Solve.h"
 
 #include <algorithm>
 #include <gtest/gtest.h>

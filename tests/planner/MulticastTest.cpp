@@ -1,6 +1,6 @@
 // Multicast rectangles and semaphores: hand cases (L shape, rows, NOC1, loopback, sender
 // exclusion, gaps, semaphore sharing, conflicts, pipe evaluation) and the validator's outcomes.
-#include "planner/multicast/Solve.h"
+#include "ttlplan/planner/multicast/Solve.h"
 
 #include <gtest/gtest.h>
 

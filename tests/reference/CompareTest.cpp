@@ -1,9 +1,9 @@
 // Output comparison: a result that went through a correct bf16 pipeline (inputs in bf16, fp32
 // math, bf16 rounding at every pack, matmul partial sums packed after every K tile) passes, and
 // the same result with one wrong tile fails. Also the random inputs the comparison is run on.
-#include "reference/Compare.h"
+#include "ttlplan/reference/Compare.h"
 
-#include "reference/RandomInputs.h"
+#include "ttlplan/reference/RandomInputs.h"
 
 #include <bit>
 #include <cmath>

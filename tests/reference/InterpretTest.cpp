@@ -1,10 +1,10 @@
 // The reference interpreter against the kernels' mathematical meaning, computed here directly
 // (naive loops), never from the interpreter or the generated code.
-#include "reference/Interpret.h"
+#include "ttlplan/reference/Interpret.h"
 
-#include "ir/Parser.h"
-#include "ir/Verifier.h"
-#include "reference/RandomInputs.h"
+#include "ttlplan/ir/Parser.h"
+#include "ttlplan/ir/Verifier.h"
+#include "ttlplan/reference/RandomInputs.h"
 
 #include <cmath>
 #include <functional>

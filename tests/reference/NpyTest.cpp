@@ -1,6 +1,6 @@
 // support/Npy: float32 .npy files, byte for byte as numpy writes them, and clear errors for the
 // files `ttlplan run` cannot use.
-#include "support/Npy.h"
+#include "ttlplan/support/Npy.h"
 
 #include <cstring>
 #include <filesystem>

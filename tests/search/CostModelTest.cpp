@@ -1,16 +1,16 @@
 // The cost model (search/cost/): a one-tile kernel whose cycles the test works out by hand from
 // the device numbers, the simulation's CB and multicast semantics on hand-built programs,
 // extrapolation against a full simulation, and monotonicity (bytes, fidelity, CB depth, cores).
-#include "ir/Ops.h"
-#include "ir/Parser.h"
-#include "ir/Verifier.h"
-#include "lower/Extract.h"
-#include "lower/KernelPlanner.h"
-#include "search/cost/Extract.h"
-#include "search/cost/MatmulProgram.h"
-#include "search/cost/Model.h"
-#include "search/cost/Price.h"
-#include "search/cost/Report.h"
+#include "ttlplan/ir/Ops.h"
+#include "ttlplan/ir/Parser.h"
+#include "ttlplan/ir/Verifier.h"
+#include "ttlplan/lower/Extract.h"
+#include "ttlplan/lower/KernelPlanner.h"
+#include "ttlplan/search/cost/Extract.h"
+#include "ttlplan/search/cost/MatmulProgram.h"
+#include "ttlplan/search/cost/Model.h"
+#include "ttlplan/search/cost/Price.h"
+#include "ttlplan/search/cost/Report.h"
 
 #include <fmt/format.h>
 #include <functional>

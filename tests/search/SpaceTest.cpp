@@ -1,6 +1,6 @@
 // search::Space: ids are ir::forEachBinding's order (first knob slowest), map back from bindings,
 // leave fixed knobs out, refuse bad fixed values and oversized spaces; and --shard parsing.
-#include "search/Space.h"
+#include "ttlplan/search/Space.h"
 
 #include <gtest/gtest.h>
 

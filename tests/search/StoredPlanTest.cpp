@@ -2,10 +2,10 @@
 // back, cost exactly what the evaluation that planned them predicted, on kernels that exercise
 // every stored part (auto grid and work ranges, multicast nets, edge-core classes, a DST chain
 // split through intermediate CBs); a tampered plan is an Error naming what is wrong, never used.
-#include "search/StoredPlan.h"
+#include "ttlplan/search/StoredPlan.h"
 
-#include "search/Tuner.h"
 #include "tests/support/LoadModule.h"
+#include "ttlplan/search/Tuner.h"
 
 #include <functional>
 #include <gtest/gtest.h>

@@ -1,6 +1,6 @@
 // search strategies: exact budgets, no repeats, determinism (seed, batch size), shards that merge
 // into the unsharded run, and the adaptive strategies finding a known optimum with rejections.
-#include "search/Strategy.h"
+#include "ttlplan/search/Strategy.h"
 
 #include <algorithm>
 #include <cmath>

@@ -1,10 +1,10 @@
 // --config ttnn-default (search/baselines/TtnnBinding.h) on the matmul templates: the config knobs
 // get exactly what ttnnDefaultMatmulConfig gives for the bound shape, and every way the glue can
 // fail names the knob.
-#include "search/baselines/TtnnBinding.h"
+#include "ttlplan/search/baselines/TtnnBinding.h"
 
-#include "ir/Parser.h"
-#include "ir/Verifier.h"
+#include "ttlplan/ir/Parser.h"
+#include "ttlplan/ir/Verifier.h"
 
 #include <gtest/gtest.h>
 

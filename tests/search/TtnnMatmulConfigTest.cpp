@@ -2,9 +2,9 @@
 // hand-derived cases (the arithmetic is in the comments), then every row of the measured data in
 // ../shared/bench-data/gemm whose inputs are known (docs/baselines.md lists what is not
 // reproduced).
-#include "search/baselines/TtnnMatmulConfig.h"
+#include "ttlplan/search/baselines/TtnnMatmulConfig.h"
 
-#include "support/CsvTable.h"
+#include "ttlplan/support/CsvTable.h"
 
 #include <fstream>
 #include <gtest/gtest.h>

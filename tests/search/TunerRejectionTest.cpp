@@ -2,8 +2,8 @@
 // small kernel per reason that tests/search/TunerTest.cpp does not reach (dst, multicast,
 // semaphores, limit, invalid, cost), each rejected for some knob values and accepted for
 // others, with the exact Record::reason and the sentence of Record::detail that names the resource.
-#include "search/Tuner.h"
 #include "tests/support/LoadModule.h"
+#include "ttlplan/search/Tuner.h"
 
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>

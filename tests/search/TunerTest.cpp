@@ -1,14 +1,14 @@
 // The autotuner (search/Tuner.h): exhaustive search against brute force, the same result at any
 // thread count, resume after a crash, shards that merge into the single run, rejection reasons.
-#include "search/Tuner.h"
+#include "ttlplan/search/Tuner.h"
 
-#include "ir/Ops.h"
-#include "ir/Parser.h"
-#include "ir/Verifier.h"
-#include "lower/KernelPlanner.h"
-#include "search/cost/Extract.h"
-#include "support/ReadFile.h"
 #include "tests/support/LoadModule.h"
+#include "ttlplan/ir/Ops.h"
+#include "ttlplan/ir/Parser.h"
+#include "ttlplan/ir/Verifier.h"
+#include "ttlplan/lower/KernelPlanner.h"
+#include "ttlplan/search/cost/Extract.h"
+#include "ttlplan/support/ReadFile.h"
 
 #include <filesystem>
 #include <fstream>

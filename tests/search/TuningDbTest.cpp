@@ -1,6 +1,6 @@
 // The tuning db (search/TuningDb.h): byte-stable lines, resume after a crash, stale records under
 // another cost model, order-independent merges and deterministic ranking.
-#include "search/TuningDb.h"
+#include "ttlplan/search/TuningDb.h"
 
 #include <filesystem>
 #include <fstream>

@@ -1,5 +1,5 @@
 // support/CsvTable.h: quoted commas, blank lines, and the errors that name the file and line.
-#include "support/CsvTable.h"
+#include "ttlplan/support/CsvTable.h"
 
 #include <filesystem>
 #include <fstream>

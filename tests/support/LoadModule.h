@@ -1,8 +1,8 @@
 #pragma once
 // Test support: a TTL file or text parsed and verified, with gtest failures (and the diagnostics)
 // when it does not parse or verify.
-#include "ir/Parser.h"
-#include "ir/Verifier.h"
+#include "ttlplan/ir/Parser.h"
+#include "ttlplan/ir/Verifier.h"
 
 #include <gtest/gtest.h>
 #include <memory>

@@ -1,0 +1,123 @@
+# The installed package as a user gets it (issue: library and build-system use):
+#   cmake -DBUILD=<ttlplan build dir> -DSOURCE=<repo> -DWORK=<scratch dir> -P Consumer.cmake
+# installs the build into WORK/prefix, then from there only:
+#  1. the layout: executable, libraries, namespaced headers that include each other as
+#     <ttlplan/...>, emulator headers, devices, CMake package, ttlplan.pc;
+#  2. examples/cmake-consumer: configures, builds (a bound kernel and a tuned one into emulator
+#     host programs, one into a custom target), does nothing on a no-op rebuild, regenerates
+#     without recompiling when a kernel is touched, and its host programs give the same outputs
+#     as `ttlplan run` of the same kernel and binding (which compares with the reference);
+#  3. examples/api through the CMake package and through pkg-config: the L1 map it prints has
+#     the addresses and indices of `ttlplan plan --json -`.
+cmake_minimum_required(VERSION 3.25)
+
+# run(COMMAND...): runs it, fails the test on a non-zero exit; stdout and stderr are in `output`,
+# stdout alone in `stdout`.
+function(run)
+  execute_process(COMMAND ${ARGN} RESULT_VARIABLE status OUTPUT_VARIABLE out ERROR_VARIABLE err)
+  if(NOT status EQUAL 0)
+    list(JOIN ARGN " " line)
+    message(FATAL_ERROR "`${line}` exited with ${status}:\n${out}${err}")
+  endif()
+  set(output "${out}${err}" PARENT_SCOPE)
+  set(stdout "${out}" PARENT_SCOPE)
+endfunction()
+
+# expect("ARG;ARG..." MESSAGE): fails the test with MESSAGE unless if(ARG ARG...) holds.
+function(expect condition message)
+  if(${condition})
+  else()
+    message(FATAL_ERROR "${message}")
+  endif()
+endfunction()
+
+file(REMOVE_RECURSE ${WORK})
+file(MAKE_DIRECTORY ${WORK})
+set(prefix ${WORK}/prefix)
+run(${CMAKE_COMMAND} --install ${BUILD} --prefix ${prefix})
+
+# 1. Layout.
+foreach(path bin/ttlplan lib/libttlplan_ir.a lib/libttlplan_search.a lib/libttlplan_emu.a
+        include/ttlplan/Config.h include/ttlplan/ir/Operation.h include/ttlplan/lower/KernelPlanner.h
+        include/ttlplan/emu/dataflow_api.h share/ttlplan/devices/wormhole_b0.json
+        share/ttlplan/cmake/ttlplanConfig.cmake share/ttlplan/cmake/TtlplanAddKernel.cmake
+        lib/pkgconfig/ttlplan.pc)
+  expect("EXISTS;${prefix}/${path}" "the install lacks ${path}")
+endforeach()
+expect("NOT;EXISTS;${prefix}/include/ttlplan/codegen/emu" "emulator sources leaked into codegen")
+file(GLOB_RECURSE headers ${prefix}/include/ttlplan/*.h)
+foreach(header IN LISTS headers)
+  file(STRINGS ${header} bad REGEX "#include \"(support|ir|planner|lower|codegen|search|reference)/")
+  expect("NOT;bad" "${header} includes a ttlplan header without the ttlplan/ prefix: ${bad}")
+endforeach()
+
+# 2. examples/cmake-consumer, on copies of the kernels (the test touches them).
+file(MAKE_DIRECTORY ${WORK}/kernels)
+foreach(kernel eltwise_add matmul_template eltwise_bcast_scalar)
+  file(COPY ${SOURCE}/examples/${kernel}.ttl DESTINATION ${WORK}/kernels)
+endforeach()
+set(consumer ${WORK}/consumer)
+run(${CMAKE_COMMAND} -S ${SOURCE}/examples/cmake-consumer -B ${consumer} -G Ninja
+    -DCMAKE_PREFIX_PATH=${prefix} -DKERNEL_DIR=${WORK}/kernels)
+run(${CMAKE_COMMAND} --build ${consumer})
+foreach(path eltwise_add_host matmul_host matmul.jsonl eltwise_add/reader.cpp
+        matmul_template/compute.cpp bcast/eltwise_bcast_scalar/host.cpp bcast/plan.json)
+  expect("EXISTS;${consumer}/${path}" "the consumer build did not make ${path}")
+endforeach()
+file(READ ${consumer}/bcast/plan.json plan)
+string(JSON device GET "${plan}" device)
+expect("device;STREQUAL;blackhole_p150" "DEVICE was not passed on: plan.json says ${device}")
+
+run(${CMAKE_COMMAND} --build ${consumer})
+expect("output;MATCHES;no work to do" "a no-op rebuild did work:\n${output}")
+file(TOUCH ${WORK}/kernels/eltwise_add.ttl)
+run(${CMAKE_COMMAND} --build ${consumer})
+expect("output;MATCHES;ttlplan: compiling [^\n]*eltwise_add.ttl" "touching a kernel did not regenerate it:\n${output}")
+expect("NOT;output;MATCHES;Building CXX|Linking" "unchanged generated files were recompiled:\n${output}")
+run(${CMAKE_COMMAND} --build ${consumer})
+expect("output;MATCHES;no work to do" "the rebuild after a regeneration did work:\n${output}")
+
+# The host programs against `ttlplan run` (same kernel, same binding: the db the build wrote).
+set(ttlplan ${prefix}/bin/ttlplan)
+foreach(case "eltwise_add;eltwise_add;c" "matmul_template;matmul;c")
+  list(GET case 0 kernel)
+  list(GET case 1 host)
+  list(GET case 2 result)
+  set(db "")
+  if(kernel STREQUAL "matmul_template")
+    set(db --db ${consumer}/matmul.jsonl)
+  endif()
+  run(${ttlplan} run ${WORK}/kernels/${kernel}.ttl ${db} --work-dir ${WORK}/run-${kernel})
+  expect("output;MATCHES;PASS" "ttlplan run ${kernel} did not pass:\n${output}")
+  file(MAKE_DIRECTORY ${WORK}/host-${kernel})
+  run(${consumer}/${host}_host ${WORK}/run-${kernel}/in ${WORK}/host-${kernel})
+  file(SHA256 ${WORK}/run-${kernel}/out/${result}.npy expected)
+  file(SHA256 ${WORK}/host-${kernel}/${result}.npy actual)
+  expect("actual;STREQUAL;expected" "${host}_host's ${result} differs from `ttlplan run`'s")
+endforeach()
+
+# 3. examples/api, through the CMake package and through pkg-config.
+run(${CMAKE_COMMAND} -S ${SOURCE}/examples/api -B ${WORK}/api -G Ninja -DCMAKE_PREFIX_PATH=${prefix})
+run(${CMAKE_COMMAND} --build ${WORK}/api)
+run(${WORK}/api/api_example ${WORK}/kernels/eltwise_add.ttl)
+set(api_output "${output}")
+run(${ttlplan} plan ${WORK}/kernels/eltwise_add.ttl --json -)
+set(plan "${stdout}")
+string(JSON cb_count LENGTH "${plan}" kernels 0 cbs)
+expect("cb_count;EQUAL;3" "eltwise_add should have 3 CBs, plan --json has ${cb_count}")
+math(EXPR last "${cb_count} - 1")
+foreach(i RANGE ${last})
+  string(JSON name GET "${plan}" kernels 0 cbs ${i} name)
+  string(JSON address GET "${plan}" kernels 0 cbs ${i} address)
+  string(JSON index GET "${plan}" kernels 0 cbs ${i} index)
+  expect("api_output;MATCHES;\\[ *${address}, *[0-9]+\\) +${name} +index +${index} "
+         "api_example does not show ${name} at ${address} with index ${index}:\n${api_output}")
+endforeach()
+
+find_program(PKG_CONFIG pkg-config REQUIRED)
+set(ENV{PKG_CONFIG_PATH} ${prefix}/lib/pkgconfig)
+run(${PKG_CONFIG} --cflags --libs ttlplan)
+separate_arguments(flags UNIX_COMMAND "${output}")
+run(c++ -std=c++20 ${SOURCE}/examples/api/main.cpp ${flags} -o ${WORK}/api_pkg_config)
+run(${WORK}/api_pkg_config ${WORK}/kernels/eltwise_add.ttl)
+expect("output;STREQUAL;api_output" "the pkg-config build prints another map:\n${output}")
