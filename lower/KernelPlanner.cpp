@@ -139,7 +139,9 @@ pk::PlanResult planKernel(ir::Operation* kernel, const pk::KernelProblem& proble
 }
 
 Expected<ModulePlan> planModule(ir::Module& module, const ir::Device& device,
-                                const PlanOptions& options) {
+                                const PlanOptions& options,
+                                std::optional<planner::kernel::Rejection>* rejection,
+                                std::string* kernelName) {
   auto start = std::chrono::steady_clock::now();
   ModulePlan out;
   out.file = module.fileName;
@@ -157,7 +159,11 @@ Expected<ModulePlan> planModule(ir::Module& module, const ir::Device& device,
     if (k < options.kernelBlockCounts.size())
       kernelOptions.blockCounts = options.kernelBlockCounts[k];
     pk::PlanResult plan = planKernel(kernel, *problem, out.binding.binding, device, kernelOptions);
-    if (!plan.plan) return Error{plan.rejection->message};
+    if (!plan.plan) {
+      if (rejection) *rejection = plan.rejection;
+      if (kernelName) *kernelName = "@" + kernel->attribute("sym_name").stringValue();
+      return Error{plan.rejection->message};
+    }
     out.kernels.push_back(std::move(*plan.plan));
   }
   out.totalMilliseconds =

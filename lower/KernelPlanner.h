@@ -62,8 +62,11 @@ planner::kernel::PlanResult planKernel(ir::Operation* kernel,
                                        planner::kernel::PlanCache* cache = nullptr);
 
 /// Plans every kernel of `module` (which must have passed ir::verify); a kernel that cannot be
-/// planned gives an Error with its rejection's message.
+/// planned gives an Error with its rejection's message, and the rejection itself in `*rejection`
+/// and the kernel's name ("@k") in `*kernel` when they are given (other errors leave them unset).
 Expected<ModulePlan> planModule(ir::Module& module, const ir::Device& device,
-                                const PlanOptions& options = {});
+                                const PlanOptions& options = {},
+                                std::optional<planner::kernel::Rejection>* rejection = nullptr,
+                                std::string* kernel = nullptr);
 
 } // namespace ttlplan::lower

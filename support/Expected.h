@@ -14,11 +14,12 @@ struct Error {
   std::string message;
 };
 
-/// The result of an operation that can fail. Holds either a T or an Error.
-template <typename T> class [[nodiscard]] Expected {
+/// The result of an operation that can fail. Holds either a T or an E (an Error by default; the
+/// driver library's structured driver::Error elsewhere).
+template <typename T, typename E = Error> class [[nodiscard]] Expected {
 public:
   Expected(T value) : state_(std::move(value)) {}
-  Expected(Error error) : state_(std::move(error)) {}
+  Expected(E error) : state_(std::move(error)) {}
 
   bool ok() const { return std::holds_alternative<T>(state_); }
   explicit operator bool() const { return ok(); }
@@ -40,13 +41,13 @@ public:
   T* operator->() { return &value(); }
   const T* operator->() const { return &value(); }
 
-  const Error& error() const {
+  const E& error() const {
     assert(!ok());
-    return std::get<Error>(state_);
+    return std::get<E>(state_);
   }
 
 private:
-  std::variant<T, Error> state_;
+  std::variant<T, E> state_;
 };
 
 /// Success or an Error, for functions with no value to return.

@@ -39,26 +39,51 @@ int writeOutput(const std::string& path, const std::string& text) {
   return kInvalidInput;
 }
 
+int report(const driver::Error& error) {
+  std::cerr << error.text();
+  return error.exitCode();
+}
+
+void logToStderr(const std::string& line) {
+  std::cerr << line;
+}
+
 std::optional<ir::Device> resolveDevice(const DeviceFlags& flags, int& exitCode) {
-  Expected<ir::Device> device =
-      flags.file.empty() ? ir::builtinDevice(flags.name) : ir::loadDeviceFile(flags.file);
-  if (!device) {
-    std::cerr << "ttlplan: error: " << device.error().message << "\n";
-    exitCode = flags.file.empty() ? kUsageError : kInvalidInput;
-    return std::nullopt;
-  }
-  if (!flags.grid.empty() && !applyGridFlag(flags.grid, *device, exitCode)) return std::nullopt;
-  return std::move(device).value();
+  driver::Result<ir::Device> device = driver::loadDevice(flags);
+  if (device) return std::move(device).value();
+  exitCode = report(device.error());
+  return std::nullopt;
 }
 
 std::unique_ptr<ir::Module> parseVerified(const std::string& path, int& exitCode) {
-  ir::DiagnosticEngine diags;
-  ir::SourceManager sources;
-  auto module = ir::parseFile(path, diags, &sources);
-  if (module && ir::verify(*module, diags)) return module;
-  std::cerr << ir::format(diags.diagnostics(), &sources);
-  exitCode = kInvalidInput;
+  driver::Result<driver::Source> source = driver::parseVerified(path);
+  if (source) return std::move(source->module);
+  exitCode = report(source.error());
   return nullptr;
+}
+
+bool resolveKnobs(const KnobFlags& flags, const ir::Module& module, const ir::Device& device,
+                  std::optional<ir::Binding>& binding, int& exitCode) {
+  driver::Result<std::optional<ir::Binding>> bound =
+      driver::resolveKnobs(flags, module, device, logToStderr);
+  if (!bound) {
+    exitCode = report(bound.error());
+    return false;
+  }
+  binding = *bound;
+  return true;
+}
+
+bool choosePlanBinding(const KnobFlags& flags, const ir::Module& module, const ir::Device& device,
+                       lower::PlanOptions& options, int& exitCode) {
+  driver::Result<lower::PlanOptions> chosen =
+      driver::choosePlanBinding(flags, module, device, options, logToStderr);
+  if (!chosen) {
+    exitCode = report(chosen.error());
+    return false;
+  }
+  options = std::move(chosen).value();
+  return true;
 }
 
 int runPrint(const PrintFlags& flags) {

@@ -4,7 +4,7 @@
 #include "tools/DbCommand.h"
 
 #include "tools/Knobs.h"
-#include "tools/RecordJson.h"
+#include "ttlplan/driver/RecordJson.h"
 #include "ttlplan/planner/kernel/Plan.h"
 #include "ttlplan/search/Tuner.h"
 #include "ttlplan/search/TuningDb.h"
@@ -19,6 +19,12 @@
 #include <unistd.h>
 
 namespace ttlplan::tools {
+
+using driver::knobJson;
+using driver::pointText;
+using driver::recordJson;
+using driver::recordTableHeader;
+using driver::recordTableRow;
 
 namespace {
 

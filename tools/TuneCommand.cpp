@@ -3,7 +3,7 @@
 #include "tools/TuneCommand.h"
 
 #include "tools/Knobs.h"
-#include "tools/RecordJson.h"
+#include "ttlplan/driver/RecordJson.h"
 #include "ttlplan/ir/Params.h"
 #include "ttlplan/lower/Extract.h"
 #include "ttlplan/search/Tuner.h"
@@ -17,6 +17,12 @@
 #include <unistd.h>
 
 namespace ttlplan::tools {
+
+using driver::knobJson;
+using driver::pointText;
+using driver::recordJson;
+using driver::recordTableHeader;
+using driver::recordTableRow;
 
 namespace {
 
@@ -158,13 +164,13 @@ int emitBest(const TuneFlags& flags, const DeviceFlags& device, const search::Re
   pipeline.kernelBlockCounts = search::kernelBlockCounts(module, parts.blockCounts);
   if (!flags.emitDir.empty()) {
     CompileFlags compile;
-    compile.pipeline = pipeline;
+    compile.lower = pipeline;
     compile.output = flags.emitDir;
     if (int rc = runCompile(compile, device); rc != kSuccess) return rc;
   }
   if (!flags.verifyBest) return kSuccess;
   RunFlags run;
-  run.pipeline = pipeline;
+  run.lower = pipeline;
   return runRun(run, device);
 }
 

@@ -142,9 +142,9 @@ int main(int argc, char** argv) {
       "compile", "Lower a TTL file through the pass pipeline and write TT-Metalium C++: per kernel "
                  "K, DIR/K/{reader,compute,writer,host}.cpp, plus DIR/plan.json and "
                  "DIR/report.txt (docs/codegen.md)");
-  addPipelineFlags(*compileCmd, compileFlags.pipeline);
+  addPipelineFlags(*compileCmd, compileFlags.lower);
   addDeviceFlags(*compileCmd, device);
-  addKnobFlags(*compileCmd, compileFlags.pipeline.knobs, device);
+  addKnobFlags(*compileCmd, compileFlags.lower.knobs, device);
   compileCmd
       ->add_option("-o,--output", compileFlags.output, "Output directory (created if missing)")
       ->required();
@@ -171,9 +171,9 @@ int main(int argc, char** argv) {
              "emulator, run it on random inputs and compare every argument with an independent "
              "reference (exit 1 on a mismatch beyond the data type's tolerance or an emulator "
              "error; docs/emulator.md, docs/reference.md)");
-  addPipelineFlags(*runCmd, runFlags.pipeline);
+  addPipelineFlags(*runCmd, runFlags.lower);
   addDeviceFlags(*runCmd, device);
-  addKnobFlags(*runCmd, runFlags.pipeline.knobs, device);
+  addKnobFlags(*runCmd, runFlags.lower.knobs, device);
   runCmd->add_option("--seed", runFlags.seed, "Seed of the random inputs (default 1)");
   runCmd
       ->add_option("--inputs", runFlags.inputsDir,

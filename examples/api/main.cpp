@@ -1,17 +1,15 @@
-// examples/api: ttlplan as a C++ library, through the installed headers only. Parses and verifies
-// a TTL file, plans it for a device and prints each kernel's L1 map: its circular buffers by
-// address, with their index, blocks and bytes. docs/library.md walks through it.
+// examples/api: ttlplan as a C++ library, through the installed headers only. Plans a TTL file
+// for a device with the driver library (parse, verify, choose the binding, plan) and prints each
+// kernel's L1 map: its circular buffers by address, with their index, blocks and bytes. An error
+// is printed as ttlplan prints it, and a kernel that does not fit says by how much.
+// docs/library.md walks through it.
 //
 //   api_example FILE.ttl [DEVICE]     (DEVICE: a built-in device, default wormhole_b0)
 #include <algorithm>
 #include <cstdio>
 #include <iostream>
 #include <string>
-#include <ttlplan/ir/Device.h>
-#include <ttlplan/ir/Diagnostics.h>
-#include <ttlplan/ir/Parser.h>
-#include <ttlplan/ir/Verifier.h>
-#include <ttlplan/lower/KernelPlanner.h>
+#include <ttlplan/driver/Driver.h>
 #include <ttlplan/support/Version.h>
 
 using namespace ttlplan;
@@ -48,27 +46,32 @@ int main(int argc, char** argv) {
     std::fprintf(stderr, "usage: %s FILE.ttl [DEVICE]\n", argv[0]);
     return 2;
   }
-  // The API reports errors as values (Expected<T>, diagnostics), never as exceptions.
-  Expected<ir::Device> device = ir::builtinDevice(argc == 3 ? argv[2] : "wormhole_b0");
+  // The API reports errors as values (driver::Result<T>), never as exceptions.
+  driver::DeviceRequest deviceRequest;
+  if (argc == 3) deviceRequest.name = argv[2];
+  driver::Result<ir::Device> device = driver::loadDevice(deviceRequest);
   if (!device) {
-    std::fprintf(stderr, "error: %s\n", device.error().message.c_str());
-    return 2;
+    std::cerr << device.error().text();
+    return device.error().exitCode();
   }
-  ir::DiagnosticEngine diagnostics;
-  ir::SourceManager sources;
-  std::unique_ptr<ir::Module> module = ir::parseFile(argv[1], diagnostics, &sources);
-  if (!module || !ir::verify(*module, diagnostics)) {
-    std::cerr << ir::format(diagnostics.diagnostics(), &sources);
-    return 1;
-  }
-  // Knobs a file leaves unbound get their first legal binding here; `ttlplan tune` searches them.
-  Expected<lower::ModulePlan> plan = lower::planModule(*module, *device);
-  if (!plan) {
-    std::fprintf(stderr, "error: %s\n", plan.error().message.c_str());
-    return 1;
+  driver::PlanRequest request;
+  request.input = argv[1];
+  // Knobs the file leaves unbound are tuned, as `ttlplan plan` does; the line saying what was
+  // picked comes through the log.
+  auto log = [](const std::string& line) { std::cerr << line; };
+  driver::Result<driver::Planned> planned = driver::planFile(request, *device, log);
+  if (!planned) {
+    const driver::Error& e = planned.error();
+    std::cerr << e.text(); // file:line:col diagnostics, or "ttlplan: error: ..."
+    if (e.rejection)
+      std::fprintf(stderr, "%s needs %lld and has %lld (%s)\n", e.kernel.c_str(),
+                   static_cast<long long>(e.rejection->needed),
+                   static_cast<long long>(e.rejection->available),
+                   std::string(planner::kernel::toString(e.rejection->resource)).c_str());
+    return e.exitCode();
   }
   std::printf("%s: %s on %s\n", std::string(kToolVersion).c_str(), argv[1], device->name.c_str());
-  for (const lower::KernelPlan& kernel : plan->kernels)
+  for (const lower::KernelPlan& kernel : planned->plan.kernels)
     printL1Map(kernel);
   return 0;
 }

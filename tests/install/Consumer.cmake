@@ -7,8 +7,9 @@
 #     host programs, one into a custom target), does nothing on a no-op rebuild, regenerates
 #     without recompiling when a kernel is touched, and its host programs give the same outputs
 #     as `ttlplan run` of the same kernel and binding (which compares with the reference);
-#  3. examples/api through the CMake package and through pkg-config: the L1 map it prints has
-#     the addresses and indices of `ttlplan plan --json -`.
+#  3. examples/api (the driver library) through the CMake package and through pkg-config: the
+#     L1 map it prints has the addresses and indices of `ttlplan plan --json -`, and an
+#     infeasible kernel gives ttlplan's error text and the planner's rejection as numbers.
 cmake_minimum_required(VERSION 3.25)
 
 # run(COMMAND...): runs it, fails the test on a non-zero exit; stdout and stderr are in `output`,
@@ -113,6 +114,14 @@ foreach(i RANGE ${last})
   expect("api_output;MATCHES;\\[ *${address}, *[0-9]+\\) +${name} +index +${index} "
          "api_example does not show ${name} at ${address} with index ${index}:\n${api_output}")
 endforeach()
+
+# An infeasible kernel: the error as ttlplan prints it, and the rejection as data.
+execute_process(COMMAND ${WORK}/api/api_example ${SOURCE}/tests/plan/huge_cbs.ttl
+                RESULT_VARIABLE status ERROR_VARIABLE err OUTPUT_QUIET)
+expect("status;EQUAL;1" "api_example on huge_cbs.ttl exited with ${status}:\n${err}")
+expect("err;MATCHES;short by 177,440 B" "api_example did not print ttlplan's error:\n${err}")
+expect("err;MATCHES;@huge needs 1572864 and has 1395424 \\(l1\\)"
+       "api_example did not print the rejection's data:\n${err}")
 
 find_program(PKG_CONFIG pkg-config REQUIRED)
 set(ENV{PKG_CONFIG_PATH} ${prefix}/lib/pkgconfig)

@@ -1,11 +1,11 @@
 // Tuning records as JSON objects and table rows (tools/RecordJson.h).
-#include "tools/RecordJson.h"
+#include "ttlplan/driver/RecordJson.h"
 
 #include "ttlplan/search/Tuner.h"
 
 #include <fmt/format.h>
 
-namespace ttlplan::tools {
+namespace ttlplan::driver {
 
 using nlohmann::ordered_json;
 
@@ -51,4 +51,4 @@ std::string recordTableRow(const std::string& rank, const search::Record& r) {
                      r.cores, pointText(r));
 }
 
-} // namespace ttlplan::tools
+} // namespace ttlplan::driver

@@ -11,7 +11,7 @@
 #include <string>
 #include <utility>
 
-namespace ttlplan::tools {
+namespace ttlplan::driver {
 
 /// A knob value as JSON: a string for a symbol, a number for an integer.
 nlohmann::ordered_json knobJson(const ir::KnobValue& value);
@@ -32,4 +32,4 @@ std::string recordTableHeader();
 /// One table row: `rank`, predicted time, utilisation, bound, L1 bytes, cores and the point.
 std::string recordTableRow(const std::string& rank, const search::Record& record);
 
-} // namespace ttlplan::tools
+} // namespace ttlplan::driver

@@ -1,0 +1,53 @@
+// loadDevice and parseVerified: the device and the source every workflow starts from.
+#include "ttlplan/driver/Driver.h"
+#include "ttlplan/ir/Parser.h"
+#include "ttlplan/ir/Verifier.h"
+
+#include <algorithm>
+#include <fmt/format.h>
+
+namespace ttlplan::driver {
+
+namespace {
+
+// "8" -> 8; nullopt unless 1 to 4 digits.
+std::optional<int> smallNumber(const std::string& text) {
+  if (text.empty() || text.size() > 4 ||
+      !std::all_of(text.begin(), text.end(), [](char c) { return c >= '0' && c <= '9'; }))
+    return std::nullopt;
+  return std::stoi(text);
+}
+
+} // namespace
+
+Result<ir::Device> loadDevice(const DeviceRequest& request) {
+  Expected<ir::Device> device =
+      request.file.empty() ? ir::builtinDevice(request.name) : ir::loadDeviceFile(request.file);
+  if (!device) {
+    Error e = request.file.empty() ? Error::usage(device.error().message)
+                                   : Error::input(device.error().message);
+    return e;
+  }
+  if (request.grid.empty()) return std::move(device).value();
+  size_t x = request.grid.find('x');
+  std::optional<int> rows =
+      x == std::string::npos ? std::nullopt : smallNumber(request.grid.substr(0, x));
+  std::optional<int> cols =
+      x == std::string::npos ? std::nullopt : smallNumber(request.grid.substr(x + 1));
+  if (!rows || !cols)
+    return Error::usage(fmt::format("--grid '{}' is not ROWSxCOLUMNS (e.g. 8x8)", request.grid));
+  if (Status ok = ir::setComputeGrid(*device, *rows, *cols); !ok)
+    return Error::usage("--grid: " + ok.error().message);
+  return std::move(device).value();
+}
+
+Result<Source> parseVerified(const std::string& path) {
+  ir::DiagnosticEngine diags;
+  Source out;
+  out.sources = std::make_shared<ir::SourceManager>();
+  out.module = ir::parseFile(path, diags, out.sources.get());
+  if (out.module && ir::verify(*out.module, diags)) return out;
+  return Error::located(diags, out.sources);
+}
+
+} // namespace ttlplan::driver

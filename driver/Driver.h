@@ -1,0 +1,202 @@
+#pragma once
+// The driver library: ttlplan's workflows as functions, for the `ttlplan` executable (which keeps
+// only flag parsing and printing) and for library users (docs/library.md). Each takes a request
+// (the fields are the command-line flags of the same name, docs/cli.md) and returns the outcome
+// or a structured driver::Error; none throws or prints. Lines a user should see while it works
+// (the binding it picked, warnings, --print-ir-after dumps) go to the `Log` callback.
+#include "ttlplan/codegen/Codegen.h"
+#include "ttlplan/driver/Error.h"
+#include "ttlplan/ir/Device.h"
+#include "ttlplan/ir/Operation.h"
+#include "ttlplan/ir/Params.h"
+#include "ttlplan/lower/KernelPlanner.h"
+
+#include <cstdint>
+#include <functional>
+#include <map>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace ttlplan::driver {
+
+/// Receives progress and warning lines, each ending in '\n' (`ttlplan` writes them to stderr).
+using Log = std::function<void(const std::string&)>;
+
+// --- Requests ------------------------------------------------------------------------------------
+
+/// Which device: --device, --device-file, --grid.
+struct DeviceRequest {
+  std::string name = "wormhole_b0"; ///< --device: a built-in description
+  std::string file;                 ///< --device-file (wins over `name`)
+  std::string grid;                 ///< --grid YxX: the compute grid instead of the device's
+};
+
+/// What binding to plan with: --bind, --config, --db, --no-tune.
+struct KnobRequest {
+  std::string bind;   ///< --bind NAME=V,...
+  std::string config; ///< --config: "" or "ttnn-default"
+  /// --db FILE (the planning functions): the unbound knobs from the best record of a tuning db
+  /// instead of a search (`tune --db` has its own meaning: the records it writes).
+  std::string db;
+  bool noTune = false; ///< --no-tune: an unbound knob is an error instead of tuned
+};
+
+/// `plan`: the planner alone.
+struct PlanRequest {
+  std::string input;            ///< the TTL file
+  std::string solver = "exact"; ///< --solver (L1 placement back end)
+  double timeLimitSeconds = 0;  ///< --time-limit per sub-problem; 0 = none
+  KnobRequest knobs;
+  int maxBlockCount = 4; ///< --max-block-count
+};
+
+/// The lowering pipeline (`lower`, `compile`, `run`).
+struct LowerRequest {
+  std::string input;                     ///< the TTL file
+  std::string pipeline;                  ///< --pipeline; empty = lower::kDefaultPipeline
+  bool printIrAfterAll = false;          ///< --print-ir-after-all (to the Log)
+  std::vector<std::string> printIrAfter; ///< --print-ir-after NAME (to the Log)
+  bool timePasses = false;               ///< --time-passes (to the Log)
+  std::string solver = "exact";          ///< --solver
+  double timeLimitSeconds = 0;           ///< --time-limit per sub-problem
+  KnobRequest knobs;
+  int maxBlockCount = 4; ///< --max-block-count
+  /// Per kernel, block counts of its `?` CBs by position (no flag: `tune --emit` passes the tuned
+  /// ones; lower::PlanOptions::kernelBlockCounts).
+  std::vector<std::map<size_t, int64_t>> kernelBlockCounts;
+  /// Testing hooks (`run --force-cb-address`, `--no-validate`; lower::PassContext's).
+  std::vector<std::pair<std::string, int64_t>> forcedCbAddresses;
+  bool validatePlan = true;
+};
+
+/// `compile`.
+struct CompileRequest {
+  LowerRequest lower;
+  std::string output;     ///< -o DIR: the generated files go under it
+  bool timings = false;   ///< --timings: plan.json and report.txt keep the solvers' times
+  bool emulator = false;  ///< --emulator: the emulator's wrappers, registry and device.json too
+  std::string depfile;    ///< --depfile FILE: the inputs as a Makefile rule for `stamp`
+  std::string stamp;      ///< --stamp FILE: rewritten after a successful compile
+  std::string deviceFile; ///< --device-file, when the device came from one (for the depfile)
+};
+
+/// `run`.
+struct RunRequest {
+  LowerRequest lower;
+  uint64_t seed = 1;     ///< --seed: random inputs
+  std::string inputsDir; ///< --inputs DIR: one float32 <arg>.npy per argument
+  std::string dumpDir;   ///< --dump DIR: every argument after the run
+  std::string workDir;   ///< --work-dir: generate, build and run here, and keep it
+  bool keep = false;     ///< --keep: keep the temporary work directory
+  /// The emulator to build against (its include folder and libttlplan_emu.a). Empty: the
+  /// installed one when the running program is PREFIX/bin/ttlplan, else the build tree's. A
+  /// library user whose ttlplan was installed elsewhere names the installed ones here.
+  std::string emuIncludeDir, emuLibrary;
+};
+
+// --- Outcomes ------------------------------------------------------------------------------------
+
+/// A parsed and verified TTL file.
+struct Source {
+  std::unique_ptr<ir::Module> module;
+  std::shared_ptr<ir::SourceManager> sources;
+};
+
+struct Planned {
+  Source source;
+  lower::ModulePlan plan;
+};
+
+struct Lowered {
+  std::unique_ptr<ir::Module> module;
+  std::optional<lower::ModulePlan> plan; ///< when the pipeline had a `plan` pass
+  std::shared_ptr<ir::SourceManager> sources;
+  std::vector<ir::Diagnostic> warnings; ///< the pipeline's warnings (it succeeded)
+};
+
+struct Compiled {
+  std::vector<codegen::GeneratedFile> files; ///< paths relative to CompileRequest::output
+  std::vector<bool> written;                 ///< per file: false when its text was already there
+  std::vector<ir::Diagnostic> warnings;
+  std::shared_ptr<ir::SourceManager> sources;
+};
+
+/// One kernel argument after an emulated run, against the reference.
+struct ArgumentCheck {
+  std::string name;    ///< without '%'
+  std::string missing; ///< why the emulated program left no output ("" when it did)
+  double maxAbsError = 0;
+  double maxRelError = 0;
+  double tolerance = 0; ///< relative
+  std::string summary;  ///< reference::Comparison::summary
+  bool withinTolerance = false;
+  std::string dumpError; ///< --dump: why copying it failed ("" when it did not)
+};
+
+struct RunOutcome {
+  std::string workDir;
+  bool workDirRemoved = false; ///< a temporary work directory of a passing run is removed
+  double lowerSeconds = 0, buildSeconds = 0, emulateSeconds = 0;
+  std::string emulatorOutput; ///< the emulated program's stdout and stderr
+  int emulatorExit = 0;       ///< its exit status (3: the emulator found errors)
+  std::vector<ArgumentCheck> arguments;
+  bool passed = false; ///< exit 0 and every argument within tolerance (and dumped)
+};
+
+// --- Functions -----------------------------------------------------------------------------------
+
+/// The device a request names, with its grid applied. Unknown names and bad grids are Usage
+/// errors, a broken device file an Input error.
+Result<ir::Device> loadDevice(const DeviceRequest& request);
+
+/// `path` parsed and verified.
+Result<Source> parseVerified(const std::string& path);
+
+/// The binding --bind and --config give on `module` (nullopt: neither given); a malformed --bind
+/// is a Usage error, a config ttnn cannot give for the module an Input error.
+Result<std::optional<ir::Binding>> resolveKnobs(const KnobRequest& request,
+                                                const ir::Module& module, const ir::Device& device,
+                                                const Log& log);
+
+/// The planning commands search the unbound knobs exhaustively when the space (knobs and `?`
+/// block counts) has at most this many points, else this many points of the seeded evolve
+/// strategy (seed 1; docs/tuning.md compares the strategies): `ttlplan tune --strategy evolve
+/// --budget-evals 20000` finds the same.
+inline constexpr uint64_t kPlanTuneBudget = 20000;
+
+/// `options` with the binding to plan with (binding, bindingSource, kernelBlockCounts): --bind
+/// and --config; when they leave knobs unbound, the best point search::tune finds over them
+/// (exhaustive up to kPlanTuneBudget points, else kPlanTuneBudget of a seeded evolve search; the
+/// same result at any thread count) and its `?` block counts, or with --db the best usable
+/// record of that tuning db (always, also when every knob is bound). Logs one line saying what
+/// it chose. `options.maxBlockCount` is the deepest block count searched.
+Result<lower::PlanOptions> choosePlanBinding(const KnobRequest& request, const ir::Module& module,
+                                             const ir::Device& device, lower::PlanOptions options,
+                                             const Log& log);
+
+/// `ttlplan plan`: parse, verify, choose the binding, plan every kernel. A kernel that does not
+/// fit is an Infeasible error with the planner's rejection.
+Result<Planned> planFile(const PlanRequest& request, const ir::Device& device, const Log& log);
+
+/// `ttlplan lower`: parse, choose the binding (when the pipeline plans), run the pipeline.
+Result<Lowered> lowerFile(const LowerRequest& request, const ir::Device& device, const Log& log);
+
+/// `ttlplan compile`: lowerFile, then the generated files written under `request.output` (a
+/// file whose text is already there is not rewritten), then --depfile and --stamp.
+Result<Compiled> compileFile(const CompileRequest& request, const ir::Device& device,
+                             const Log& log);
+
+/// `compile --list-outputs`: the paths compileFile will write under `output`, after parsing
+/// and verifying only (for build systems at configure time).
+Result<std::vector<std::string>> listOutputs(const std::string& input, const std::string& output,
+                                             bool emulator, const ir::Device& device);
+
+/// `ttlplan run`: compile into the work directory, build with g++ against the CPU emulator, run
+/// on random (or given) inputs and compare every argument with the independent reference. A
+/// run whose outputs differ is an outcome with passed = false, not an error.
+Result<RunOutcome> runOnEmulator(const RunRequest& request, const ir::Device& device,
+                                 const Log& log);
+
+} // namespace ttlplan::driver

@@ -1,0 +1,99 @@
+// planFile and lowerFile: the planner alone, and the whole lowering pipeline.
+#include "ttlplan/driver/Driver.h"
+#include "ttlplan/ir/Parser.h"
+#include "ttlplan/ir/Verifier.h"
+#include "ttlplan/lower/PassManager.h"
+
+#include <algorithm>
+#include <fmt/format.h>
+
+namespace ttlplan::driver {
+
+namespace {
+
+/// The planner's options from the request's flags; a bad --solver is a Usage error.
+Result<lower::PlanOptions> planOptions(const std::string& solverName, double timeLimitSeconds,
+                                       int maxBlockCount) {
+  Expected<planner::l1::L1Solver> solver = planner::l1::parseL1Solver(solverName);
+  if (!solver) return Error::usage(solver.error().message);
+  lower::PlanOptions options;
+  options.solver = *solver;
+  options.limits.timeLimitSeconds = timeLimitSeconds;
+  options.maxBlockCount = maxBlockCount;
+  return options;
+}
+
+} // namespace
+
+Result<Planned> planFile(const PlanRequest& request, const ir::Device& device, const Log& log) {
+  Result<lower::PlanOptions> options =
+      planOptions(request.solver, request.timeLimitSeconds, request.maxBlockCount);
+  if (!options) return options.error();
+  Result<Source> source = parseVerified(request.input);
+  if (!source) return source.error();
+  Result<lower::PlanOptions> chosen =
+      choosePlanBinding(request.knobs, *source->module, device, *options, log);
+  if (!chosen) return chosen.error();
+  std::optional<planner::kernel::Rejection> rejection;
+  std::string kernel;
+  Expected<lower::ModulePlan> plan =
+      lower::planModule(*source->module, device, *chosen, &rejection, &kernel);
+  if (!plan) {
+    Error e =
+        Error::make(rejection ? ErrorKind::Infeasible : ErrorKind::Input, plan.error().message);
+    e.rejection = std::move(rejection);
+    e.kernel = std::move(kernel);
+    return e;
+  }
+  return Planned{std::move(*source), std::move(*plan)};
+}
+
+Result<Lowered> lowerFile(const LowerRequest& request, const ir::Device& device, const Log& log) {
+  Result<lower::PlanOptions> options =
+      planOptions(request.solver, request.timeLimitSeconds, request.maxBlockCount);
+  if (!options) return options.error();
+  options->kernelBlockCounts = request.kernelBlockCounts;
+  Expected<lower::PassManager> manager = lower::PassManager::parse(
+      request.pipeline.empty() ? lower::kDefaultPipeline : request.pipeline);
+  if (!manager) return Error::usage(manager.error().message);
+  for (const std::string& name : request.printIrAfter)
+    if (!lower::lookupPass(name))
+      return Error::usage(fmt::format("--print-ir-after: unknown pass '{}'", name));
+
+  Lowered out;
+  out.sources = std::make_shared<ir::SourceManager>();
+  ir::DiagnosticEngine diags;
+  out.module = ir::parseFile(request.input, diags, out.sources.get());
+  if (!out.module) return Error::located(diags, out.sources);
+  // The binding (unbound knobs tuned or read from --db) matters only to a pipeline that plans,
+  // and the search needs a verified module (an invalid one fails in the pipeline, as before).
+  const std::vector<std::string>& names = manager->passNames();
+  ir::DiagnosticEngine verifyDiags;
+  bool plans = std::find(names.begin(), names.end(), "plan") != names.end() &&
+               ir::verify(*out.module, verifyDiags);
+  if (plans) {
+    Result<lower::PlanOptions> chosen =
+        choosePlanBinding(request.knobs, *out.module, device, *options, log);
+    if (!chosen) return chosen.error();
+    options = std::move(chosen);
+  } else {
+    Result<std::optional<ir::Binding>> bound =
+        resolveKnobs(request.knobs, *out.module, device, log);
+    if (!bound) return bound.error();
+    options->binding = *bound;
+  }
+  lower::PassContext context{
+      *out.module,         device, diags, *options, std::nullopt, request.forcedCbAddresses,
+      request.validatePlan};
+  lower::PipelineOptions pipeline;
+  pipeline.printIrAfterAll = request.printIrAfterAll;
+  pipeline.printIrAfter = request.printIrAfter;
+  pipeline.timePasses = request.timePasses;
+  pipeline.dump = [&log](const std::string& text) { log(text); };
+  if (!manager->run(context, pipeline)) return Error::located(diags, out.sources);
+  out.warnings = diags.diagnostics();
+  out.plan = std::move(context.plan);
+  return out;
+}
+
+} // namespace ttlplan::driver

@@ -1,0 +1,272 @@
+// runOnEmulator: plan, lower and compile a kernel, build the generated C++ with g++ against the
+// CPU emulator (docs/emulator.md), run it on random (or given) inputs and compare every argument
+// with the independent reference (docs/reference.md).
+#include "emu_build_info.h"
+#include "ttlplan/codegen/EmuBuild.h"
+#include "ttlplan/driver/Driver.h"
+#include "ttlplan/reference/Compare.h"
+#include "ttlplan/reference/Interpret.h"
+#include "ttlplan/reference/RandomInputs.h"
+#include "ttlplan/support/Npy.h"
+#include "ttlplan/support/Process.h"
+
+#include <chrono>
+#include <cstdlib>
+#include <filesystem>
+#include <fmt/format.h>
+#include <sstream>
+#include <tuple>
+
+namespace ttlplan::driver {
+
+namespace fs = std::filesystem;
+
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+double secondsSince(Clock::time_point start) {
+  return std::chrono::duration<double>(Clock::now() - start).count();
+}
+
+/// Where the emulator's headers and library are: the request's, else under the prefix when this
+/// program is an installed ttlplan (PREFIX/bin/ttlplan, cmake/Install.cmake), else in the build
+/// tree it was built in.
+std::pair<std::string, std::string> emuIncludeAndLibrary(const RunRequest& request) {
+  if (!request.emuIncludeDir.empty() && !request.emuLibrary.empty())
+    return {request.emuIncludeDir, request.emuLibrary};
+  std::error_code ec;
+  fs::path exe = fs::read_symlink("/proc/self/exe", ec);
+  if (!ec && exe.parent_path().filename() == TTLPLAN_INSTALL_BINDIR) {
+    fs::path prefix = exe.parent_path().parent_path();
+    if (fs::exists(prefix / TTLPLAN_INSTALL_EMU_LIBRARY, ec))
+      return {(prefix / TTLPLAN_INSTALL_EMU_INCLUDE_DIR).string(),
+              (prefix / TTLPLAN_INSTALL_EMU_LIBRARY).string()};
+  }
+  return {TTLPLAN_EMU_INCLUDE_DIR, TTLPLAN_EMU_LIBRARY};
+}
+
+NpyArray toNpy(const reference::HostTensor& t) {
+  NpyArray a;
+  a.shape = t.shape;
+  a.data.assign(t.data.begin(), t.data.end());
+  return a;
+}
+
+reference::HostTensor fromNpy(const NpyArray& a) {
+  reference::HostTensor t;
+  t.shape = a.shape;
+  t.data.assign(a.data.begin(), a.data.end());
+  return t;
+}
+
+/// The inputs: DIR/<name>.npy when --inputs is given (rounded to the tensor's type, as the
+/// device would store them), else random numbers from the seed.
+Result<std::map<std::string, reference::HostTensor>>
+makeInputs(const std::vector<reference::ArgumentInfo>& args, const RunRequest& request) {
+  std::map<std::string, reference::HostTensor> out;
+  for (size_t i = 0; i < args.size(); ++i) {
+    const reference::ArgumentInfo& a = args[i];
+    if (request.inputsDir.empty()) {
+      out[a.name] =
+          reference::randomTensor(a.shape, *a.dataType, request.seed, static_cast<int>(i));
+      continue;
+    }
+    std::string path = (fs::path(request.inputsDir) / (a.name + ".npy")).string();
+    Expected<NpyArray> npy = readNpy(path);
+    if (!npy) return Error::input("--inputs: " + npy.error().message);
+    if (npy->shape != a.shape)
+      return Error::input(fmt::format("--inputs: {} has shape [{}] but argument %{} is [{}]", path,
+                                      fmt::join(npy->shape, ", "), a.name,
+                                      fmt::join(a.shape, ", ")));
+    reference::HostTensor t = fromNpy(*npy);
+    reference::roundTensorToDataType(t, *a.dataType);
+    out[a.name] = std::move(t);
+  }
+  return out;
+}
+
+/// The kernel as written (a fresh parse: the reference never reads the lowered IR) and its
+/// arguments under the planned binding.
+struct Reference {
+  Source source;
+  ir::Operation* kernel = nullptr;
+  std::string name;
+  std::vector<reference::ArgumentInfo> args;
+};
+
+Result<Reference> referenceKernel(const RunRequest& request, const Lowered& lowered) {
+  Result<Source> source = parseVerified(request.lower.input);
+  if (!source) return source.error();
+  std::vector<ir::Operation*> kernels = source->module->topLevel("ttl.kernel");
+  if (kernels.size() != 1 || !lowered.plan || lowered.plan->kernels.size() != 1)
+    return Error::input(fmt::format("run takes a file with exactly one ttl.kernel (and a pipeline "
+                                    "that plans it); {} has {}",
+                                    request.lower.input, kernels.size()));
+  Reference out{std::move(*source), kernels.front(), "", {}};
+  out.name = out.kernel->attribute("sym_name").stringValue();
+  auto args = reference::kernelArguments(out.kernel, lowered.plan->binding.binding);
+  if (!args) return Error::input(args.error().message);
+  for (const reference::ArgumentInfo& a : *args)
+    if (!a.dataType)
+      return Error::input(fmt::format("run cannot make data for argument %{} (its element type "
+                                      "has no device data type)",
+                                      a.name));
+  out.args = std::move(*args);
+  return out;
+}
+
+/// The work directory: the request's, or a new temporary one.
+Result<fs::path> makeWorkDir(const RunRequest& request) {
+  fs::path work = request.workDir;
+  if (work.empty()) {
+    std::string pattern = (fs::temp_directory_path() / "ttlplan-run-XXXXXX").string();
+    if (!mkdtemp(pattern.data())) return Error::io("cannot create a temporary directory");
+    work = pattern;
+  }
+  std::error_code ec;
+  fs::create_directories(work / "in", ec);
+  fs::create_directories(work / "out", ec);
+  return work;
+}
+
+/// Writes the generated files (with the emulator's) into `work`; the kernel files.
+Result<std::vector<codegen::EmuKernelFile>> generate(const RunRequest& request,
+                                                     const ir::Device& device, Lowered& lowered,
+                                                     const fs::path& work) {
+  codegen::EmitOptions emit;
+  emit.sources = lowered.sources.get();
+  emit.inputFile = request.lower.input;
+  ir::DiagnosticEngine diags;
+  auto files = codegen::emitModule(*lowered.module, device, &*lowered.plan, emit, diags);
+  if (!files) return Error::located(diags, lowered.sources);
+  std::vector<codegen::EmuKernelFile> kernelFiles = codegen::emuKernelFiles(*files);
+  codegen::addEmuFiles(*files, device);
+  if (Expected<std::vector<bool>> s = codegen::writeFiles(work.string(), *files); !s)
+    return Error::io(s.error().message);
+  return kernelFiles;
+}
+
+/// g++ against the emulator: the kernel objects, the registry, the host program.
+Result<bool> build(const RunRequest& request, const fs::path& work,
+                   const std::vector<codegen::EmuKernelFile>& kernelFiles,
+                   const std::string& kernelName) {
+  codegen::EmuBuildOptions options;
+  options.dir = work.string();
+  std::tie(options.emuIncludeDir, options.emuLibrary) = emuIncludeAndLibrary(request);
+  options.extraFlags = {TTLPLAN_EMU_CXX_STD, "-O1"};
+  auto words = [](std::string_view text, std::vector<std::string>& out) {
+    std::istringstream in{std::string(text)};
+    std::string w;
+    while (in >> w)
+      out.push_back(w);
+  };
+  words(TTLPLAN_EMU_CXX_FLAGS, options.extraFlags);
+  words(TTLPLAN_EMU_LINK_LIBS, options.linkLibraries);
+  for (const std::vector<std::string>& command :
+       codegen::emuBuildCommands(options, kernelFiles, {kernelName})) {
+    Expected<ProcessResult> r = runProcess(command);
+    if (!r || r->exitCode != 0)
+      return Error::make(ErrorKind::Build,
+                         fmt::format("building the generated code failed:\n  {}\n{}",
+                                     codegen::shellCommandLine(command),
+                                     r ? r->output : r.error().message));
+  }
+  return true;
+}
+
+/// Every argument after the run against the reference's; --dump copies them.
+std::vector<ArgumentCheck> check(const RunRequest& request, const Reference& ref,
+                                 const std::map<std::string, reference::HostTensor>& expected,
+                                 const fs::path& work) {
+  std::vector<ArgumentCheck> out;
+  std::error_code ec;
+  for (const reference::ArgumentInfo& a : ref.args) {
+    ArgumentCheck c;
+    c.name = a.name;
+    fs::path outPath = work / "out" / (a.name + ".npy");
+    Expected<NpyArray> actual = readNpy(outPath.string());
+    if (!actual) {
+      c.missing = actual.error().message;
+      out.push_back(std::move(c));
+      continue;
+    }
+    int64_t reduction = 0;
+    for (int64_t d : a.shape)
+      reduction = std::max(reduction, d);
+    reference::Tolerance tolerance = reference::toleranceFor(*a.dataType, reduction);
+    reference::Comparison cmp =
+        reference::compare(fromNpy(*actual), expected.at(a.name), tolerance);
+    c.maxAbsError = cmp.maxAbsError;
+    c.maxRelError = cmp.maxRelError;
+    c.tolerance = tolerance.relative;
+    c.summary = cmp.summary;
+    c.withinTolerance = cmp.withinTolerance;
+    if (!request.dumpDir.empty()) {
+      fs::path dumped = fs::path(request.dumpDir) / (a.name + ".npy");
+      fs::create_directories(request.dumpDir, ec);
+      fs::copy_file(outPath, dumped, fs::copy_options::overwrite_existing, ec);
+      if (ec)
+        c.dumpError = fmt::format("--dump: cannot write {}: {}", dumped.string(), ec.message());
+    }
+    out.push_back(std::move(c));
+  }
+  return out;
+}
+
+} // namespace
+
+Result<RunOutcome> runOnEmulator(const RunRequest& request, const ir::Device& device,
+                                 const Log& log) {
+  auto start = Clock::now();
+  Result<Lowered> lowered = lowerFile(request.lower, device, log);
+  if (!lowered) return lowered.error();
+  RunOutcome out;
+  out.lowerSeconds = secondsSince(start);
+  Result<Reference> ref = referenceKernel(request, *lowered);
+  if (!ref) return ref.error();
+
+  Result<fs::path> work = makeWorkDir(request);
+  if (!work) return work.error();
+  out.workDir = work->string();
+  Result<std::vector<codegen::EmuKernelFile>> kernelFiles =
+      generate(request, device, *lowered, *work);
+  if (!kernelFiles) return kernelFiles.error();
+  auto inputs = makeInputs(ref->args, request);
+  if (!inputs) return inputs.error();
+  for (const auto& [name, tensor] : *inputs)
+    if (Status s = writeNpy((*work / "in" / (name + ".npy")).string(), toNpy(tensor)); !s)
+      return Error::io(s.error().message);
+
+  auto buildStart = Clock::now();
+  if (Result<bool> built = build(request, *work, *kernelFiles, ref->name); !built)
+    return built.error();
+  out.buildSeconds = secondsSince(buildStart);
+
+  auto emulateStart = Clock::now();
+  fs::path program = *work / ref->name / "host";
+  Expected<ProcessResult> ran =
+      runProcess({program.string(), (*work / "in").string(), (*work / "out").string()},
+                 {"TTLPLAN_EMU_DEVICE=" + (*work / codegen::kEmuDeviceFile).string()});
+  out.emulateSeconds = secondsSince(emulateStart);
+  if (!ran) return Error::make(ErrorKind::Build, ran.error().message);
+  out.emulatorOutput = ran->output;
+  out.emulatorExit = ran->exitCode;
+
+  reference::ReferenceOptions refOptions;
+  refOptions.binding = lowered->plan->binding.binding;
+  auto expected = reference::interpretKernel(ref->kernel, *inputs, device, refOptions);
+  if (!expected) return Error::input("reference: " + expected.error().message);
+  out.arguments = check(request, *ref, *expected, *work);
+  out.passed = out.emulatorExit == 0;
+  for (const ArgumentCheck& c : out.arguments)
+    out.passed = out.passed && c.missing.empty() && c.withinTolerance && c.dumpError.empty();
+  if (request.workDir.empty() && !request.keep && out.passed) {
+    std::error_code ec;
+    fs::remove_all(*work, ec);
+    out.workDirRemoved = true;
+  }
+  return out;
+}
+
+} // namespace ttlplan::driver

@@ -1,0 +1,167 @@
+// The driver library (driver/Driver.h): each workflow as a function, errors as data.
+#include "ttlplan/driver/Driver.h"
+
+#include <filesystem>
+#include <fstream>
+#include <gtest/gtest.h>
+#include <set>
+
+namespace ttlplan::driver {
+namespace {
+
+namespace fs = std::filesystem;
+
+const std::string kSource = TTLPLAN_SOURCE_DIR;
+
+std::string example(const std::string& name) {
+  return kSource + "/examples/" + name;
+}
+
+ir::Device wormhole() {
+  Result<ir::Device> d = loadDevice({});
+  EXPECT_TRUE(d.ok());
+  return *d;
+}
+
+/// A fresh scratch folder under the test binary's temporary directory.
+fs::path scratch(const std::string& name) {
+  fs::path p = fs::temp_directory_path() / ("ttlplan-driver-test-" + name);
+  fs::remove_all(p);
+  fs::create_directories(p);
+  return p;
+}
+
+TEST(Driver, DeviceErrorsAreUsageErrors) {
+  Result<ir::Device> unknown = loadDevice({"no_such_chip", "", ""});
+  ASSERT_FALSE(unknown.ok());
+  EXPECT_EQ(unknown.error().kind, ErrorKind::Usage);
+  EXPECT_EQ(unknown.error().exitCode(), 2);
+  Result<ir::Device> badGrid = loadDevice({"wormhole_b0", "", "8by8"});
+  ASSERT_FALSE(badGrid.ok());
+  EXPECT_EQ(badGrid.error().text(),
+            "ttlplan: error: --grid '8by8' is not ROWSxCOLUMNS (e.g. 8x8)\n");
+  Result<ir::Device> small = loadDevice({"wormhole_b0", "", "2x3"});
+  ASSERT_TRUE(small.ok());
+  EXPECT_EQ(small->grid.compute.rows, 2);
+  EXPECT_EQ(small->grid.compute.columns, 3);
+}
+
+TEST(Driver, ParseErrorsKeepTheirLocations) {
+  fs::path dir = scratch("parse");
+  std::ofstream(dir / "bad.ttl") << "module {\n  ttl.frobnicate\n}\n";
+  Result<Source> source = parseVerified((dir / "bad.ttl").string());
+  ASSERT_FALSE(source.ok());
+  const Error& e = source.error();
+  EXPECT_EQ(e.kind, ErrorKind::Input);
+  ASSERT_FALSE(e.diagnostics.empty());
+  EXPECT_EQ(e.diagnostics[0].location.line, 2u);
+  EXPECT_NE(e.text().find("bad.ttl:2:"), std::string::npos) << e.text();
+  EXPECT_NE(e.text().find("ttl.frobnicate"), std::string::npos) << e.text(); // the source line
+}
+
+TEST(Driver, InfeasiblePlanCarriesTheRejection) {
+  // tests/plan/huge_cbs.ttl: 1,572,864 B of CBs against 1,395,424 B free (its comment).
+  PlanRequest request;
+  request.input = kSource + "/tests/plan/huge_cbs.ttl";
+  Result<Planned> planned = planFile(request, wormhole(), nullptr);
+  ASSERT_FALSE(planned.ok());
+  const Error& e = planned.error();
+  EXPECT_EQ(e.kind, ErrorKind::Infeasible);
+  EXPECT_EQ(e.kernel, "@huge");
+  ASSERT_TRUE(e.rejection.has_value());
+  EXPECT_EQ(e.rejection->resource, planner::kernel::Resource::L1);
+  EXPECT_EQ(e.rejection->needed, 1572864);
+  EXPECT_EQ(e.rejection->available, 1395424);
+  EXPECT_EQ(e.rejection->cbs.size(), 3u);
+  EXPECT_EQ(e.text(), "ttlplan: error: " + e.message + "\n");
+  EXPECT_NE(e.message.find("short by 177,440 B"), std::string::npos) << e.message;
+}
+
+TEST(Driver, NoTuneNamesTheUnboundKnobs) {
+  PlanRequest request;
+  request.input = example("matmul_template.ttl");
+  request.knobs.bind = "BM=2,BN=2";
+  request.knobs.noTune = true;
+  Result<Planned> planned = planFile(request, wormhole(), nullptr);
+  ASSERT_FALSE(planned.ok());
+  EXPECT_EQ(planned.error().kind, ErrorKind::Input);
+  EXPECT_NE(planned.error().message.find("3 knobs are unbound (@BK, @WM, @WN)"), std::string::npos)
+      << planned.error().message;
+}
+
+TEST(Driver, TunedBindingIsLogged) {
+  PlanRequest request;
+  request.input = example("matmul_template.ttl");
+  request.knobs.bind = "BM=2,BN=2,BK=2";
+  std::vector<std::string> lines;
+  Result<Planned> planned =
+      planFile(request, wormhole(), [&](const std::string& line) { lines.push_back(line); });
+  ASSERT_TRUE(planned.ok()) << planned.error().text();
+  ASSERT_EQ(lines.size(), 1u);
+  EXPECT_NE(lines[0].find("picked"), std::string::npos) << lines[0];
+  // The tuned knobs are bound in the plan: the template requires WM * BM = WN * BN = 8.
+  EXPECT_EQ(planned->plan.binding.binding.at("WM").integer(), 4);
+  EXPECT_EQ(planned->plan.binding.binding.at("WN").integer(), 4);
+}
+
+TEST(Driver, ListOutputsNamesWhatCompileWrites) {
+  fs::path dir = scratch("compile");
+  CompileRequest request;
+  request.lower.input = example("eltwise_add.ttl");
+  request.output = (dir / "out").string();
+  request.emulator = true;
+  request.stamp = (dir / "out.stamp").string();
+  Result<std::vector<std::string>> listed =
+      listOutputs(request.lower.input, request.output, true, wormhole());
+  ASSERT_TRUE(listed.ok());
+  EXPECT_FALSE(fs::exists(dir / "out"));
+  Result<Compiled> compiled = compileFile(request, wormhole(), nullptr);
+  ASSERT_TRUE(compiled.ok()) << compiled.error().text();
+  std::set<std::string> written;
+  for (const auto& entry : fs::recursive_directory_iterator(dir / "out"))
+    if (entry.is_regular_file()) written.insert(entry.path().string());
+  EXPECT_EQ(written, std::set<std::string>(listed->begin(), listed->end()));
+  EXPECT_EQ(compiled->files.size(), listed->size());
+  EXPECT_TRUE(fs::exists(dir / "out.stamp"));
+  // Again: nothing changed, nothing is rewritten.
+  Result<Compiled> again = compileFile(request, wormhole(), nullptr);
+  ASSERT_TRUE(again.ok());
+  for (bool w : again->written)
+    EXPECT_FALSE(w);
+}
+
+TEST(Driver, RunOnEmulatorComparesEveryArgument) {
+  RunRequest request;
+  request.lower.input = example("eltwise_add.ttl");
+  Result<RunOutcome> run = runOnEmulator(request, wormhole(), nullptr);
+  ASSERT_TRUE(run.ok()) << run.error().text();
+  EXPECT_TRUE(run->passed) << run->emulatorOutput;
+  EXPECT_EQ(run->emulatorExit, 0);
+  ASSERT_EQ(run->arguments.size(), 3u);
+  for (const ArgumentCheck& c : run->arguments) {
+    EXPECT_TRUE(c.withinTolerance) << c.name << ": " << c.summary;
+    EXPECT_TRUE(c.missing.empty()) << c.name;
+  }
+  EXPECT_TRUE(run->workDirRemoved);
+  EXPECT_FALSE(fs::exists(run->workDir));
+}
+
+TEST(Driver, CorruptedPlanIsCaughtAsAFailedRun) {
+  // A CB forced onto another's address: the plan validators refuse it (Input error) ...
+  RunRequest request;
+  request.lower.input = example("eltwise_add.ttl");
+  request.lower.forcedCbAddresses = {{"%cbb", 103712}};
+  Result<RunOutcome> run = runOnEmulator(request, wormhole(), nullptr);
+  ASSERT_FALSE(run.ok());
+  EXPECT_EQ(run.error().kind, ErrorKind::Input);
+  // ... and without them the emulator catches the overlap: the run fails, it is not an error.
+  request.lower.validatePlan = false;
+  request.workDir = scratch("corrupt").string();
+  Result<RunOutcome> unchecked = runOnEmulator(request, wormhole(), nullptr);
+  ASSERT_TRUE(unchecked.ok()) << unchecked.error().text();
+  EXPECT_FALSE(unchecked->passed);
+  EXPECT_FALSE(unchecked->workDirRemoved);
+}
+
+} // namespace
+} // namespace ttlplan::driver
