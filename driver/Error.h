@@ -2,7 +2,7 @@
 // The driver's errors: what went wrong as data (the kind, the located diagnostics with their
 // notes, the planner's rejection) for library callers, and the exact text `ttlplan` prints for it.
 #include "ttlplan/ir/Diagnostics.h"
-#include "ttlplan/planner/kernel/Plan.h"
+#include "ttlplan/lower/KernelPlanner.h"
 #include "ttlplan/support/Expected.h"
 
 #include <memory>
@@ -33,10 +33,9 @@ struct Error {
   std::vector<ir::Diagnostic> diagnostics;
   /// The source text, so that text() can show the offending lines; may be null.
   std::shared_ptr<const ir::SourceManager> sources;
-  /// Infeasible: the planner's reason (resource, needed and available, the CBs and knobs involved).
-  std::optional<planner::kernel::Rejection> rejection;
-  /// Infeasible: the kernel that did not fit ("@matmul").
-  std::string kernel;
+  /// Infeasible (planFile): the kernel that did not fit and the planner's reason (resource,
+  /// needed and available, the CBs and knobs involved), with what was planned before it.
+  std::optional<lower::PlanFailure> infeasible;
 
   /// What `ttlplan` prints: the diagnostics as "file:line:col: error: ..." with source lines and
   /// notes, then "ttlplan: error: MESSAGE" when there is a message.

@@ -34,15 +34,15 @@ Result<Planned> planFile(const PlanRequest& request, const ir::Device& device, c
   Result<lower::PlanOptions> chosen =
       choosePlanBinding(request.knobs, *source->module, device, *options, log);
   if (!chosen) return chosen.error();
-  std::optional<planner::kernel::Rejection> rejection;
-  std::string kernel;
-  Expected<lower::ModulePlan> plan =
-      lower::planModule(*source->module, device, *chosen, &rejection, &kernel);
+  lower::PlanFailure failure;
+  Expected<lower::ModulePlan> plan = lower::planModule(*source->module, device, *chosen, &failure);
   if (!plan) {
+    // A rejection of a malformed problem (an extraction error) is an input error, with its data.
+    bool infeasible =
+        !failure.kernel.empty() && failure.rejection.resource != planner::kernel::Resource::Invalid;
     Error e =
-        Error::make(rejection ? ErrorKind::Infeasible : ErrorKind::Input, plan.error().message);
-    e.rejection = std::move(rejection);
-    e.kernel = std::move(kernel);
+        Error::make(infeasible ? ErrorKind::Infeasible : ErrorKind::Input, plan.error().message);
+    if (!failure.kernel.empty()) e.infeasible = std::move(failure);
     return e;
   }
   return Planned{std::move(*source), std::move(*plan)};

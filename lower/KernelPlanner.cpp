@@ -139,9 +139,7 @@ pk::PlanResult planKernel(ir::Operation* kernel, const pk::KernelProblem& proble
 }
 
 Expected<ModulePlan> planModule(ir::Module& module, const ir::Device& device,
-                                const PlanOptions& options,
-                                std::optional<planner::kernel::Rejection>* rejection,
-                                std::string* kernelName) {
+                                const PlanOptions& options, PlanFailure* failure) {
   auto start = std::chrono::steady_clock::now();
   ModulePlan out;
   out.file = module.fileName;
@@ -160,8 +158,15 @@ Expected<ModulePlan> planModule(ir::Module& module, const ir::Device& device,
       kernelOptions.blockCounts = options.kernelBlockCounts[k];
     pk::PlanResult plan = planKernel(kernel, *problem, out.binding.binding, device, kernelOptions);
     if (!plan.plan) {
-      if (rejection) *rejection = plan.rejection;
-      if (kernelName) *kernelName = "@" + kernel->attribute("sym_name").stringValue();
+      if (failure) {
+        failure->kernel = problem->name;
+        failure->rejection = *plan.rejection;
+        failure->cbNames.clear();
+        for (int p : plan.rejection->cbs)
+          if (p >= 0 && size_t(p) < problem->cbs.size())
+            failure->cbNames.push_back(problem->cbs[size_t(p)].name);
+        failure->partial = std::move(out);
+      }
       return Error{plan.rejection->message};
     }
     out.kernels.push_back(std::move(*plan.plan));

@@ -61,12 +61,18 @@ planner::kernel::PlanResult planKernel(ir::Operation* kernel,
                                        const planner::kernel::PlanOptions& options,
                                        planner::kernel::PlanCache* cache = nullptr);
 
+/// Why planModule found no plan, as data: the kernel that did not fit and the planner's reason.
+struct PlanFailure {
+  ModulePlan partial; ///< file, device, binding, and the kernels planned before the failing one
+  std::string kernel; ///< "@huge"
+  planner::kernel::Rejection rejection;
+  std::vector<std::string> cbNames; ///< the names of rejection.cbs ("%cba"), in its order
+};
+
 /// Plans every kernel of `module` (which must have passed ir::verify); a kernel that cannot be
-/// planned gives an Error with its rejection's message, and the rejection itself in `*rejection`
-/// and the kernel's name ("@k") in `*kernel` when they are given (other errors leave them unset).
+/// planned gives an Error with its rejection's message, and, when `failure` is given, fills it
+/// (other errors, such as a binding that does not fit the knobs, leave it untouched).
 Expected<ModulePlan> planModule(ir::Module& module, const ir::Device& device,
-                                const PlanOptions& options = {},
-                                std::optional<planner::kernel::Rejection>* rejection = nullptr,
-                                std::string* kernel = nullptr);
+                                const PlanOptions& options = {}, PlanFailure* failure = nullptr);
 
 } // namespace ttlplan::lower

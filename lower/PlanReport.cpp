@@ -146,11 +146,29 @@ nlohmann::json toJson(const ModulePlan& plan, Timings timings) {
   }
   nlohmann::json j = {
       {"schema_version", kPlanReportSchemaVersion},
+      {"status", "planned"},
       {"file", plan.file},
       {"device", plan.device},
       {"binding", {{"source", plan.binding.source}, {"values", plan.binding.binding}}},
       {"kernels", kernels}};
   if (shown) j["total_milliseconds"] = plan.totalMilliseconds;
+  return j;
+}
+
+nlohmann::json toJson(const PlanFailure& failure, Timings timings) {
+  nlohmann::json j = toJson(failure.partial, timings);
+  j.erase("total_milliseconds");
+  j["status"] = "infeasible";
+  const planner::kernel::Rejection& r = failure.rejection;
+  j["rejection"] = {{"kernel", failure.kernel},
+                    {"resource", planner::kernel::toString(r.resource)},
+                    {"status", planner::toString(r.status)},
+                    {"needed", r.needed},
+                    {"available", r.available},
+                    {"shortfall", r.needed - r.available},
+                    {"cbs", failure.cbNames},
+                    {"knobs", r.knobs},
+                    {"message", r.message}};
   return j;
 }
 

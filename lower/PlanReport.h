@@ -15,8 +15,13 @@ inline constexpr int kPlanReportSchemaVersion = 1;
 /// `ttlplan compile` writes plan.json and report.txt unless --timings.
 enum class Timings { Shown, Omitted };
 
-/// The report as JSON data.
+/// The report as JSON data ("status": "planned").
 nlohmann::json toJson(const ModulePlan& plan, Timings timings = Timings::Shown);
+
+/// The report of a module that did not fit ("status": "infeasible"): the kernels planned before
+/// the failing one and "rejection": kernel, resource, solve status, needed, available,
+/// shortfall, the CBs and knobs involved, and the message ttlplan prints.
+nlohmann::json toJson(const PlanFailure& failure, Timings timings = Timings::Shown);
 
 /// The terminal view: per kernel the binding, grid and work per core, the CB table, L1 headroom,
 /// DST per chain, multicast rectangles and semaphores, and the solves with their times.

@@ -8,6 +8,7 @@ packages=(
   libgtest-dev libgmock-dev libbenchmark-dev
   mlir-16-tools llvm-16-tools   # test tools only: mlir-opt-16 checks the generic form
   slurm-wlm munge               # test tools only: tests/slurm runs scripts/slurm on a private cluster
+  python3 python3-jsonschema    # test tools only: tests/schema validates JSON output (docs/schema)
 )
 missing=()
 for p in "${packages[@]}"; do

@@ -13,7 +13,14 @@ int runPlan(const PlanFlags& flags, const DeviceFlags& deviceFlags) {
   std::optional<ir::Device> device = resolveDevice(deviceFlags, exitCode);
   if (!device) return exitCode;
   driver::Result<driver::Planned> planned = driver::planFile(flags, *device, logToStderr);
-  if (!planned) return report(planned.error());
+  if (!planned) {
+    // An infeasible plan still writes its JSON: the status and the reasons as data.
+    const driver::Error& e = planned.error();
+    if (e.infeasible && !flags.jsonOutput.empty())
+      writeOutput(flags.jsonOutput == "-" ? "" : flags.jsonOutput,
+                  lower::toJson(*e.infeasible).dump(2) + "\n");
+    return report(e);
+  }
   const lower::ModulePlan& plan = planned->plan;
   // `--json -`: the JSON is standard output (for scripts), and the report goes to stderr.
   const bool jsonToStdout = flags.jsonOutput == "-";

@@ -63,11 +63,12 @@ int main(int argc, char** argv) {
   if (!planned) {
     const driver::Error& e = planned.error();
     std::cerr << e.text(); // file:line:col diagnostics, or "ttlplan: error: ..."
-    if (e.rejection)
-      std::fprintf(stderr, "%s needs %lld and has %lld (%s)\n", e.kernel.c_str(),
-                   static_cast<long long>(e.rejection->needed),
-                   static_cast<long long>(e.rejection->available),
-                   std::string(planner::kernel::toString(e.rejection->resource)).c_str());
+    if (e.infeasible)
+      std::fprintf(
+          stderr, "%s needs %lld and has %lld (%s)\n", e.infeasible->kernel.c_str(),
+          static_cast<long long>(e.infeasible->rejection.needed),
+          static_cast<long long>(e.infeasible->rejection.available),
+          std::string(planner::kernel::toString(e.infeasible->rejection.resource)).c_str());
     return e.exitCode();
   }
   std::printf("%s: %s on %s\n", std::string(kToolVersion).c_str(), argv[1], device->name.c_str());

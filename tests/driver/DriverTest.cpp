@@ -67,12 +67,15 @@ TEST(Driver, InfeasiblePlanCarriesTheRejection) {
   ASSERT_FALSE(planned.ok());
   const Error& e = planned.error();
   EXPECT_EQ(e.kind, ErrorKind::Infeasible);
-  EXPECT_EQ(e.kernel, "@huge");
-  ASSERT_TRUE(e.rejection.has_value());
-  EXPECT_EQ(e.rejection->resource, planner::kernel::Resource::L1);
-  EXPECT_EQ(e.rejection->needed, 1572864);
-  EXPECT_EQ(e.rejection->available, 1395424);
-  EXPECT_EQ(e.rejection->cbs.size(), 3u);
+  ASSERT_TRUE(e.infeasible.has_value());
+  EXPECT_EQ(e.infeasible->kernel, "@huge");
+  const planner::kernel::Rejection& r = e.infeasible->rejection;
+  EXPECT_EQ(r.resource, planner::kernel::Resource::L1);
+  EXPECT_EQ(r.needed, 1572864);
+  EXPECT_EQ(r.available, 1395424);
+  EXPECT_EQ(e.infeasible->cbNames, (std::vector<std::string>{"%cba", "%cbb", "%cbc"}));
+  EXPECT_TRUE(e.infeasible->partial.kernels.empty());
+  EXPECT_EQ(e.infeasible->partial.device, "wormhole_b0");
   EXPECT_EQ(e.text(), "ttlplan: error: " + e.message + "\n");
   EXPECT_NE(e.message.find("short by 177,440 B"), std::string::npos) << e.message;
 }
