@@ -49,7 +49,8 @@ struct PlanRequest {
   std::string solver = "exact"; ///< --solver (L1 placement back end)
   double timeLimitSeconds = 0;  ///< --time-limit per sub-problem; 0 = none
   KnobRequest knobs;
-  int maxBlockCount = 4; ///< --max-block-count
+  int maxBlockCount = 4;          ///< --max-block-count
+  planner::l1::ExactParams exact; ///< --no-RULE: the exact L1 solver's pruning rules
 };
 
 /// The lowering pipeline (`lower`, `compile`, `run`).
@@ -62,7 +63,8 @@ struct LowerRequest {
   std::string solver = "exact";          ///< --solver
   double timeLimitSeconds = 0;           ///< --time-limit per sub-problem
   KnobRequest knobs;
-  int maxBlockCount = 4; ///< --max-block-count
+  int maxBlockCount = 4;          ///< --max-block-count
+  planner::l1::ExactParams exact; ///< --no-RULE: the exact L1 solver's pruning rules
   /// Per kernel, block counts of its `?` CBs by position (no flag: `tune --emit` passes the tuned
   /// ones; lower::PlanOptions::kernelBlockCounts).
   std::vector<std::map<size_t, int64_t>> kernelBlockCounts;

@@ -13,13 +13,14 @@ namespace {
 
 /// The planner's options from the request's flags; a bad --solver is a Usage error.
 Result<lower::PlanOptions> planOptions(const std::string& solverName, double timeLimitSeconds,
-                                       int maxBlockCount) {
+                                       int maxBlockCount, const planner::l1::ExactParams& exact) {
   Expected<planner::l1::L1Solver> solver = planner::l1::parseL1Solver(solverName);
   if (!solver) return Error::usage(solver.error().message);
   lower::PlanOptions options;
   options.solver = *solver;
   options.limits.timeLimitSeconds = timeLimitSeconds;
   options.maxBlockCount = maxBlockCount;
+  options.exact = exact;
   return options;
 }
 
@@ -27,7 +28,7 @@ Result<lower::PlanOptions> planOptions(const std::string& solverName, double tim
 
 Result<Planned> planFile(const PlanRequest& request, const ir::Device& device, const Log& log) {
   Result<lower::PlanOptions> options =
-      planOptions(request.solver, request.timeLimitSeconds, request.maxBlockCount);
+      planOptions(request.solver, request.timeLimitSeconds, request.maxBlockCount, request.exact);
   if (!options) return options.error();
   Result<Source> source = parseVerified(request.input);
   if (!source) return source.error();
@@ -50,7 +51,7 @@ Result<Planned> planFile(const PlanRequest& request, const ir::Device& device, c
 
 Result<Lowered> lowerFile(const LowerRequest& request, const ir::Device& device, const Log& log) {
   Result<lower::PlanOptions> options =
-      planOptions(request.solver, request.timeLimitSeconds, request.maxBlockCount);
+      planOptions(request.solver, request.timeLimitSeconds, request.maxBlockCount, request.exact);
   if (!options) return options.error();
   options->kernelBlockCounts = request.kernelBlockCounts;
   Expected<lower::PassManager> manager = lower::PassManager::parse(

@@ -63,11 +63,11 @@ Status applyOptions(Pass& pass, const PassInfo& info, std::string_view options) 
     std::string_view name = trim(item.substr(0, eq));
     std::string_view value = trim(item.substr(eq + 1));
     bool known = false;
-    for (const PassOptionInfo& o : info.options)
+    for (const OptionRecord& o : info.options)
       known = known || o.name == name;
     if (!known) {
       std::string names;
-      for (const PassOptionInfo& o : info.options)
+      for (const OptionRecord& o : info.options)
         names += fmt::format("{}{}", names.empty() ? "" : ", ", o.name);
       return Error{fmt::format("pipeline: pass '{}' has no option '{}' (options: {})", info.name,
                                name, names.empty() ? "none" : names)};

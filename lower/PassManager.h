@@ -3,6 +3,7 @@
 // separated by commas, each optionally followed by `{opt=value,...}`.
 #include "ttlplan/lower/Pass.h"
 #include "ttlplan/support/Expected.h"
+#include "ttlplan/support/Options.h"
 
 #include <functional>
 #include <iosfwd>
@@ -14,21 +15,19 @@
 
 namespace ttlplan::lower {
 
-/// One option of a pass, for the pipeline parser, `--help` and docs.
-struct PassOptionInfo {
-  std::string_view name;         ///< "max-block-count"
-  std::string_view doc;          ///< one line
-  std::string_view range;        ///< "[1, 64]"
-  std::string_view defaultValue; ///< "4"
-};
-
 /// One registry entry.
 struct PassInfo {
   std::string_view name;    ///< "expand-threads"
   std::string_view summary; ///< one line for `ttlplan lower --help` and docs
-  std::vector<PassOptionInfo> options;
+  /// Its options (support/Options.h), for the pipeline parser, `--help` and docs/options.md; the
+  /// plan pass takes the planner's table (planner/Options.h).
+  std::vector<OptionRecord> options;
   std::function<std::unique_ptr<Pass>()> create;
 };
+
+/// The option tables of the passes that have options of their own ("pass NAME"), for `ttlplan
+/// options` and docs/options.md; the plan pass's are the planner's table.
+std::vector<OptionTable> passOptionTables();
 
 /// Every registered pass, in pipeline order.
 std::span<const PassInfo> registeredPasses();

@@ -1,7 +1,10 @@
 // The registry of lowering passes, in default-pipeline order (docs/lowering.md). One entry per
-// pass: name, summary, options (name, doc, range, default) and factory.
+// pass: name, summary, options (OptionRecords: name, doc, type, range, default) and factory.
 #include "ttlplan/lower/PassManager.h"
 #include "ttlplan/lower/passes/Passes.h"
+#include "ttlplan/planner/Options.h"
+
+#include <fmt/format.h>
 
 namespace ttlplan::lower {
 
@@ -20,13 +23,8 @@ std::span<const PassInfo> registeredPasses() {
        "copy that overwrites or reads the view it writes or reads)",
        {},
        createInsertSyncPass},
-      {"plan",
-       "plan L1, CB indices, DST, cores and multicast (lower::planModule)",
-       {{"max-block-count", "deepest block count tried for a `?` CB", "[1, 64]", "4"},
-        {"solver", "L1 placement back end",
-         "exact|cbc|glpk|first-fit-decreasing|best-fit-decreasing", "exact"},
-        {"time-limit", "seconds per sub-problem", "[0, 1e6]", "10"}},
-       createPlanPass},
+      {"plan", "plan L1, CB indices, DST, cores and multicast (lower::planModule)",
+       planner::plannerOptions().records, createPlanPass},
       {"apply-plan",
        "write the plan into the IR (ttl.bind_cb, grid, work ranges, pipe nets) and substitute the "
        "knob binding",
@@ -47,10 +45,7 @@ std::span<const PassInfo> registeredPasses() {
        createLowerComputePass},
       {"lower-data-movement",
        "lower copies to tile reads and writes, and pipes to multicast with the semaphore handshake",
-       {{"max-unrolled-tiles",
-         "blocks of at most this many tiles are copied by unrolled calls, "
-         "larger ones by two scf.for loops",
-         "[0, 1024]", "4"}},
+       {kMaxUnrolledTiles},
        createLowerDataMovementPass},
       {"lower-sync",
        "lower CB, wait, barrier, semaphore and core-coordinate ops to kernel API calls",
@@ -58,6 +53,18 @@ std::span<const PassInfo> registeredPasses() {
        createLowerSyncPass},
   };
   return passes;
+}
+
+std::vector<OptionTable> passOptionTables() {
+  std::vector<OptionTable> out;
+  for (const PassInfo& p : registeredPasses()) {
+    if (p.options.empty() || p.name == "plan") continue;
+    out.push_back(
+        {fmt::format("pass {}", p.name),
+         fmt::format("Options of the `{0}` pass: `--pipeline ...,{0}{{NAME=VALUE}}`.", p.name),
+         p.options});
+  }
+  return out;
 }
 
 } // namespace ttlplan::lower

@@ -28,7 +28,7 @@ int runAlloc(const AllocFlags& flags) {
   SolveLimits limits;
   limits.timeLimitSeconds = flags.timeLimitSeconds;
   limits.nodeLimit = flags.nodeLimit;
-  l1::Result result = l1::solve(problem, *solver, limits);
+  l1::Result result = l1::solve(problem, *solver, limits, flags.exact);
 
   // The report: one line on stderr, so that stdout holds only the CSV.
   // With a capacity the solver answers "does it fit?"; calling that "optimal" next to a gap

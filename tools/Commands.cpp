@@ -7,6 +7,9 @@
 #include "ttlplan/ir/Parser.h"
 #include "ttlplan/ir/Printer.h"
 #include "ttlplan/ir/Verifier.h"
+#include "ttlplan/lower/PassManager.h"
+#include "ttlplan/planner/Options.h"
+#include "ttlplan/search/TuneOptions.h"
 #include "ttlplan/support/ReadFile.h"
 
 #include <fmt/format.h>
@@ -160,6 +163,24 @@ int runDevices(const DeviceFlags& device, bool json) {
   for (const ir::Device& d : devices)
     all.push_back(ir::toJson(d));
   std::cout << all.dump(2) << "\n";
+  return kSuccess;
+}
+
+int runOptions(bool markdown) {
+  std::vector<OptionTable> passes = lower::passOptionTables();
+  std::vector<const OptionTable*> tables = {&planner::plannerOptions(), &search::tuneOptions()};
+  for (const OptionTable& t : passes)
+    tables.push_back(&t);
+  if (markdown) {
+    std::cout << optionsMarkdown(tables);
+    return kSuccess;
+  }
+  for (const OptionTable* t : tables) {
+    std::cout << t->component << ": " << t->summary << "\n";
+    for (const OptionRecord& r : t->records)
+      std::cout << fmt::format("  --{:<20} {}\n", r.name, r.help());
+    std::cout << "\n";
+  }
   return kSuccess;
 }
 

@@ -36,12 +36,13 @@ struct VerifyFlags {
 };
 
 struct AllocFlags {
-  std::string input;            ///< FILE.csv
-  std::string output;           ///< -o; stdout when empty
-  int64_t capacity = 0;         ///< --capacity; 0 = unbounded (minimise the peak)
-  std::string solver = "exact"; ///< --solver
-  double timeLimitSeconds = 0;  ///< --time-limit; 0 = none
-  int64_t nodeLimit = 0;        ///< --node-limit; 0 = none
+  std::string input;              ///< FILE.csv
+  std::string output;             ///< -o; stdout when empty
+  int64_t capacity = 0;           ///< --capacity; 0 = unbounded (minimise the peak)
+  std::string solver = "exact";   ///< --solver
+  double timeLimitSeconds = 0;    ///< --time-limit; 0 = none
+  int64_t nodeLimit = 0;          ///< --node-limit; 0 = none
+  planner::l1::ExactParams exact; ///< --no-RULE: the exact solver's pruning rules
 };
 
 struct PlanFlags : driver::PlanRequest {
@@ -88,6 +89,8 @@ int runPrint(const PrintFlags& flags);
 int runVerify(const VerifyFlags& flags, const DeviceFlags& device);
 int runDevices(const DeviceFlags& device, bool json);
 int runOps();
+/// `ttlplan options [--markdown]`: every option table (docs/options.md is the Markdown).
+int runOptions(bool markdown);
 int runAlloc(const AllocFlags& flags);
 int runPlan(const PlanFlags& flags, const DeviceFlags& device);
 int runLower(const LowerFlags& flags, const DeviceFlags& device);

@@ -1,4 +1,5 @@
 // `ttlplan lower`: run the lowering pipeline and print the result (docs/lowering.md).
+#include "tools/OptionFlags.h"
 #include "tools/Pipeline.h"
 #include "ttlplan/ir/Printer.h"
 #include "ttlplan/lower/PassManager.h"
@@ -23,16 +24,8 @@ void addPipelineFlags(CLI::App& command, PipelineFlags& flags) {
                      "Print the IR to stderr after the named pass (repeatable)");
   command.add_flag("--time-passes", flags.timePasses,
                    "Print each pass's wall time and statistics to stderr");
-  command.add_option("--solver", flags.solver, "L1 placement back end for the plan pass")
-      ->capture_default_str();
-  command
-      .add_option("--time-limit", flags.timeLimitSeconds,
-                  "Seconds per planner sub-problem; 0 (default) = none")
-      ->check(CLI::Range(0.0, 1e6));
-  command
-      .add_option("--max-block-count", flags.maxBlockCount,
-                  "Deepest block count tried for `?` CBs (default 4)")
-      ->check(CLI::Range(1, 64));
+  addPlannerFlags(command, flags.solver, flags.timeLimitSeconds, &flags.maxBlockCount);
+  addExactRuleFlags(command, flags.exact);
 }
 
 int runLower(const LowerFlags& flags, const DeviceFlags& deviceFlags) {

@@ -3,9 +3,12 @@
 #include "tools/TuneCommand.h"
 
 #include "tools/Knobs.h"
+#include "tools/OptionFlags.h"
 #include "ttlplan/driver/RecordJson.h"
 #include "ttlplan/ir/Params.h"
 #include "ttlplan/lower/Extract.h"
+#include "ttlplan/planner/Options.h"
+#include "ttlplan/search/TuneOptions.h"
 #include "ttlplan/search/Tuner.h"
 #include "ttlplan/search/baselines/TtnnBinding.h"
 
@@ -184,42 +187,26 @@ CLI::App* addTuneCommand(CLI::App& app, TuneFlags& flags, DeviceFlags& device) {
               "the top K beside ttnn's default config (docs/tuning.md)");
   cmd->add_option("file", flags.input, "TTL file")->required()->check(CLI::ExistingFile);
   addKnobFlags(*cmd, flags.knobs, device, KnobUse::Tune);
-  cmd->add_option("--strategy", flags.strategy,
-                  "exhaustive (canonical order), random (seeded, without repeats), anneal "
-                  "(simulated annealing) or evolve (genetic)")
-      ->capture_default_str();
-  cmd->add_option("--budget-evals", flags.budgetEvals,
-                  "Points to visit (required except for exhaustive; 0 = the whole space); the "
-                  "result then does not depend on machine speed");
-  cmd->add_option("--time-limit", flags.timeLimitSeconds,
-                  "Stop after the round that passes this many seconds, with the best so far")
-      ->check(CLI::Range(0.0, 1e9));
-  cmd->add_option("--threads", flags.threads, "Worker threads (0 = every hardware thread)")
-      ->check(CLI::Range(0, 4096));
-  cmd->add_option("--seed", flags.seed, "Seed of the random, anneal and evolve strategies")
-      ->capture_default_str();
+  const OptionTable& tune = search::tuneOptions();
+  addOption(*cmd, tune.at("strategy"), flags.strategy);
+  addOption(*cmd, tune.at("budget-evals"), flags.budgetEvals);
+  addOption(*cmd, tune.at("time-limit"), flags.timeLimitSeconds);
+  addOption(*cmd, tune.at("threads"), flags.threads);
+  addOption(*cmd, tune.at("seed"), flags.seed);
   cmd->add_option("--db", flags.db,
                   "Append a record per evaluated point to this JSON-lines file (must not exist "
                   "unless --resume)");
-  cmd->add_flag("--resume", flags.resume,
-                "Continue --db: recorded points are reused, a torn last line repaired");
-  cmd->add_option("--shard", flags.shard,
-                  "I/N: visit only shard I of N of the enumeration (exhaustive, random); merge "
-                  "the shards' --db files with `ttlplan db merge`");
-  cmd->add_option("--top", flags.top, "How many of the best points to list")
-      ->capture_default_str()
-      ->check(CLI::Range(1, 10000));
+  cmd->add_flag("--resume", flags.resume, std::string(tune.at("resume").doc));
+  addOption(*cmd, tune.at("shard"), flags.shard);
+  addOption(*cmd, tune.at("top"), flags.top);
   cmd->add_option("--json", flags.jsonOutput,
                   "Write the result as JSON to this file ('-': stdout, instead of the table)");
   cmd->add_option("--emit", flags.emitDir, "Compile the best point into DIR (like `compile`)");
   cmd->add_flag("--verify-best", flags.verifyBest,
                 "Run the best point on the emulator against the reference (like `run`)");
   cmd->add_flag("--quiet", flags.quiet, "No progress line");
-  cmd->add_option("--max-block-count", flags.maxBlockCount,
-                  "Block counts searched for `?` CBs: 1..N (default 4)")
-      ->check(CLI::Range(1, 64));
-  cmd->add_option("--node-limit", flags.nodeLimit,
-                  "Node budget per planner sub-problem (0 = none; deterministic)");
+  addOption(*cmd, planner::plannerOptions().at("max-block-count"), flags.maxBlockCount);
+  addOption(*cmd, planner::plannerOptions().at("node-limit"), flags.nodeLimit);
   return cmd;
 }
 

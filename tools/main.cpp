@@ -3,6 +3,7 @@
 #include "tools/CostCommand.h"
 #include "tools/DbCommand.h"
 #include "tools/Knobs.h"
+#include "tools/OptionFlags.h"
 #include "tools/Pipeline.h"
 #include "tools/TuneCommand.h"
 #include "ttlplan/ir/Device.h"
@@ -27,23 +28,6 @@ void addDeviceFlags(CLI::App& command, DeviceFlags& device) {
       .add_option("--device-file", device.file,
                   "A device description JSON file (docs/devices.md); wins over --device")
       ->check(CLI::ExistingFile);
-}
-
-/// `--solver` and `--time-limit`, shared by the commands that solve L1 placement.
-void addSolverFlags(CLI::App& command, std::string& solver, double& timeLimitSeconds,
-                    const std::string& timeLimitScope) {
-  std::vector<std::string> names;
-  for (ttlplan::planner::l1::L1Solver s : ttlplan::planner::l1::allL1Solvers())
-    names.emplace_back(ttlplan::planner::l1::toString(s));
-  command.add_option(
-      "--solver", solver,
-      fmt::format("L1 placement solver: {} (default {})", fmt::join(names, ", "), names.front()));
-  command
-      .add_option("--time-limit", timeLimitSeconds,
-                  "Wall-clock limit in seconds " + timeLimitScope +
-                      "; 0 (default) = none. A limit hit with a plan in hand is reported as "
-                      "feasible with a gap")
-      ->check(CLI::Range(0.0, 1e6));
 }
 
 } // namespace
@@ -90,6 +74,11 @@ int main(int argc, char** argv) {
   addDeviceFlags(*devicesCmd, device);
 
   app.add_subcommand("ops", "List the ops ttlplan knows, where they may appear, and what they do");
+  bool optionsMarkdown = false;
+  CLI::App* optionsCmd = app.add_subcommand(
+      "options", "List every option table (planner, tune, passes): name, default, range, doc");
+  optionsCmd->add_flag("--markdown", optionsMarkdown,
+                       "As Markdown (docs/options.md is this output)");
 
   AllocFlags alloc;
   CLI::App* allocCmd = app.add_subcommand(
@@ -102,11 +91,8 @@ int main(int argc, char** argv) {
       ->add_option("--capacity", alloc.capacity,
                    "Bytes available; 0 (default) = unbounded, just minimise the peak")
       ->check(CLI::NonNegativeNumber);
-  addSolverFlags(*allocCmd, alloc.solver, alloc.timeLimitSeconds, "for the whole solve");
-  allocCmd
-      ->add_option("--node-limit", alloc.nodeLimit,
-                   "Branch-and-bound node limit (deterministic); 0 (default) = none")
-      ->check(CLI::NonNegativeNumber);
+  addPlannerFlags(*allocCmd, alloc.solver, alloc.timeLimitSeconds, nullptr, &alloc.nodeLimit);
+  addExactRuleFlags(*allocCmd, alloc.exact);
   allocCmd->add_option("-o,--output", alloc.output, "Write the CSV here instead of stdout");
 
   PlanFlags plan;
@@ -115,15 +101,12 @@ int main(int argc, char** argv) {
               "assignment, multicast) and print the report (docs/plan.md)");
   planCmd->add_option("file", plan.input, "TTL file")->required()->check(CLI::ExistingFile);
   addDeviceFlags(*planCmd, device);
-  addSolverFlags(*planCmd, plan.solver, plan.timeLimitSeconds, "per sub-problem");
+  addPlannerFlags(*planCmd, plan.solver, plan.timeLimitSeconds, &plan.maxBlockCount);
+  addExactRuleFlags(*planCmd, plan.exact);
   planCmd->add_option("--json", plan.jsonOutput,
                       "Also write the report as JSON (schema_version 1) to this file ('-': "
                       "standard output, and the report goes to standard error)");
   addKnobFlags(*planCmd, plan.knobs, device);
-  planCmd
-      ->add_option("--max-block-count", plan.maxBlockCount,
-                   "Deepest block count tried for `?` CBs (default 4); reduced until L1 fits")
-      ->check(CLI::Range(1, 64));
   planCmd->add_option("-o,--output", plan.output,
                       "Write the planned IR (ttl.bind_cb attributes, work ranges) to this file");
 
@@ -235,5 +218,6 @@ int main(int argc, char** argv) {
   if (costCmd->parsed()) return runCost(costFlags, device);
   if (tuneCmd->parsed()) return runTune(tuneFlags, device);
   if (dbCmd->parsed()) return runDb(dbFlags);
+  if (optionsCmd->parsed()) return runOptions(optionsMarkdown);
   return runOps();
 }

@@ -576,10 +576,10 @@ private:
 class LowerDataMovementPass : public Pass {
 public:
   Status setOption(std::string_view name, std::string_view value) override {
-    if (name == "max-unrolled-tiles") {
-      std::optional<int64_t> v = parseIntOption(value, 0, 1024);
-      if (!v) return Error{"expected an integer in [0, 1024]"};
-      maxUnrolledTiles_ = *v;
+    if (name == kMaxUnrolledTiles.name) {
+      Expected<double> v = kMaxUnrolledTiles.number(value);
+      if (!v) return v.error();
+      maxUnrolledTiles_ = static_cast<int64_t>(*v);
       return Status::success();
     }
     return Pass::setOption(name, value);

@@ -5,14 +5,6 @@
 
 namespace ttlplan::lower {
 
-std::optional<int64_t> parseIntOption(std::string_view text, int64_t lo, int64_t hi) {
-  int64_t v = 0;
-  auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), v);
-  if (ec != std::errc() || end != text.data() + text.size() || v < lo || v > hi)
-    return std::nullopt;
-  return v;
-}
-
 void reportError(PassContext& context, const std::string& text) {
   static const std::regex prefix(R"(^([^\n:]+):(\d+):(\d+): error: )");
   std::smatch m;

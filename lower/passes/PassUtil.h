@@ -1,6 +1,6 @@
 #pragma once
-// Small helpers the passes share: option parsing and reporting pre-formatted planner errors as
-// diagnostics at their location.
+// Small helpers the passes share: reporting pre-formatted planner errors as diagnostics at their
+// location.
 #include "ttlplan/lower/Pass.h"
 
 #include <optional>
@@ -8,9 +8,6 @@
 #include <string_view>
 
 namespace ttlplan::lower {
-
-/// An integer in [lo, hi], or nullopt.
-std::optional<int64_t> parseIntOption(std::string_view text, int64_t lo, int64_t hi);
 
 /// Emits `text` ("file:line:col: error: what", possibly with more lines) as an error diagnostic
 /// at that location; text without a location prefix gets an unknown location.

@@ -1,6 +1,7 @@
 #pragma once
 // Factories of the registered passes (lower/PassRegistry.cpp lists them with their options).
 #include "ttlplan/lower/Pass.h"
+#include "ttlplan/support/Options.h"
 
 #include <memory>
 
@@ -15,6 +16,16 @@ std::unique_ptr<Pass> createInferDstPass();
 std::unique_ptr<Pass> createExpandThreadsPass();
 std::unique_ptr<Pass> createLowerComputePass();
 std::unique_ptr<Pass> createLowerDataMovementPass();
+/// lower-data-movement's option, defined here once for the registry and the pass.
+inline const OptionRecord kMaxUnrolledTiles{
+    "max-unrolled-tiles",
+    "Blocks of at most this many tiles are copied by unrolled calls, larger ones by two scf.for "
+    "loops",
+    OptionType::Integer,
+    0,
+    1024,
+    {},
+    "4"};
 std::unique_ptr<Pass> createLowerSyncPass();
 
 } // namespace ttlplan::lower

@@ -2,8 +2,8 @@
 // and the report.
 #include "ttlplan/lower/passes/PassUtil.h"
 #include "ttlplan/lower/passes/Passes.h"
+#include "ttlplan/planner/Options.h"
 
-#include <charconv>
 #include <fmt/format.h>
 
 namespace ttlplan::lower {
@@ -13,34 +13,18 @@ namespace {
 class PlanPass : public Pass {
 public:
   Status setOption(std::string_view name, std::string_view value) override {
-    if (name == "max-block-count") {
-      std::optional<int64_t> v = parseIntOption(value, 1, 64);
-      if (!v) return Error{"expected an integer in [1, 64]"};
-      maxBlockCount_ = static_cast<int>(*v);
-      return Status::success();
-    }
-    if (name == "solver") {
-      auto solver = planner::l1::parseL1Solver(value);
-      if (!solver) return Error{fmt::format("unknown L1 solver '{}'", value)};
-      solver_ = *solver;
-      return Status::success();
-    }
-    if (name == "time-limit") {
-      double seconds = 0;
-      auto [end, ec] = std::from_chars(value.data(), value.data() + value.size(), seconds);
-      if (ec != std::errc() || end != value.data() + value.size() || seconds < 0 || seconds > 1e6)
-        return Error{"expected seconds in [0, 1e6]"};
-      timeLimit_ = seconds;
-      return Status::success();
-    }
-    return Pass::setOption(name, value);
+    if (!planner::plannerOptions().find(name)) return Pass::setOption(name, value);
+    // Checked now (a bad value is a pipeline error), applied over the context's options in run.
+    PlanOptions scratch;
+    if (Status ok = planner::setPlannerOption(scratch, name, value); !ok) return ok;
+    overrides_.emplace_back(name, value);
+    return Status::success();
   }
 
   bool run(PassContext& context) override {
     PlanOptions options = context.planOptions;
-    if (maxBlockCount_) options.maxBlockCount = *maxBlockCount_;
-    if (solver_) options.solver = *solver_;
-    if (timeLimit_) options.limits.timeLimitSeconds = *timeLimit_;
+    for (const auto& [name, value] : overrides_)
+      (void)planner::setPlannerOption(options, name, value); // checked in setOption
     Expected<ModulePlan> plan = planModule(context.module, context.device, options);
     if (!plan) {
       reportError(context, plan.error().message);
@@ -80,9 +64,7 @@ private:
     return false;
   }
 
-  std::optional<int> maxBlockCount_;
-  std::optional<planner::l1::L1Solver> solver_;
-  std::optional<double> timeLimit_;
+  std::vector<std::pair<std::string, std::string>> overrides_; ///< plan{name=value}, in order
 };
 
 } // namespace

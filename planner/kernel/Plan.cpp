@@ -139,7 +139,8 @@ std::string l1Fix(std::vector<CbPlan> cbs, const DeviceLimits& limits, const Pla
       if (best && freed >= std::get<0>(*best)) break;
       CbPlan saved = cbs[i];
       setCount(cbs[i], c);
-      l1::Result r = l1::solve(l1ProblemOf(cbs, limits), options.solver, options.limits);
+      l1::Result r =
+          l1::solve(l1ProblemOf(cbs, limits), options.solver, options.limits, options.exact);
       cbs[i] = saved;
       if (solved(r.status)) {
         best = {freed, i, c};
@@ -299,7 +300,9 @@ std::optional<Rejection> KernelPlanner::planL1() {
     l1::Result r = runSolve<l1::Result>(
         &PlanCache::Impl::l1, cache_, "l1", options_.limits,
         [&] { return signature(plan_.l1Problem, options_.solver, options_.limits); }, plan_.runs,
-        [&] { return l1::solve(plan_.l1Problem, options_.solver, options_.limits); });
+        [&] {
+          return l1::solve(plan_.l1Problem, options_.solver, options_.limits, options_.exact);
+        });
     if (solved(r.status) && r.solution) {
       plan_.l1Solution = *r.solution;
       return std::nullopt;

@@ -27,6 +27,7 @@ struct PlanOptions {
   l1::L1Solver solver = l1::L1Solver::Exact; ///< --solver
   SolveLimits limits;                        ///< --time-limit per sub-problem (and node budget)
   int maxBlockCount = 4;                     ///< --max-block-count: deepest `?` block count tried
+  l1::ExactParams exact;                     ///< the exact L1 solver's pruning rules (--no-RULE)
   /// Block counts the caller fixes for `?` CBs, by CB position (the search's planner choices);
   /// the others start at maxBlockCount and shrink until L1 fits.
   std::map<size_t, int64_t> blockCounts;

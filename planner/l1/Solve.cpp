@@ -24,10 +24,11 @@ double secondsSince(Clock::time_point start) {
 }
 
 /// One back end, no checks.
-Result dispatch(const Problem& problem, L1Solver solver, const SolveLimits& limits) {
+Result dispatch(const Problem& problem, L1Solver solver, const SolveLimits& limits,
+                const ExactParams& exact) {
   switch (solver) {
   case L1Solver::Exact:
-    return solveExact(problem, ExactParams{}, limits);
+    return solveExact(problem, exact, limits);
   case L1Solver::Cbc:
     return solveCbc(problem, limits);
   case L1Solver::Glpk:
@@ -81,7 +82,8 @@ std::vector<size_t> liveBytesFilter(const Problem& problem, int64_t time) {
 /// set still proven infeasible (by the live-bytes bound, or by the solver). Stops early, keeping
 /// the rest (still infeasible, maybe not minimal), when `deadline` passes. Sets `minimal`.
 std::vector<size_t> solverFilter(const Problem& problem, L1Solver solver, const SolveLimits& limits,
-                                 Clock::time_point deadline, bool& minimal) {
+                                 const ExactParams& exact, Clock::time_point deadline,
+                                 bool& minimal) {
   std::vector<size_t> order(problem.buffers.size());
   std::iota(order.begin(), order.end(), size_t(0));
   std::stable_sort(order.begin(), order.end(), [&](size_t a, size_t b) {
@@ -99,7 +101,7 @@ std::vector<size_t> solverFilter(const Problem& problem, L1Solver solver, const 
       if (in[i] && i != candidate) rest.push_back(i);
     bool infeasible = maxLiveBytes(problem, rest).bytes > problem.capacity;
     if (!infeasible) {
-      Result sub = dispatch(restrict(problem, rest), solver, limits);
+      Result sub = dispatch(restrict(problem, rest), solver, limits, exact);
       infeasible = sub.status == SolveStatus::Infeasible;
       if (sub.status != SolveStatus::Infeasible && sub.status != SolveStatus::Optimal &&
           sub.status != SolveStatus::Feasible)
@@ -117,13 +119,14 @@ std::vector<size_t> solverFilter(const Problem& problem, L1Solver solver, const 
 /// while deciding infeasibility (exact does) is believed; otherwise the problem is solved again
 /// without the capacity.
 std::pair<int64_t, bool> smallestCapacity(const Problem& problem, L1Solver solver,
-                                          const SolveLimits& limits, const Result& result) {
+                                          const SolveLimits& limits, const ExactParams& exact,
+                                          const Result& result) {
   if (result.infeasibility && result.lowerBound == result.infeasibility->smallestCapacity &&
       result.lowerBound > problem.capacity)
     return {result.lowerBound, true};
   Problem unbounded = problem;
   unbounded.capacity = 0;
-  Result relaxed = dispatch(unbounded, solver, limits);
+  Result relaxed = dispatch(unbounded, solver, limits, exact);
   if (relaxed.solution && validate(unbounded, *relaxed.solution) == Validity::Valid)
     return {relaxed.solution->peak, relaxed.status == SolveStatus::Optimal};
   // An upper bound only.
@@ -131,9 +134,10 @@ std::pair<int64_t, bool> smallestCapacity(const Problem& problem, L1Solver solve
 }
 
 /// Fills result.infeasibility and result.message for an infeasible capacity-bounded problem.
-void explain(const Problem& problem, L1Solver solver, const SolveLimits& limits, Result& result) {
+void explain(const Problem& problem, L1Solver solver, const SolveLimits& limits,
+             const ExactParams& exact, Result& result) {
   Infeasibility info;
-  auto [smallest, provenSmallest] = smallestCapacity(problem, solver, limits, result);
+  auto [smallest, provenSmallest] = smallestCapacity(problem, solver, limits, exact, result);
   info.smallestCapacity = smallest;
 
   LiveBytes busiest = maxLiveBytes(problem);
@@ -149,7 +153,7 @@ void explain(const Problem& problem, L1Solver solver, const SolveLimits& limits,
       deadline =
           Clock::now() + std::chrono::duration_cast<Clock::duration>(std::chrono::duration<double>(
                              std::min(limits.timeLimitSeconds, kLongestLimitSeconds)));
-    info.blockingBuffers = solverFilter(problem, solver, limits, deadline, minimal);
+    info.blockingBuffers = solverFilter(problem, solver, limits, exact, deadline, minimal);
   }
   LiveBytes blocking = maxLiveBytes(problem, info.blockingBuffers);
   info.blockingBytes = blocking.bytes;
@@ -171,7 +175,8 @@ void explain(const Problem& problem, L1Solver solver, const SolveLimits& limits,
   result.infeasibility = std::move(info);
 }
 
-Result solveChecked(const Problem& problem, L1Solver solver, const SolveLimits& limits) {
+Result solveChecked(const Problem& problem, L1Solver solver, const SolveLimits& limits,
+                    const ExactParams& exact) {
   Result result;
   result.stats.solver = std::string(toString(solver));
   if (Status ok = checkProblem(problem); !ok) {
@@ -183,7 +188,7 @@ Result solveChecked(const Problem& problem, L1Solver solver, const SolveLimits& 
     result.status = SolveStatus::Infeasible; // proven by the bound alone
     result.lowerBound = busiest.bytes;
   } else {
-    result = dispatch(problem, solver, limits);
+    result = dispatch(problem, solver, limits, exact);
     result.stats.solver = std::string(toString(solver));
     bool claimsPlan =
         result.status == SolveStatus::Optimal || result.status == SolveStatus::Feasible;
@@ -218,7 +223,7 @@ Result solveChecked(const Problem& problem, L1Solver solver, const SolveLimits& 
       return result;
     }
   }
-  if (result.status == SolveStatus::Infeasible) explain(problem, solver, limits, result);
+  if (result.status == SolveStatus::Infeasible) explain(problem, solver, limits, exact, result);
   return result;
 }
 
@@ -277,10 +282,11 @@ Status checkProblem(const Problem& problem) {
   return Status::success();
 }
 
-Result solve(const Problem& problem, L1Solver solver, const SolveLimits& limits) {
+Result solve(const Problem& problem, L1Solver solver, const SolveLimits& limits,
+             const ExactParams& exact) {
   Clock::time_point start = Clock::now();
-  Result result =
-      guardedSolve<Result>(toString(solver), [&] { return solveChecked(problem, solver, limits); });
+  Result result = guardedSolve<Result>(
+      toString(solver), [&] { return solveChecked(problem, solver, limits, exact); });
   result.stats.seconds = secondsSince(start);
   return result;
 }

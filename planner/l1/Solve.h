@@ -2,6 +2,7 @@
 // The L1 placement entry point: pick a back end by name, check the input, solve, re-check the
 // plan with the independent validator, and explain infeasibility (DESIGN.md, planner
 // sub-problem 1). Never throws; safe to call from several threads at once.
+#include "ttlplan/planner/l1/ExactSolver.h"
 #include "ttlplan/planner/l1/Problem.h"
 #include "ttlplan/support/Expected.h"
 
@@ -38,7 +39,8 @@ std::span<const L1Solver> allL1Solvers();
 ///   filter: the live-bytes bound where it suffices, the solver otherwise), and `message` says it
 ///   in words: "needs X B; capacity C B; short by S B; these N buffers cannot coexist: ...".
 /// stats.seconds is the wall time of the whole call.
-Result solve(const Problem& problem, L1Solver solver, const SolveLimits& limits = {});
+Result solve(const Problem& problem, L1Solver solver, const SolveLimits& limits = {},
+             const ExactParams& exact = {});
 
 /// 1234567 -> "1,234,567", for messages and reports.
 std::string withThousands(int64_t value);

@@ -1,0 +1,57 @@
+#include "tools/OptionFlags.h"
+
+#include "ttlplan/planner/Options.h"
+
+namespace ttlplan::tools {
+
+namespace {
+
+std::string flagName(const OptionRecord& record) {
+  return "--" + std::string(record.name);
+}
+
+template <typename T>
+CLI::Option* addNumber(CLI::App& command, const OptionRecord& record, T& target) {
+  return command.add_option(flagName(record), target, record.help())
+      ->check(CLI::Range(record.min, record.max));
+}
+
+} // namespace
+
+CLI::Option* addOption(CLI::App& command, const OptionRecord& record, int& target) {
+  return addNumber(command, record, target);
+}
+CLI::Option* addOption(CLI::App& command, const OptionRecord& record, int64_t& target) {
+  return addNumber(command, record, target);
+}
+CLI::Option* addOption(CLI::App& command, const OptionRecord& record, uint64_t& target) {
+  return addNumber(command, record, target);
+}
+CLI::Option* addOption(CLI::App& command, const OptionRecord& record, double& target) {
+  return addNumber(command, record, target);
+}
+
+CLI::Option* addOption(CLI::App& command, const OptionRecord& record, std::string& target) {
+  return command.add_option(flagName(record), target, record.help());
+}
+
+CLI::Option* addOption(CLI::App& command, const OptionRecord& record, bool& target) {
+  return command.add_flag(flagName(record) + ",!--no-" + std::string(record.name), target,
+                          record.help());
+}
+
+void addPlannerFlags(CLI::App& command, std::string& solver, double& timeLimitSeconds,
+                     int* maxBlockCount, int64_t* nodeLimit) {
+  const OptionTable& table = planner::plannerOptions();
+  addOption(command, table.at("solver"), solver);
+  addOption(command, table.at("time-limit"), timeLimitSeconds);
+  if (maxBlockCount) addOption(command, table.at("max-block-count"), *maxBlockCount);
+  if (nodeLimit) addOption(command, table.at("node-limit"), *nodeLimit);
+}
+
+void addExactRuleFlags(CLI::App& command, planner::l1::ExactParams& params) {
+  for (std::string_view name : planner::exactRuleNames())
+    addOption(command, planner::plannerOptions().at(name), *planner::exactRule(params, name));
+}
+
+} // namespace ttlplan::tools
