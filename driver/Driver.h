@@ -10,6 +10,8 @@
 #include "ttlplan/ir/Operation.h"
 #include "ttlplan/ir/Params.h"
 #include "ttlplan/lower/KernelPlanner.h"
+#include "ttlplan/search/Tuner.h"
+#include "ttlplan/search/cost/Report.h"
 
 #include <cstdint>
 #include <functional>
@@ -98,6 +100,23 @@ struct RunRequest {
   std::string emuIncludeDir, emuLibrary;
 };
 
+/// `tune` (docs/tuning.md; search/TuneOptions.h documents each field's option).
+struct TuneRequest {
+  std::string input;                   ///< the TTL file
+  KnobRequest knobs;                   ///< --bind (the knobs not searched), --config
+  std::string strategy = "exhaustive"; ///< --strategy
+  uint64_t budgetEvals = 0;            ///< --budget-evals; 0 = the whole space (exhaustive only)
+  double timeLimitSeconds = 0;         ///< --time-limit of the search
+  int threads = 0;                     ///< --threads; 0 = every hardware thread
+  uint64_t seed = 1;                   ///< --seed
+  std::string db;                      ///< --db FILE: a record per evaluated point
+  bool resume = false;                 ///< --resume: continue --db
+  std::string shard;                   ///< --shard I/N
+  size_t top = 5;                      ///< --top K
+  int maxBlockCount = 4;               ///< --max-block-count: `?` counts searched are 1..N
+  int64_t nodeLimit = 0;               ///< --node-limit per planner sub-problem
+};
+
 // --- Outcomes ------------------------------------------------------------------------------------
 
 /// A parsed and verified TTL file.
@@ -147,6 +166,19 @@ struct RunOutcome {
   bool passed = false; ///< exit 0 and every argument within tolerance (and dumped)
 };
 
+/// ttnn's default config of a matmul template, evaluated like any point.
+struct TuneBaseline {
+  ir::Binding binding;
+  search::Record record;
+};
+
+struct Tuned {
+  Source source;
+  ir::Binding fixed; ///< the knobs --bind and --config fixed
+  search::TuneResult result;
+  std::optional<TuneBaseline> baseline; ///< for the matmul templates, when ttnn's config fits
+};
+
 // --- Functions -----------------------------------------------------------------------------------
 
 /// The device a request names, with its grid applied. Unknown names and bad grids are Usage
@@ -182,6 +214,11 @@ Result<lower::PlanOptions> choosePlanBinding(const KnobRequest& request, const i
 /// fit is an Infeasible error with the planner's rejection.
 Result<Planned> planFile(const PlanRequest& request, const ir::Device& device, const Log& log);
 
+/// `ttlplan cost`: planFile's steps, then every kernel's predicted device time
+/// (search/cost/Report.h, docs/cost-model.md).
+Result<search::cost::CostReport> costFile(const PlanRequest& request, const ir::Device& device,
+                                          const Log& log);
+
 /// `ttlplan lower`: parse, choose the binding (when the pipeline plans), run the pipeline.
 Result<Lowered> lowerFile(const LowerRequest& request, const ir::Device& device, const Log& log);
 
@@ -200,5 +237,14 @@ Result<std::vector<std::string>> listOutputs(const std::string& input, const std
 /// run whose outputs differ is an outcome with passed = false, not an error.
 Result<RunOutcome> runOnEmulator(const RunRequest& request, const ir::Device& device,
                                  const Log& log);
+
+/// `ttlplan tune`: the space of the unbound knobs (and `?` block counts) searched by the
+/// requested strategy, every point checked against the ttl.requires, planned and costed; with
+/// --db a record per point. `beforeSearch` sees the space before the search starts (`ttlplan`
+/// prints its size), `progress` the search's progress. A request the strategy cannot serve (no
+/// budget, shards of an adaptive search) is a Usage error.
+Result<Tuned> tuneFile(const TuneRequest& request, const ir::Device& device, const Log& log,
+                       const std::function<void(const search::Space&)>& beforeSearch = nullptr,
+                       const std::function<void(const search::TuneProgress&)>& progress = nullptr);
 
 } // namespace ttlplan::driver

@@ -1,4 +1,5 @@
-// planFile and lowerFile: the planner alone, and the whole lowering pipeline.
+// planFile, costFile and lowerFile: the planner alone, with the cost model, and the whole
+// lowering pipeline.
 #include "ttlplan/driver/Driver.h"
 #include "ttlplan/ir/Parser.h"
 #include "ttlplan/ir/Verifier.h"
@@ -47,6 +48,22 @@ Result<Planned> planFile(const PlanRequest& request, const ir::Device& device, c
     return e;
   }
   return Planned{std::move(*source), std::move(*plan)};
+}
+
+Result<search::cost::CostReport> costFile(const PlanRequest& request, const ir::Device& device,
+                                          const Log& log) {
+  Result<lower::PlanOptions> options =
+      planOptions(request.solver, request.timeLimitSeconds, request.maxBlockCount, request.exact);
+  if (!options) return options.error();
+  Result<Source> source = parseVerified(request.input);
+  if (!source) return source.error();
+  Result<lower::PlanOptions> chosen =
+      choosePlanBinding(request.knobs, *source->module, device, *options, log);
+  if (!chosen) return chosen.error();
+  Expected<search::cost::CostReport> report =
+      search::cost::costModule(*source->module, device, *chosen);
+  if (!report) return Error::input(report.error().message);
+  return std::move(*report);
 }
 
 Result<Lowered> lowerFile(const LowerRequest& request, const ir::Device& device, const Log& log) {

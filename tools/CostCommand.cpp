@@ -3,9 +3,7 @@
 #include "tools/CostCommand.h"
 
 #include "tools/Knobs.h"
-#include "ttlplan/ir/Parser.h"
-#include "ttlplan/ir/Verifier.h"
-#include "ttlplan/lower/Extract.h"
+#include "tools/OptionFlags.h"
 #include "ttlplan/search/cost/Report.h"
 
 #include <fmt/format.h>
@@ -22,6 +20,8 @@ CLI::App* addCostCommand(CLI::App& app, CostFlags& flags, DeviceFlags& device) {
               "(docs/cost-model.md)");
   cmd->add_option("file", flags.input, "TTL file")->required()->check(CLI::ExistingFile);
   addKnobFlags(*cmd, flags.knobs, device);
+  addPlannerFlags(*cmd, flags.solver, flags.timeLimitSeconds, &flags.maxBlockCount);
+  addExactRuleFlags(*cmd, flags.exact);
   cmd->add_option("--json", flags.jsonOutput,
                   "Write the report as JSON to this file ('-': stdout, instead of the table)");
   return cmd;
@@ -31,18 +31,11 @@ int runCost(const CostFlags& flags, const DeviceFlags& deviceFlags) {
   int exitCode = kSuccess;
   std::optional<ir::Device> device = resolveDevice(deviceFlags, exitCode);
   if (!device) return exitCode;
-  std::unique_ptr<ir::Module> module = parseVerified(flags.input, exitCode);
-  if (!module) return exitCode;
-  lower::PlanOptions options;
-  if (!choosePlanBinding(flags.knobs, *module, *device, options, exitCode)) return exitCode;
-  Expected<search::cost::CostReport> report = search::cost::costModule(*module, *device, options);
-  if (!report) {
-    std::cerr << "ttlplan: error: " << report.error().message << "\n";
-    return kInvalidInput;
-  }
-  std::string json = search::cost::toJson(*report).dump(2) + "\n";
+  driver::Result<search::cost::CostReport> costed = driver::costFile(flags, *device, logToStderr);
+  if (!costed) return report(costed.error());
+  std::string json = search::cost::toJson(*costed).dump(2) + "\n";
   if (flags.jsonOutput == "-") return writeOutput("", json);
-  std::cout << search::cost::formatCostReport(*report);
+  std::cout << search::cost::formatCostReport(*costed);
   return flags.jsonOutput.empty() ? kSuccess : writeOutput(flags.jsonOutput, json);
 }
 

@@ -7,9 +7,7 @@
 
 namespace ttlplan::tools {
 
-struct CostFlags {
-  std::string input;      ///< FILE
-  KnobFlags knobs;        ///< --bind, --config (--grid is a device flag)
+struct CostFlags : driver::PlanRequest {
   std::string jsonOutput; ///< --json OUT ("-" for stdout, then no table)
 };
 

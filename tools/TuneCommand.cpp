@@ -5,12 +5,9 @@
 #include "tools/Knobs.h"
 #include "tools/OptionFlags.h"
 #include "ttlplan/driver/RecordJson.h"
-#include "ttlplan/ir/Params.h"
-#include "ttlplan/lower/Extract.h"
 #include "ttlplan/planner/Options.h"
 #include "ttlplan/search/TuneOptions.h"
 #include "ttlplan/search/Tuner.h"
-#include "ttlplan/search/baselines/TtnnBinding.h"
 
 #include <cstdio>
 #include <filesystem>
@@ -31,25 +28,7 @@ namespace {
 
 using nlohmann::ordered_json;
 
-/// ttnn's default config for a matmul template, evaluated like any point; nullopt otherwise.
-struct Baseline {
-  ir::Binding binding;
-  search::Record record;
-};
-
-std::optional<Baseline> ttnnBaseline(const ir::Module& module, const ir::Device& device,
-                                     const ir::Binding& fixed,
-                                     const planner::kernel::PlanOptions& plan) {
-  Expected<search::baselines::DefaultBinding> config =
-      search::baselines::ttnnDefaultBinding(ir::collectParams(module), fixed, device);
-  if (!config) return std::nullopt;
-  ir::Binding point;
-  for (const auto& [name, value] : config->binding)
-    if (!fixed.count(name)) point[name] = value;
-  Baseline b{config->binding, search::evaluatePoint(module, device, point, fixed, plan, nullptr)};
-  if (!b.record.ok()) return std::nullopt;
-  return b;
-}
+using Baseline = driver::TuneBaseline;
 
 ordered_json resultJson(const search::TuneResult& result, const TuneFlags& flags,
                         const ir::Device& device, const ir::Binding& fixed,
@@ -138,23 +117,6 @@ std::function<void(const search::TuneProgress&)> progressLine(bool quiet) {
   };
 }
 
-/// Opens or creates --db; prints its warnings.
-std::optional<search::TuningDb> openDb(const TuneFlags& flags, const search::DbHeader& header,
-                                       int& exitCode) {
-  Expected<search::TuningDb> db =
-      flags.resume ? search::TuningDb::open(flags.db, header, search::OpenMode::CreateIfMissing)
-                   : search::TuningDb::create(flags.db, header);
-  if (!db) {
-    std::cerr << "ttlplan: error: " << db.error().message
-              << (flags.resume ? "" : " (use --resume to continue it)") << "\n";
-    exitCode = kInvalidInput;
-    return std::nullopt;
-  }
-  for (const std::string& w : db->warnings())
-    std::cerr << "ttlplan: warning: " << w << "\n";
-  return std::move(*db);
-}
-
 /// --emit and --verify-best: the best point through `compile` / `run`, each kernel's `?` CBs
 /// with the point's block counts.
 int emitBest(const TuneFlags& flags, const DeviceFlags& device, const search::Record& best,
@@ -214,73 +176,27 @@ int runTune(const TuneFlags& flags, const DeviceFlags& deviceFlags) {
   int exitCode = kSuccess;
   std::optional<ir::Device> device = resolveDevice(deviceFlags, exitCode);
   if (!device) return exitCode;
-  std::unique_ptr<ir::Module> module = parseVerified(flags.input, exitCode);
-  if (!module) return exitCode;
-  std::optional<ir::Binding> bound;
-  if (!resolveKnobs(flags.knobs, *module, *device, bound, exitCode)) return exitCode;
-  ir::Binding fixed = bound.value_or(ir::Binding{});
-  if (Status s = lower::checkRequested(ir::collectParams(*module), fixed); !s) {
-    std::cerr << "ttlplan: error: " << s.error().message << "\n";
-    return kInvalidInput;
-  }
-  search::TuneOptions options;
-  Expected<search::StrategyKind> kind = search::parseStrategy(flags.strategy);
-  Expected<search::Shard> shard = flags.shard.empty() ? Expected<search::Shard>(search::Shard{})
-                                                      : search::parseShard(flags.shard);
-  for (const Error* e : {kind ? nullptr : &kind.error(), shard ? nullptr : &shard.error()})
-    if (e) {
-      std::cerr << "ttlplan: error: " << e->message << "\n";
-      return kUsageError;
-    }
-  options.strategy = {*kind, flags.budgetEvals, flags.seed, *shard};
-  options.timeLimitSeconds = flags.timeLimitSeconds;
-  options.threads = flags.threads;
-  options.top = flags.top;
-  options.plan.maxBlockCount = flags.maxBlockCount;
-  options.plan.limits.nodeLimit = flags.nodeLimit;
-  options.progress = progressLine(flags.quiet);
   bool jsonToStdout = flags.jsonOutput == "-";
-  Expected<search::Space> space =
-      search::tuningSpace(*module, fixed, options.plannerDimensions, flags.maxBlockCount);
-  if (!space) {
-    std::cerr << "ttlplan: error: " << space.error().message << "\n";
-    return kInvalidInput;
-  }
-  // A strategy the flags cannot make (no budget, shards of an adaptive search) is a usage error.
-  if (Expected<std::unique_ptr<search::Strategy>> probe =
-          search::makeStrategy(*space, options.strategy);
-      !probe) {
-    std::cerr << "ttlplan: error: " << probe.error().message << "\n";
-    return kUsageError;
-  }
-  (jsonToStdout ? std::cerr : std::cout) << describeSpace(*space) << std::flush;
-  std::optional<search::TuningDb> db;
-  if (!flags.db.empty()) {
-    db = openDb(flags, search::tuningHeader(*module, *device, fixed), exitCode);
-    if (!db) return exitCode;
-    options.db = &*db;
-  } else if (flags.resume) {
-    std::cerr << "ttlplan: error: --resume needs --db FILE\n";
-    return kUsageError;
-  }
-  Expected<search::TuneResult> result = search::tune(*module, *device, fixed, options);
-  if (!result) {
-    std::cerr << "ttlplan: error: " << result.error().message << "\n";
-    return kInvalidInput;
-  }
-  std::optional<Baseline> baseline = ttnnBaseline(*module, *device, fixed, options.plan);
-  std::string json = resultJson(*result, flags, *device, fixed, baseline).dump(2) + "\n";
+  auto printSpace = [&](const search::Space& space) {
+    (jsonToStdout ? std::cerr : std::cout) << describeSpace(space) << std::flush;
+  };
+  driver::Result<driver::Tuned> tuned =
+      driver::tuneFile(flags, *device, logToStderr, printSpace, progressLine(flags.quiet));
+  if (!tuned) return report(tuned.error());
+  const search::TuneResult& result = tuned->result;
+  std::string json =
+      resultJson(result, flags, *device, tuned->fixed, tuned->baseline).dump(2) + "\n";
   if (jsonToStdout) {
     if (int rc = writeOutput("", json); rc != kSuccess) return rc;
   } else {
-    std::cout << formatTable(*result, baseline);
+    std::cout << formatTable(result, tuned->baseline);
     if (!flags.jsonOutput.empty())
       if (int rc = writeOutput(flags.jsonOutput, json); rc != kSuccess) return rc;
   }
-  if (result->top.empty())
+  if (result.top.empty())
     return (flags.emitDir.empty() && !flags.verifyBest) ? kSuccess : kInvalidInput;
   if (flags.emitDir.empty() && !flags.verifyBest) return kSuccess;
-  return emitBest(flags, deviceFlags, result->top.front(), fixed, *module);
+  return emitBest(flags, deviceFlags, result.top.front(), tuned->fixed, *tuned->source.module);
 }
 
 } // namespace ttlplan::tools

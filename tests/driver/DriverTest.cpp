@@ -166,5 +166,35 @@ TEST(Driver, CorruptedPlanIsCaughtAsAFailedRun) {
   EXPECT_FALSE(unchecked->workDirRemoved);
 }
 
+TEST(Driver, TuneFileSearchesTheUnboundKnobs) {
+  TuneRequest request;
+  request.input = example("matmul_template.ttl");
+  request.top = 3;
+  uint64_t spaceSize = 0;
+  Result<Tuned> tuned = tuneFile(request, wormhole(), nullptr,
+                                 [&](const search::Space& space) { spaceSize = space.size(); });
+  ASSERT_TRUE(tuned.ok()) << tuned.error().text();
+  EXPECT_EQ(spaceSize, 4096u); // 4^5 knob values x 4 block counts of %cbc
+  EXPECT_EQ(tuned->result.evaluated, 4096u);
+  ASSERT_EQ(tuned->result.top.size(), 3u);
+  EXPECT_LE(*tuned->result.top[0].predictedNs, *tuned->result.top[1].predictedNs);
+  EXPECT_TRUE(tuned->fixed.empty());
+  EXPECT_FALSE(tuned->baseline.has_value()); // not one of ttnn's matmul templates
+
+  request.strategy = "bogus";
+  Result<Tuned> bad = tuneFile(request, wormhole(), nullptr);
+  ASSERT_FALSE(bad.ok());
+  EXPECT_EQ(bad.error().kind, ErrorKind::Usage);
+  request.strategy = "random"; // without --budget-evals
+  Result<Tuned> noBudget = tuneFile(request, wormhole(), nullptr);
+  ASSERT_FALSE(noBudget.ok());
+  EXPECT_EQ(noBudget.error().kind, ErrorKind::Usage);
+  request.strategy = "exhaustive";
+  request.resume = true;
+  Result<Tuned> noDb = tuneFile(request, wormhole(), nullptr);
+  ASSERT_FALSE(noDb.ok());
+  EXPECT_EQ(noDb.error().text(), "ttlplan: error: --resume needs --db FILE\n");
+}
+
 } // namespace
 } // namespace ttlplan::driver

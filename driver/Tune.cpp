@@ -1,0 +1,92 @@
+// tuneFile: the autotuner on a file (search/Tuner.h), with its records file and ttnn's baseline.
+#include "ttlplan/driver/Driver.h"
+#include "ttlplan/ir/Params.h"
+#include "ttlplan/lower/Extract.h"
+#include "ttlplan/search/TuningDb.h"
+#include "ttlplan/search/baselines/TtnnBinding.h"
+
+namespace ttlplan::driver {
+
+namespace {
+
+/// ttnn's default config for a matmul template, evaluated like any point; nullopt otherwise.
+std::optional<TuneBaseline> ttnnBaseline(const ir::Module& module, const ir::Device& device,
+                                         const ir::Binding& fixed,
+                                         const planner::kernel::PlanOptions& plan) {
+  Expected<search::baselines::DefaultBinding> config =
+      search::baselines::ttnnDefaultBinding(ir::collectParams(module), fixed, device);
+  if (!config) return std::nullopt;
+  ir::Binding point;
+  for (const auto& [name, value] : config->binding)
+    if (!fixed.count(name)) point[name] = value;
+  TuneBaseline b{config->binding,
+                 search::evaluatePoint(module, device, point, fixed, plan, nullptr)};
+  if (!b.record.ok()) return std::nullopt;
+  return b;
+}
+
+/// The search options from the request; bad strategy or shard texts are Usage errors.
+Result<search::TuneOptions> tuneOptions(const TuneRequest& request) {
+  search::TuneOptions options;
+  Expected<search::StrategyKind> kind = search::parseStrategy(request.strategy);
+  if (!kind) return Error::usage(kind.error().message);
+  Expected<search::Shard> shard = request.shard.empty() ? Expected<search::Shard>(search::Shard{})
+                                                        : search::parseShard(request.shard);
+  if (!shard) return Error::usage(shard.error().message);
+  options.strategy = {*kind, request.budgetEvals, request.seed, *shard};
+  options.timeLimitSeconds = request.timeLimitSeconds;
+  options.threads = request.threads;
+  options.top = request.top;
+  options.plan.maxBlockCount = request.maxBlockCount;
+  options.plan.limits.nodeLimit = request.nodeLimit;
+  return options;
+}
+
+} // namespace
+
+Result<Tuned> tuneFile(const TuneRequest& request, const ir::Device& device, const Log& log,
+                       const std::function<void(const search::Space&)>& beforeSearch,
+                       const std::function<void(const search::TuneProgress&)>& progress) {
+  Result<Source> source = parseVerified(request.input);
+  if (!source) return source.error();
+  const ir::Module& module = *source->module;
+  Result<std::optional<ir::Binding>> bound = resolveKnobs(request.knobs, module, device, log);
+  if (!bound) return bound.error();
+  ir::Binding fixed = bound->value_or(ir::Binding{});
+  if (Status s = lower::checkRequested(ir::collectParams(module), fixed); !s)
+    return Error::input(s.error().message);
+  Result<search::TuneOptions> options = tuneOptions(request);
+  if (!options) return options.error();
+  options->progress = progress;
+  Expected<search::Space> space =
+      search::tuningSpace(module, fixed, options->plannerDimensions, request.maxBlockCount);
+  if (!space) return Error::input(space.error().message);
+  if (Expected<std::unique_ptr<search::Strategy>> probe =
+          search::makeStrategy(*space, options->strategy);
+      !probe)
+    return Error::usage(probe.error().message);
+  if (request.resume && request.db.empty()) return Error::usage("--resume needs --db FILE");
+  if (beforeSearch) beforeSearch(*space);
+  std::optional<search::TuningDb> db;
+  if (!request.db.empty()) {
+    search::DbHeader header = search::tuningHeader(module, device, fixed);
+    Expected<search::TuningDb> opened =
+        request.resume
+            ? search::TuningDb::open(request.db, header, search::OpenMode::CreateIfMissing)
+            : search::TuningDb::create(request.db, header);
+    if (!opened)
+      return Error::input(opened.error().message +
+                          (request.resume ? "" : " (use --resume to continue it)"));
+    db = std::move(*opened);
+    for (const std::string& w : db->warnings())
+      log("ttlplan: warning: " + w + "\n");
+    options->db = &*db;
+  }
+  Expected<search::TuneResult> result = search::tune(module, device, fixed, *options);
+  if (!result) return Error::input(result.error().message);
+  Tuned out{std::move(*source), fixed, std::move(*result), std::nullopt};
+  out.baseline = ttnnBaseline(*out.source.module, device, fixed, options->plan);
+  return out;
+}
+
+} // namespace ttlplan::driver
