@@ -11,6 +11,7 @@
 #include "ttlplan/ir/Params.h"
 #include "ttlplan/lower/KernelPlanner.h"
 #include "ttlplan/search/Tuner.h"
+#include "ttlplan/search/TuningDb.h"
 #include "ttlplan/search/cost/Report.h"
 
 #include <cstdint>
@@ -117,6 +118,15 @@ struct TuneRequest {
   int64_t nodeLimit = 0;               ///< --node-limit per planner sub-problem
 };
 
+/// `db rerank`.
+struct RerankRequest {
+  std::string file;      ///< the tuning db
+  std::string kernel;    ///< --kernel: the TTL file the records are for
+  DeviceRequest device;  ///< --device, --device-file, --grid; an empty name: the db's device
+  std::string output;    ///< -o; empty: rewrite `file`
+  int64_t nodeLimit = 0; ///< --node-limit per planner sub-problem
+};
+
 // --- Outcomes ------------------------------------------------------------------------------------
 
 /// A parsed and verified TTL file.
@@ -177,6 +187,20 @@ struct Tuned {
   ir::Binding fixed; ///< the knobs --bind and --config fixed
   search::TuneResult result;
   std::optional<TuneBaseline> baseline; ///< for the matmul templates, when ttnn's config fits
+};
+
+/// What a rerank did.
+struct Reranked {
+  std::vector<search::Record> records; ///< the new db's records, in the old file order
+  size_t kept = 0;                     ///< current records copied as they are
+  size_t recosted = 0;                 ///< stale ok points costed again from their stored plans
+  size_t replanned = 0;                ///< stale ok points planned again
+  size_t droppedRejected = 0;          ///< stale rejected records left out
+  size_t droppedDuplicates = 0;        ///< stale records of a point already current
+  std::vector<std::string> warnings;   ///< stored plans that could not be used (also logged)
+  search::DbFile before;               ///< the db as it was read
+  search::DbHeader current;            ///< the header written: this ttlplan's versions
+  std::string output;                  ///< where the new db was written
 };
 
 // --- Functions -----------------------------------------------------------------------------------
@@ -246,5 +270,12 @@ Result<RunOutcome> runOnEmulator(const RunRequest& request, const ir::Device& de
 Result<Tuned> tuneFile(const TuneRequest& request, const ir::Device& device, const Log& log,
                        const std::function<void(const search::Space&)>& beforeSearch = nullptr,
                        const std::function<void(const search::TuneProgress&)>& progress = nullptr);
+
+/// `ttlplan db rerank`: the records of a tuning db costed again under this ttlplan. Current
+/// records are kept; each stale ok point is re-costed from its stored plans when they are the
+/// current planner's, else planned again; stale rejected records are dropped. The new db is
+/// written through a temporary file and a rename (`output` may be the input). Records of
+/// another kernel or device are an Input error that says which.
+Result<Reranked> rerankDb(const RerankRequest& request, const Log& log);
 
 } // namespace ttlplan::driver

@@ -15,8 +15,6 @@
 #include <fmt/ranges.h>
 #include <iostream>
 #include <nlohmann/json.hpp>
-#include <set>
-#include <unistd.h>
 
 namespace ttlplan::tools {
 
@@ -184,111 +182,6 @@ int runMerge(const DbFlags& flags) {
 
 // ----- rerank -----------------------------------------------------------------------------------
 
-/// The device the records were tuned for: the flags, or the db's device name when none is given.
-std::optional<ir::Device> rerankDevice(const DbFlags& flags, const search::DbHeader& header,
-                                       int& exitCode) {
-  DeviceFlags d = flags.device;
-  if (d.name.empty()) d.name = header.device;
-  return resolveDevice(d, exitCode);
-}
-
-/// Empty when `module` on `device` is what the records of `file` are for; else the error.
-std::string keyMismatch(const DbFlags& flags, const search::DbHeader& file,
-                        const search::DbHeader& current) {
-  if (file.kernelHash != current.kernelHash)
-    return fmt::format("'{}' is not the kernel the records of '{}' are for: its kernel_hash is {} "
-                       "({}), the db's {} ({})",
-                       flags.kernel, flags.file, current.kernelHash, current.kernel,
-                       file.kernelHash, file.kernel);
-  std::vector<std::string> diff = search::keyDifferences(file, current);
-  if (diff.empty()) return "";
-  return fmt::format("the records of '{}' were tuned for another device than {} ({} differs); "
-                     "give the --device, --device-file and --grid they were tuned with",
-                     flags.file, current.device, fmt::join(diff, ", "));
-}
-
-/// What a rerank did.
-struct Reranked {
-  std::vector<search::Record> records; ///< the new db's records, in the old file order
-  size_t kept = 0;                     ///< current records copied as they are
-  size_t recosted = 0;                 ///< stale ok points costed again from their stored plans
-  size_t replanned = 0;                ///< stale ok points planned again (see rerankOne)
-  size_t droppedRejected = 0;          ///< stale rejected records left out
-  size_t droppedDuplicates = 0;        ///< stale records of a point already current
-  std::vector<std::string> warnings;   ///< stored plans that could not be used
-};
-
-/// A stale ok record under this ttlplan: re-costed from its stored plans when `plansCurrent`
-/// (they are the current planner's), else planned again (records of another planner version, or
-/// written before records kept plans, or whose plans do not decode: a warning says which).
-search::Record rerankOne(const search::Record& r, bool plansCurrent,
-                         const search::PointEvaluator& evaluator, Reranked& out) {
-  if (plansCurrent && !r.plans.empty()) {
-    Expected<search::Record> recosted = evaluator.recost(r);
-    if (recosted) {
-      ++out.recosted;
-      return std::move(*recosted);
-    }
-    out.warnings.push_back(fmt::format("{}; planned again", recosted.error().message));
-  }
-  ++out.replanned;
-  return evaluator.evaluate(r.point);
-}
-
-/// Current records as they are; each stale ok point re-costed once (unless a current record has
-/// it); stale rejected records dropped. A record is current when its section has `current`'s
-/// versions (read() marks the others of the file's last section stale).
-Reranked rerankRecords(const search::DbFile& file, const search::DbHeader& current,
-                       const ir::Module& module, const ir::Device& device,
-                       const planner::kernel::PlanOptions& options) {
-  bool lastIsCurrent = search::versionDifferences(file.header, current).empty();
-  bool lastPlannerIsCurrent = file.header.planner == current.planner;
-  auto isCurrent = [&](const search::Record& r) { return lastIsCurrent && !r.stale; };
-  std::set<ir::Binding> done;
-  for (const search::Record& r : file.records)
-    if (isCurrent(r)) done.insert(r.point);
-  planner::kernel::PlanCache cache;
-  search::PointEvaluator evaluator(module, device, current.bound, options, &cache);
-  evaluator.setKeepPlans(true);
-  Reranked out;
-  for (const search::Record& r : file.records) {
-    if (isCurrent(r)) {
-      out.records.push_back(r);
-      ++out.kept;
-    } else if (!r.ok()) {
-      ++out.droppedRejected;
-    } else if (!done.insert(r.point).second) {
-      ++out.droppedDuplicates;
-    } else {
-      out.records.push_back(rerankOne(r, lastPlannerIsCurrent && !r.planStale, evaluator, out));
-    }
-  }
-  for (search::Record& r : out.records) {
-    r.stale = false;
-    r.planStale = false;
-  }
-  return out;
-}
-
-/// Writes a new db at `path` through a temporary file and a rename (`path` may be the input).
-Status writeDb(const std::string& path, const search::DbHeader& header,
-               const std::vector<search::Record>& records) {
-  std::string temp = fmt::format("{}.rerank{}", path, ::getpid());
-  Status status = [&]() -> Status {
-    Expected<search::TuningDb> db =
-        search::TuningDb::create(temp, header, search::CreateMode::Overwrite);
-    if (!db) return db.error();
-    for (const search::Record& r : records)
-      if (Status s = db->append(r); !s) return s;
-    return {};
-  }();
-  std::error_code ec;
-  if (status) std::filesystem::rename(temp, path, ec);
-  if (!status || ec) std::filesystem::remove(temp, ec);
-  if (status && ec) return Error{fmt::format("cannot write '{}': {}", path, ec.message())};
-  return status;
-}
-
 std::string nsText(const search::Record* r) {
   return r ? fmt::format("{:.1f} us", r->predictedNs.value_or(0) / 1000.0) : "none";
 }
@@ -305,7 +198,7 @@ std::string bestChange(const search::DbFile& before, const std::vector<search::R
                      nsText(old), under, now ? pointText(*now) : "none", nsText(now));
 }
 
-std::string rerankSummary(const search::DbFile& before, const Reranked& after,
+std::string rerankSummary(const search::DbFile& before, const driver::Reranked& after,
                           const search::DbHeader& current, const std::string& output) {
   std::string out = fmt::format(
       "re-costed {} points from their stored plans and planned {} again under {} / {}; kept {} "
@@ -317,23 +210,11 @@ std::string rerankSummary(const search::DbFile& before, const Reranked& after,
 }
 
 int runRerank(const DbFlags& flags) {
-  std::optional<search::DbFile> file = loadDb(flags.file);
-  if (!file) return kInvalidInput;
-  int exitCode = kSuccess;
-  std::optional<ir::Device> device = rerankDevice(flags, file->header, exitCode);
-  if (!device) return exitCode;
-  std::unique_ptr<ir::Module> module = parseVerified(flags.kernel, exitCode);
-  if (!module) return exitCode;
-  search::DbHeader current = search::tuningHeader(*module, *device, file->header.bound);
-  if (std::string error = keyMismatch(flags, file->header, current); !error.empty())
-    return fail(error);
-  planner::kernel::PlanOptions options;
-  options.limits.nodeLimit = flags.nodeLimit;
-  Reranked reranked = rerankRecords(*file, current, *module, *device, options);
-  printWarnings(reranked.warnings);
-  std::string output = flags.output.empty() ? flags.file : flags.output;
-  if (Status s = writeDb(output, current, reranked.records); !s) return fail(s.error().message);
-  std::cout << rerankSummary(*file, reranked, current, output);
+  driver::RerankRequest request{flags.file, flags.kernel, flags.device, flags.output,
+                                flags.nodeLimit};
+  driver::Result<driver::Reranked> reranked = driver::rerankDb(request, logToStderr);
+  if (!reranked) return report(reranked.error());
+  std::cout << rerankSummary(reranked->before, *reranked, reranked->current, reranked->output);
   return kSuccess;
 }
 

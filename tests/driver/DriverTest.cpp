@@ -196,5 +196,29 @@ TEST(Driver, TuneFileSearchesTheUnboundKnobs) {
   EXPECT_EQ(noDb.error().text(), "ttlplan: error: --resume needs --db FILE\n");
 }
 
+TEST(Driver, RerankOfAnotherKernelIsRefused) {
+  fs::path dir = scratch("rerank");
+  TuneRequest tune;
+  tune.input = example("matmul_template.ttl");
+  tune.db = (dir / "records.jsonl").string();
+  ASSERT_TRUE(tuneFile(tune, wormhole(), nullptr).ok());
+  RerankRequest request;
+  request.file = tune.db;
+  request.kernel = example("eltwise_add.ttl");
+  Result<Reranked> wrong = rerankDb(request, nullptr);
+  ASSERT_FALSE(wrong.ok());
+  EXPECT_EQ(wrong.error().kind, ErrorKind::Input);
+  EXPECT_NE(wrong.error().message.find("is not the kernel the records"), std::string::npos)
+      << wrong.error().message;
+  // The right kernel: every record is current, so all are kept and nothing is costed again.
+  request.kernel = tune.input;
+  request.output = (dir / "reranked.jsonl").string();
+  Result<Reranked> same = rerankDb(request, nullptr);
+  ASSERT_TRUE(same.ok()) << same.error().text();
+  EXPECT_EQ(same->kept, same->before.records.size());
+  EXPECT_EQ(same->recosted + same->replanned, 0u);
+  EXPECT_TRUE(fs::exists(request.output));
+}
+
 } // namespace
 } // namespace ttlplan::driver
