@@ -1,6 +1,7 @@
 #include "tools/Commands.h"
 
 #include "tools/Knobs.h"
+#include "ttlplan/driver/Options.h"
 #include "ttlplan/ir/Device.h"
 #include "ttlplan/ir/ExpectedDiagnostics.h"
 #include "ttlplan/ir/OpRegistry.h"
@@ -168,7 +169,8 @@ int runDevices(const DeviceFlags& device, bool json) {
 
 int runOptions(bool markdown) {
   std::vector<OptionTable> passes = lower::passOptionTables();
-  std::vector<const OptionTable*> tables = {&planner::plannerOptions(), &search::tuneOptions()};
+  std::vector<const OptionTable*> tables = {&driver::targetOptions(), &planner::plannerOptions(),
+                                            &search::tuneOptions()};
   for (const OptionTable& t : passes)
     tables.push_back(&t);
   if (markdown) {

@@ -19,4 +19,7 @@ enum class KnobUse { Plan, Tune };
 void addKnobFlags(CLI::App& command, KnobFlags& knobs, DeviceFlags& device,
                   KnobUse use = KnobUse::Plan);
 
+/// Adds --device and --device-file into `device`.
+void addDeviceFlags(CLI::App& command, DeviceFlags& device);
+
 } // namespace ttlplan::tools

@@ -155,9 +155,7 @@ CLI::App* addTuneCommand(CLI::App& app, TuneFlags& flags, DeviceFlags& device) {
   addOption(*cmd, tune.at("time-limit"), flags.timeLimitSeconds);
   addOption(*cmd, tune.at("threads"), flags.threads);
   addOption(*cmd, tune.at("seed"), flags.seed);
-  cmd->add_option("--db", flags.db,
-                  "Append a record per evaluated point to this JSON-lines file (must not exist "
-                  "unless --resume)");
+  addOption(*cmd, tune.at("db"), flags.db);
   cmd->add_flag("--resume", flags.resume, std::string(tune.at("resume").doc));
   addOption(*cmd, tune.at("shard"), flags.shard);
   addOption(*cmd, tune.at("top"), flags.top);

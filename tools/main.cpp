@@ -18,20 +18,6 @@
 
 using namespace ttlplan::tools;
 
-namespace {
-
-void addDeviceFlags(CLI::App& command, DeviceFlags& device) {
-  command.add_option("--device", device.name,
-                     "Target device: wormhole_b0 (default), wormhole_n300, blackhole_p150 "
-                     "(see `ttlplan devices`)");
-  command
-      .add_option("--device-file", device.file,
-                  "A device description JSON file (docs/devices.md); wins over --device")
-      ->check(CLI::ExistingFile);
-}
-
-} // namespace
-
 int main(int argc, char** argv) {
   CLI::App app{"ttlplan: a planning compiler for TTL kernels on Tenstorrent Tensix chips.\n"
                "Reads TTL (docs/ and ../shared/TTL_SYNTAX.md), verifies it, and prints it in\n"
