@@ -4,7 +4,7 @@
 #  1. the layout: executable, libraries, namespaced headers that include each other as
 #     <ttlplan/...>, emulator headers, devices, CMake package, ttlplan.pc;
 #  2. examples/cmake-consumer: configures, builds (a bound kernel and a tuned one into emulator
-#     host programs, one into a custom target), does nothing on a no-op rebuild, regenerates
+#     host programs, one into a static library, one into a custom target), does nothing on a no-op rebuild, regenerates
 #     without recompiling when a kernel is touched, and its host programs give the same outputs
 #     as `ttlplan run` of the same kernel and binding (which compares with the reference);
 #  3. examples/api (the driver library) through the CMake package and through pkg-config: the
@@ -54,7 +54,7 @@ endforeach()
 
 # 2. examples/cmake-consumer, on copies of the kernels (the test touches them).
 file(MAKE_DIRECTORY ${WORK}/kernels)
-foreach(kernel eltwise_add matmul_template eltwise_bcast_scalar)
+foreach(kernel eltwise_add matmul_template eltwise_bcast_scalar matmul_multicore)
   file(COPY ${SOURCE}/examples/${kernel}.ttl DESTINATION ${WORK}/kernels)
 endforeach()
 set(consumer ${WORK}/consumer)
@@ -62,7 +62,8 @@ run(${CMAKE_COMMAND} -S ${SOURCE}/examples/cmake-consumer -B ${consumer} -G Ninj
     -DCMAKE_PREFIX_PATH=${prefix} -DKERNEL_DIR=${WORK}/kernels)
 run(${CMAKE_COMMAND} --build ${consumer})
 foreach(path eltwise_add_host matmul_host matmul.jsonl eltwise_add/reader.cpp
-        matmul_template/compute.cpp bcast/eltwise_bcast_scalar/host.cpp bcast/plan.json)
+        matmul_template/compute.cpp bcast/eltwise_bcast_scalar/host.cpp bcast/plan.json
+        libmatmul_multicore_lib.a matmul_multicore/writer.cpp)
   expect("EXISTS;${consumer}/${path}" "the consumer build did not make ${path}")
 endforeach()
 file(READ ${consumer}/bcast/plan.json plan)
