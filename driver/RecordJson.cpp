@@ -1,4 +1,4 @@
-// Tuning records as JSON objects and table rows (tools/RecordJson.h).
+// Tuning records as JSON objects and table rows (driver/RecordJson.h).
 #include "ttlplan/driver/RecordJson.h"
 
 #include "ttlplan/search/Tuner.h"

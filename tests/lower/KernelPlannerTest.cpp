@@ -212,7 +212,7 @@ TEST(KernelPlanner, TemplateBindingFirstLegalOrRequested) {
   EXPECT_FALSE(parseBindingList("BM=1x"));
 }
 
-// What `ttlplan plan` passes after tuning the unbound knobs (tools/TunedBinding.cpp): the source
+// What `ttlplan plan` passes after tuning the unbound knobs (driver/Binding.cpp): the source
 // replaces "--bind" in the report, and kernel 0's block counts (by CB position) override the
 // planner's choice for its `?` CB (%cbc, the third create_cb; the planner alone takes 4).
 TEST(KernelPlanner, CallerChosenBindingSourceAndKernelBlockCounts) {

@@ -1,4 +1,4 @@
-# The planning commands with knobs left unbound (tools/TunedBinding.cpp, docs/tuning.md "Knobs
+# The planning commands with knobs left unbound (driver/Binding.cpp, docs/tuning.md "Knobs
 # --bind leaves out"): they plan the point `ttlplan tune` finds best, or with --db the best record
 # of a tuning db. Each case checks the pick against an independent run of `tune` or `db best`.
 #   cmake -DTTLPLAN=... -DSOURCE=<repo> -DWORK=<empty dir> -DCASE=<name> -P TunedBindingCli.cmake
