@@ -103,12 +103,14 @@ std::string emitEmuKernelWrapper(const EmuKernelFile& kernel) {
                      kernel.path(), kEmuRegistryFile, emuEntryPoint(kernel), kernel.thread);
 }
 
-void addEmuFiles(std::vector<GeneratedFile>& files, const ir::Device& device) {
+std::vector<EmuKernelFile> addEmuFiles(std::vector<GeneratedFile>& files,
+                                       const ir::Device& device) {
   std::vector<EmuKernelFile> kernels = emuKernelFiles(files);
   for (const EmuKernelFile& k : kernels)
     files.push_back({k.wrapperPath(), emitEmuKernelWrapper(k)});
   files.push_back({std::string(kEmuRegistryFile), emitEmuRegistry(kernels)});
   files.push_back({std::string(kEmuDeviceFile), emitEmuDeviceSpec(device)});
+  return kernels;
 }
 
 std::vector<std::vector<std::string>>

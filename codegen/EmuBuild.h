@@ -44,8 +44,9 @@ std::vector<EmuKernelFile> emuKernelFiles(const std::vector<GeneratedFile>& file
 std::string emitEmuDeviceSpec(const ir::Device& device);
 
 /// Appends what building `files` against the emulator needs besides them: a wrapper per kernel
-/// file, the registry (kEmuRegistryFile) and the device description (kEmuDeviceFile).
-void addEmuFiles(std::vector<GeneratedFile>& files, const ir::Device& device);
+/// file, the registry (kEmuRegistryFile) and the device description (kEmuDeviceFile). Returns
+/// the kernel files it found (emuKernelFiles of `files` as given), for emuBuildCommands.
+std::vector<EmuKernelFile> addEmuFiles(std::vector<GeneratedFile>& files, const ir::Device& device);
 
 struct EmuBuildOptions {
   std::string dir;                     ///< the `ttlplan compile` output directory

@@ -25,9 +25,13 @@ Result<lower::PlanOptions> planOptions(const std::string& solverName, double tim
   return options;
 }
 
-} // namespace
+/// What planFile and costFile plan: the verified source and the options with the binding chosen.
+struct PlanInput {
+  Source source;
+  lower::PlanOptions options;
+};
 
-Result<Planned> planFile(const PlanRequest& request, const ir::Device& device, const Log& log) {
+Result<PlanInput> planInput(const PlanRequest& request, const ir::Device& device, const Log& log) {
   Result<lower::PlanOptions> options =
       planOptions(request.solver, request.timeLimitSeconds, request.maxBlockCount, request.exact);
   if (!options) return options.error();
@@ -36,8 +40,18 @@ Result<Planned> planFile(const PlanRequest& request, const ir::Device& device, c
   Result<lower::PlanOptions> chosen =
       choosePlanBinding(request.knobs, *source->module, device, *options, log);
   if (!chosen) return chosen.error();
+  return PlanInput{std::move(*source), std::move(*chosen)};
+}
+
+} // namespace
+
+Result<Planned> planFile(const PlanRequest& request, const ir::Device& device, const Log& log) {
+  Result<PlanInput> input = planInput(request, device, log);
+  if (!input) return input.error();
+  Source& source = input->source;
   lower::PlanFailure failure;
-  Expected<lower::ModulePlan> plan = lower::planModule(*source->module, device, *chosen, &failure);
+  Expected<lower::ModulePlan> plan =
+      lower::planModule(*source.module, device, input->options, &failure);
   if (!plan) {
     // A rejection of a malformed problem (an extraction error) is an input error, with its data.
     bool infeasible =
@@ -47,21 +61,15 @@ Result<Planned> planFile(const PlanRequest& request, const ir::Device& device, c
     if (!failure.kernel.empty()) e.infeasible = std::move(failure);
     return e;
   }
-  return Planned{std::move(*source), std::move(*plan)};
+  return Planned{std::move(source), std::move(*plan)};
 }
 
 Result<search::cost::CostReport> costFile(const PlanRequest& request, const ir::Device& device,
                                           const Log& log) {
-  Result<lower::PlanOptions> options =
-      planOptions(request.solver, request.timeLimitSeconds, request.maxBlockCount, request.exact);
-  if (!options) return options.error();
-  Result<Source> source = parseVerified(request.input);
-  if (!source) return source.error();
-  Result<lower::PlanOptions> chosen =
-      choosePlanBinding(request.knobs, *source->module, device, *options, log);
-  if (!chosen) return chosen.error();
+  Result<PlanInput> input = planInput(request, device, log);
+  if (!input) return input.error();
   Expected<search::cost::CostReport> report =
-      search::cost::costModule(*source->module, device, *chosen);
+      search::cost::costModule(*input->source.module, device, input->options);
   if (!report) return Error::input(report.error().message);
   return std::move(*report);
 }

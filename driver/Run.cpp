@@ -140,8 +140,7 @@ Result<std::vector<codegen::EmuKernelFile>> generate(const RunRequest& request,
   ir::DiagnosticEngine diags;
   auto files = codegen::emitModule(*lowered.module, device, &*lowered.plan, emit, diags);
   if (!files) return Error::located(diags, lowered.sources);
-  std::vector<codegen::EmuKernelFile> kernelFiles = codegen::emuKernelFiles(*files);
-  codegen::addEmuFiles(*files, device);
+  std::vector<codegen::EmuKernelFile> kernelFiles = codegen::addEmuFiles(*files, device);
   if (Expected<std::vector<bool>> s = codegen::writeFiles(work.string(), *files); !s)
     return Error::io(s.error().message);
   return kernelFiles;

@@ -59,37 +59,6 @@ std::optional<ir::Device> resolveDevice(const DeviceFlags& flags, int& exitCode)
   return std::nullopt;
 }
 
-std::unique_ptr<ir::Module> parseVerified(const std::string& path, int& exitCode) {
-  driver::Result<driver::Source> source = driver::parseVerified(path);
-  if (source) return std::move(source->module);
-  exitCode = report(source.error());
-  return nullptr;
-}
-
-bool resolveKnobs(const KnobFlags& flags, const ir::Module& module, const ir::Device& device,
-                  std::optional<ir::Binding>& binding, int& exitCode) {
-  driver::Result<std::optional<ir::Binding>> bound =
-      driver::resolveKnobs(flags, module, device, logToStderr);
-  if (!bound) {
-    exitCode = report(bound.error());
-    return false;
-  }
-  binding = *bound;
-  return true;
-}
-
-bool choosePlanBinding(const KnobFlags& flags, const ir::Module& module, const ir::Device& device,
-                       lower::PlanOptions& options, int& exitCode) {
-  driver::Result<lower::PlanOptions> chosen =
-      driver::choosePlanBinding(flags, module, device, options, logToStderr);
-  if (!chosen) {
-    exitCode = report(chosen.error());
-    return false;
-  }
-  options = std::move(chosen).value();
-  return true;
-}
-
 int runPrint(const PrintFlags& flags) {
   ir::DiagnosticEngine diags;
   ir::SourceManager sources;

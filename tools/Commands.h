@@ -69,21 +69,10 @@ int writeOutput(const std::string& path, const std::string& text);
 /// invalid input).
 std::optional<ir::Device> resolveDevice(const DeviceFlags& flags, int& exitCode);
 
-/// FILE parsed and verified; null (diagnostics printed, `exitCode` = invalid input) when it is not
-/// a valid TTL file.
-std::unique_ptr<ir::Module> parseVerified(const std::string& path, int& exitCode);
-
 /// Prints a driver error (its text, on stderr) and returns its exit code.
 int report(const driver::Error& error);
 /// Writes a driver Log line to stderr.
 void logToStderr(const std::string& line);
-
-/// driver::resolveKnobs, its error printed and `exitCode` set on failure.
-bool resolveKnobs(const KnobFlags& flags, const ir::Module& module, const ir::Device& device,
-                  std::optional<ir::Binding>& binding, int& exitCode);
-/// driver::choosePlanBinding into `options`, its error printed and `exitCode` set on failure.
-bool choosePlanBinding(const KnobFlags& flags, const ir::Module& module, const ir::Device& device,
-                       lower::PlanOptions& options, int& exitCode);
 
 int runPrint(const PrintFlags& flags);
 int runVerify(const VerifyFlags& flags, const DeviceFlags& device);
