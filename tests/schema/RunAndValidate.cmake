@@ -1,26 +1,22 @@
 # Runs `ttlplan ARGS` (which must write JSON to stdout, e.g. `plan FILE --json -`), checks its exit
-# code, and validates stdout against SCHEMA with validate.py; optionally a mutated copy must fail.
+# code, and validates stdout against SCHEMA with validate.py; optionally mutated copies must fail.
 #   cmake -DTTLPLAN=<ttlplan> -DPYTHON=<python3> -DSCHEMA=<x.schema.json> -DWORK=<dir>
 #         "-DARGS=plan;FILE;--json;-" [-DEXPECT_RC=0] [-DSTATUS=planned|infeasible]
-#         ["-DMUTATE=delete|PATH" | "-DMUTATE=set|PATH|JSON" | "-DMUTATE=add|PATH|JSON"]
+#         ["-DMUTATE=M^M..." with each M "delete|PATH", "set|PATH|JSON" or "add|PATH|JSON"]
 #         -P RunAndValidate.cmake
-# Instead of TTLPLAN/ARGS, -DJSON=<file> validates an existing file.
-# STATUS checks the top-level "status" (the plan JSON). MUTATE (tests/schema/mutate.py) changes
-# the output; the changed copy must then be INVALID (validate.py --expect-invalid).
+# STATUS checks the top-level "status" (the plan JSON). Each mutation (tests/schema/mutate.py)
+# changes the output on its own; every changed copy must then be INVALID (validate.py
+# --expect-invalid). One run of ttlplan serves them all.
 get_filename_component(here ${CMAKE_CURRENT_LIST_FILE} DIRECTORY)
 if(NOT DEFINED EXPECT_RC)
   set(EXPECT_RC 0)
 endif()
 file(MAKE_DIRECTORY ${WORK})
-if(DEFINED JSON)
-  set(out_file ${JSON})
-else()
-  set(out_file ${WORK}/out.json)
-  execute_process(COMMAND ${TTLPLAN} ${ARGS} RESULT_VARIABLE rc OUTPUT_FILE ${out_file}
-                  ERROR_VARIABLE err)
-  if(NOT rc EQUAL EXPECT_RC)
-    message(FATAL_ERROR "ttlplan ${ARGS}: exit code ${rc}, expected ${EXPECT_RC}; stderr:\n${err}")
-  endif()
+set(out_file ${WORK}/out.json)
+execute_process(COMMAND ${TTLPLAN} ${ARGS} RESULT_VARIABLE rc OUTPUT_FILE ${out_file}
+                ERROR_VARIABLE err)
+if(NOT rc EQUAL EXPECT_RC)
+  message(FATAL_ERROR "ttlplan ${ARGS}: exit code ${rc}, expected ${EXPECT_RC}; stderr:\n${err}")
 endif()
 file(READ ${out_file} text)
 if(DEFINED STATUS)
@@ -34,8 +30,9 @@ execute_process(COMMAND ${PYTHON} ${here}/validate.py ${SCHEMA} ${out_file}
 if(NOT rc EQUAL 0)
   message(FATAL_ERROR "${out_file} does not validate against ${SCHEMA}:\n${vout}${verr}")
 endif()
-if(DEFINED MUTATE)
-  string(REPLACE "|" ";" mutation "${MUTATE}")
+string(REPLACE "^" ";" mutations "${MUTATE}")
+foreach(change IN LISTS mutations)
+  string(REPLACE "|" ";" mutation "${change}")
   execute_process(COMMAND ${PYTHON} ${here}/mutate.py ${out_file} ${WORK}/mutated.json ${mutation}
                   RESULT_VARIABLE rc ERROR_VARIABLE merr)
   if(NOT rc EQUAL 0)
@@ -45,7 +42,7 @@ if(DEFINED MUTATE)
                           --expect-invalid
                   RESULT_VARIABLE rc OUTPUT_VARIABLE vout ERROR_VARIABLE verr)
   if(NOT rc EQUAL 0)
-    message(FATAL_ERROR "the output with '${MUTATE}' still validates:\n${vout}${verr}")
+    message(FATAL_ERROR "the output with '${change}' still validates:\n${vout}${verr}")
   endif()
-  message(STATUS "${vout}")
-endif()
+  message(STATUS "${change}: ${vout}")
+endforeach()

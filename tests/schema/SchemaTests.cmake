@@ -8,10 +8,10 @@ set(schema_tests ${CMAKE_CURRENT_LIST_DIR})
 # validator cannot import it), they are not skipped.
 find_package(Python3 COMPONENTS Interpreter REQUIRED)
 
-# ttlplan_schema_test(NAME KIND [EXPECT_RC rc] [STATUS s] [MUTATE m] ARGS ttlplan-args...)
+# ttlplan_schema_test(NAME KIND [EXPECT_RC rc] [STATUS s] [MUTATE m...] ARGS ttlplan-args...)
 # KIND: plan, cost or tune (the schema). The test is schema.NAME.
 function(ttlplan_schema_test name kind)
-  cmake_parse_arguments(PARSE_ARGV 2 arg "" "EXPECT_RC;STATUS;MUTATE" "ARGS")
+  cmake_parse_arguments(PARSE_ARGV 2 arg "" "EXPECT_RC;STATUS" "ARGS;MUTATE")
   set(extra)
   if(DEFINED arg_EXPECT_RC)
     list(APPEND extra -DEXPECT_RC=${arg_EXPECT_RC})
@@ -20,7 +20,9 @@ function(ttlplan_schema_test name kind)
     list(APPEND extra -DSTATUS=${arg_STATUS})
   endif()
   if(DEFINED arg_MUTATE)
-    list(APPEND extra "-DMUTATE=${arg_MUTATE}")
+    # '^' between mutations: a ';' would split the test's command-line argument.
+    list(JOIN arg_MUTATE "^" mutations)
+    list(APPEND extra "-DMUTATE=${mutations}")
   endif()
   add_test(NAME schema.${name}
            COMMAND ${CMAKE_COMMAND} -DTTLPLAN=$<TARGET_FILE:ttlplan> -DPYTHON=${Python3_EXECUTABLE}
@@ -79,30 +81,17 @@ ttlplan_schema_test(tune.nothing_fits tune
                     ARGS tune ${PROJECT_SOURCE_DIR}/tests/plan/huge_cbs.ttl --json - --quiet)
 
 # Negative: each schema rejects a real output with a required field deleted, a value of the wrong
-# type, and an unknown key in an object whose keys are fixed.
+# type, and an unknown key in an object whose keys are fixed (each mutation on its own, one run of
+# ttlplan per schema).
 set(schema_mcast ${PROJECT_SOURCE_DIR}/examples/matmul_mcast_2d.ttl)
-set(schema_plan_args plan ${schema_mcast} --json -)
-set(schema_cost_args cost ${schema_mcast} --json -)
-set(schema_tune_args tune ${schema_template} --json - --quiet --top 2)
-ttlplan_schema_test(negative.plan.missing_field plan MUTATE "delete|kernels.0.cbs.0.bytes"
-                    ARGS ${schema_plan_args})
-ttlplan_schema_test(negative.plan.wrong_type plan MUTATE "set|kernels.0.l1.used|\"24576\""
-                    ARGS ${schema_plan_args})
-ttlplan_schema_test(negative.plan.unknown_key plan MUTATE "add|kernels.0.multicast.nets.0.extra|1"
-                    ARGS ${schema_plan_args})
-ttlplan_schema_test(negative.plan.rejection_when_planned plan
-                    MUTATE "add|rejection|{\"kernel\":\"@k\"}" ARGS ${schema_plan_args})
-ttlplan_schema_test(negative.cost.missing_field cost MUTATE "delete|kernels.0.bounds_cycles.dram"
-                    ARGS ${schema_cost_args})
-ttlplan_schema_test(negative.cost.wrong_type cost MUTATE "set|binding|{}" ARGS ${schema_cost_args})
-ttlplan_schema_test(negative.cost.unknown_key cost MUTATE "add|kernels.0.critical_core.extra|1"
-                    ARGS ${schema_cost_args})
-ttlplan_schema_test(negative.cost.bad_bound cost MUTATE "set|kernels.0.bound|\"memory\""
-                    ARGS ${schema_cost_args})
-ttlplan_schema_test(negative.tune.missing_field tune MUTATE "delete|top.0.l1_bytes"
-                    ARGS ${schema_tune_args})
-ttlplan_schema_test(negative.tune.wrong_type tune MUTATE "set|seed|\"1\"" ARGS ${schema_tune_args})
-ttlplan_schema_test(negative.tune.unknown_key tune MUTATE "add|space.extra|1"
-                    ARGS ${schema_tune_args})
-ttlplan_schema_test(negative.tune.best_null_with_top tune MUTATE "set|best|null"
-                    ARGS ${schema_tune_args})
+ttlplan_schema_test(negative.plan plan ARGS plan ${schema_mcast} --json -
+                    MUTATE "delete|kernels.0.cbs.0.bytes" "set|kernels.0.l1.used|\"24576\""
+                           "add|kernels.0.multicast.nets.0.extra|1"
+                           "add|rejection|{\"kernel\":\"@k\"}")
+ttlplan_schema_test(negative.cost cost ARGS cost ${schema_mcast} --json -
+                    MUTATE "delete|kernels.0.bounds_cycles.dram" "set|binding|{}"
+                           "add|kernels.0.critical_core.extra|1"
+                           "set|kernels.0.bound|\"memory\"")
+ttlplan_schema_test(negative.tune tune ARGS tune ${schema_template} --json - --quiet --top 2
+                    MUTATE "delete|top.0.l1_bytes" "set|seed|\"1\"" "add|space.extra|1"
+                           "set|best|null")
