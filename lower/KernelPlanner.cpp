@@ -43,7 +43,7 @@ pk::ChainSpec chainSpecOf(ChainInfo info) {
   chain.dataType = std::move(info.dataType);
   chain.problem = std::move(info.problem);
   for (const ir::Operation* op : info.ops)
-    chain.ops.push_back({op->name(), op->location().str()});
+    chain.ops.push_back({op->name(), op->location().str(), valueName(op->result(0))});
   return chain;
 }
 

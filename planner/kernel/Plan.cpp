@@ -164,6 +164,14 @@ std::string l1Fix(std::vector<CbPlan> cbs, const DeviceLimits& limits, const Pla
 }
 
 /// Plans one kernel; the sections follow docs/plan.md. Each step returns a Rejection or nothing.
+/// The op of `chain` whose result is `value` (nullptr for a chain input).
+const ChainOp* definingOp(const ChainSpec& chain, dst::ValueId value) {
+  const auto& ops = chain.problem.chain.ops;
+  for (size_t i = 0; i < ops.size() && i < chain.ops.size(); ++i)
+    if (ops[i].output == value) return &chain.ops[i];
+  return nullptr;
+}
+
 class KernelPlanner {
 public:
   KernelPlanner(const KernelProblem& problem, const PlanOptions& options, PlanCache* cache)
@@ -173,6 +181,8 @@ public:
 
 private:
   void addCbs();
+  /// `name`, or `name#2`, `name#3`, ... when a CB of the plan has it already.
+  std::string uniqueCbName(const std::string& name) const;
   std::optional<Rejection> planDst();
   std::optional<Rejection> planCbIndices();
   std::optional<Rejection> planL1();
@@ -208,6 +218,17 @@ void KernelPlanner::addCbs() {
   }
 }
 
+std::string KernelPlanner::uniqueCbName(const std::string& name) const {
+  auto taken = [&](const std::string& n) {
+    return std::any_of(plan_.cbs.begin(), plan_.cbs.end(),
+                       [&](const CbPlan& cb) { return cb.name == n; });
+  };
+  std::string out = name;
+  for (int k = 2; taken(out); ++k)
+    out = fmt::format("{}#{}", name, k);
+  return out;
+}
+
 std::optional<Rejection> KernelPlanner::planDst() {
   for (size_t c = 0; c < problem_.chains.size(); ++c) {
     const ChainSpec& info = problem_.chains[c];
@@ -241,8 +262,11 @@ std::optional<Rejection> KernelPlanner::planDst() {
     chain.solution = *r.solution;
     for (const dst::IntermediateCb& ic : chain.solution.intermediates) {
       CbPlan cb;
-      cb.name = fmt::format("dst-split[{} value {} after op {}]", info.id, ic.value, ic.afterOp);
-      cb.location = info.location;
+      // Named after the value it carries, where that value is computed.
+      const ChainOp* def = definingOp(info, ic.value);
+      cb.name = uniqueCbName(def && !def->result.empty() ? def->result
+                                                         : fmt::format("%value{}", ic.value));
+      cb.location = def ? def->location : info.location;
       cb.blockShape = {ic.rows, ic.cols};
       cb.dataType = info.dataType;
       cb.tileBytes = info.problem.intermediateTileBytes;

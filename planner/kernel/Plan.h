@@ -35,7 +35,7 @@ struct PlanOptions {
 
 /// One CB of the plan (a kernel's ttl.create_cb, or an intermediate CB a DST split needs).
 struct CbPlan {
-  std::string name;     ///< "%cba"; intermediates: "dst-split[<chain> value V after op N]"
+  std::string name;     ///< "%cba"; intermediates: the SSA name of the value carried ("%mx")
   std::string location; ///< file:line:col of the create_cb (of the ttl.store for intermediates)
   std::vector<int64_t> blockShape;
   std::string dataType;

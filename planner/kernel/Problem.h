@@ -32,6 +32,7 @@ struct CbSpec {
 struct ChainOp {
   std::string name;     ///< "ttl.matmul"
   std::string location; ///< file:line:col
+  std::string result;   ///< its result's SSA name ("%mx"): intermediate CBs are named after it
 };
 
 /// One fused chain of the compute thread (the ops feeding one `ttl.store`).
