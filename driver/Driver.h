@@ -138,6 +138,10 @@ struct Source {
 struct Planned {
   Source source;
   lower::ModulePlan plan;
+  /// The plan's predicted time and trade-offs (search::cost::costPlan); nullopt when the cost
+  /// model cannot read a kernel (costError says why; the plan stands).
+  std::optional<search::cost::CostReport> cost;
+  std::string costError;
 };
 
 struct Lowered {
@@ -234,8 +238,8 @@ Result<lower::PlanOptions> choosePlanBinding(const KnobRequest& request, const i
                                              const ir::Device& device, lower::PlanOptions options,
                                              const Log& log);
 
-/// `ttlplan plan`: parse, verify, choose the binding, plan every kernel. A kernel that does not
-/// fit is an Infeasible error with the planner's rejection.
+/// `ttlplan plan`: parse, verify, choose the binding, plan every kernel, and cost the plan. A
+/// kernel that does not fit is an Infeasible error with the planner's rejection.
 Result<Planned> planFile(const PlanRequest& request, const ir::Device& device, const Log& log);
 
 /// `ttlplan cost`: planFile's steps, then every kernel's predicted device time

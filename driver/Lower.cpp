@@ -61,17 +61,22 @@ Result<Planned> planFile(const PlanRequest& request, const ir::Device& device, c
     if (!failure.kernel.empty()) e.infeasible = std::move(failure);
     return e;
   }
-  return Planned{std::move(source), std::move(*plan)};
+  Planned out{std::move(source), std::move(*plan), std::nullopt, ""};
+  Expected<search::cost::CostReport> cost = search::cost::costPlan(
+      *out.source.module, out.plan, device, input->options.maxBlockCount);
+  if (cost)
+    out.cost = std::move(*cost);
+  else
+    out.costError = cost.error().message;
+  return out;
 }
 
 Result<search::cost::CostReport> costFile(const PlanRequest& request, const ir::Device& device,
                                           const Log& log) {
-  Result<PlanInput> input = planInput(request, device, log);
-  if (!input) return input.error();
-  Expected<search::cost::CostReport> report =
-      search::cost::costModule(*input->source.module, device, input->options);
-  if (!report) return Error::input(report.error().message);
-  return std::move(*report);
+  Result<Planned> planned = planFile(request, device, log);
+  if (!planned) return planned.error();
+  if (!planned->cost) return Error::input(planned->costError);
+  return std::move(*planned->cost);
 }
 
 Result<Lowered> lowerFile(const LowerRequest& request, const ir::Device& device, const Log& log) {

@@ -5,6 +5,7 @@
 
 #include <fmt/format.h>
 #include <fmt/ranges.h>
+#include <algorithm>
 #include <map>
 
 namespace ttlplan::lower {
@@ -15,6 +16,15 @@ namespace {
 
 std::string shapeStr(const std::vector<int64_t>& shape) {
   return fmt::format("{}", fmt::join(shape, "x"));
+}
+
+/// The name of the CB that carries `ic` of `chain` (a chain of `k`).
+std::string intermediateName(const KernelPlan& k, const ChainPlan& chain,
+                             const planner::dst::IntermediateCb& ic) {
+  int index = int(&chain - k.chains.data());
+  for (const CbPlan& cb : k.cbs)
+    if (cb.intermediate && cb.chain == index && cb.value == ic.value) return cb.name;
+  return "?";
 }
 
 nlohmann::json cbJson(const CbPlan& cb) {
@@ -172,7 +182,8 @@ nlohmann::json toJson(const PlanFailure& failure, Timings timings) {
   return j;
 }
 
-std::string formatReport(const ModulePlan& plan, Timings timings) {
+std::string formatReport(const ModulePlan& plan, Timings timings,
+                         const std::vector<std::string>& kernelNotes) {
   const bool shown = timings == Timings::Shown;
   std::string out;
   auto line = [&](std::string s) {
@@ -185,7 +196,8 @@ std::string formatReport(const ModulePlan& plan, Timings timings) {
     values += fmt::format("{}@{}={}", values.empty() ? "" : ", ", name, value);
   line(fmt::format("binding: {}{}", values.empty() ? "" : values + " (",
                    values.empty() ? plan.binding.source : plan.binding.source + ")"));
-  for (const KernelPlan& k : plan.kernels) {
+  for (size_t kernelIndex = 0; kernelIndex < plan.kernels.size(); ++kernelIndex) {
+    const KernelPlan& k = plan.kernels[kernelIndex];
     line("");
     line(fmt::format("kernel {} ({})", k.name, k.location));
     // Cores and work.
@@ -222,15 +234,20 @@ std::string formatReport(const ModulePlan& plan, Timings timings) {
     }
     // CBs.
     line("  CBs:");
-    line(fmt::format("    {:>3}  {:<12} {:>25}  {:>10}  {:>6}  {:>6}  {:<5}  {}", "idx", "name",
-                     "L1 address range", "bytes", "blocks", "block", "type", "location"));
+    size_t nameWidth = 12;
+    for (const CbPlan& cb : k.cbs)
+      nameWidth = std::max(nameWidth, cb.name.size());
+    line(fmt::format("    {:>3}  {:<{}} {:>25}  {:>10}  {:>6}  {:>6}  {:<5}  {}", "idx", "name",
+                     nameWidth, "L1 address range", "bytes", "blocks", "block", "type",
+                     "location"));
     for (const CbPlan& cb : k.cbs)
       line(fmt::format(
-          "    {:>3}  {:<12} {:>25}  {:>10}  {:>6}  {:>6}  {:<5}  {}", cb.index, cb.name,
+          "    {:>3}  {:<{}} {:>25}  {:>10}  {:>6}  {:>6}  {:<5}  {}{}", cb.index, cb.name, nameWidth,
           fmt::format("[{}, {})", withThousands(cb.address), withThousands(cb.address + cb.bytes)),
           withThousands(cb.bytes),
           fmt::format("{}{}", cb.blockCount, cb.chosenByPlanner ? "*" : ""),
-          shapeStr(cb.blockShape), cb.dataType, cb.location));
+          shapeStr(cb.blockShape), cb.dataType, cb.location,
+          cb.intermediate ? "  (DST split)" : ""));
     line(fmt::format(
         "  L1: {} B of CBs from {}; {} B free for CBs; headroom {} B ({:.1f}%)",
         withThousands(k.l1Used), withThousands(k.l1Base), withThousands(k.l1Capacity),
@@ -251,7 +268,9 @@ std::string formatReport(const ModulePlan& plan, Timings timings) {
                          s.firstOp, s.endOp, s.subblockRows, s.subblockCols, s.rounds,
                          s.rounds == 1 ? "" : "s", s.peakTiles));
       for (const auto& ic : c.solution.intermediates)
-        line(fmt::format("    intermediate CB after op {}: {} tiles, {} B", ic.afterOp, ic.tiles,
+        line(fmt::format("    intermediate CB {} after op {} ({}): {} tile{}, {} B",
+                         intermediateName(k, c, ic), ic.afterOp,
+                         c.problem.chain.ops[ic.afterOp].name, ic.tiles, ic.tiles == 1 ? "" : "s",
                          withThousands(ic.bytes)));
     }
     // Multicast.
@@ -275,6 +294,7 @@ std::string formatReport(const ModulePlan& plan, Timings timings) {
                          p.receivers == 1 ? "" : "s", p.readySemaphore, p.validSemaphore, rects));
       }
     }
+    if (kernelIndex < kernelNotes.size()) out += kernelNotes[kernelIndex];
     // Solves.
     line("  solves:");
     for (const SubProblemRun& r : k.runs)

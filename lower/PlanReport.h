@@ -5,6 +5,7 @@
 
 #include <nlohmann/json.hpp>
 #include <string>
+#include <vector>
 
 namespace ttlplan::lower {
 
@@ -24,7 +25,9 @@ nlohmann::json toJson(const ModulePlan& plan, Timings timings = Timings::Shown);
 nlohmann::json toJson(const PlanFailure& failure, Timings timings = Timings::Shown);
 
 /// The terminal view: per kernel the binding, grid and work per core, the CB table, L1 headroom,
-/// DST per chain, multicast rectangles and semaphores, and the solves with their times.
-std::string formatReport(const ModulePlan& plan, Timings timings = Timings::Shown);
+/// DST per chain, multicast rectangles and semaphores, `kernelNotes[k]` when given (lines the
+/// caller adds: the predicted time and trade-offs), and the solves with their times.
+std::string formatReport(const ModulePlan& plan, Timings timings = Timings::Shown,
+                         const std::vector<std::string>& kernelNotes = {});
 
 } // namespace ttlplan::lower

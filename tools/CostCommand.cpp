@@ -4,6 +4,7 @@
 
 #include "tools/Knobs.h"
 #include "tools/OptionFlags.h"
+#include "ttlplan/lower/PlanReport.h"
 #include "ttlplan/search/cost/Report.h"
 
 #include <fmt/format.h>
@@ -32,7 +33,14 @@ int runCost(const CostFlags& flags, const DeviceFlags& deviceFlags) {
   std::optional<ir::Device> device = resolveDevice(deviceFlags, exitCode);
   if (!device) return exitCode;
   driver::Result<search::cost::CostReport> costed = driver::costFile(flags, *device, logToStderr);
-  if (!costed) return report(costed.error());
+  if (!costed) {
+    // An infeasible plan still writes its JSON, as `plan --json` does.
+    const driver::Error& e = costed.error();
+    if (e.infeasible && !flags.jsonOutput.empty())
+      writeOutput(flags.jsonOutput == "-" ? "" : flags.jsonOutput,
+                  lower::toJson(*e.infeasible).dump(2) + "\n");
+    return report(e);
+  }
   std::string json = search::cost::toJson(*costed).dump(2) + "\n";
   if (flags.jsonOutput == "-") return writeOutput("", json);
   std::cout << search::cost::formatCostReport(*costed);

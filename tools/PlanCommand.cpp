@@ -3,7 +3,9 @@
 #include "ttlplan/ir/Printer.h"
 #include "ttlplan/lower/ApplyPlan.h"
 #include "ttlplan/lower/PlanReport.h"
+#include "ttlplan/search/cost/Report.h"
 
+#include <fmt/format.h>
 #include <iostream>
 
 namespace ttlplan::tools {
@@ -24,12 +26,19 @@ int runPlan(const PlanFlags& flags, const DeviceFlags& deviceFlags) {
   const lower::ModulePlan& plan = planned->plan;
   // `--json -`: the JSON is standard output (for scripts), and the report goes to stderr.
   const bool jsonToStdout = flags.jsonOutput == "-";
-  (jsonToStdout ? std::cerr : std::cout) << lower::formatReport(plan);
-  if (!flags.jsonOutput.empty())
-    if (int rc =
-            writeOutput(jsonToStdout ? "" : flags.jsonOutput, lower::toJson(plan).dump(2) + "\n");
+  std::vector<std::string> notes;
+  if (planned->cost)
+    notes = search::cost::planNotes(*planned->cost);
+  else
+    logToStderr(fmt::format("warning: no predicted time: {}\n", planned->costError));
+  (jsonToStdout ? std::cerr : std::cout) << lower::formatReport(plan, lower::Timings::Shown, notes);
+  if (!flags.jsonOutput.empty()) {
+    nlohmann::json json = lower::toJson(plan);
+    if (planned->cost) search::cost::addCostToPlanJson(json, *planned->cost);
+    if (int rc = writeOutput(jsonToStdout ? "" : flags.jsonOutput, json.dump(2) + "\n");
         rc != kSuccess)
       return rc;
+  }
   if (flags.output.empty()) return kSuccess;
   lower::applyPlan(*planned->source.module, plan);
   return writeOutput(flags.output, ir::print(*planned->source.module, ir::PrintOptions{}));

@@ -68,6 +68,7 @@ nlohmann::json kernelJson(const KernelCost& k) {
             {"cores", critical.cores},
             {"threads", threads},
             {"cb_stalls", cbs}}},
+          {"tradeoffs", toJson(k.tradeoffs)},
           {"simulations", p.simulations},
           {"simulated_steps", p.simulatedSteps}};
 }
@@ -98,6 +99,7 @@ void formatKernel(const KernelCost& k, int64_t clockMhz, std::string& out) {
       stalls += fmt::format("{}{} {:.0f}", stalls.empty() ? "" : ", ", critical.cbs[i].name,
                             p.criticalCbStall[i]);
   if (!stalls.empty()) out += "  cycles waited on each CB: " + stalls + "\n";
+  out += formatTradeoffs(k.tradeoffs);
 }
 
 } // namespace
@@ -106,26 +108,75 @@ Expected<CostReport> costModule(ir::Module& module, const ir::Device& device,
                                 const lower::PlanOptions& options) {
   Expected<lower::ModulePlan> plan = lower::planModule(module, device, options);
   if (!plan) return plan.error();
+  return costPlan(module, std::move(*plan), device, options.maxBlockCount);
+}
+
+Expected<CostReport> costPlan(ir::Module& module, lower::ModulePlan plan, const ir::Device& device,
+                              int maxBlockCount) {
   CostReport report;
-  report.file = plan->file;
+  report.file = plan.file;
   report.device = device.name;
   report.clockMhz = device.clockMhz;
-  report.binding = ir::str(plan->binding.binding);
-  report.bindingSource = plan->binding.source;
+  report.binding = ir::str(plan.binding.binding);
+  report.bindingSource = plan.binding.source;
   report.modelVersion = std::string(kModelVersion);
   report.calibrationHash = calibrationHash(device);
   std::vector<ir::Operation*> kernelOps = module.topLevel(ir::KernelOp::kName);
-  for (size_t k = 0; k < plan->kernels.size() && k < kernelOps.size(); ++k) {
-    const lower::KernelPlan& kernel = plan->kernels[k];
-    Expected<Program> program = extractProgram(kernelOps[k], kernel, plan->binding.binding, device);
+  for (size_t k = 0; k < plan.kernels.size() && k < kernelOps.size(); ++k) {
+    const lower::KernelPlan& kernel = plan.kernels[k];
+    Expected<Program> program = extractProgram(kernelOps[k], kernel, plan.binding.binding, device);
     if (!program) return program.error();
     Expected<Prediction> prediction = predict(*program, device);
     if (!prediction)
       return Error{fmt::format("{}: error: {}", kernel.location, prediction.error().message)};
+    std::vector<Tradeoff> tradeoffs =
+        explainTradeoffs(kernel, *program, *prediction, device, maxBlockCount);
     report.kernels.push_back({kernel.name, kernel.location, kernel.grid.rows, kernel.grid.cols,
-                              std::move(*program), std::move(*prediction)});
+                              std::move(*program), std::move(*prediction), std::move(tradeoffs)});
   }
+  report.plan = std::move(plan);
   return report;
+}
+
+nlohmann::json toJson(const std::vector<Tradeoff>& tradeoffs) {
+  nlohmann::json out = nlohmann::json::array();
+  for (const Tradeoff& t : tradeoffs)
+    out.push_back({{"kind", t.kind},
+                   {"subject", t.subject},
+                   {"text", t.text},
+                   {"cost_percent", t.costPercent ? nlohmann::json(*t.costPercent) : nullptr},
+                   {"alternative", t.alternative}});
+  return out;
+}
+
+std::vector<std::string> planNotes(const CostReport& report) {
+  std::vector<std::string> out;
+  for (const KernelCost& k : report.kernels)
+    out.push_back(fmt::format("  predicted: {:.2f} us, bound: {}, utilization {:.1f} % "
+                              "(details: ttlplan cost)\n",
+                              microseconds(k.prediction.deviceNs), toString(k.prediction.bound),
+                              100 * k.prediction.utilization) +
+                  formatTradeoffs(k.tradeoffs));
+  return out;
+}
+
+void addCostToPlanJson(nlohmann::json& planJson, const CostReport& report) {
+  nlohmann::json& kernels = planJson["kernels"];
+  for (size_t k = 0; k < report.kernels.size() && k < kernels.size(); ++k) {
+    const Prediction& p = report.kernels[k].prediction;
+    kernels[k]["cost"] = {{"predicted_ns", p.deviceNs},
+                          {"bound", std::string(toString(p.bound))},
+                          {"utilization", p.utilization},
+                          {"tradeoffs", toJson(report.kernels[k].tradeoffs)}};
+  }
+}
+
+std::string formatTradeoffs(const std::vector<Tradeoff>& tradeoffs) {
+  if (tradeoffs.empty()) return "";
+  std::string out = "  trade-offs:\n";
+  for (const Tradeoff& t : tradeoffs)
+    out += fmt::format("    - {}\n", t.text);
+  return out;
 }
 
 std::string formatCostReport(const CostReport& report) {

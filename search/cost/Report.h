@@ -6,6 +6,7 @@
 #include "ttlplan/lower/KernelPlanner.h"
 #include "ttlplan/search/cost/Model.h"
 #include "ttlplan/search/cost/Program.h"
+#include "ttlplan/search/cost/Tradeoffs.h"
 #include "ttlplan/support/Expected.h"
 
 #include <nlohmann/json_fwd.hpp>
@@ -24,6 +25,7 @@ struct KernelCost {
   int gridCols = 0;
   Program program;       ///< what the model read
   Prediction prediction; ///< what it predicts
+  std::vector<Tradeoff> tradeoffs; ///< what the plan's choices cost (Tradeoffs.h)
 };
 
 struct CostReport {
@@ -35,11 +37,32 @@ struct CostReport {
   std::string modelVersion;
   std::string calibrationHash;
   std::vector<KernelCost> kernels;
+  lower::ModulePlan plan; ///< the plan costed
 };
 
-/// Plans `module` (verified) under `options` and predicts every kernel.
+/// Plans `module` (verified) under `options` and predicts every kernel (costPlan).
 Expected<CostReport> costModule(ir::Module& module, const ir::Device& device,
                                 const lower::PlanOptions& options);
+
+/// Predicts every kernel of `plan`, a plan of `module` on `device`, and explains its trade-offs
+/// (`maxBlockCount`: the deepest `?` depth the planner tried).
+Expected<CostReport> costPlan(ir::Module& module, lower::ModulePlan plan, const ir::Device& device,
+                              int maxBlockCount);
+
+/// The trade-offs as JSON: [{"kind", "subject", "text", "cost_percent" (null when not priced),
+/// "alternative"}].
+nlohmann::json toJson(const std::vector<Tradeoff>& tradeoffs);
+
+/// Per kernel, the lines `ttlplan plan` adds to its report (lower::formatReport's kernelNotes):
+/// the predicted time and bound, and the trade-offs.
+std::vector<std::string> planNotes(const CostReport& report);
+
+/// Adds to each kernel of `planJson` (lower::toJson of report.plan) a "cost" object:
+/// predicted_ns, bound, utilization and tradeoffs.
+void addCostToPlanJson(nlohmann::json& planJson, const CostReport& report);
+
+/// The trade-offs as terminal lines ("  trade-offs:" and one indented line each; "" for none).
+std::string formatTradeoffs(const std::vector<Tradeoff>& tradeoffs);
 
 /// The terminal view: per kernel the predicted time, utilisation, the bound and its parts, and
 /// the critical core's threads (busy and stalled cycles) and CB stalls.
