@@ -12,7 +12,7 @@ endfunction()
 # in the build exactly as from an installed prefix (include/ttlplan/FOLDER/X.h), and a user's
 # include path never holds the source root. ttlplan/Config.h is generated here.
 set(TTLPLAN_INCLUDE_ROOT ${PROJECT_BINARY_DIR}/include)
-set(TTLPLAN_LIBRARY_FOLDERS support ir planner lower reference codegen search driver)
+set(TTLPLAN_LIBRARY_FOLDERS support ir planner lower reference codegen search report driver)
 file(MAKE_DIRECTORY ${TTLPLAN_INCLUDE_ROOT}/ttlplan)
 foreach(folder IN LISTS TTLPLAN_LIBRARY_FOLDERS)
   file(CREATE_LINK ${PROJECT_SOURCE_DIR}/${folder} ${TTLPLAN_INCLUDE_ROOT}/ttlplan/${folder} SYMBOLIC)

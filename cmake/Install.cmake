@@ -33,7 +33,7 @@ install(FILES ${PROJECT_BINARY_DIR}/ttlplanConfig.cmake ${PROJECT_BINARY_DIR}/tt
 
 # pkg-config: the libraries in link order (a static library before the ones it uses).
 set(TTLPLAN_PC_LIBS "")
-foreach(library ttlplan_driver ttlplan_search ttlplan_reference ttlplan_codegen ttlplan_lower ttlplan_planner
+foreach(library ttlplan_driver ttlplan_report ttlplan_search ttlplan_reference ttlplan_codegen ttlplan_lower ttlplan_planner
                 ttlplan_ir ttlplan_support)
   string(APPEND TTLPLAN_PC_LIBS " -l${library}")
 endforeach()

@@ -54,6 +54,9 @@ struct PlanRequest {
   KnobRequest knobs;
   int maxBlockCount = 4;          ///< --max-block-count
   planner::l1::ExactParams exact; ///< --no-RULE: the exact L1 solver's pruning rules
+  /// Per kernel, block counts of its `?` CBs by position (no flag: `tune --html` plans its pick
+  /// with them; lower::PlanOptions::kernelBlockCounts).
+  std::vector<std::map<size_t, int64_t>> kernelBlockCounts;
 };
 
 /// The lowering pipeline (`lower`, `compile`, `run`).
@@ -116,6 +119,7 @@ struct TuneRequest {
   size_t top = 5;                      ///< --top K
   int maxBlockCount = 4;               ///< --max-block-count: `?` counts searched are 1..N
   int64_t nodeLimit = 0;               ///< --node-limit per planner sub-problem
+  bool keepPoints = false;             ///< every feasible point in the result (--html's scatter)
 };
 
 /// `db rerank`.

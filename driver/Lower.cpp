@@ -35,6 +35,7 @@ Result<PlanInput> planInput(const PlanRequest& request, const ir::Device& device
   Result<lower::PlanOptions> options =
       planOptions(request.solver, request.timeLimitSeconds, request.maxBlockCount, request.exact);
   if (!options) return options.error();
+  options->kernelBlockCounts = request.kernelBlockCounts;
   Result<Source> source = parseVerified(request.input);
   if (!source) return source.error();
   Result<lower::PlanOptions> chosen =
@@ -62,8 +63,8 @@ Result<Planned> planFile(const PlanRequest& request, const ir::Device& device, c
     return e;
   }
   Planned out{std::move(source), std::move(*plan), std::nullopt, ""};
-  Expected<search::cost::CostReport> cost = search::cost::costPlan(
-      *out.source.module, out.plan, device, input->options.maxBlockCount);
+  Expected<search::cost::CostReport> cost =
+      search::cost::costPlan(*out.source.module, out.plan, device, input->options.maxBlockCount);
   if (cost)
     out.cost = std::move(*cost);
   else

@@ -37,6 +37,7 @@ Result<search::TuneOptions> tuneOptions(const TuneRequest& request) {
   options.timeLimitSeconds = request.timeLimitSeconds;
   options.threads = request.threads;
   options.top = request.top;
+  options.keepPoints = request.keepPoints;
   options.plan.maxBlockCount = request.maxBlockCount;
   options.plan.limits.nodeLimit = request.nodeLimit;
   return options;

@@ -283,6 +283,22 @@ Record evaluatePoint(const ir::Module& module, const ir::Device& device, const i
   return PointEvaluator(module, device, fixed, options, cache).evaluate(point);
 }
 
+std::vector<size_t> paretoFront(const std::vector<PointSummary>& points) {
+  std::vector<size_t> order(points.size());
+  for (size_t i = 0; i < order.size(); ++i)
+    order[i] = i;
+  std::stable_sort(order.begin(), order.end(), [&](size_t a, size_t b) {
+    if (points[a].l1Bytes != points[b].l1Bytes) return points[a].l1Bytes < points[b].l1Bytes;
+    return points[a].predictedNs < points[b].predictedNs;
+  });
+  // By L1 bytes ascending: a point is on the front when it is faster than every point before it.
+  std::vector<size_t> front;
+  for (size_t i : order)
+    if (front.empty() || points[i].predictedNs < points[front.back()].predictedNs)
+      front.push_back(i);
+  return front;
+}
+
 namespace {
 
 /// Adds a finished round to the result, the db and the strategy, in proposal order.
@@ -299,6 +315,8 @@ public:
     if (!fromDb && options_.db)
       if (Status s = options_.db->append(r); !s) return s;
     if (!r.ok()) return Status::success(); // never ranked
+    if (options_.keepPoints && r.predictedNs)
+      result_.points.push_back({*r.predictedNs, r.l1Bytes, r.bound});
     all_.push_back(std::move(r));
     // Keep only what top K can still use (bounded memory on long runs).
     if (all_.size() > 4 * std::max<size_t>(options_.top, 16)) all_ = top(all_, options_.top);

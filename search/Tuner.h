@@ -48,9 +48,23 @@ struct TuneOptions {
   planner::kernel::PlanOptions plan; ///< the planner's options (node limits keep it deterministic)
   bool plannerDimensions = true;     ///< search the `?` block counts (1..plan.maxBlockCount)
   TuningDb* db = nullptr;            ///< --db: recorded points are reused, new ones appended
+  /// Keep every feasible point's time, L1 bytes and bound in TuneResult::points (`tune --html`'s
+  /// scatter); off by default, since a long run visits millions.
+  bool keepPoints = false;
   /// Called after every round (from the calling thread).
   std::function<void(const TuneProgress&)> progress;
 };
+
+/// One feasible point of a run, for pictures (TuneOptions::keepPoints).
+struct PointSummary {
+  double predictedNs = 0; ///< Record::predictedNs
+  int64_t l1Bytes = 0;    ///< Record::l1Bytes
+  std::string bound;      ///< Record::bound
+};
+
+/// Indices of the points no other point beats in both predicted time and L1 bytes (smaller is
+/// better in each; of equal points the first), ordered by L1 bytes.
+std::vector<size_t> paretoFront(const std::vector<PointSummary>& points);
 
 /// The outcome of a tuning run.
 struct TuneResult {
@@ -60,6 +74,7 @@ struct TuneResult {
   uint64_t feasible = 0;                      ///< points (evaluated or reused) that fit and costed
   std::map<std::string, uint64_t> rejected;   ///< rejected points by reason ("require", "l1", ...)
   std::vector<Record> top;                    ///< the best K, best first
+  std::vector<PointSummary> points;           ///< with keepPoints: every feasible point, in order
   std::string stop;                           ///< "space", "budget" or "time limit"
   double seconds = 0;                         ///< timing: wall time of the search
   planner::kernel::PlanCache::Counters cache; ///< sub-problem cache hits and misses

@@ -47,6 +47,7 @@ struct AllocFlags {
 
 struct PlanFlags : driver::PlanRequest {
   std::string jsonOutput; ///< --json OUT ('-': stdout)
+  std::string htmlOutput; ///< --html OUT
   std::string output;     ///< -o: the planned IR (ttl.bind_cb attributes) goes here
 };
 

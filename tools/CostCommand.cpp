@@ -2,6 +2,7 @@
 // (search/cost/Report.h); a table on stdout, or JSON with --json.
 #include "tools/CostCommand.h"
 
+#include "tools/HtmlReport.h"
 #include "tools/Knobs.h"
 #include "tools/OptionFlags.h"
 #include "ttlplan/lower/PlanReport.h"
@@ -25,6 +26,9 @@ CLI::App* addCostCommand(CLI::App& app, CostFlags& flags, DeviceFlags& device) {
   addExactRuleFlags(*cmd, flags.exact);
   cmd->add_option("--json", flags.jsonOutput,
                   "Write the report as JSON to this file ('-': stdout, instead of the table)");
+  cmd->add_option("--html", flags.htmlOutput,
+                  "Also write one self-contained HTML page: the plan's pictures and the cost "
+                  "breakdown (docs/reports.md)");
   return cmd;
 }
 
@@ -41,6 +45,9 @@ int runCost(const CostFlags& flags, const DeviceFlags& deviceFlags) {
                   lower::toJson(*e.infeasible).dump(2) + "\n");
     return report(e);
   }
+  if (!flags.htmlOutput.empty())
+    if (int rc = writeHtmlReport(flags.htmlOutput, "cost", *costed, *device); rc != kSuccess)
+      return rc;
   std::string json = search::cost::toJson(*costed).dump(2) + "\n";
   if (flags.jsonOutput == "-") return writeOutput("", json);
   std::cout << search::cost::formatCostReport(*costed);

@@ -9,6 +9,7 @@ namespace ttlplan::tools {
 
 struct CostFlags : driver::PlanRequest {
   std::string jsonOutput; ///< --json OUT ("-" for stdout, then no table)
+  std::string htmlOutput; ///< --html OUT
 };
 
 /// Adds the `cost` subcommand with its file, knob and --json flags to `app` (the caller adds the

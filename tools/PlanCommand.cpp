@@ -1,5 +1,6 @@
 // `ttlplan plan` (driver::planFile): the report, --json, the planned IR.
 #include "tools/Commands.h"
+#include "tools/HtmlReport.h"
 #include "ttlplan/ir/Printer.h"
 #include "ttlplan/lower/ApplyPlan.h"
 #include "ttlplan/lower/PlanReport.h"
@@ -38,6 +39,11 @@ int runPlan(const PlanFlags& flags, const DeviceFlags& deviceFlags) {
     if (int rc = writeOutput(jsonToStdout ? "" : flags.jsonOutput, json.dump(2) + "\n");
         rc != kSuccess)
       return rc;
+  }
+  if (!flags.htmlOutput.empty()) {
+    int rc = planned->cost ? writeHtmlReport(flags.htmlOutput, "plan", *planned->cost, *device)
+                           : writeHtmlReport(flags.htmlOutput, "plan", plan, *device);
+    if (rc != kSuccess) return rc;
   }
   if (flags.output.empty()) return kSuccess;
   lower::applyPlan(*planned->source.module, plan);

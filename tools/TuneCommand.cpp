@@ -2,10 +2,12 @@
 // rejections by reason, the top K beside ttnn's default config, JSON, records, --emit.
 #include "tools/TuneCommand.h"
 
+#include "tools/HtmlReport.h"
 #include "tools/Knobs.h"
 #include "tools/OptionFlags.h"
 #include "ttlplan/driver/RecordJson.h"
 #include "ttlplan/planner/Options.h"
+#include "ttlplan/report/Html.h"
 #include "ttlplan/search/TuneOptions.h"
 #include "ttlplan/search/Tuner.h"
 
@@ -139,6 +141,35 @@ int emitBest(const TuneFlags& flags, const DeviceFlags& device, const search::Re
   return runRun(run, device);
 }
 
+/// --html: the page of every point, with the pick planned and costed again for its pictures.
+int writeTunePage(const TuneFlags& flags, const ir::Device& device, const driver::Tuned& tuned,
+                  const ordered_json& resultObject) {
+  nlohmann::json tune = nlohmann::json::parse(resultObject.dump());
+  nlohmann::json points = nlohmann::json::array();
+  for (const search::PointSummary& p : tuned.result.points)
+    points.push_back(
+        {{"predicted_ns", p.predictedNs}, {"l1_bytes", p.l1Bytes}, {"bound", p.bound}});
+  tune["points"] = std::move(points);
+  tune["pareto"] = search::paretoFront(tuned.result.points);
+  if (tuned.result.top.empty()) {
+    logToStderr("warning: --html: no point fits, so the page has no plan\n");
+    return writeOutput(flags.htmlOutput,
+                       report::renderHtml({"tune", nlohmann::json::object(), nullptr, tune,
+                                           device.grid.compute.rows, device.grid.compute.columns}));
+  }
+  search::PointParts parts = search::splitPoint(tuned.result.top.front().point, tuned.fixed);
+  PlanFlags pick;
+  pick.input = flags.input;
+  pick.knobs.bind = ir::str(parts.knobs);
+  pick.maxBlockCount = flags.maxBlockCount;
+  pick.kernelBlockCounts = search::kernelBlockCounts(*tuned.source.module, parts.blockCounts);
+  driver::Result<driver::Planned> planned =
+      driver::planFile(pick, device, [](const std::string&) {});
+  if (!planned) return report(planned.error());
+  if (!planned->cost) return writeHtmlReport(flags.htmlOutput, "tune", planned->plan, device);
+  return writeHtmlReport(flags.htmlOutput, "tune", *planned->cost, device, tune);
+}
+
 } // namespace
 
 CLI::App* addTuneCommand(CLI::App& app, TuneFlags& flags, DeviceFlags& device) {
@@ -161,6 +192,10 @@ CLI::App* addTuneCommand(CLI::App& app, TuneFlags& flags, DeviceFlags& device) {
   addOption(*cmd, tune.at("top"), flags.top);
   cmd->add_option("--json", flags.jsonOutput,
                   "Write the result as JSON to this file ('-': stdout, instead of the table)");
+  cmd->add_option("--html", flags.htmlOutput,
+                  "Write one self-contained HTML page: every evaluated point (time against L1 "
+                  "bytes, the Pareto front, the pick, ttnn's default), the top K and the pick's "
+                  "plan with its pictures (docs/reports.md)");
   cmd->add_option("--emit", flags.emitDir, "Compile the best point into DIR (like `compile`)");
   cmd->add_flag("--verify-best", flags.verifyBest,
                 "Run the best point on the emulator against the reference (like `run`)");
@@ -178,12 +213,16 @@ int runTune(const TuneFlags& flags, const DeviceFlags& deviceFlags) {
   auto printSpace = [&](const search::Space& space) {
     (jsonToStdout ? std::cerr : std::cout) << describeSpace(space) << std::flush;
   };
+  driver::TuneRequest request = flags;
+  request.keepPoints = !flags.htmlOutput.empty();
   driver::Result<driver::Tuned> tuned =
-      driver::tuneFile(flags, *device, logToStderr, printSpace, progressLine(flags.quiet));
+      driver::tuneFile(request, *device, logToStderr, printSpace, progressLine(flags.quiet));
   if (!tuned) return report(tuned.error());
   const search::TuneResult& result = tuned->result;
-  std::string json =
-      resultJson(result, flags, *device, tuned->fixed, tuned->baseline).dump(2) + "\n";
+  ordered_json resultObject = resultJson(result, flags, *device, tuned->fixed, tuned->baseline);
+  if (!flags.htmlOutput.empty())
+    if (int rc = writeTunePage(flags, *device, *tuned, resultObject); rc != kSuccess) return rc;
+  std::string json = resultObject.dump(2) + "\n";
   if (jsonToStdout) {
     if (int rc = writeOutput("", json); rc != kSuccess) return rc;
   } else {

@@ -11,6 +11,7 @@ namespace ttlplan::tools {
 
 struct TuneFlags : driver::TuneRequest {
   std::string jsonOutput;  ///< --json OUT ("-": stdout, instead of the table)
+  std::string htmlOutput;  ///< --html OUT: the page with every point and the pick's plan
   std::string emitDir;     ///< --emit DIR
   bool verifyBest = false; ///< --verify-best
   bool quiet = false;      ///< --quiet

@@ -92,6 +92,9 @@ int main(int argc, char** argv) {
   planCmd->add_option("--json", plan.jsonOutput,
                       "Also write the report as JSON (schema_version 1) to this file ('-': "
                       "standard output, and the report goes to standard error)");
+  planCmd->add_option("--html", plan.htmlOutput,
+                      "Also write the report as one self-contained HTML page with pictures (L1 "
+                      "map, core grid, multicast, DST rounds, cost breakdown; docs/reports.md)");
   addKnobFlags(*planCmd, plan.knobs, device);
   planCmd->add_option("-o,--output", plan.output,
                       "Write the planned IR (ttl.bind_cb attributes, work ranges) to this file");

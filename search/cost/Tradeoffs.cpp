@@ -111,17 +111,17 @@ std::optional<Tradeoff> depthTradeoff(const lower::KernelPlan& plan, const lower
   t.costPercent = costOver(prediction, withDepth(program, cb.name, depth), device);
   t.alternative = fmt::format("depth {} (+{} B of L1, {})", depth, withThousands(extra),
                               fits ? "fits" : "does not fit");
-  std::string why =
-      !cb.chosenByPlanner ? fmt::format("depth fixed in the source at {}", cb.location)
-      : fits              ? "the binding chose it"
-                          : fmt::format("depth {} needs {} B more than the {} B of L1 left", depth,
-                                        withThousands(extra - headroom), withThousands(headroom));
-  std::string what = single ? fmt::format("{} single-buffered{}", cb.name,
-                                          threads.empty() ? "" : ": " + threads + " take turns")
-                            : fmt::format("{} is {} blocks deep, not {}", cb.name, cb.blockCount,
-                                          depth);
-  t.text = fmt::format("{} ({}); {} against {}", what, why, costWords(t.costPercent),
-                       t.alternative);
+  std::string why = !cb.chosenByPlanner
+                        ? fmt::format("depth fixed in the source at {}", cb.location)
+                    : fits ? "the binding chose it"
+                           : fmt::format("depth {} needs {} B more than the {} B of L1 left", depth,
+                                         withThousands(extra - headroom), withThousands(headroom));
+  std::string what =
+      single ? fmt::format("{} single-buffered{}", cb.name,
+                           threads.empty() ? "" : ": " + threads + " take turns")
+             : fmt::format("{} is {} blocks deep, not {}", cb.name, cb.blockCount, depth);
+  t.text =
+      fmt::format("{} ({}); {} against {}", what, why, costWords(t.costPercent), t.alternative);
   return t;
 }
 
@@ -187,8 +187,8 @@ std::optional<Tradeoff> splitTradeoff(const lower::KernelPlan& plan, size_t inde
 
 std::optional<Tradeoff> coresTradeoff(const lower::KernelPlan& plan, const ir::Device& device) {
   int deviceCores = device.grid.compute.cores();
-  int64_t used = plan.coresSolution ? plan.coresSolution->coresUsed
-                                    : int64_t(plan.grid.rows) * plan.grid.cols;
+  int64_t used =
+      plan.coresSolution ? plan.coresSolution->coresUsed : int64_t(plan.grid.rows) * plan.grid.cols;
   if (deviceCores <= 0 || used >= deviceCores) return std::nullopt;
   std::string why;
   if (!plan.coresSolution)
