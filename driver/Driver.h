@@ -102,6 +102,8 @@ struct RunRequest {
   /// installed one when the running program is PREFIX/bin/ttlplan, else the build tree's. A
   /// library user whose ttlplan was installed elsewhere names the installed ones here.
   std::string emuIncludeDir, emuLibrary;
+  /// Called as each step starts ("lowering", "building with g++", "emulating"), for progress.
+  std::function<void(const std::string&)> onStep;
 };
 
 /// `tune` (docs/tuning.md; search/TuneOptions.h documents each field's option).

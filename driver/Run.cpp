@@ -217,7 +217,11 @@ std::vector<ArgumentCheck> check(const RunRequest& request, const Reference& ref
 
 Result<RunOutcome> runOnEmulator(const RunRequest& request, const ir::Device& device,
                                  const Log& log) {
+  auto step = [&](const char* name) {
+    if (request.onStep) request.onStep(name);
+  };
   auto start = Clock::now();
+  step("lowering");
   Result<Lowered> lowered = lowerFile(request.lower, device, log);
   if (!lowered) return lowered.error();
   RunOutcome out;
@@ -238,11 +242,13 @@ Result<RunOutcome> runOnEmulator(const RunRequest& request, const ir::Device& de
       return Error::io(s.error().message);
 
   auto buildStart = Clock::now();
+  step("building with g++");
   if (Result<bool> built = build(request, *work, *kernelFiles, ref->name); !built)
     return built.error();
   out.buildSeconds = secondsSince(buildStart);
 
   auto emulateStart = Clock::now();
+  step("emulating");
   fs::path program = *work / ref->name / "host";
   Expected<ProcessResult> ran =
       runProcess({program.string(), (*work / "in").string(), (*work / "out").string()},

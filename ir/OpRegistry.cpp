@@ -186,4 +186,52 @@ std::string_view toString(Placement placement) {
   return "?";
 }
 
+std::string_view syntaxOf(AsmFormat format) {
+  switch (format) {
+  case AsmFormat::Generic:
+    return "\"name\"(...) ({...}) {...} : (...) -> (...)";
+  case AsmFormat::Module:
+    return "module [@name] [attributes {..}] { ... }";
+  case AsmFormat::Kernel:
+    return "@name(%a: T, ...) [attributes {..}] { ... }";
+  case AsmFormat::Param:
+    return "@name = [v0, v1, ...] [{..}]";
+  case AsmFormat::Thread:
+    return "{ ... } [{..}]";
+  case AsmFormat::WorkLoop:
+    return "(%i, %j) { ... } [{..}]";
+  case AsmFormat::ResultType:
+    return "[{..}] : R";
+  case AsmFormat::Convert:
+    return "$0 [{..}] : T0 -> R";
+  case AsmFormat::SameType:
+    return "$0, $1, ... [{..}] : T";
+  case AsmFormat::ImpliedTypes:
+    return "$0, ... [{..}]";
+  case AsmFormat::Functional:
+    return "$0, $1 [{..}] : (T0, T1) -> R";
+  case AsmFormat::Slice:
+    return "$0[$1, $2] [{..}] : T0 -> R";
+  case AsmFormat::Matmul:
+    return "$0, $1 [{..}] : T0, T1 -> R";
+  case AsmFormat::CreatePipe:
+    return "src(x, y) dst(x, y) [to(x, y)] [{..}] : !ttl.pipe";
+  case AsmFormat::PipeRegion:
+    return "$0 { ... } [{..}]";
+  case AsmFormat::ParamValue:
+    return "@P [{..}] : R";
+  case AsmFormat::ScfFor:
+    return "%iv = $0 to $1 step $2 { ... } [{..}]";
+  case AsmFormat::ScfIf:
+    return "$0 { ... } [else { ... }] [{..}]";
+  case AsmFormat::ScfYield:
+    return "[$0, ... : T0, ...]";
+  case AsmFormat::ArithConstant:
+    return "[{..}] VALUE";
+  case AsmFormat::ArithCmpi:
+    return "PRED, $0, $1 [{..}] : T";
+  }
+  return "?";
+}
+
 } // namespace ttlplan::ir

@@ -12,29 +12,29 @@
 namespace ttlplan::ir {
 
 /// The shape of an op's custom syntax. Each names one parse/print routine (ir/Parser.cpp,
-/// ir/Printer.cpp); the comment shows the syntax with `$N` for operand N.
+/// ir/Printer.cpp); syntaxOf() spells each out with `$N` for operand N.
 enum class AsmFormat {
-  Generic,       ///< no custom form: `"name"(...) ({...}) {...} : (...) -> (...)`
-  Module,        ///< `module [@name] [attributes {..}] { ... }`
-  Kernel,        ///< `@name(%a: T, ...) [attributes {..}] { ... }`
-  Param,         ///< `@name = [v0, v1, ...] [{..}]`
-  Thread,        ///< `{ ... } [{..}]`
-  WorkLoop,      ///< `(%i, %j) { ... } [{..}]`
-  ResultType,    ///< `[{..}] : R`
-  Convert,       ///< `$0 [{..}] : T0 -> R`
-  SameType,      ///< `$0, $1, ... [{..}] : T` (every operand and result has type T)
-  ImpliedTypes,  ///< `$0, ... [{..}]` (operand types fixed by the op, no results)
-  Functional,    ///< `$0, $1 [{..}] : (T0, T1) -> R`
-  Slice,         ///< `$0[$1, $2] [{..}] : T0 -> R` (indices are `index`)
-  Matmul,        ///< `$0, $1 [{..}] : T0, T1 -> R`
-  CreatePipe,    ///< `src(x, y) dst(x, y) [to(x, y)] [{..}] : !ttl.pipe`
-  PipeRegion,    ///< `$0 { ... } [{..}]` ($0 is a pipe)
-  ParamValue,    ///< `@P [{..}] : R`
-  ScfFor,        ///< `%iv = $0 to $1 step $2 { ... } [{..}]`
-  ScfIf,         ///< `$0 { ... } [else { ... }] [{..}]`
-  ScfYield,      ///< `[$0, ... : T0, ...]`
-  ArithConstant, ///< `[{..}] VALUE` (a typed attribute; the result has its type)
-  ArithCmpi,     ///< `PRED, $0, $1 [{..}] : T` (result i1)
+  Generic,
+  Module,
+  Kernel,
+  Param,
+  Thread,
+  WorkLoop,
+  ResultType,
+  Convert,
+  SameType,
+  ImpliedTypes,
+  Functional,
+  Slice,
+  Matmul,
+  CreatePipe,
+  PipeRegion,
+  ParamValue,
+  ScfFor,
+  ScfIf,
+  ScfYield,
+  ArithConstant,
+  ArithCmpi,
 };
 
 /// Where an op may appear (checked by the verifier).
@@ -91,5 +91,7 @@ std::span<const OpDef> registeredOps();
 /// The type an ImpliedTypes / PipeRegion op's operands have.
 Type impliedOperandType(const OpDef& def);
 std::string_view toString(Placement placement);
+/// The custom syntax of `format`, with `$N` for operand N (`ttlplan ops --markdown`).
+std::string_view syntaxOf(AsmFormat format);
 
 } // namespace ttlplan::ir

@@ -1,5 +1,6 @@
 // `ttlplan alloc`: L1 placement of the buffers in a CSV file (planner/l1/Solve.h).
 #include "tools/Commands.h"
+#include "tools/Terminal.h"
 #include "ttlplan/planner/l1/Csv.h"
 #include "ttlplan/planner/l1/Solve.h"
 
@@ -28,7 +29,12 @@ int runAlloc(const AllocFlags& flags) {
   SolveLimits limits;
   limits.timeLimitSeconds = flags.timeLimitSeconds;
   limits.nodeLimit = flags.nodeLimit;
-  l1::Result result = l1::solve(problem, *solver, limits, flags.exact);
+  l1::Result result;
+  {
+    Progress progress(
+        fmt::format("alloc: placing {} buffers with {}", problem.buffers.size(), flags.solver));
+    result = l1::solve(problem, *solver, limits, flags.exact);
+  }
 
   // The report: one line on stderr, so that stdout holds only the CSV.
   // With a capacity the solver answers "does it fit?"; calling that "optimal" next to a gap

@@ -1,7 +1,9 @@
 #include "tools/Commands.h"
 
 #include "tools/Knobs.h"
+#include "tools/Terminal.h"
 #include "ttlplan/driver/Options.h"
+#include "ttlplan/ir/DataType.h"
 #include "ttlplan/ir/Device.h"
 #include "ttlplan/ir/ExpectedDiagnostics.h"
 #include "ttlplan/ir/OpRegistry.h"
@@ -44,12 +46,15 @@ int writeOutput(const std::string& path, const std::string& text) {
 }
 
 int report(const driver::Error& error) {
-  std::cerr << error.text();
+  std::cerr << paintDiagnostics(error.text(), terminal().colourStderr);
   return error.exitCode();
 }
 
 void logToStderr(const std::string& line) {
-  std::cerr << line;
+  // -q keeps warnings (and the errors, which report() prints) and drops the notes.
+  if (terminal().verbosity == Verbosity::Quiet && line.find("warning:") == std::string::npos)
+    return;
+  std::cerr << paintDiagnostics(line, terminal().colourStderr);
 }
 
 std::optional<ir::Device> resolveDevice(const DeviceFlags& flags, int& exitCode) {
@@ -64,7 +69,8 @@ int runPrint(const PrintFlags& flags) {
   ir::SourceManager sources;
   auto module = ir::parseFile(flags.input, diags, &sources);
   if (!module) {
-    std::cerr << ir::format(diags.diagnostics(), &sources);
+    std::cerr << paintDiagnostics(ir::format(diags.diagnostics(), &sources),
+                                  terminal().colourStderr);
     return kInvalidInput;
   }
   ir::PrintOptions options;
@@ -99,7 +105,7 @@ int runVerify(const VerifyFlags& flags, const DeviceFlags& device) {
       continue;
     }
     for (const ir::Diagnostic& d : diags) {
-      std::cerr << ir::format(d, &sources);
+      std::cerr << paintDiagnostics(ir::format(d, &sources), terminal().colourStderr);
       ok = ok && d.severity != ir::Severity::Error;
     }
   }
@@ -155,7 +161,41 @@ int runOptions(bool markdown) {
   return kSuccess;
 }
 
-int runOps() {
+namespace {
+
+/// docs/language.md's generated section: every op, attribute and data type, from the registry.
+std::string opsMarkdown() {
+  std::string out = std::string(kOpsMarkdownBegin) + "\n";
+  out += "### Every op\n\n"
+         "The op registry (ir/OpRegistry.cpp) as `ttlplan ops --markdown` prints it: where each "
+         "op may appear (the verifier enforces it), how many operands, results and regions it "
+         "takes (-1: any number), and its custom form (`$N` is operand N, `[{..}]` an optional "
+         "attribute dictionary, `T`/`R` the operand and result types).\n\n"
+         "| op | may appear in | operands | results | regions | custom form | what it does |\n"
+         "|---|---|---|---|---|---|---|\n";
+  for (const ir::OpDef& def : ir::registeredOps())
+    out += fmt::format("| `{}` | {} | {} | {} | {} | `{}` | {} |\n", def.name,
+                       ir::toString(def.placement), def.numOperands, def.numResults, def.numRegions,
+                       ir::syntaxOf(def.format), def.summary);
+  out += "\n### Attributes\n\n| op | attribute | meaning | values | when absent |\n"
+         "|---|---|---|---|---|\n";
+  for (const ir::AttrDef& a : ir::registeredAttributes())
+    out += fmt::format("| `{}` | `{}` | {} | `{}` | {} |\n", a.op, a.name, a.summary, a.values,
+                       a.defaultValue);
+  out += "\n### Tile data types\n\n| spelling |\n|---|\n";
+  for (ir::DataType t : ir::kAllDataTypes)
+    out += fmt::format("| `{}` |\n", ir::toString(t));
+  out += std::string(kOpsMarkdownEnd) + "\n";
+  return out;
+}
+
+} // namespace
+
+int runOps(bool markdown) {
+  if (markdown) {
+    std::cout << opsMarkdown();
+    return kSuccess;
+  }
   for (const ir::OpDef& def : ir::registeredOps())
     std::cout << fmt::format("{:<24} {:<22} {}\n", def.name, ir::toString(def.placement),
                              def.summary);

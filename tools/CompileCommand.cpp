@@ -1,9 +1,11 @@
 // `ttlplan compile` (driver::compileFile, driver::listOutputs): the generated files, one line each.
 #include "tools/Pipeline.h"
+#include "tools/Terminal.h"
 
 #include <filesystem>
 #include <fmt/format.h>
 #include <iostream>
+#include <optional>
 
 namespace ttlplan::tools {
 
@@ -21,7 +23,9 @@ int runCompile(const CompileFlags& flags, const DeviceFlags& deviceFlags) {
   }
   driver::CompileRequest request = flags;
   request.deviceFile = deviceFlags.file;
+  std::optional<Progress> progress(std::in_place, "compile: planning and lowering");
   driver::Result<driver::Compiled> compiled = driver::compileFile(request, *device, logToStderr);
+  progress.reset();
   if (!compiled) return report(compiled.error());
   std::cerr << ir::format(compiled->warnings, compiled->sources.get());
   for (size_t i = 0; i < compiled->files.size(); ++i) {

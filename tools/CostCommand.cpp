@@ -5,12 +5,14 @@
 #include "tools/HtmlReport.h"
 #include "tools/Knobs.h"
 #include "tools/OptionFlags.h"
+#include "tools/Terminal.h"
 #include "ttlplan/lower/PlanReport.h"
 #include "ttlplan/search/cost/Report.h"
 
 #include <fmt/format.h>
 #include <iostream>
 #include <nlohmann/json.hpp>
+#include <optional>
 
 namespace ttlplan::tools {
 
@@ -36,7 +38,9 @@ int runCost(const CostFlags& flags, const DeviceFlags& deviceFlags) {
   int exitCode = kSuccess;
   std::optional<ir::Device> device = resolveDevice(deviceFlags, exitCode);
   if (!device) return exitCode;
+  std::optional<Progress> progress(std::in_place, "cost: choosing the binding and planning");
   driver::Result<search::cost::CostReport> costed = driver::costFile(flags, *device, logToStderr);
+  progress.reset();
   if (!costed) {
     // An infeasible plan still writes its JSON, as `plan --json` does.
     const driver::Error& e = costed.error();

@@ -11,7 +11,9 @@ namespace {
 int write(const std::string& path, report::PageInput input, const ir::Device& device) {
   input.deviceRows = device.grid.compute.rows;
   input.deviceCols = device.grid.compute.columns;
-  return writeOutput(path, report::renderHtml(input));
+  if (int rc = writeOutput(path, report::renderHtml(input)); rc != kSuccess) return rc;
+  logToStderr("wrote " + path + "\n");
+  return kSuccess;
 }
 
 } // namespace

@@ -1,6 +1,7 @@
 // `ttlplan plan` (driver::planFile): the report, --json, the planned IR.
 #include "tools/Commands.h"
 #include "tools/HtmlReport.h"
+#include "tools/Terminal.h"
 #include "ttlplan/ir/Printer.h"
 #include "ttlplan/lower/ApplyPlan.h"
 #include "ttlplan/lower/PlanReport.h"
@@ -8,6 +9,7 @@
 
 #include <fmt/format.h>
 #include <iostream>
+#include <optional>
 
 namespace ttlplan::tools {
 
@@ -15,7 +17,9 @@ int runPlan(const PlanFlags& flags, const DeviceFlags& deviceFlags) {
   int exitCode = kSuccess;
   std::optional<ir::Device> device = resolveDevice(deviceFlags, exitCode);
   if (!device) return exitCode;
+  std::optional<Progress> progress(std::in_place, "plan: choosing the binding and planning");
   driver::Result<driver::Planned> planned = driver::planFile(flags, *device, logToStderr);
+  progress.reset();
   if (!planned) {
     // An infeasible plan still writes its JSON: the status and the reasons as data.
     const driver::Error& e = planned.error();

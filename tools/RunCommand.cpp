@@ -1,9 +1,11 @@
 // `ttlplan run` (driver::runOnEmulator): the emulator's report, the comparison table, PASS/FAIL.
 #include "tools/Pipeline.h"
+#include "tools/Terminal.h"
 
 #include <cstdlib>
 #include <fmt/format.h>
 #include <iostream>
+#include <optional>
 
 namespace ttlplan::tools {
 
@@ -63,7 +65,15 @@ int runRun(const RunFlags& flags, const DeviceFlags& deviceFlags) {
   request.lower.validatePlan = !flags.noValidate;
   if (!parseForcedAddresses(flags.forceCbAddress, request.lower.forcedCbAddresses))
     return kUsageError;
+  std::optional<Progress> progress;
+  request.onStep = [&progress](const std::string& step) {
+    if (progress)
+      progress->step("run: " + step);
+    else
+      progress.emplace("run: " + step);
+  };
   driver::Result<driver::RunOutcome> run = driver::runOnEmulator(request, *device, logToStderr);
+  progress.reset();
   if (!run) return report(run.error());
   printOutcome(flags, *device, *run);
   return run->passed ? kSuccess : kInvalidInput;

@@ -5,6 +5,7 @@
 #include "tools/HtmlReport.h"
 #include "tools/Knobs.h"
 #include "tools/OptionFlags.h"
+#include "tools/Terminal.h"
 #include "ttlplan/driver/RecordJson.h"
 #include "ttlplan/planner/Options.h"
 #include "ttlplan/report/Html.h"
@@ -216,7 +217,8 @@ int runTune(const TuneFlags& flags, const DeviceFlags& deviceFlags) {
   driver::TuneRequest request = flags;
   request.keepPoints = !flags.htmlOutput.empty();
   driver::Result<driver::Tuned> tuned =
-      driver::tuneFile(request, *device, logToStderr, printSpace, progressLine(flags.quiet));
+      driver::tuneFile(request, *device, logToStderr, printSpace,
+                       progressLine(flags.quiet || terminal().verbosity == Verbosity::Quiet));
   if (!tuned) return report(tuned.error());
   const search::TuneResult& result = tuned->result;
   ordered_json resultObject = resultJson(result, flags, *device, tuned->fixed, tuned->baseline);

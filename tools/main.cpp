@@ -5,6 +5,7 @@
 #include "tools/Knobs.h"
 #include "tools/OptionFlags.h"
 #include "tools/Pipeline.h"
+#include "tools/Terminal.h"
 #include "tools/TuneCommand.h"
 #include "ttlplan/ir/Device.h"
 #include "ttlplan/planner/l1/Solve.h"
@@ -20,14 +21,18 @@ using namespace ttlplan::tools;
 
 int main(int argc, char** argv) {
   CLI::App app{"ttlplan: a planning compiler for TTL kernels on Tenstorrent Tensix chips.\n"
-               "Reads TTL (docs/ and ../shared/TTL_SYNTAX.md), verifies it, and prints it in\n"
-               "custom or generic MLIR form; `alloc` places buffers in L1 from a CSV;\n"
-               "`plan` plans every resource of a kernel and prints a report.\n"
+               "Reads TTL (docs/language.md; start with docs/tutorial.md), verifies, plans,\n"
+               "costs, tunes, compiles and emulates it; `ttlplan COMMAND --help` explains each.\n"
                "Exit status: 0 success, 1 invalid input (or no plan), "
                "2 usage error.",
                "ttlplan"};
   app.require_subcommand(1);
   app.set_version_flag("--version", std::string(ttlplan::kToolVersion));
+  bool quiet = false, verbose = false;
+  app.add_flag("-q,--quiet", quiet,
+               "Errors and warnings only: no progress lines and no notes on standard error");
+  app.add_flag("-v,--verbose", verbose, "Also say how long each slow step took");
+  app.fallthrough(); // -q and -v may follow the command, as in `ttlplan run k.ttl -q`
 
   PrintFlags print;
   CLI::App* printCmd = app.add_subcommand("print", "Parse a TTL file and print it back");
@@ -59,7 +64,12 @@ int main(int argc, char** argv) {
   devicesCmd->add_flag("--json", json, "Print the full descriptions as JSON");
   addDeviceFlags(*devicesCmd, device);
 
-  app.add_subcommand("ops", "List the ops ttlplan knows, where they may appear, and what they do");
+  bool opsMarkdown = false;
+  CLI::App* opsCmd = app.add_subcommand(
+      "ops", "List the ops ttlplan knows, where they may appear, and what they do");
+  opsCmd->add_flag("--markdown", opsMarkdown,
+                   "Print the reference tables of docs/language.md (ops, attributes, data types) "
+                   "instead");
   bool optionsMarkdown = false;
   CLI::App* optionsCmd = app.add_subcommand(
       "options", "List every option table (planner, tune, passes): name, default, range, doc");
@@ -196,6 +206,7 @@ int main(int argc, char** argv) {
     std::cerr << fmt::format("ttlplan: error: {} (see 'ttlplan --help')\n", e.what());
     return kUsageError;
   }
+  setTerminal(quiet ? Verbosity::Quiet : verbose ? Verbosity::Verbose : Verbosity::Normal);
   if (printCmd->parsed()) return runPrint(print);
   if (verifyCmd->parsed()) return runVerify(verify, device);
   if (devicesCmd->parsed()) return runDevices(device, json);
@@ -208,5 +219,5 @@ int main(int argc, char** argv) {
   if (tuneCmd->parsed()) return runTune(tuneFlags, device);
   if (dbCmd->parsed()) return runDb(dbFlags);
   if (optionsCmd->parsed()) return runOptions(optionsMarkdown);
-  return runOps();
+  return runOps(opsMarkdown);
 }
