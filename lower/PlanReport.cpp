@@ -219,8 +219,8 @@ std::string formatReport(const ModulePlan& plan, Timings timings,
       int shown = 0;
       for (size_t i = 0; i < s.ranges.size(); ++i) {
         if (s.ranges[i].count == 0) continue;
-        if (shown % 8 == 0) ranges += "\n    ";
-        ranges += fmt::format("({},{}):[{},{}) ", int(i) % s.grid.cols, int(i) / s.grid.cols,
+        ranges += shown % 8 == 0 ? "\n    " : " ";
+        ranges += fmt::format("({},{}):[{},{})", int(i) % s.grid.cols, int(i) / s.grid.cols,
                               s.ranges[i].start, s.ranges[i].start + s.ranges[i].count);
         ++shown;
       }

@@ -211,14 +211,18 @@ int runTune(const TuneFlags& flags, const DeviceFlags& deviceFlags) {
   std::optional<ir::Device> device = resolveDevice(deviceFlags, exitCode);
   if (!device) return exitCode;
   bool jsonToStdout = flags.jsonOutput == "-";
+  bool quiet = flags.quiet || terminal().verbosity == Verbosity::Quiet;
   auto printSpace = [&](const search::Space& space) {
+    // With --json -, the space is a note on stderr, which -q drops (tune's own --quiet drops
+    // the progress line only).
+    if (jsonToStdout && terminal().verbosity == Verbosity::Quiet) return;
     (jsonToStdout ? std::cerr : std::cout) << describeSpace(space) << std::flush;
   };
   driver::TuneRequest request = flags;
   request.keepPoints = !flags.htmlOutput.empty();
   driver::Result<driver::Tuned> tuned =
       driver::tuneFile(request, *device, logToStderr, printSpace,
-                       progressLine(flags.quiet || terminal().verbosity == Verbosity::Quiet));
+                       progressLine(quiet));
   if (!tuned) return report(tuned.error());
   const search::TuneResult& result = tuned->result;
   ordered_json resultObject = resultJson(result, flags, *device, tuned->fixed, tuned->baseline);

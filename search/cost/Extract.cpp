@@ -577,7 +577,9 @@ std::string className(const GridRoles& g, int core, bool workItems) {
     if (g.sends[size_t(core)][p] >= 0) roles += ", sends " + g.pipes[p];
     if (g.receives[size_t(core)][p] >= 0) roles += ", receives " + g.pipes[p];
   }
-  std::string work = workItems ? fmt::format(", {} work items", g.work[size_t(core)]) : "";
+  std::string work = workItems ? fmt::format(", {} work item{}", g.work[size_t(core)],
+                                             g.work[size_t(core)] == 1 ? "" : "s")
+                               : "";
   return fmt::format("core ({},{}){}{}", core % g.cols, core / g.cols, work, roles);
 }
 

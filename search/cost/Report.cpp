@@ -85,8 +85,9 @@ void formatKernel(const KernelCost& k, int64_t clockMhz, std::string& out) {
                      "imbalance {:.0f}\n",
                      a.compute, a.dram, a.noc, a.latency, a.imbalance);
   const CoreClass& critical = k.program.classes[size_t(p.criticalClass)];
-  out += fmt::format("  critical core: {} ({} core{} like it, {} classes in all)\n", critical.name,
-                     critical.cores, critical.cores == 1 ? "" : "s", k.program.classes.size());
+  out += fmt::format("  critical core: {} ({} core{} like it, {} class{} of cores in all)\n",
+                     critical.name, critical.cores, critical.cores == 1 ? "" : "s",
+                     k.program.classes.size(), k.program.classes.size() == 1 ? "" : "es");
   out += fmt::format("    {:<8} {:>12} {:>12} {:>12} {:>12} {:>12}\n", "thread", "busy", "CB full",
                      "CB empty", "transfers", "multicast");
   for (const ThreadReport& t : p.criticalThreads)

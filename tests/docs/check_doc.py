@@ -5,7 +5,7 @@ Usage:
   python3 tests/docs/check_doc.py --ttlplan PATH/ttlplan --source-root REPO [--work DIR] [--update] DOC.md
 
 The fenced code blocks of DOC.md are walked in order; everything runs in one work directory (a
-fresh temporary one unless --work is given) that holds a symlink `examples` -> REPO/examples.
+fresh temporary one unless --work is given, which is emptied first) that holds a symlink `examples` -> REPO/examples.
 
   ```ttl file=bad.ttl        the block's text is written to WORK/bad.ttl (folders created) before
                              the commands after it run; any language, `file=` may be anywhere in
@@ -394,7 +394,10 @@ def main(argv):
 
     cleanup = []
     if args.work:
+        # A scratch directory: emptied first, so a rerun starts from the same state.
         work = os.path.abspath(args.work)
+        if os.path.isdir(work):
+            shutil.rmtree(work)
         os.makedirs(work, exist_ok=True)
     else:
         work = tempfile.mkdtemp(prefix="check_doc.")
