@@ -3,9 +3,9 @@
 
 #include "ttlplan/planner/l1/Solve.h"
 
+#include <algorithm>
 #include <fmt/format.h>
 #include <fmt/ranges.h>
-#include <algorithm>
 #include <map>
 
 namespace ttlplan::lower {
@@ -44,12 +44,19 @@ nlohmann::json cbJson(const CbPlan& cb) {
 
 nlohmann::json chainJson(const ChainPlan& chain) {
   nlohmann::json segments = nlohmann::json::array();
-  for (const auto& s : chain.solution.segments)
+  for (const auto& s : chain.solution.segments) {
+    // The segment's output block (its ops share one; a reduction's is narrower than the chain's).
+    std::pair<int64_t, int64_t> block = {chain.problem.chain.blockRows,
+                                         chain.problem.chain.blockCols};
+    if (s.firstOp < chain.problem.chain.ops.size())
+      block = planner::dst::outputBlock(chain.problem.chain, chain.problem.chain.ops[s.firstOp]);
     segments.push_back({{"first_op", s.firstOp},
                         {"end_op", s.endOp},
+                        {"block", {block.first, block.second}},
                         {"subblock", {s.subblockRows, s.subblockCols}},
                         {"rounds", s.rounds},
                         {"peak_tiles", s.peakTiles}});
+  }
   nlohmann::json ops = nlohmann::json::array();
   for (const auto& op : chain.problem.chain.ops)
     ops.push_back(op.name);
@@ -242,7 +249,8 @@ std::string formatReport(const ModulePlan& plan, Timings timings,
                      "location"));
     for (const CbPlan& cb : k.cbs)
       line(fmt::format(
-          "    {:>3}  {:<{}} {:>25}  {:>10}  {:>6}  {:>6}  {:<5}  {}{}", cb.index, cb.name, nameWidth,
+          "    {:>3}  {:<{}} {:>25}  {:>10}  {:>6}  {:>6}  {:<5}  {}{}", cb.index, cb.name,
+          nameWidth,
           fmt::format("[{}, {})", withThousands(cb.address), withThousands(cb.address + cb.bytes)),
           withThousands(cb.bytes),
           fmt::format("{}{}", cb.blockCount, cb.chosenByPlanner ? "*" : ""),

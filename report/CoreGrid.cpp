@@ -108,13 +108,16 @@ std::string coreGrid(const nlohmann::json& kernel, int deviceRows, int deviceCol
   double lx = kLeft + cell * cols + 16, ly = kTop;
   svg.text(lx, ly + 10, hasWork ? "work items" : "cores", "start", "axis-title", 11);
   if (hasWork) {
-    for (int i = 0; i < 5; ++i) {
-      double t = double(i) / 4;
-      svg.rect(lx, ly + 18 + 16 * i, 14, 14, heatColour(t * 0.85 + 0.15));
+    // Up to five steps of the scale, each a distinct item count.
+    int steps = int(std::min<int64_t>(5, most));
+    for (int i = 0; i < steps; ++i) {
+      double t = steps > 1 ? double(i) / double(steps - 1) : 0.0;
       int64_t value = 1 + int64_t(t * double(most - 1) + 0.5);
+      double shade = most > 1 ? double(value - 1) / double(most - 1) * 0.85 + 0.15 : 0.5;
+      svg.rect(lx, ly + 18 + 16 * i, 14, 14, heatColour(shade));
       svg.text(lx + 20, ly + 29 + 16 * i, std::to_string(value), "start", "tick", 10);
     }
-    ly += 18 + 16 * 5;
+    ly += 18 + 16 * steps;
   } else {
     svg.rect(lx, ly + 18, 14, 14, heatColour(0.5));
     svg.text(lx + 20, ly + 29, "runs the kernel", "start", "tick", 10);

@@ -206,8 +206,8 @@ def main():
         subblocks = 0
         for k in kernels:
             for c in k["dst"]:
-                rows, cols = c["block"]
                 for s in c["segments"]:
+                    rows, cols = s.get("block", c["block"])
                     h, w = s["subblock"]
                     subblocks += -(-rows // h) * -(-cols // w)
         if dom.count("dst-chain", "rect", "subblock") != subblocks:
