@@ -17,6 +17,9 @@ enum class ThreadRole : uint8_t {
   Compute, ///< the three TRISCs (unpack, math, pack) as one thread
 };
 
+/// "noc0", "noc1" or "compute", as reports name the threads.
+const char* toString(ThreadRole role);
+
 enum class StepKind : uint8_t {
   Reserve,       ///< producer acquires the next block of `cb`; blocks while the CB is full
   Push,          ///< producer publishes the block it reserved

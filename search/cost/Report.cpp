@@ -10,24 +10,12 @@ namespace ttlplan::search::cost {
 
 namespace {
 
-const char* roleName(ThreadRole role) {
-  switch (role) {
-  case ThreadRole::Noc0:
-    return "noc0";
-  case ThreadRole::Noc1:
-    return "noc1";
-  case ThreadRole::Compute:
-    return "compute";
-  }
-  return "?";
-}
-
 double microseconds(double ns) {
   return ns / 1000.0;
 }
 
 nlohmann::json threadJson(const ThreadReport& t) {
-  return {{"thread", roleName(t.role)},
+  return {{"thread", toString(t.role)},
           {"end_cycles", t.stats.end},
           {"busy_cycles", t.stats.busy},
           {"stall_cb_full_cycles", t.stats.stallCbFull},
@@ -92,7 +80,7 @@ void formatKernel(const KernelCost& k, int64_t clockMhz, std::string& out) {
                      "CB empty", "transfers", "multicast");
   for (const ThreadReport& t : p.criticalThreads)
     out += fmt::format("    {:<8} {:>12.0f} {:>12.0f} {:>12.0f} {:>12.0f} {:>12.0f}\n",
-                       roleName(t.role), t.stats.busy, t.stats.stallCbFull, t.stats.stallCbEmpty,
+                       toString(t.role), t.stats.busy, t.stats.stallCbFull, t.stats.stallCbEmpty,
                        t.stats.stallTransfer, t.stats.stallNet);
   std::string stalls;
   for (size_t i = 0; i < critical.cbs.size() && i < p.criticalCbStall.size(); ++i)
@@ -104,6 +92,18 @@ void formatKernel(const KernelCost& k, int64_t clockMhz, std::string& out) {
 }
 
 } // namespace
+
+const char* toString(ThreadRole role) {
+  switch (role) {
+  case ThreadRole::Noc0:
+    return "noc0";
+  case ThreadRole::Noc1:
+    return "noc1";
+  case ThreadRole::Compute:
+    return "compute";
+  }
+  return "?";
+}
 
 Expected<CostReport> costModule(ir::Module& module, const ir::Device& device,
                                 const lower::PlanOptions& options) {

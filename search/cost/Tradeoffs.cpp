@@ -13,18 +13,6 @@ using planner::l1::withThousands;
 
 namespace {
 
-const char* roleName(ThreadRole role) {
-  switch (role) {
-  case ThreadRole::Noc0:
-    return "noc0";
-  case ThreadRole::Noc1:
-    return "noc1";
-  case ThreadRole::Compute:
-    return "compute";
-  }
-  return "?";
-}
-
 /// The plan's predicted time over `alternative`'s, minus 1, in percent; nullopt when the model
 /// cannot predict the alternative.
 std::optional<double> costOver(const Prediction& plan, const Program& alternative,
@@ -78,7 +66,7 @@ std::string sharingThreads(const Program& program, const std::string& name) {
   if (producers.empty() || consumers.empty() || all.size() < 2) return "";
   std::string out;
   for (ThreadRole r : all)
-    out += fmt::format("{}{}", out.empty() ? "" : " and ", roleName(r));
+    out += fmt::format("{}{}", out.empty() ? "" : " and ", toString(r));
   return out;
 }
 
