@@ -15,6 +15,8 @@
 #include "ttlplan/search/TuneOptions.h"
 #include "ttlplan/support/ReadFile.h"
 
+#include <cerrno>
+#include <cstring>
 #include <fmt/format.h>
 #include <fstream>
 #include <iostream>
@@ -39,9 +41,12 @@ int writeOutput(const std::string& path, const std::string& text) {
     std::cout << text;
     return kSuccess;
   }
+  errno = 0;
   std::ofstream out(path, std::ios::binary);
-  if (out << text) return kSuccess;
-  std::cerr << fmt::format("ttlplan: error: cannot write '{}'\n", path);
+  if (out << text && out.flush()) return kSuccess;
+  // The stream keeps no reason; the failed open or write left it in errno.
+  std::cerr << fmt::format("ttlplan: error: cannot write '{}'{}\n", path,
+                           errno ? std::string(": ") + std::strerror(errno) : "");
   return kInvalidInput;
 }
 
