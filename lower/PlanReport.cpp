@@ -18,12 +18,11 @@ std::string shapeStr(const std::vector<int64_t>& shape) {
   return fmt::format("{}", fmt::join(shape, "x"));
 }
 
-/// The name of the CB that carries `ic` of `chain` (a chain of `k`).
-std::string intermediateName(const KernelPlan& k, const ChainPlan& chain,
+/// The name of the CB that carries `ic` of chain `index` of `k`.
+std::string intermediateName(const KernelPlan& k, size_t index,
                              const planner::dst::IntermediateCb& ic) {
-  int index = int(&chain - k.chains.data());
   for (const CbPlan& cb : k.cbs)
-    if (cb.intermediate && cb.chain == index && cb.value == ic.value) return cb.name;
+    if (cb.intermediate && cb.chain == int(index) && cb.value == ic.value) return cb.name;
   return "?";
 }
 
@@ -265,7 +264,8 @@ std::string formatReport(const ModulePlan& plan, Timings timings,
       line(fmt::format("  * {}", note));
     // DST.
     if (k.chains.empty()) line("  DST: no compute chains");
-    for (const ChainPlan& c : k.chains) {
+    for (size_t chainIndex = 0; chainIndex < k.chains.size(); ++chainIndex) {
+      const ChainPlan& c = k.chains[chainIndex];
       line(fmt::format("  DST chain {} ({}): {} op{}{}, block {}x{} {}, capacity {} tiles", c.id,
                        c.location, c.problem.chain.ops.size(),
                        c.problem.chain.ops.size() == 1 ? "" : "s", c.matmul ? " (matmul)" : "",
@@ -277,7 +277,7 @@ std::string formatReport(const ModulePlan& plan, Timings timings,
                          s.rounds == 1 ? "" : "s", s.peakTiles));
       for (const auto& ic : c.solution.intermediates)
         line(fmt::format("    intermediate CB {} after op {} ({}): {} tile{}, {} B",
-                         intermediateName(k, c, ic), ic.afterOp,
+                         intermediateName(k, chainIndex, ic), ic.afterOp,
                          c.problem.chain.ops[ic.afterOp].name, ic.tiles, ic.tiles == 1 ? "" : "s",
                          withThousands(ic.bytes)));
     }

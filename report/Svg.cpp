@@ -107,12 +107,7 @@ void Svg::rect(double x, double y, double w, double h, const std::string& fill,
                const std::string& cssClass, std::string_view tooltip, const std::string& extra) {
   body_ += fmt::format(R"(<rect x="{:.1f}" y="{:.1f}" width="{:.1f}" height="{:.1f}" fill="{}")", x,
                        y, std::max(0.0, w), std::max(0.0, h), fill);
-  if (!cssClass.empty()) body_ += fmt::format(R"( class="{}")", cssClass);
-  if (!extra.empty()) body_ += " " + extra;
-  if (tooltip.empty())
-    body_ += "/>";
-  else
-    body_ += fmt::format("><title>{}</title></rect>", escape(tooltip));
+  closeShape("rect", cssClass, tooltip, extra);
 }
 
 void Svg::text(double x, double y, std::string_view text, const std::string& anchor,
@@ -135,12 +130,17 @@ void Svg::line(double x1, double y1, double x2, double y2, const std::string& st
 void Svg::circle(double cx, double cy, double r, const std::string& fill,
                  const std::string& cssClass, std::string_view tooltip, const std::string& extra) {
   body_ += fmt::format(R"(<circle cx="{:.1f}" cy="{:.1f}" r="{:.1f}" fill="{}")", cx, cy, r, fill);
+  closeShape("circle", cssClass, tooltip, extra);
+}
+
+void Svg::closeShape(const char* tag, const std::string& cssClass, std::string_view tooltip,
+                     const std::string& extra) {
   if (!cssClass.empty()) body_ += fmt::format(R"( class="{}")", cssClass);
   if (!extra.empty()) body_ += " " + extra;
   if (tooltip.empty())
     body_ += "/>";
   else
-    body_ += fmt::format("><title>{}</title></circle>", escape(tooltip));
+    body_ += fmt::format("><title>{}</title></{}>", escape(tooltip), tag);
 }
 
 void Svg::raw(const std::string& markup) {

@@ -60,6 +60,10 @@ public:
   std::string str() const;
 
 private:
+  /// Ends an open `<tag ...` of a shape: its class, extra attributes, and the hover title.
+  void closeShape(const char* tag, const std::string& cssClass, std::string_view tooltip,
+                  const std::string& extra);
+
   double width_, height_;
   std::string class_;
   std::string body_;

@@ -11,6 +11,7 @@
 #include "ttlplan/ir/Printer.h"
 #include "ttlplan/ir/Verifier.h"
 #include "ttlplan/lower/PassManager.h"
+#include "ttlplan/lower/PlanReport.h"
 #include "ttlplan/planner/Options.h"
 #include "ttlplan/search/TuneOptions.h"
 #include "ttlplan/support/ReadFile.h"
@@ -53,6 +54,13 @@ int writeOutput(const std::string& path, const std::string& text) {
 int report(const driver::Error& error) {
   std::cerr << paintDiagnostics(error.text(), terminal().colourStderr);
   return error.exitCode();
+}
+
+int reportWithJson(const driver::Error& error, const std::string& jsonOutput) {
+  if (error.infeasible && !jsonOutput.empty())
+    writeOutput(jsonOutput == "-" ? "" : jsonOutput,
+                lower::toJson(*error.infeasible).dump(2) + "\n");
+  return report(error);
 }
 
 void logToStderr(const std::string& line) {

@@ -73,6 +73,10 @@ std::optional<ir::Device> resolveDevice(const DeviceFlags& flags, int& exitCode)
 
 /// Prints a driver error (its text, on stderr) and returns its exit code.
 int report(const driver::Error& error);
+/// report(), after writing an infeasible plan's JSON (lower::toJson of the failure) to
+/// `jsonOutput` ("-": stdout; "": none): `plan --json` and `cost --json` keep the status and the
+/// reasons as data.
+int reportWithJson(const driver::Error& error, const std::string& jsonOutput);
 /// Writes a driver Log line to stderr.
 void logToStderr(const std::string& line);
 

@@ -6,7 +6,6 @@
 #include "tools/Knobs.h"
 #include "tools/OptionFlags.h"
 #include "tools/Terminal.h"
-#include "ttlplan/lower/PlanReport.h"
 #include "ttlplan/search/cost/Report.h"
 
 #include <fmt/format.h>
@@ -41,14 +40,7 @@ int runCost(const CostFlags& flags, const DeviceFlags& deviceFlags) {
   std::optional<Progress> progress(std::in_place, "cost: choosing the binding and planning");
   driver::Result<search::cost::CostReport> costed = driver::costFile(flags, *device, logToStderr);
   progress.reset();
-  if (!costed) {
-    // An infeasible plan still writes its JSON, as `plan --json` does.
-    const driver::Error& e = costed.error();
-    if (e.infeasible && !flags.jsonOutput.empty())
-      writeOutput(flags.jsonOutput == "-" ? "" : flags.jsonOutput,
-                  lower::toJson(*e.infeasible).dump(2) + "\n");
-    return report(e);
-  }
+  if (!costed) return reportWithJson(costed.error(), flags.jsonOutput);
   if (!flags.htmlOutput.empty())
     if (int rc = writeHtmlReport(flags.htmlOutput, "cost", *costed, *device); rc != kSuccess)
       return rc;

@@ -20,14 +20,7 @@ int runPlan(const PlanFlags& flags, const DeviceFlags& deviceFlags) {
   std::optional<Progress> progress(std::in_place, "plan: choosing the binding and planning");
   driver::Result<driver::Planned> planned = driver::planFile(flags, *device, logToStderr);
   progress.reset();
-  if (!planned) {
-    // An infeasible plan still writes its JSON: the status and the reasons as data.
-    const driver::Error& e = planned.error();
-    if (e.infeasible && !flags.jsonOutput.empty())
-      writeOutput(flags.jsonOutput == "-" ? "" : flags.jsonOutput,
-                  lower::toJson(*e.infeasible).dump(2) + "\n");
-    return report(e);
-  }
+  if (!planned) return reportWithJson(planned.error(), flags.jsonOutput);
   const lower::ModulePlan& plan = planned->plan;
   // `--json -`: the JSON is standard output (for scripts), and the report goes to stderr.
   const bool jsonToStdout = flags.jsonOutput == "-";

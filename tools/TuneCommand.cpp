@@ -145,6 +145,7 @@ int emitBest(const TuneFlags& flags, const DeviceFlags& device, const search::Re
 /// --html: the page of every point, with the pick planned and costed again for its pictures.
 int writeTunePage(const TuneFlags& flags, const ir::Device& device, const driver::Tuned& tuned,
                   const ordered_json& resultObject) {
+  // The page reads nlohmann::json; the tune JSON is ordered_json (key order for the file).
   nlohmann::json tune = nlohmann::json::parse(resultObject.dump());
   nlohmann::json points = nlohmann::json::array();
   for (const search::PointSummary& p : tuned.result.points)

@@ -29,15 +29,9 @@ std::string costWords(const std::optional<double>& percent) {
   return fmt::format("{:+.1f} % predicted time", *percent);
 }
 
-/// Calls `f` on every step of `steps`, loop bodies included.
-template <typename F> void forEachStep(std::vector<Step>& steps, F&& f) {
-  for (Step& s : steps) {
-    f(s);
-    if (s.kind == StepKind::Loop) forEachStep(s.body, f);
-  }
-}
-template <typename F> void forEachStep(const std::vector<Step>& steps, F&& f) {
-  for (const Step& s : steps) {
+/// Calls `f` on every step of `steps` (a const or mutable step list), loop bodies included.
+template <typename Steps, typename F> void forEachStep(Steps& steps, F&& f) {
+  for (auto& s : steps) {
     f(s);
     if (s.kind == StepKind::Loop) forEachStep(s.body, f);
   }
