@@ -1,0 +1,291 @@
+#include "ttlplan/ir/ParserDetail.h"
+
+namespace ttlplan::ir::parsing {
+
+bool Parser::parseKernel(OpState& state) {
+  if (!is(TokenKind::AtIdent))
+    return error(fmt::format("expected kernel name like @matmul, found {}", found()));
+  state.attributes.push_back({"sym_name", Attribute::string(tok_.text)});
+  consume();
+  std::vector<ArgDecl> args;
+  if (!expect(TokenKind::LParen, "to start the kernel arguments") ||
+      !parseArgDecls(args, true, TokenKind::RParen))
+    return false;
+  if (!parseOptionalAttrDictWithKeyword(state.attributes)) return false;
+  return addRegion(state, args);
+}
+
+bool Parser::parseParam(OpState& state) {
+  if (!is(TokenKind::AtIdent))
+    return error(fmt::format("expected knob name like @BM, found {}", found()));
+  state.attributes.push_back({"sym_name", Attribute::string(tok_.text)});
+  consume();
+  if (!expect(TokenKind::Equal, "after the knob name")) return false;
+  if (!is(TokenKind::LSquare))
+    return error("a knob's values must be a list like [1, 2, 4] or [bf16, bfp8_b]");
+  consume();
+  std::vector<Attribute> values;
+  while (!is(TokenKind::RSquare)) {
+    if (is(TokenKind::BareIdent)) { // a symbol value: `bf16`, `HiFi4`
+      values.push_back(Attribute::string(tok_.text));
+      consume();
+    } else {
+      Attribute v = parseAttribute();
+      if (!v) return false;
+      values.push_back(v);
+    }
+    if (!consumeIf(TokenKind::Comma)) break;
+  }
+  if (!expect(TokenKind::RSquare, "to close the knob's values")) return false;
+  state.attributes.push_back({"values", Attribute::array(std::move(values))});
+  return parseOptionalAttrDict(state.attributes);
+}
+
+bool Parser::parseModuleOp(OpState& state) {
+  if (is(TokenKind::AtIdent)) {
+    state.attributes.push_back({"sym_name", Attribute::string(tok_.text)});
+    consume();
+  }
+  return parseOptionalAttrDictWithKeyword(state.attributes) && addRegion(state);
+}
+
+bool Parser::parseCreatePipe(OpState& state) {
+  // src(x, y) dst(x, y) [to(x, y)]: each coordinate a literal or an index value.
+  std::vector<Attribute> coords;
+  for (const char* part : {"src", "dst", "to"}) {
+    if (std::string_view(part) == "to" && !isKeyword("to")) break;
+    if (!expectKeyword(part, "in create_pipe") ||
+        !expect(TokenKind::LParen, fmt::format("after '{}'", part)))
+      return false;
+    for (int i = 0; i < 2; ++i) {
+      if (i && !expect(TokenKind::Comma, "between coordinates")) return false;
+      if (is(TokenKind::PercentIdent)) {
+        ValueRef ref;
+        if (!parseValueRef(ref)) return false;
+        Value* v = resolve(ref, Type::index());
+        if (!v) return false;
+        state.operands.push_back(v);
+        coords.push_back(Attribute::integer(kDynamicCoordinate));
+      } else if (is(TokenKind::Integer)) {
+        int64_t value = 0;
+        if (!readInteger(value)) return false;
+        coords.push_back(Attribute::integer(value));
+      } else {
+        return error(
+            fmt::format("expected a coordinate (integer or index value), found {}", found()));
+      }
+    }
+    if (!expect(TokenKind::RParen, "after coordinates")) return false;
+  }
+  state.attributes.push_back({"static_coords", Attribute::array(std::move(coords))});
+  if (!parseOptionalAttrDict(state.attributes) || !expect(TokenKind::Colon, "before the type"))
+    return false;
+  Type type = parseType();
+  if (!type) return false;
+  state.resultTypes.push_back(type);
+  return true;
+}
+
+bool Parser::parseScfFor(OpState& state) {
+  if (!is(TokenKind::PercentIdent))
+    return error(fmt::format("expected induction variable like %k, found {}", found()));
+  ArgDecl iv{tok_.text, tok_.offset, Type::index()};
+  consume();
+  if (!expect(TokenKind::Equal, "after the induction variable")) return false;
+  for (const char* word : {"", "to", "step"}) {
+    if (*word && !expectKeyword(word, "in scf.for")) return false;
+    ValueRef ref;
+    if (!parseValueRef(ref)) return false;
+    Value* v = resolve(ref, Type::index());
+    if (!v) return false;
+    state.operands.push_back(v);
+  }
+  return addRegion(state, {iv}) && parseOptionalAttrDict(state.attributes);
+}
+
+bool Parser::parseScfIf(OpState& state) {
+  ValueRef ref;
+  if (!parseValueRef(ref)) return false;
+  Value* cond = resolve(ref, Type::integer(1));
+  if (!cond) return false;
+  state.operands.push_back(cond);
+  if (!addRegion(state)) return false;
+  state.regions.push_back(std::make_unique<Region>());
+  if (consumeKeyword("else") && !parseRegion(*state.regions.back(), {}, false)) return false;
+  return parseOptionalAttrDict(state.attributes);
+}
+
+bool Parser::parseArithConstant(OpState& state) {
+  if (!parseOptionalAttrDict(state.attributes)) return false;
+  size_t at = tok_.offset;
+  Attribute value = parseAttribute();
+  if (!value) return false;
+  if (!value.is(AttrKind::Integer) && !value.is(AttrKind::Float) && !value.is(AttrKind::Bool))
+    return error(at, "arith.constant takes a number like `2 : index` or `true`");
+  state.attributes.push_back({"value", value});
+  state.resultTypes.push_back(value.valueType());
+  return true;
+}
+
+bool Parser::parseArithCmpi(OpState& state) {
+  if (!is(TokenKind::BareIdent))
+    return error(fmt::format("expected a predicate (eq, ne, slt, ...), found {}", found()));
+  auto it = std::find(std::begin(kCmpiPredicates), std::end(kCmpiPredicates), tok_.text);
+  if (it == std::end(kCmpiPredicates))
+    return error(
+        fmt::format("unknown predicate '{}'; expected eq, ne, slt, sle, sgt, sge, ult, ule, "
+                    "ugt or uge",
+                    tok_.text));
+  consume();
+  state.attributes.push_back({"predicate", Attribute::integer(it - std::begin(kCmpiPredicates))});
+  if (!expect(TokenKind::Comma, "after the predicate")) return false;
+  OpDef sameType{"", "", AsmFormat::SameType, Placement::Anywhere, 2, 0, 0, TypeKind::Opaque};
+  if (!parseSameType(state, sameType)) return false;
+  state.resultTypes.push_back(Type::integer(1));
+  return true;
+}
+
+bool Parser::parseCustomOp(const OpDef& def, OpState& state) {
+  auto typed = [&](const ValueRef& ref, Type type) {
+    Value* v = resolve(ref, type);
+    if (v) state.operands.push_back(v);
+    return v != nullptr;
+  };
+  auto colonType = [&](Type& type) {
+    if (!expect(TokenKind::Colon, "before the type")) return false;
+    type = parseType();
+    return static_cast<bool>(type);
+  };
+  switch (def.format) {
+  case AsmFormat::Generic:
+    return false;
+  case AsmFormat::Module:
+    return parseModuleOp(state);
+  case AsmFormat::Kernel:
+    return parseKernel(state);
+  case AsmFormat::Param:
+    return parseParam(state);
+  case AsmFormat::Thread:
+    return addRegion(state) && parseOptionalAttrDict(state.attributes);
+  case AsmFormat::WorkLoop: {
+    std::vector<ArgDecl> ivs;
+    if (!expect(TokenKind::LParen, "to start the work item indices") ||
+        !parseArgDecls(ivs, false, TokenKind::RParen))
+      return false;
+    return addRegion(state, ivs) && parseOptionalAttrDict(state.attributes);
+  }
+  case AsmFormat::ResultType: {
+    Type type;
+    if (!parseOptionalAttrDict(state.attributes) || !colonType(type)) return false;
+    state.resultTypes.push_back(type);
+    return true;
+  }
+  case AsmFormat::Convert: {
+    ValueRef ref;
+    Type from, to;
+    if (!parseValueRef(ref) || !parseOptionalAttrDict(state.attributes) || !colonType(from) ||
+        !typed(ref, from) || !expect(TokenKind::Arrow, "before the result type"))
+      return false;
+    to = parseType();
+    if (!to) return false;
+    state.resultTypes.push_back(to);
+    return true;
+  }
+  case AsmFormat::SameType:
+    return parseSameType(state, def);
+  case AsmFormat::ImpliedTypes:
+  case AsmFormat::PipeRegion: {
+    std::vector<ValueRef> refs;
+    if (!parseValueRefList(refs)) return false;
+    for (const ValueRef& ref : refs)
+      if (!typed(ref, impliedOperandType(def))) return false;
+    if (def.format == AsmFormat::PipeRegion && !addRegion(state)) return false;
+    return parseOptionalAttrDict(state.attributes);
+  }
+  case AsmFormat::Functional: {
+    std::vector<ValueRef> refs;
+    Type fn;
+    if (!parseValueRefList(refs) || !parseOptionalAttrDict(state.attributes) ||
+        !expect(TokenKind::Colon, "before the type"))
+      return false;
+    size_t at = tok_.offset;
+    if (!is(TokenKind::LParen))
+      return error(fmt::format("expected (T0, T1) -> R, found {}", found()));
+    fn = parseFunctionType();
+    if (!fn) return false;
+    if (fn.inputs().size() != refs.size())
+      return error(at,
+                   fmt::format("{} operand(s) but {} type(s)", refs.size(), fn.inputs().size()));
+    for (size_t i = 0; i < refs.size(); ++i)
+      if (!typed(refs[i], fn.inputs()[i])) return false;
+    state.resultTypes = fn.results();
+    return true;
+  }
+  case AsmFormat::Slice: {
+    ValueRef source;
+    std::vector<ValueRef> indices;
+    Type from, to;
+    if (!parseValueRef(source) || !expect(TokenKind::LSquare, "before the slice indices") ||
+        !parseValueRefList(indices) || !expect(TokenKind::RSquare, "after the slice indices") ||
+        !parseOptionalAttrDict(state.attributes) || !colonType(from) || !typed(source, from))
+      return false;
+    for (const ValueRef& ref : indices)
+      if (!typed(ref, Type::index())) return false;
+    if (!expect(TokenKind::Arrow, "before the result type")) return false;
+    to = parseType();
+    if (!to) return false;
+    state.resultTypes.push_back(to);
+    return true;
+  }
+  case AsmFormat::Matmul: {
+    ValueRef a, b;
+    Type ta, tb, tr;
+    if (!parseValueRef(a) || !expect(TokenKind::Comma, "between matmul operands") ||
+        !parseValueRef(b) || !parseOptionalAttrDict(state.attributes) || !colonType(ta) ||
+        !typed(a, ta) || !expect(TokenKind::Comma, "between matmul operand types"))
+      return false;
+    tb = parseType();
+    if (!tb || !typed(b, tb) || !expect(TokenKind::Arrow, "before the result type")) return false;
+    tr = parseType();
+    if (!tr) return false;
+    state.resultTypes.push_back(tr);
+    return true;
+  }
+  case AsmFormat::CreatePipe:
+    return parseCreatePipe(state);
+  case AsmFormat::ParamValue: {
+    if (!is(TokenKind::AtIdent))
+      return error(fmt::format("expected knob name like @BK, found {}", found()));
+    state.attributes.push_back({"param", Attribute::symbolRef(tok_.text)});
+    consume();
+    Type type;
+    if (!parseOptionalAttrDict(state.attributes) || !colonType(type)) return false;
+    state.resultTypes.push_back(type);
+    return true;
+  }
+  case AsmFormat::ScfFor:
+    return parseScfFor(state);
+  case AsmFormat::ScfIf:
+    return parseScfIf(state);
+  case AsmFormat::ScfYield: {
+    std::vector<ValueRef> refs;
+    if (!parseValueRefList(refs)) return false;
+    if (refs.empty()) return true;
+    std::vector<Type> types;
+    if (!expect(TokenKind::Colon, "before the yielded types") || !parseTypeList(types))
+      return false;
+    if (types.size() != refs.size())
+      return error("yield lists a different number of values and types");
+    for (size_t i = 0; i < refs.size(); ++i)
+      if (!typed(refs[i], types[i])) return false;
+    return true;
+  }
+  case AsmFormat::ArithConstant:
+    return parseArithConstant(state);
+  case AsmFormat::ArithCmpi:
+    return parseArithCmpi(state);
+  }
+  return false;
+}
+
+} // namespace ttlplan::ir::parsing

@@ -1,0 +1,254 @@
+#pragma once
+// Internal to the parser: the Parser class, whose parts live in Parser.cpp (values, regions,
+// ops, top level), ParseTypes.cpp, ParseAttributes.cpp and ParseCustomOps.cpp.
+#include "ttlplan/ir/Lexer.h"
+#include "ttlplan/ir/OpRegistry.h"
+#include "ttlplan/ir/Parser.h"
+#include "ttlplan/support/ReadFile.h"
+
+#include <algorithm>
+#include <bit>
+#include <cctype>
+#include <cerrno>
+#include <charconv>
+#include <climits>
+#include <cmath>
+#include <cstdlib>
+#include <fmt/format.h>
+#include <limits>
+#include <map>
+#include <optional>
+#include <vector>
+
+namespace ttlplan::ir::parsing {
+
+/// The value of an integer literal as MLIR reads it: decimal, or hexadecimal after `0x` (a
+/// leading 0 is not octal). Empty when it does not fit in 64 bits.
+inline std::optional<int64_t> integerValue(std::string_view spelling, bool negative) {
+  int base = 10;
+  if (spelling.size() > 2 && spelling[0] == '0' && spelling[1] == 'x') {
+    spelling.remove_prefix(2);
+    base = 16;
+  }
+  uint64_t magnitude = 0;
+  auto [end, ec] =
+      std::from_chars(spelling.data(), spelling.data() + spelling.size(), magnitude, base);
+  if (ec != std::errc() || end != spelling.data() + spelling.size()) return std::nullopt;
+  constexpr uint64_t kMax = uint64_t(INT64_MAX);
+  if (!negative)
+    return magnitude <= kMax ? std::optional<int64_t>(int64_t(magnitude)) : std::nullopt;
+  if (magnitude > kMax + 1) return std::nullopt;
+  return magnitude == kMax + 1 ? INT64_MIN : -int64_t(magnitude);
+}
+
+/// `index`, `bf16`, `f32`, `i32`, `ui8`...: a builtin scalar type name, or empty (ParseTypes.cpp).
+std::optional<Type> builtinScalar(const std::string& word);
+
+/// Nesting deeper than this (types in types, arrays in arrays, regions in regions) is reported
+/// instead of recursing until the stack runs out.
+constexpr int kMaxNesting = 256;
+
+inline size_t editDistance(std::string_view a, std::string_view b) {
+  std::vector<size_t> row(b.size() + 1);
+  for (size_t j = 0; j <= b.size(); ++j)
+    row[j] = j;
+  for (size_t i = 1; i <= a.size(); ++i) {
+    size_t diagonal = row[0];
+    row[0] = i;
+    for (size_t j = 1; j <= b.size(); ++j) {
+      size_t above = row[j];
+      row[j] = std::min({row[j] + 1, row[j - 1] + 1, diagonal + (a[i - 1] != b[j - 1])});
+      diagonal = above;
+    }
+  }
+  return row[b.size()];
+}
+
+/// Everything a custom or generic op parser gathers before the op is built.
+struct OpState {
+  std::string name;
+  Location location;
+  std::vector<Value*> operands;
+  std::vector<Type> resultTypes;
+  std::vector<NamedAttribute> attributes;
+  std::vector<std::unique_ptr<Region>> regions;
+};
+
+/// A `%name` as written: where it is and which result of a multi-result op it names.
+struct ValueRef {
+  std::string name;
+  size_t offset = 0;
+  unsigned resultIndex = 0;
+};
+
+/// A block argument being declared: `%i` or `%a: T`.
+struct ArgDecl {
+  std::string name;
+  size_t offset = 0;
+  Type type;
+};
+
+class Parser {
+public:
+  Parser(std::string_view source, const std::string& fileName, DiagnosticEngine& diagnostics)
+      : file_(std::make_shared<const std::string>(fileName)), lexer_(source, file_),
+        diagnostics_(diagnostics) {
+    consume();
+  }
+
+  std::unique_ptr<Module> parseModule();
+
+private:
+  // --- Tokens and errors ---------------------------------------------------------------------
+  void consume() { tok_ = lexer_.next(); }
+  bool is(TokenKind kind) const { return tok_.kind == kind; }
+  bool isKeyword(std::string_view word) const {
+    return tok_.kind == TokenKind::BareIdent && tok_.text == word;
+  }
+  bool consumeIf(TokenKind kind) {
+    if (!is(kind)) return false;
+    consume();
+    return true;
+  }
+  bool consumeKeyword(std::string_view word) {
+    if (!isKeyword(word)) return false;
+    consume();
+    return true;
+  }
+  bool error(size_t offset, std::string message) {
+    if (!failed_) diagnostics_.error(lexer_.location(offset), std::move(message));
+    failed_ = true;
+    return false;
+  }
+  bool error(std::string message) { return error(tok_.offset, std::move(message)); }
+  bool expect(TokenKind kind, std::string_view context) {
+    if (consumeIf(kind)) return true;
+    return error(fmt::format("expected {} {}, found {}", describe(kind), context, found()));
+  }
+  bool expectKeyword(std::string_view word, std::string_view context) {
+    if (consumeKeyword(word)) return true;
+    return error(fmt::format("expected '{}' {}, found {}", word, context, found()));
+  }
+  std::string found() const {
+    if (is(TokenKind::Eof)) return "end of file";
+    return fmt::format("'{}'", tok_.spelling);
+  }
+  Location here() const { return lexer_.location(tok_.offset); }
+  /// Reads the current Integer token into `out` and consumes it; an error when it does not fit.
+  bool readInteger(int64_t& out, bool negative = false, size_t offset = SIZE_MAX) {
+    std::optional<int64_t> value = integerValue(tok_.spelling, negative);
+    if (!value)
+      return error(
+          offset == SIZE_MAX ? tok_.offset : offset,
+          fmt::format("integer {}{} does not fit in 64 bits", negative ? "-" : "", tok_.spelling));
+    out = *value;
+    consume();
+    return true;
+  }
+  /// Counts nesting depth for as long as it lives; see kMaxNesting.
+  class NestingGuard {
+  public:
+    explicit NestingGuard(Parser& parser) : parser_(parser) { ++parser_.nesting_; }
+    ~NestingGuard() { --parser_.nesting_; }
+    /// False (with an error) when the nesting is too deep.
+    bool ok() {
+      if (parser_.nesting_ <= kMaxNesting) return true;
+      return parser_.error(fmt::format("nesting deeper than {} levels", kMaxNesting));
+    }
+
+  private:
+    Parser& parser_;
+  };
+  /// The raw character right after the current token.
+  char nextChar() const {
+    size_t p = lexer_.position();
+    return p < lexer_.source().size() ? lexer_.source()[p] : '\0';
+  }
+
+  // --- Values and scopes -----------------------------------------------------------------------
+  void pushScope() { scopes_.emplace_back(); }
+  void popScope() { scopes_.pop_back(); }
+  const std::vector<Value*>* findValues(const std::string& name) const {
+    for (auto it = scopes_.rbegin(); it != scopes_.rend(); ++it) {
+      auto found = it->find(name);
+      if (found != it->end()) return &found->second;
+    }
+    return nullptr;
+  }
+  bool define(const std::string& name, size_t offset, std::vector<Value*> values) {
+    if (findValues(name))
+      return error(offset, fmt::format("redefinition of SSA value '%{}'", name));
+    for (size_t i = 0; i < values.size(); ++i)
+      values[i]->setNameHint(values.size() == 1 ? name : fmt::format("{}#{}", name, i));
+    scopes_.back()[name] = std::move(values);
+    return true;
+  }
+  bool parseValueRef(ValueRef& ref);
+  Value* resolve(const ValueRef& ref);
+  Value* resolve(const ValueRef& ref, const Type& writtenType);
+  bool parseValueRefList(std::vector<ValueRef>& refs);
+
+  // --- Types ---------------------------------------------------------------------------------
+  Type parseType();
+  Type parseDialectType(const Token& bang);
+  Type parseTensorType(bool opaqueSpelling);
+  Type parseTileType();
+  Type parseCBType();
+  Type parseFunctionType();
+  bool parseTypeList(std::vector<Type>& types);
+  bool parseShapePrefix(std::vector<Dim>& dims);
+  bool parseDimToken(Dim& dim, bool allowDynamic);
+  KnobExpr parseRawKnobExpr(size_t& p);
+  bool startsKnobExpr() const;
+  Attribute parseKnobExprAttribute();
+  bool captureBalanced(std::string& out);
+
+  // --- Attributes ------------------------------------------------------------------------------
+  Attribute parseAttribute();
+  Attribute parseNumber(bool negative, size_t offset);
+  Attribute parseLayout();
+  Attribute parseDenseArray();
+  bool parseAttrDict(std::vector<NamedAttribute>& attrs);
+  bool parseOptionalAttrDict(std::vector<NamedAttribute>& attrs) {
+    return is(TokenKind::LBrace) ? parseAttrDict(attrs) : true;
+  }
+  bool parseOptionalAttrDictWithKeyword(std::vector<NamedAttribute>& attrs) {
+    return consumeKeyword("attributes") ? parseAttrDict(attrs) : true;
+  }
+
+  // --- Ops and regions -------------------------------------------------------------------------
+  bool parseTopLevel(Block& block);
+  bool parseAliasDefinition();
+  std::unique_ptr<Operation> parseOperation();
+  bool parseResultNames(std::vector<std::pair<ValueRef, unsigned>>& names);
+  bool parseGenericOp(OpState& state);
+  bool parseCustomOp(const OpDef& def, OpState& state);
+  bool parseRegion(Region& region, const std::vector<ArgDecl>& entryArgs, bool generic);
+  bool parseBlockBody(Block& block);
+  bool parseBlockLabel(std::vector<ArgDecl>& args);
+  bool addRegion(OpState& state, const std::vector<ArgDecl>& args = {}, bool generic = false);
+  bool parseArgDecls(std::vector<ArgDecl>& args, bool typed, TokenKind closer);
+  std::unique_ptr<Operation> build(OpState& state);
+
+  // Custom formats (OpRegistry.h documents each syntax).
+  bool parseKernel(OpState& state);
+  bool parseParam(OpState& state);
+  bool parseModuleOp(OpState& state);
+  bool parseCreatePipe(OpState& state);
+  bool parseScfFor(OpState& state);
+  bool parseScfIf(OpState& state);
+  bool parseArithConstant(OpState& state);
+  bool parseArithCmpi(OpState& state);
+  bool parseSameType(OpState& state, const OpDef& def);
+
+  std::shared_ptr<const std::string> file_;
+  Lexer lexer_;
+  DiagnosticEngine& diagnostics_;
+  Token tok_;
+  bool failed_ = false;
+  int nesting_ = 0;
+  AliasTable aliases_;
+  std::vector<std::map<std::string, std::vector<Value*>>> scopes_;
+};
+
+} // namespace ttlplan::ir::parsing
