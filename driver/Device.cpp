@@ -41,11 +41,11 @@ Result<ir::Device> loadDevice(const DeviceRequest& request) {
   return std::move(device).value();
 }
 
-Result<Source> parseVerified(const std::string& path) {
+Result<Source> parseVerified(const std::string& path, std::optional<size_t> chunk) {
   ir::DiagnosticEngine diags;
   Source out;
   out.sources = std::make_shared<ir::SourceManager>();
-  out.module = ir::parseFile(path, diags, out.sources.get());
+  out.module = ir::parseFile(path, diags, out.sources.get(), chunk);
   if (out.module && ir::verify(*out.module, diags)) return out;
   return Error::located(diags, out.sources);
 }

@@ -48,9 +48,10 @@ struct KnobRequest {
 
 /// `plan`: the planner alone.
 struct PlanRequest {
-  std::string input;            ///< the TTL file
-  std::string solver = "exact"; ///< --solver (L1 placement back end)
-  double timeLimitSeconds = 0;  ///< --time-limit per sub-problem; 0 = none
+  std::string input;                ///< the TTL file
+  std::optional<size_t> inputChunk; ///< only this `// -----` chunk of it (--split-input-file)
+  std::string solver = "exact";     ///< --solver (L1 placement back end)
+  double timeLimitSeconds = 0;      ///< --time-limit per sub-problem; 0 = none
   KnobRequest knobs;
   int maxBlockCount = 4;          ///< --max-block-count
   planner::l1::ExactParams exact; ///< --no-RULE: the exact L1 solver's pruning rules
@@ -62,12 +63,14 @@ struct PlanRequest {
 /// The lowering pipeline (`lower`, `compile`, `run`).
 struct LowerRequest {
   std::string input;                     ///< the TTL file
+  std::optional<size_t> inputChunk;      ///< only this `// -----` chunk of it (--split-input-file)
   std::string pipeline;                  ///< --pipeline; empty = lower::kDefaultPipeline
   bool printIrAfterAll = false;          ///< --print-ir-after-all (to the Log)
   std::vector<std::string> printIrAfter; ///< --print-ir-after NAME (to the Log)
   bool timePasses = false;               ///< --time-passes (to the Log)
-  std::string solver = "exact";          ///< --solver
-  double timeLimitSeconds = 0;           ///< --time-limit per sub-problem
+  bool generic = false;         ///< --generic: IR (lower's output, every dump) in generic MLIR form
+  std::string solver = "exact"; ///< --solver
+  double timeLimitSeconds = 0;  ///< --time-limit per sub-problem
   KnobRequest knobs;
   int maxBlockCount = 4;          ///< --max-block-count
   planner::l1::ExactParams exact; ///< --no-RULE: the exact L1 solver's pruning rules
@@ -220,7 +223,7 @@ struct Reranked {
 Result<ir::Device> loadDevice(const DeviceRequest& request);
 
 /// `path` parsed and verified.
-Result<Source> parseVerified(const std::string& path);
+Result<Source> parseVerified(const std::string& path, std::optional<size_t> chunk = std::nullopt);
 
 /// The binding --bind and --config give on `module` (nullopt: neither given); a malformed --bind
 /// is a Usage error, a config ttnn cannot give for the module an Input error.

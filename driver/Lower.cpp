@@ -36,7 +36,7 @@ Result<PlanInput> planInput(const PlanRequest& request, const ir::Device& device
       planOptions(request.solver, request.timeLimitSeconds, request.maxBlockCount, request.exact);
   if (!options) return options.error();
   options->kernelBlockCounts = request.kernelBlockCounts;
-  Result<Source> source = parseVerified(request.input);
+  Result<Source> source = parseVerified(request.input, request.inputChunk);
   if (!source) return source.error();
   Result<lower::PlanOptions> chosen =
       choosePlanBinding(request.knobs, *source->module, device, *options, log);
@@ -95,7 +95,7 @@ Result<Lowered> lowerFile(const LowerRequest& request, const ir::Device& device,
   Lowered out;
   out.sources = std::make_shared<ir::SourceManager>();
   ir::DiagnosticEngine diags;
-  out.module = ir::parseFile(request.input, diags, out.sources.get());
+  out.module = ir::parseFile(request.input, diags, out.sources.get(), request.inputChunk);
   if (!out.module) return Error::located(diags, out.sources);
   // The binding (unbound knobs tuned or read from --db) matters only to a pipeline that plans,
   // and the search needs a verified module (an invalid one fails in the pipeline, as before).
@@ -121,6 +121,7 @@ Result<Lowered> lowerFile(const LowerRequest& request, const ir::Device& device,
   pipeline.printIrAfterAll = request.printIrAfterAll;
   pipeline.printIrAfter = request.printIrAfter;
   pipeline.timePasses = request.timePasses;
+  pipeline.generic = request.generic;
   pipeline.dump = [&log](const std::string& text) { log(text); };
   if (!manager->run(context, pipeline)) return Error::located(diags, out.sources);
   out.warnings = diags.diagnostics();

@@ -96,7 +96,7 @@ struct Reference {
 };
 
 Result<Reference> referenceKernel(const RunRequest& request, const Lowered& lowered) {
-  Result<Source> source = parseVerified(request.lower.input);
+  Result<Source> source = parseVerified(request.lower.input, request.lower.inputChunk);
   if (!source) return source.error();
   std::vector<ir::Operation*> kernels = source->module->topLevel("ttl.kernel");
   if (kernels.size() != 1 || !lowered.plan || lowered.plan->kernels.size() != 1)

@@ -17,8 +17,11 @@ constexpr OpDef kOps[] = {
      0, 0, kNone},
     {"ttl.kernel", "a kernel: arguments, grid, work items, resources and threads", F::Kernel,
      P::ModuleBody, 0, 0, 1, kNone},
-    {"func.func", "a kernel thread after expand-threads: CB handles as arguments", F::Kernel,
+    {"func.func",
+     "a function: a kernel thread after expand-threads, or a thread of a tt-lang kernel", F::Func,
      P::ModuleBody, 0, 0, 1, kNone},
+    {"func.return", "return from a function (the last op of its body)", F::ScfYield, P::Anywhere,
+     -1, 0, 0, kNone},
     {"ttl.launch", "run a thread function on the kernel's cores (after expand-threads)", F::Generic,
      P::KernelBody, -1, 0, 0, kNone},
     {"ttl.datamovement_thread", "a data-movement (RISC-V NoC) thread", F::Thread, P::KernelBody, 0,
@@ -194,6 +197,9 @@ std::string_view syntaxOf(AsmFormat format) {
     return "module [@name] [attributes {..}] { ... }";
   case AsmFormat::Kernel:
     return "@name(%a: T, ...) [attributes {..}] { ... }";
+  case AsmFormat::Func:
+    return "[private] @name(%a: T [{..}], ...) [-> T | -> (T [{..}], ...)] [attributes {..}] "
+           "[{ ... }]";
   case AsmFormat::Param:
     return "@name = [v0, v1, ...] [{..}]";
   case AsmFormat::Thread:

@@ -17,6 +17,7 @@ enum class AsmFormat {
   Generic,
   Module,
   Kernel,
+  Func,
   Param,
   Thread,
   WorkLoop,

@@ -105,26 +105,31 @@ std::vector<Value*> Operation::results() const {
 }
 
 Attribute Operation::attribute(std::string_view name) const {
-  for (const NamedAttribute& a : attributes_)
-    if (a.name == name) return a.value;
+  for (const auto* list : {&attributes_, &properties_})
+    for (const NamedAttribute& a : *list)
+      if (a.name == name) return a.value;
   return Attribute();
 }
 
 void Operation::setAttribute(std::string_view name, Attribute value) {
-  for (NamedAttribute& a : attributes_)
-    if (a.name == name) {
-      a.value = std::move(value);
-      return;
-    }
+  for (auto* list : {&attributes_, &properties_})
+    for (NamedAttribute& a : *list)
+      if (a.name == name) {
+        a.value = std::move(value);
+        return;
+      }
   attributes_.push_back({std::string(name), std::move(value)});
 }
 
 bool Operation::removeAttribute(std::string_view name) {
-  auto it = std::find_if(attributes_.begin(), attributes_.end(),
-                         [&](const NamedAttribute& a) { return a.name == name; });
-  if (it == attributes_.end()) return false;
-  attributes_.erase(it);
-  return true;
+  for (auto* list : {&attributes_, &properties_}) {
+    auto it = std::find_if(list->begin(), list->end(),
+                           [&](const NamedAttribute& a) { return a.name == name; });
+    if (it == list->end()) continue;
+    list->erase(it);
+    return true;
+  }
+  return false;
 }
 
 Block& Operation::body(size_t i) {

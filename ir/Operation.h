@@ -130,11 +130,18 @@ public:
   Value* result(size_t i = 0) const { return results_[i].get(); }
   std::vector<Value*> results() const;
 
+  /// Discardable attributes: the `{...}` dictionary.
   const std::vector<NamedAttribute>& attributes() const { return attributes_; }
-  /// The attribute, or a null Attribute when absent.
+  /// Properties (MLIR >= 17 generic form `<{...}>`): inherent attributes stored apart, so that they
+  /// print back as they were written. Lookups by name (attribute()) see both.
+  const std::vector<NamedAttribute>& properties() const { return properties_; }
+  void setProperties(std::vector<NamedAttribute> properties) {
+    properties_ = std::move(properties);
+  }
+  /// The attribute or property, or a null Attribute when absent.
   Attribute attribute(std::string_view name) const;
   bool hasAttribute(std::string_view name) const { return static_cast<bool>(attribute(name)); }
-  /// Sets or replaces (keeping its position).
+  /// Sets or replaces (keeping its position; a property stays a property).
   void setAttribute(std::string_view name, Attribute value);
   bool removeAttribute(std::string_view name);
 
@@ -162,6 +169,7 @@ private:
   std::vector<Value*> operands_;
   std::vector<std::unique_ptr<Value>> results_;
   std::vector<NamedAttribute> attributes_;
+  std::vector<NamedAttribute> properties_;
   std::vector<std::unique_ptr<Region>> regions_;
   Block* parent_ = nullptr;
 };

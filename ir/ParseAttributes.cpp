@@ -172,6 +172,20 @@ Attribute Parser::parseKnobExprAttribute() {
   return Attribute::knobExpr(std::move(e));
 }
 
+Attribute Parser::parseOpaqueBuiltin(Type* typeOut) {
+  // dense<...>, affine_map<...>, strided<...>, with an optional `: type`: kept as written.
+  std::string text = tok_.text;
+  consume();
+  if (!captureBalanced(text)) return Attribute();
+  if (consumeIf(TokenKind::Colon)) {
+    Type type = parseType();
+    if (!type) return Attribute();
+    text += " : " + type.str();
+    if (typeOut) *typeOut = type;
+  }
+  return Attribute::opaque(std::move(text));
+}
+
 Attribute Parser::parseAttribute() {
   NestingGuard guard(*this);
   if (!guard.ok()) return Attribute();
@@ -250,13 +264,7 @@ Attribute Parser::parseAttribute() {
       consume();
       return parseDenseArray();
     }
-    if (angle && !builtinScalar(tok_.text) && tok_.text != "tensor") {
-      // dense<...>, affine_map<...>, strided<...>: kept as written.
-      std::string text = tok_.text;
-      consume();
-      if (!captureBalanced(text)) return Attribute();
-      return Attribute::opaque(std::move(text));
-    }
+    if (angle && !builtinScalar(tok_.text) && tok_.text != "tensor") return parseOpaqueBuiltin();
     break;
   }
   default:

@@ -15,6 +15,85 @@ bool Parser::parseKernel(OpState& state) {
   return addRegion(state, args);
 }
 
+bool Parser::parseFuncSignatureEntry(std::vector<ArgDecl>& named, std::vector<Type>& types,
+                                     std::vector<Attribute>& attrs) {
+  // `%a: T {attrs} loc(..)` in a definition, `T {attrs}` in a declaration; not both in one list.
+  bool isNamed = is(TokenKind::PercentIdent);
+  if (!types.empty() && isNamed != (named.size() == types.size()))
+    return error("name every argument (%a: T) or none (a declaration lists types only)");
+  ArgDecl arg{isNamed ? tok_.text : std::string(), tok_.offset, Type(), {}, {}};
+  if (isNamed) {
+    consume();
+    if (!expect(TokenKind::Colon, "after the argument name")) return false;
+  }
+  arg.type = parseType();
+  if (!arg.type || !parseOptionalAttrDict(arg.attributes) || !parseOptionalLoc(arg.loc))
+    return false;
+  types.push_back(arg.type);
+  attrs.push_back(Attribute::dictionary(arg.attributes));
+  if (isNamed) named.push_back(std::move(arg));
+  return true;
+}
+
+bool Parser::parseFunc(OpState& state) {
+  for (const char* visibility : {"private", "public", "nested"})
+    if (consumeKeyword(visibility)) {
+      state.attributes.push_back({"sym_visibility", Attribute::string(visibility)});
+      break;
+    }
+  if (!is(TokenKind::AtIdent))
+    return error(fmt::format("expected function name like @reader, found {}", found()));
+  state.attributes.push_back({"sym_name", Attribute::string(tok_.text)});
+  size_t nameOffset = tok_.offset;
+  consume();
+  std::vector<ArgDecl> args;
+  std::vector<Type> argTypes, resultTypes;
+  std::vector<Attribute> argAttrs, resultAttrs;
+  if (!expect(TokenKind::LParen, "to start the function arguments")) return false;
+  if (!consumeIf(TokenKind::RParen)) {
+    do {
+      if (!parseFuncSignatureEntry(args, argTypes, argAttrs)) return false;
+    } while (consumeIf(TokenKind::Comma));
+    if (!expect(TokenKind::RParen, "after the function arguments")) return false;
+  }
+  if (consumeIf(TokenKind::Arrow)) {
+    if (consumeIf(TokenKind::LParen)) {
+      std::vector<ArgDecl> none;
+      if (!consumeIf(TokenKind::RParen)) {
+        do {
+          if (is(TokenKind::PercentIdent)) return error("function results have types, not names");
+          if (!parseFuncSignatureEntry(none, resultTypes, resultAttrs)) return false;
+        } while (consumeIf(TokenKind::Comma));
+        if (!expect(TokenKind::RParen, "after the function results")) return false;
+      }
+    } else {
+      Type result = parseType();
+      if (!result) return false;
+      resultTypes.push_back(result);
+      resultAttrs.push_back(Attribute::dictionary({}));
+    }
+  }
+  state.attributes.push_back(
+      {"function_type", Attribute::type(Type::function(argTypes, resultTypes))});
+  auto anyNonEmpty = [](const std::vector<Attribute>& dicts) {
+    return std::any_of(dicts.begin(), dicts.end(),
+                       [](const Attribute& d) { return !d.entries().empty(); });
+  };
+  if (anyNonEmpty(argAttrs)) state.attributes.push_back({"arg_attrs", Attribute::array(argAttrs)});
+  if (anyNonEmpty(resultAttrs))
+    state.attributes.push_back({"res_attrs", Attribute::array(resultAttrs)});
+  if (!parseOptionalAttrDictWithKeyword(state.attributes)) return false;
+  if (!is(TokenKind::LBrace)) {
+    if (!args.empty())
+      return error(nameOffset, "a function with named arguments needs a body { ... }");
+    state.regions.push_back(std::make_unique<Region>()); // a declaration
+    return true;
+  }
+  if (args.size() != argTypes.size())
+    return error("a function with a body names its arguments (%a: T)");
+  return addRegion(state, args);
+}
+
 bool Parser::parseParam(OpState& state) {
   if (!is(TokenKind::AtIdent))
     return error(fmt::format("expected knob name like @BM, found {}", found()));
@@ -89,7 +168,7 @@ bool Parser::parseCreatePipe(OpState& state) {
 bool Parser::parseScfFor(OpState& state) {
   if (!is(TokenKind::PercentIdent))
     return error(fmt::format("expected induction variable like %k, found {}", found()));
-  ArgDecl iv{tok_.text, tok_.offset, Type::index()};
+  ArgDecl iv{tok_.text, tok_.offset, Type::index(), {}, {}};
   consume();
   if (!expect(TokenKind::Equal, "after the induction variable")) return false;
   for (const char* word : {"", "to", "step"}) {
@@ -118,6 +197,15 @@ bool Parser::parseScfIf(OpState& state) {
 bool Parser::parseArithConstant(OpState& state) {
   if (!parseOptionalAttrDict(state.attributes)) return false;
   size_t at = tok_.offset;
+  if (is(TokenKind::BareIdent) && nextChar() == '<') { // dense<1.0> : tensor<4xf32>
+    Type type;
+    Attribute value = parseOpaqueBuiltin(&type);
+    if (!value) return false;
+    if (!type) return error(at, "expected ': type' after the constant's value");
+    state.attributes.push_back({"value", value});
+    state.resultTypes.push_back(type);
+    return true;
+  }
   Attribute value = parseAttribute();
   if (!value) return false;
   if (!value.is(AttrKind::Integer) && !value.is(AttrKind::Float) && !value.is(AttrKind::Bool))
@@ -163,6 +251,8 @@ bool Parser::parseCustomOp(const OpDef& def, OpState& state) {
     return parseModuleOp(state);
   case AsmFormat::Kernel:
     return parseKernel(state);
+  case AsmFormat::Func:
+    return parseFunc(state);
   case AsmFormat::Param:
     return parseParam(state);
   case AsmFormat::Thread:

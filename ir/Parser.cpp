@@ -1,3 +1,4 @@
+#include "ttlplan/ir/ExpectedDiagnostics.h"
 #include "ttlplan/ir/ParserDetail.h"
 
 namespace ttlplan::ir {
@@ -69,13 +70,14 @@ bool Parser::parseArgDecls(std::vector<ArgDecl>& args, bool typed, TokenKind clo
   do {
     if (!is(TokenKind::PercentIdent))
       return error(fmt::format("expected argument name like %i, found {}", found()));
-    ArgDecl arg{tok_.text, tok_.offset, Type::index()};
+    ArgDecl arg{tok_.text, tok_.offset, Type::index(), {}, {}};
     consume();
     if (typed) {
       if (!expect(TokenKind::Colon, "after argument name")) return false;
       arg.type = parseType();
       if (!arg.type) return false;
     }
+    if (!parseOptionalLoc(arg.loc)) return false;
     args.push_back(std::move(arg));
   } while (consumeIf(TokenKind::Comma));
   return expect(closer, "after arguments");
@@ -115,6 +117,7 @@ bool Parser::parseRegion(Region& region, const std::vector<ArgDecl>& entryArgs, 
   Block& block = region.addBlock();
   for (const ArgDecl& a : args) {
     Value* v = block.addArgument(a.type, a.name, lexer_.location(a.offset));
+    if (a.loc) attachLoc(*a.loc, nullptr, v);
     if (!define(a.name, a.offset, {v})) return false;
   }
   bool ok = parseBlockBody(block) && expect(TokenKind::RBrace, "to close the region");
@@ -136,8 +139,15 @@ std::unique_ptr<Operation> Parser::build(OpState& state) {
       Operation::create(std::move(state.name), std::move(state.location), std::move(state.operands),
                         std::move(state.resultTypes), std::move(state.attributes),
                         static_cast<unsigned>(state.regions.size()));
+  op->setProperties(std::move(state.properties));
   for (size_t i = 0; i < state.regions.size(); ++i)
     moveRegionBody(*state.regions[i], op->region(i));
+  // A function body ends in func.return (added to ttlplan's output before 2026-11; accepted).
+  if (op->name() == "func.func" && !op->region(0).empty()) {
+    Block& b = op->region(0).front();
+    if (!b.back() || b.back()->name() != "func.return")
+      b.push_back(Operation::create("func.return", op->location()));
+  }
   // scf regions end in scf.yield; the custom form leaves it implicit.
   if (op->name() == "scf.for" || op->name() == "scf.if") {
     for (size_t i = 0; i < op->numRegions(); ++i) {
@@ -184,7 +194,10 @@ std::unique_ptr<Operation> Parser::parseOperation() {
     consume();
     if (!parseGenericOp(state)) return nullptr;
   } else if (is(TokenKind::BareIdent)) {
-    state.name = tok_.text == "module" ? "builtin.module" : tok_.text; // MLIR's short spelling
+    // MLIR's short spellings (`return` is func.return inside a func.func).
+    state.name = tok_.text == "module"   ? "builtin.module"
+                 : tok_.text == "return" ? "func.return"
+                                         : tok_.text;
     consume();
     const OpDef* def = lookupOp(state.name);
     if (!def || def->format == AsmFormat::Generic) {
@@ -207,7 +220,10 @@ std::unique_ptr<Operation> Parser::parseOperation() {
     error(fmt::format("expected an operation, found {}", found()));
     return nullptr;
   }
+  std::optional<ParsedLoc> loc;
+  if (!parseOptionalLoc(loc)) return nullptr;
   std::unique_ptr<Operation> op = build(state);
+  if (loc) attachLoc(std::move(*loc), op.get(), nullptr);
   uint64_t named = 0; // a sum of counts from the text: never let it wrap
   for (const auto& [ref, count] : names)
     named += count;
@@ -237,6 +253,14 @@ bool Parser::parseGenericOp(OpState& state) {
   std::vector<ValueRef> refs;
   if (!parseValueRefList(refs) || !expect(TokenKind::RParen, "after operands")) return false;
   if (is(TokenKind::LSquare)) return error("successor blocks are not supported");
+  if (is(TokenKind::Less)) { // properties: <{...}>
+    consume();
+    if (!is(TokenKind::LBrace))
+      return error(
+          fmt::format("expected '{{' to start the op's properties <{{...}}>, found {}", found()));
+    if (!parseAttrDict(state.properties) || !expect(TokenKind::Greater, "after the properties"))
+      return false;
+  }
   if (is(TokenKind::LParen)) {
     consume();
     do {
@@ -286,6 +310,7 @@ bool Parser::parseAliasDefinition() {
   Token name = tok_;
   consume(); // the alias name
   consume(); // '='
+  if (name.kind == TokenKind::HashIdent && atLoc()) return parseLocAliasDefinition(name);
   if (name.kind == TokenKind::BangIdent) {
     for (const auto& [existing, t] : aliases_.types)
       if (existing == name.text)
@@ -332,7 +357,7 @@ bool Parser::parseTopLevel(Block& block) {
 std::unique_ptr<Module> Parser::parseModule() {
   auto top = Operation::create("builtin.module", lexer_.location(0), {}, {}, {}, 1);
   Block& block = top->body();
-  if (!parseTopLevel(block)) return nullptr;
+  if (!parseTopLevel(block) || !resolveLocations()) return nullptr;
   auto module = std::make_unique<Module>();
   module->fileName = *file_;
   module->aliases = std::move(aliases_);
@@ -356,14 +381,26 @@ std::unique_ptr<Module> parseSource(std::string_view source, const std::string& 
 }
 
 std::unique_ptr<Module> parseFile(const std::string& path, DiagnosticEngine& diagnostics,
-                                  SourceManager* sources) {
+                                  SourceManager* sources, std::optional<size_t> chunk) {
   Expected<std::string> text = readTextFile(path);
   if (!text) {
     diagnostics.error(Location{std::make_shared<const std::string>(path), 0, 0},
                       text.error().message);
     return nullptr;
   }
-  auto module = parseSource(*text, path, diagnostics);
+  std::unique_ptr<Module> module;
+  if (chunk) {
+    std::vector<std::string> chunks = splitInputFile(*text);
+    if (*chunk >= chunks.size()) {
+      diagnostics.error(
+          Location{std::make_shared<const std::string>(path), 0, 0},
+          fmt::format("chunk {} of a file with {} `// -----` chunks", *chunk + 1, chunks.size()));
+      return nullptr;
+    }
+    module = parseSource(chunks[*chunk], path, diagnostics);
+  } else {
+    module = parseSource(*text, path, diagnostics);
+  }
   if (sources) sources->add(path, std::move(*text));
   return module;
 }

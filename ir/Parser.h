@@ -4,6 +4,7 @@
 #include "ttlplan/ir/Operation.h"
 
 #include <memory>
+#include <optional>
 #include <string>
 #include <string_view>
 
@@ -14,8 +15,11 @@ namespace ttlplan::ir {
 std::unique_ptr<Module> parseSource(std::string_view source, const std::string& fileName,
                                     DiagnosticEngine& diagnostics);
 
-/// Reads and parses a file; a missing file is reported as an error without location.
+/// Reads and parses a file; a missing file is reported as an error without location. With `chunk`,
+/// only that `// -----` chunk of the file is parsed (--split-input-file; locations stay those of
+/// the whole file).
 std::unique_ptr<Module> parseFile(const std::string& path, DiagnosticEngine& diagnostics,
-                                  SourceManager* sources = nullptr);
+                                  SourceManager* sources = nullptr,
+                                  std::optional<size_t> chunk = std::nullopt);
 
 } // namespace ttlplan::ir

@@ -71,6 +71,7 @@ struct OpState {
   std::vector<Value*> operands;
   std::vector<Type> resultTypes;
   std::vector<NamedAttribute> attributes;
+  std::vector<NamedAttribute> properties; ///< generic form `<{...}>`
   std::vector<std::unique_ptr<Region>> regions;
 };
 
@@ -81,11 +82,26 @@ struct ValueRef {
   unsigned resultIndex = 0;
 };
 
-/// A block argument being declared: `%i` or `%a: T`.
+/// A `loc(...)` as read: its text, printed back, and what it names in pre-order (a file location
+/// or an alias, resolved once the whole file is read since MLIR prints location aliases last).
+struct ParsedLoc {
+  struct Part {
+    Location file;     ///< a `"file":line:col`; unknown for an alias
+    std::string alias; ///< `#loc3` without '#'; empty for a file location
+    size_t offset = 0; ///< where the alias is used, for "undefined alias"
+  };
+  std::string text; ///< between `loc(` and `)`
+  std::vector<Part>
+      parts; ///< the first that resolves to a file location is where diagnostics point
+};
+
+/// A block argument being declared: `%i`, `%a: T`, or a function's `%a: T {attrs} loc(...)`.
 struct ArgDecl {
   std::string name;
   size_t offset = 0;
   Type type;
+  std::vector<NamedAttribute> attributes; ///< function arguments only
+  std::optional<ParsedLoc> loc;           ///< a written `loc(...)`
 };
 
 class Parser {
@@ -207,6 +223,8 @@ private:
   Attribute parseAttribute();
   Attribute parseNumber(bool negative, size_t offset);
   Attribute parseLayout();
+  /// `dense<..> : T` and other builtin attributes ttlplan does not model; `typeOut` gets T.
+  Attribute parseOpaqueBuiltin(Type* typeOut = nullptr);
   Attribute parseDenseArray();
   bool parseAttrDict(std::vector<NamedAttribute>& attrs);
   bool parseOptionalAttrDict(std::vector<NamedAttribute>& attrs) {
@@ -215,6 +233,18 @@ private:
   bool parseOptionalAttrDictWithKeyword(std::vector<NamedAttribute>& attrs) {
     return consumeKeyword("attributes") ? parseAttrDict(attrs) : true;
   }
+
+  // --- Locations (ParseLocations.cpp) ----------------------------------------------------------
+  bool atLoc() const { return isKeyword("loc") && nextChar() == '('; }
+  /// `loc(...)` if the current token starts one.
+  bool parseOptionalLoc(std::optional<ParsedLoc>& loc);
+  bool parseLocBody(ParsedLoc& loc);
+  bool parseLocAliasDefinition(const Token& name);
+  /// Where `op` (or, with `op` null, `value`) will take its location from at the end of the file.
+  void attachLoc(ParsedLoc loc, Operation* op, Value* value);
+  /// Resolves every attached location; an alias that is never defined is an error.
+  bool resolveLocations();
+  const Location* resolveLoc(const ParsedLoc& loc, int depth);
 
   // --- Ops and regions -------------------------------------------------------------------------
   bool parseTopLevel(Block& block);
@@ -232,6 +262,9 @@ private:
 
   // Custom formats (OpRegistry.h documents each syntax).
   bool parseKernel(OpState& state);
+  bool parseFunc(OpState& state);
+  bool parseFuncSignatureEntry(std::vector<ArgDecl>& named, std::vector<Type>& types,
+                               std::vector<Attribute>& attrs);
   bool parseParam(OpState& state);
   bool parseModuleOp(OpState& state);
   bool parseCreatePipe(OpState& state);
@@ -248,6 +281,13 @@ private:
   bool failed_ = false;
   int nesting_ = 0;
   AliasTable aliases_;
+  std::map<std::string, ParsedLoc> locAliases_; ///< `#loc3 = loc(...)`, by name
+  struct PendingLoc {
+    ParsedLoc loc;
+    Operation* op = nullptr; ///< the op it belongs to, or null for a block argument
+    Value* value = nullptr;  ///< the block argument
+  };
+  std::vector<PendingLoc> pendingLocs_;
   std::vector<std::map<std::string, std::vector<Value*>>> scopes_;
 };
 

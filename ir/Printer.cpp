@@ -32,7 +32,7 @@ bool singleBlockWithArgs(const Region& region, size_t numArgs, bool allIndex) {
 /// op with the wrong operand count) is printed in generic form so that nothing is lost.
 bool canPrintCustom(const Operation& op) {
   const OpDef* def = op.def();
-  if (!def || def->format == AsmFormat::Generic) return false;
+  if (!def || def->format == AsmFormat::Generic || !op.properties().empty()) return false;
   if (def->numOperands >= 0 && op.numOperands() != static_cast<size_t>(def->numOperands))
     return false;
   if (def->numResults >= 0 && op.numResults() != static_cast<size_t>(def->numResults)) return false;
@@ -50,6 +50,28 @@ bool canPrintCustom(const Operation& op) {
     return noRegionArgs() && (!op.hasAttribute("sym_name") || stringAttr("sym_name"));
   case AsmFormat::Kernel: // an empty generic region `({})` has no block and prints as `{}`
     return stringAttr("sym_name") && op.region(0).numBlocks() <= 1;
+  case AsmFormat::Func: {
+    Attribute fn = op.attribute("function_type");
+    if (fn && !(fn.is(AttrKind::TypeAttr) && fn.valueType().is(TypeKind::Function))) return false;
+    size_t numArgs = op.region(0).empty() ? (fn ? fn.valueType().inputs().size() : 0)
+                                          : op.region(0).front().numArguments();
+    size_t numResults = fn ? fn.valueType().results().size() : 0;
+    auto entryAttrs = [&](const char* key, size_t count) {
+      Attribute a = op.attribute(key);
+      if (!a) return true;
+      return a.is(AttrKind::Array) && a.elements().size() == count &&
+             std::all_of(a.elements().begin(), a.elements().end(),
+                         [](const Attribute& d) { return d.is(AttrKind::Dictionary); });
+    };
+    Attribute visibility = op.attribute("sym_visibility");
+    bool knownVisibility =
+        !visibility || (visibility.is(AttrKind::String) && (visibility.stringValue() == "private" ||
+                                                            visibility.stringValue() == "public" ||
+                                                            visibility.stringValue() == "nested"));
+    return stringAttr("sym_name") && op.region(0).numBlocks() <= 1 && knownVisibility &&
+           (!op.region(0).empty() || fn) && entryAttrs("arg_attrs", numArgs) &&
+           entryAttrs("res_attrs", numResults);
+  }
   case AsmFormat::Param:
     return stringAttr("sym_name") && op.attribute("values").is(AttrKind::Array);
   case AsmFormat::Thread:
@@ -113,6 +135,8 @@ std::vector<std::string_view> elidedAttributes(AsmFormat format) {
   case AsmFormat::Module:
   case AsmFormat::Kernel:
     return {"sym_name"};
+  case AsmFormat::Func:
+    return {"sym_name", "sym_visibility", "function_type", "arg_attrs", "res_attrs"};
   case AsmFormat::Param:
     return {"sym_name", "values"};
   case AsmFormat::CreatePipe:
@@ -127,6 +151,8 @@ std::vector<std::string_view> elidedAttributes(AsmFormat format) {
     return {};
   }
 }
+
+Type functionTypeOf(const Operation& op);
 
 bool isValidName(const std::string& name) {
   if (name.empty()) return false;
@@ -182,6 +208,13 @@ private:
   const std::string& name(Value* value);
 
   void printGeneric(Operation& op);
+  void printFunc(Operation& op);
+  /// ` {attrs}` of entry `i` of a func's `arg_attrs` / `res_attrs`, if any.
+  void printEntryAttrs(const Operation& op, const char* key, size_t i);
+  /// ` loc(...)` when the location was written in the input.
+  void printLoc(const Location& location) {
+    if (location.written) out_ += " loc(" + *location.written + ")";
+  }
   void printCustom(Operation& op);
   void printRegion(Region& region, bool generic, bool elideYield);
   void printResultsPrefix(Operation& op);
@@ -300,6 +333,7 @@ void Printer::printRegion(Region& region, bool generic, bool elideYield) {
         Value* arg = block.argument(i);
         names_[arg] = std::string("%") + define(arg, true);
         out_ += fmt::format("{}{}: {}", i ? ", " : "", names_[arg], type(arg->type()));
+        printLoc(arg->location());
       }
       out_ += "):\n";
     }
@@ -323,6 +357,7 @@ void Printer::printOp(Operation& op) {
     printGeneric(op);
   else
     printCustom(op);
+  printLoc(op.location());
   out_ += "\n";
 }
 
@@ -330,6 +365,11 @@ void Printer::printGeneric(Operation& op) {
   out_ += quoteString(op.name()) + "(";
   printOperands(op.operands());
   out_ += ")";
+  if (!op.properties().empty()) {
+    out_ += " <";
+    printAttributeDict(out_, op.properties(), context_);
+    out_ += ">";
+  }
   if (op.numRegions()) {
     out_ += " (";
     for (size_t i = 0; i < op.numRegions(); ++i) {
@@ -338,10 +378,81 @@ void Printer::printGeneric(Operation& op) {
     }
     out_ += ")";
   }
-  attrDict(op, {}, false);
+  if (op.isa("func.func") && op.numRegions() == 1 && !op.properties().size()) {
+    // mlir-opt needs function_type; derive it from the body, which passes may have changed.
+    std::vector<NamedAttribute> attrs = {{"function_type", Attribute::type(functionTypeOf(op))}};
+    for (const NamedAttribute& a : op.attributes())
+      if (a.name != "function_type") attrs.push_back(a);
+    out_ += " ";
+    printAttributeDict(out_, attrs, context_);
+  } else {
+    attrDict(op, {}, false);
+  }
   out_ += std::string(" : (") + typeList(op.operands()) + ") -> ";
   bool bare = op.numResults() == 1 && !op.result(0)->type().is(TypeKind::Function);
   out_ += bare ? typeList(op.results()) : std::string("(") + typeList(op.results()) + ")";
+}
+
+/// A func.func's type: argument types from its body when it has one (passes change them), result
+/// types from `function_type`.
+Type functionTypeOf(const Operation& op) {
+  Attribute written = op.attribute("function_type");
+  bool valid = written.is(AttrKind::TypeAttr) && written.valueType().is(TypeKind::Function);
+  std::vector<Type> inputs = valid ? written.valueType().inputs() : std::vector<Type>{};
+  std::vector<Type> results = valid ? written.valueType().results() : std::vector<Type>{};
+  if (!op.region(0).empty()) {
+    inputs.clear();
+    for (Value* arg : op.region(0).front().arguments())
+      inputs.push_back(arg->type());
+  }
+  return Type::function(inputs, results);
+}
+
+void Printer::printEntryAttrs(const Operation& op, const char* key, size_t i) {
+  Attribute all = op.attribute(key);
+  if (!all.is(AttrKind::Array) || i >= all.elements().size()) return;
+  const Attribute& dict = all.elements()[i];
+  if (!dict.is(AttrKind::Dictionary) || dict.entries().empty()) return;
+  out_ += " ";
+  printAttributeDict(out_, dict.entries(), context_);
+}
+
+void Printer::printFunc(Operation& op) {
+  if (Attribute visibility = op.attribute("sym_visibility"); visibility.is(AttrKind::String))
+    out_ += " " + visibility.stringValue();
+  out_ += std::string(" @") + keyOrString(op.attribute("sym_name").stringValue()) + "(";
+  Type fn = functionTypeOf(op);
+  bool hasBody = !op.region(0).empty();
+  scopes_.emplace_back();
+  for (size_t i = 0; i < fn.inputs().size(); ++i) {
+    if (i) out_ += ", ";
+    if (hasBody) {
+      Value* arg = op.region(0).front().argument(i);
+      names_[arg] = std::string("%") + define(arg, true);
+      out_ += names_[arg] + ": ";
+    }
+    out_ += type(fn.inputs()[i]);
+    printEntryAttrs(op, "arg_attrs", i);
+    if (hasBody) printLoc(op.region(0).front().argument(i)->location());
+  }
+  out_ += ")";
+  const std::vector<Type>& results = fn.results();
+  Attribute resAttrs = op.attribute("res_attrs");
+  bool bare =
+      results.size() == 1 && !results[0].is(TypeKind::Function) && !resAttrs.is(AttrKind::Array);
+  if (!results.empty()) out_ += bare ? " -> " : " -> (";
+  for (size_t i = 0; i < results.size(); ++i) {
+    if (i) out_ += ", ";
+    out_ += type(results[i]);
+    printEntryAttrs(op, "res_attrs", i);
+  }
+  if (!results.empty() && !bare) out_ += ")";
+  attrDict(op, elidedAttributes(AsmFormat::Func), true);
+  if (hasBody) {
+    out_ += " ";
+    printRegion(op.region(0), false, false);
+  }
+  scopes_.pop_back();
 }
 
 void Printer::printCustom(Operation& op) {
@@ -373,9 +484,11 @@ void Printer::printCustom(Operation& op) {
     out_ += std::string(" @") + keyOrString(op.attribute("sym_name").stringValue()) + "(";
     scopes_.emplace_back();
     std::vector<std::string> args = declareArgs(op.region(0));
-    for (size_t i = 0; i < args.size(); ++i)
-      out_ += fmt::format("{}{}: {}", i ? ", " : "", args[i],
-                          type(op.region(0).front().argument(i)->type()));
+    for (size_t i = 0; i < args.size(); ++i) {
+      Value* arg = op.region(0).front().argument(i);
+      out_ += fmt::format("{}{}: {}", i ? ", " : "", args[i], type(arg->type()));
+      printLoc(arg->location());
+    }
     out_ += ")";
     attrDict(op, elided, true);
     out_ += " ";
@@ -383,6 +496,9 @@ void Printer::printCustom(Operation& op) {
     scopes_.pop_back();
     return;
   }
+  case AsmFormat::Func:
+    printFunc(op);
+    return;
   case AsmFormat::Param:
     out_ += fmt::format(" @{} = {}", keyOrString(op.attribute("sym_name").stringValue()),
                         paramValues(op.attribute("values")));

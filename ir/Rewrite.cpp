@@ -128,6 +128,7 @@ std::unique_ptr<Operation> cloneOp(const Operation* op, std::map<const Value*, V
     types.push_back(r->type());
   auto clone = Operation::create(op->name(), op->location(), std::move(operands), std::move(types),
                                  op->attributes(), static_cast<unsigned>(op->numRegions()));
+  clone->setProperties(op->properties());
   for (size_t i = 0; i < op->numResults(); ++i) {
     clone->result(i)->setNameHint(op->result(i)->nameHint());
     mapping[op->result(i)] = clone->result(i);

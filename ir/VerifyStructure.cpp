@@ -4,6 +4,7 @@
 #include "ttlplan/ir/VerifierDetail.h"
 
 #include <fmt/format.h>
+#include <map>
 
 namespace ttlplan::ir::detail {
 
@@ -155,8 +156,29 @@ void checkPipeRegionOperand(const Operation& op, DiagnosticEngine& diags) {
 
 } // namespace
 
+/// Kernels, functions and other symbols of one block share one namespace, as in an MLIR symbol
+/// table (knobs have theirs: VerifyParams.cpp).
+void checkSymbolNames(Operation& op, DiagnosticEngine& diags) {
+  for (size_t r = 0; r < op.numRegions(); ++r)
+    for (const auto& block : op.region(r).blocks()) {
+      std::map<std::string, const Operation*> seen;
+      for (const auto& inner : block->operations()) {
+        Attribute name = inner->attribute("sym_name");
+        if (!name.is(AttrKind::String) || inner->isa("ttl.param")) continue;
+        auto [it, fresh] = seen.emplace(name.stringValue(), inner.get());
+        if (fresh) continue;
+        diags
+            .error(inner->location(),
+                   fmt::format("redefinition of symbol @{}: {} already defines it; rename one",
+                               name.stringValue(), it->second->name()))
+            .note(it->second->location(), fmt::format("@{} is defined here", name.stringValue()));
+      }
+    }
+}
+
 void verifyStructure(Module& module, DiagnosticEngine& diags) {
   module.op->walk([&](Operation* op) {
+    checkSymbolNames(*op, diags);
     checkCounts(*op, diags);
     checkPlacement(*op, diags);
     if (!hasValidCounts(*op)) return;

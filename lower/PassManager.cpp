@@ -128,9 +128,12 @@ bool PassManager::run(PassContext& context, const PipelineOptions& options) {
     bool wanted = options.printIrAfterAll;
     for (const std::string& n : options.printIrAfter)
       wanted = wanted || n == names_[i];
-    if (ok && wanted)
+    if (ok && wanted) {
+      ir::PrintOptions print;
+      print.generic = options.generic;
       dump(fmt::format("// -----// IR Dump After {} //----- //\n{}", names_[i],
-                       ir::print(context.module)));
+                       ir::print(context.module, print)));
+    }
   }
   if (options.timePasses) {
     double total = 0;

@@ -42,6 +42,7 @@ struct PipelineOptions {
   bool printIrAfterAll = false;          ///< --print-ir-after-all
   std::vector<std::string> printIrAfter; ///< --print-ir-after=NAME
   bool timePasses = false;               ///< --time-passes
+  bool generic = false;                  ///< dumps in generic form (--generic)
   /// Where IR dumps and the timing table go (stderr in the CLI).
   std::function<void(const std::string&)> dump;
 };

@@ -16,6 +16,7 @@
 #include "ttlplan/search/TuneOptions.h"
 #include "ttlplan/support/ReadFile.h"
 
+#include <algorithm>
 #include <cerrno>
 #include <cstring>
 #include <fmt/format.h>
@@ -77,10 +78,35 @@ std::optional<ir::Device> resolveDevice(const DeviceFlags& flags, int& exitCode)
   return std::nullopt;
 }
 
+int forEachChunk(const std::string& path, bool split, const std::vector<std::string>& outputs,
+                 const std::function<int(std::optional<size_t>)>& each) {
+  if (!split) return each(std::nullopt);
+  for (const std::string& output : outputs)
+    if (!output.empty() && output != "-") {
+      std::cerr << fmt::format("ttlplan: error: --split-input-file prints each chunk's output to "
+                               "stdout; '{}' would keep only the last: drop the output file\n",
+                               output);
+      return kUsageError;
+    }
+  Expected<std::string> text = readTextFile(path);
+  if (!text) {
+    std::cerr << "ttlplan: error: " << text.error().message << "\n";
+    return kUsageError;
+  }
+  size_t count = ir::splitInputFile(*text).size();
+  int worst = kSuccess;
+  for (size_t i = 0; i < count; ++i) {
+    if (i) std::cout << "// -----\n" << std::flush;
+    worst = std::max(worst, each(i));
+    std::cout << std::flush;
+  }
+  return worst;
+}
+
 int runPrint(const PrintFlags& flags) {
   ir::DiagnosticEngine diags;
   ir::SourceManager sources;
-  auto module = ir::parseFile(flags.input, diags, &sources);
+  auto module = ir::parseFile(flags.input, diags, &sources, flags.inputChunk);
   if (!module) {
     std::cerr << paintDiagnostics(ir::format(diags.diagnostics(), &sources),
                                   terminal().colourStderr);

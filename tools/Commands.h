@@ -6,6 +6,7 @@
 #include "ttlplan/ir/Params.h"
 
 #include <cstdint>
+#include <functional>
 #include <map>
 #include <memory>
 #include <optional>
@@ -24,10 +25,11 @@ using KnobFlags = driver::KnobRequest;
 using PipelineFlags = driver::LowerRequest;
 
 struct PrintFlags {
-  std::string input;      ///< FILE
-  std::string output;     ///< -o; stdout when empty
-  bool generic = false;   ///< --generic
-  bool noAliases = false; ///< --no-aliases
+  std::string input;                ///< FILE
+  std::optional<size_t> inputChunk; ///< only this `// -----` chunk (--split-input-file)
+  std::string output;               ///< -o; stdout when empty
+  bool generic = false;             ///< --generic
+  bool noAliases = false;           ///< --no-aliases
 };
 
 struct VerifyFlags {
@@ -55,7 +57,6 @@ struct PlanFlags : driver::PlanRequest {
 struct LowerFlags {
   PipelineFlags pipeline;
   std::string output; ///< -o; stdout when empty
-  bool generic = false;
 };
 
 /// `ttlplan compile` (tools/CompileCommand.cpp).
@@ -63,6 +64,12 @@ struct CompileFlags : driver::CompileRequest {
   bool listOutputs = false; ///< --list-outputs: print the output paths, write nothing
 };
 
+/// With `split` (--split-input-file), runs `each` once per `// -----` chunk of the file `path`,
+/// printing `// -----` between their outputs as mlir-opt does, and returns the worst exit code; a
+/// file output (`outputs` names the flags' values) would be overwritten by each chunk, so it is a
+/// usage error. Without `split`, runs `each` once on the whole file.
+int forEachChunk(const std::string& path, bool split, const std::vector<std::string>& outputs,
+                 const std::function<int(std::optional<size_t>)>& each);
 /// Writes `text` to `path`, or to stdout when `path` is empty. A failed write is reported and
 /// gives kInvalidInput.
 int writeOutput(const std::string& path, const std::string& text);

@@ -22,6 +22,9 @@ void addPipelineFlags(CLI::App& command, PipelineFlags& flags) {
                    "Print the IR to stderr after every pass");
   command.add_option("--print-ir-after", flags.printIrAfter,
                      "Print the IR to stderr after the named pass (repeatable)");
+  command.add_flag("--generic", flags.generic,
+                   "Print IR (lower's output and every --print-ir-after dump) in generic MLIR "
+                   "form, which mlir-opt-16 --allow-unregistered-dialect reads");
   command.add_flag("--time-passes", flags.timePasses,
                    "Print each pass's wall time and statistics to stderr");
   addPlannerFlags(command, flags.solver, flags.timeLimitSeconds, &flags.maxBlockCount);
@@ -36,7 +39,7 @@ int runLower(const LowerFlags& flags, const DeviceFlags& deviceFlags) {
   if (!lowered) return report(lowered.error());
   std::cerr << ir::format(lowered->warnings, lowered->sources.get());
   ir::PrintOptions options;
-  options.generic = flags.generic;
+  options.generic = flags.pipeline.generic;
   return writeOutput(flags.output, ir::print(*lowered->module, options));
 }
 

@@ -222,8 +222,7 @@ int runTune(const TuneFlags& flags, const DeviceFlags& deviceFlags) {
   driver::TuneRequest request = flags;
   request.keepPoints = !flags.htmlOutput.empty();
   driver::Result<driver::Tuned> tuned =
-      driver::tuneFile(request, *device, logToStderr, printSpace,
-                       progressLine(quiet));
+      driver::tuneFile(request, *device, logToStderr, printSpace, progressLine(quiet));
   if (!tuned) return report(tuned.error());
   const search::TuneResult& result = tuned->result;
   ordered_json resultObject = resultJson(result, flags, *device, tuned->fixed, tuned->baseline);

@@ -116,7 +116,6 @@ int main(int argc, char** argv) {
   addPipelineFlags(*lowerCmd, lowerFlags.pipeline);
   addDeviceFlags(*lowerCmd, device);
   addKnobFlags(*lowerCmd, lowerFlags.pipeline.knobs, device);
-  lowerCmd->add_flag("--generic", lowerFlags.generic, "Print every op in generic MLIR form");
   lowerCmd->add_option("-o,--output", lowerFlags.output, "Write the IR here instead of stdout");
 
   CompileFlags compileFlags;
@@ -175,6 +174,12 @@ int main(int argc, char** argv) {
 
   CostFlags costFlags;
   CLI::App* costCmd = addCostCommand(app, costFlags, device);
+  // Every command that reads one TTL file takes --split-input-file (verify has its own).
+  bool splitInputFile = false;
+  for (CLI::App* command : {printCmd, planCmd, costCmd, lowerCmd, runCmd})
+    command->add_flag("--split-input-file", splitInputFile,
+                      "Treat each `// -----` chunk of the file as a file of its own (as mlir-opt "
+                      "does); their outputs are printed in order, separated by `// -----`");
   addDeviceFlags(*costCmd, device);
 
   TuneFlags tuneFlags;
@@ -207,15 +212,36 @@ int main(int argc, char** argv) {
     return kUsageError;
   }
   setTerminal(quiet ? Verbosity::Quiet : verbose ? Verbosity::Verbose : Verbosity::Normal);
-  if (printCmd->parsed()) return runPrint(print);
+  // --split-input-file: each `// -----` chunk on its own (verify handles its own).
+  auto chunked = [&](auto& flags, auto& input, auto& chunk, std::vector<std::string> outputs,
+                     auto run) {
+    return forEachChunk(input, splitInputFile, outputs, [&](std::optional<size_t> i) {
+      chunk = i;
+      return run(flags);
+    });
+  };
+  if (printCmd->parsed())
+    return chunked(print, print.input, print.inputChunk, {print.output},
+                   [&](const PrintFlags& f) { return runPrint(f); });
   if (verifyCmd->parsed()) return runVerify(verify, device);
   if (devicesCmd->parsed()) return runDevices(device, json);
   if (allocCmd->parsed()) return runAlloc(alloc);
-  if (planCmd->parsed()) return runPlan(plan, device);
-  if (lowerCmd->parsed()) return runLower(lowerFlags, device);
-  if (runCmd->parsed()) return runRun(runFlags, device);
+  if (planCmd->parsed())
+    return chunked(plan, plan.input, plan.inputChunk,
+                   {plan.output, plan.jsonOutput, plan.htmlOutput},
+                   [&](const PlanFlags& f) { return runPlan(f, device); });
+  if (lowerCmd->parsed())
+    return chunked(lowerFlags, lowerFlags.pipeline.input, lowerFlags.pipeline.inputChunk,
+                   {lowerFlags.output}, [&](const LowerFlags& f) { return runLower(f, device); });
+  if (runCmd->parsed())
+    return chunked(runFlags, runFlags.lower.input, runFlags.lower.inputChunk,
+                   {runFlags.dumpDir, runFlags.workDir},
+                   [&](const RunFlags& f) { return runRun(f, device); });
   if (compileCmd->parsed()) return runCompile(compileFlags, device);
-  if (costCmd->parsed()) return runCost(costFlags, device);
+  if (costCmd->parsed())
+    return chunked(costFlags, costFlags.input, costFlags.inputChunk,
+                   {costFlags.jsonOutput, costFlags.htmlOutput},
+                   [&](const CostFlags& f) { return runCost(f, device); });
   if (tuneCmd->parsed()) return runTune(tuneFlags, device);
   if (dbCmd->parsed()) return runDb(dbFlags);
   if (optionsCmd->parsed()) return runOptions(optionsMarkdown);

@@ -135,6 +135,11 @@ private:
     auto& ops = thread->body().operations();
     while (!ops.empty())
       body.push_back(thread->body().remove(ops.front().get()));
+    body.push_back(Operation::create("func.return", thread->location()));
+    std::vector<ir::Type> argTypes;
+    for (Value* v : arguments)
+      argTypes.push_back(v->type());
+    func->setAttribute("function_type", Attribute::type(ir::Type::function(argTypes, {})));
     for (auto& [from, to] : mapping)
       ir::replaceAllUsesWith(func.get(), const_cast<Value*>(from), to);
 

@@ -1,5 +1,5 @@
 // Round trip: print(parse(print(parse(x)))) == print(parse(x)) in both forms, and
-// custom -> generic -> custom is stable, for every .ttl file in examples/ and tests/.
+// custom -> generic -> custom is stable, for every .ttl and .mlir file in examples/ and tests/.
 #include "ttlplan/ir/ExpectedDiagnostics.h"
 #include "ttlplan/ir/Parser.h"
 #include "ttlplan/ir/Printer.h"
@@ -22,7 +22,8 @@ std::vector<fs::path> corpus() {
   std::vector<fs::path> files;
   for (const char* dir : {"examples", "tests"})
     for (const auto& entry : fs::recursive_directory_iterator(fs::path(TTLPLAN_SOURCE_DIR) / dir))
-      if (entry.path().extension() == ".ttl") files.push_back(entry.path());
+      if (entry.path().extension() == ".ttl" || entry.path().extension() == ".mlir")
+        files.push_back(entry.path());
   std::sort(files.begin(), files.end());
   return files;
 }

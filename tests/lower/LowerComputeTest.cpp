@@ -178,6 +178,8 @@ private:
       back_[cbName(op->operand(0))].clear();
     } else if (op->dialect() == "ttkernel") {
       call(op, name.substr(std::string("ttkernel.").size()));
+    } else if (name == "func.return") {
+      // the function's terminator
     } else {
       fail("unexpected op in a lowered compute func: " + name);
     }

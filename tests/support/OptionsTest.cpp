@@ -52,9 +52,10 @@ TEST(Options, EveryDefaultIsInItsRange) {
         EXPECT_TRUE(r.flag(r.defaultValue).ok()) << r.name;
         break;
       case OptionType::Choice: // an empty default: the option is unset unless given
-        if (!r.defaultValue.empty())
+        if (!r.defaultValue.empty()) {
           EXPECT_NE(std::find(r.choices.begin(), r.choices.end(), r.defaultValue), r.choices.end())
               << r.name;
+        }
         break;
       case OptionType::Text:
         break;
