@@ -25,6 +25,10 @@ std::string_view toString(DataType type) {
 std::optional<DataType> parseDataType(std::string_view text) {
   for (DataType type : kAllDataTypes)
     if (toString(type) == text) return type;
+  // tt-mlir's ttcore spellings of the same formats (tt-lang's IR writes these).
+  if (text == "bfp_bf8") return DataType::BFP8_B;
+  if (text == "bfp_bf4") return DataType::BFP4_B;
+  if (text == "si32") return DataType::I32;
   return std::nullopt;
 }
 

@@ -94,6 +94,25 @@ constexpr OpDef kOps[] = {
      1, 1, 0, kNone},
     {"ttl.store", "write a value into a reserved view (optionally accumulating)", F::SameType,
      P::Compute, 2, 0, 0, kNone},
+    // tt-lang's ops that ttlplan's own form spells differently (docs/ttlang-interop.md); the ops
+    // both share (cb_wait, copy, add, matmul, ...) read in either spelling.
+    {"ttl.bind_cb", "tt-lang: a thread's handle on CB `cb_index` with `block_count` blocks",
+     F::ResultType, P::TtLangThread, 0, 1, 0, kNone},
+    {"ttl.attach_cb", "tt-lang: the tensor, recorded as held by the CB", F::Functional,
+     P::TtLangThread, 2, 1, 0, kNone},
+    {"ttl.reduce", "tt-lang: scaled sum (0) or max (1) over `dims`", F::Reduce, P::TtLangThread, 2,
+     1, 0, kNone},
+    {"ttl.block.broadcast", "tt-lang: broadcast the size-1 `dims` to `shape`", F::BlockBroadcast,
+     P::TtLangThread, 1, 1, 0, kNone},
+    {"ttl.fill", "tt-lang: a block with every element `value`", F::FillValue, P::TtLangThread, 0, 1,
+     0, kNone},
+    {"ttl.yield", "tt-lang: region terminator", F::ScfYield, P::Anywhere, -1, 0, 0, kNone},
+    {"ttl.div", "tt-lang: elementwise a / b", F::SameType, P::TtLangThread, 2, 1, 0, kNone},
+    {"ttl.min", "tt-lang: elementwise min(a, b)", F::SameType, P::TtLangThread, 2, 1, 0, kNone},
+    {"ttl.exp2", "tt-lang: elementwise 2^x", F::SameType, P::TtLangThread, 1, 1, 0, kNone},
+    {"ttl.square", "tt-lang: elementwise x * x", F::SameType, P::TtLangThread, 1, 1, 0, kNone},
+    {"ttl.silu", "tt-lang: elementwise x * sigmoid(x)", F::SameType, P::TtLangThread, 1, 1, 0,
+     kNone},
     // Upstream MLIR.
     {"scf.for", "counted loop", F::ScfFor, P::Anywhere, 3, 0, 1, kNone},
     {"scf.if", "conditional", F::ScfIf, P::Anywhere, 1, 0, 2, kNone},
@@ -185,6 +204,8 @@ std::string_view toString(Placement placement) {
     return "the compute thread";
   case Placement::DataMovement:
     return "a datamovement thread";
+  case Placement::TtLangThread:
+    return "a tt-lang thread function";
   }
   return "?";
 }
@@ -236,6 +257,12 @@ std::string_view syntaxOf(AsmFormat format) {
     return "[{..}] VALUE";
   case AsmFormat::ArithCmpi:
     return "PRED, $0, $1 [{..}] : T";
+  case AsmFormat::Reduce:
+    return "$0, $1 KIND : i32 [dims] [{..}] : (T0, T1) -> R";
+  case AsmFormat::BlockBroadcast:
+    return "$0 dims = [..], shape = [..] [{..}] : T0 -> R";
+  case AsmFormat::FillValue:
+    return "VALUE [{..}] : R";
   }
   return "?";
 }

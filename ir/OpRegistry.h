@@ -36,6 +36,9 @@ enum class AsmFormat {
   ScfYield,
   ArithConstant,
   ArithCmpi,
+  Reduce,         ///< tt-lang's `ttl.reduce`
+  BlockBroadcast, ///< tt-lang's `ttl.block.broadcast`
+  FillValue,      ///< tt-lang's `ttl.fill`
 };
 
 /// Where an op may appear (checked by the verifier).
@@ -45,6 +48,7 @@ enum class Placement {
   KernelBody,   ///< directly in a kernel body: CB/semaphore creation, threads
   KernelScope,  ///< anywhere inside a kernel (including threads)
   AnyThread,    ///< inside a compute or datamovement thread
+  TtLangThread, ///< tt-lang's form: inside a thread `func.func` (import-ttlang converts it)
   Compute,      ///< inside the compute thread
   DataMovement, ///< inside a datamovement thread
 };

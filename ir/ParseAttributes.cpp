@@ -235,6 +235,20 @@ Attribute Parser::parseAttribute() {
     Token hash = tok_;
     consume();
     bool angle = is(TokenKind::Less) && tok_.offset == hash.offset + hash.spelling.size();
+    if (hash.text == "ttl.layout" && angle) {
+      // tt-lang's layout, `#ttl.layout<shape = [..], element_type = .., buffer = dram, ...>`, is
+      // kept as written (import-ttlang maps it); ttlplan's own is `#ttl.layout<dram, ...>`.
+      size_t pos = lexer_.position();
+      Token open = tok_;
+      consume();
+      bool ttLang = isKeyword("shape");
+      lexer_.resetTo(pos);
+      tok_ = open;
+      if (!ttLang) return parseLayout();
+      std::string text(hash.spelling);
+      if (!captureBalanced(text)) return Attribute();
+      return Attribute::opaque(std::move(text));
+    }
     if (hash.text == "ttl.layout") return parseLayout();
     if (hash.text == "ttl.expr" && angle) { // generic form of a knob expression
       size_t p = tok_.offset + 1;

@@ -94,6 +94,107 @@ bool Parser::parseFunc(OpState& state) {
   return addRegion(state, args);
 }
 
+bool Parser::parseTypedOperands(const std::vector<ValueRef>& refs, OpState& state) {
+  // `: (T0, T1) -> R` for exactly `refs`.
+  if (!expect(TokenKind::Colon, "before the type")) return false;
+  size_t at = tok_.offset;
+  if (!is(TokenKind::LParen))
+    return error(fmt::format("expected (T0, T1) -> R, found {}", found()));
+  Type fn = parseFunctionType();
+  if (!fn) return false;
+  if (fn.inputs().size() != refs.size() || fn.results().size() != 1)
+    return error(at, fmt::format("expected {} operand type(s) and one result type", refs.size()));
+  for (size_t i = 0; i < refs.size(); ++i) {
+    Value* v = resolve(refs[i], fn.inputs()[i]);
+    if (!v) return false;
+    state.operands.push_back(v);
+  }
+  state.resultTypes = fn.results();
+  return true;
+}
+
+bool Parser::parseReduce(OpState& state) {
+  // tt-lang: `%r = ttl.reduce %x, %scaler 0 : i32 [0, 1] : (T0, T1) -> R` (0 sum, 1 max).
+  ValueRef input, scaler;
+  if (!parseValueRef(input) || !expect(TokenKind::Comma, "between the input and the scaler") ||
+      !parseValueRef(scaler))
+    return false;
+  size_t at = tok_.offset;
+  Attribute kind = parseAttribute();
+  if (!kind) return false;
+  if (!kind.is(AttrKind::Integer))
+    return error(at, "expected the reduction kind, 0 : i32 (sum) or 1 : i32 (max)");
+  at = tok_.offset;
+  Attribute dims = parseAttribute();
+  std::vector<int64_t> values;
+  if (!dims) return false;
+  if (!dims.getIntegers(values)) return error(at, "expected the reduced dims, like [0, 1]");
+  state.attributes.push_back({"reduce_type", kind});
+  state.attributes.push_back({"dims", dims});
+  return parseOptionalAttrDict(state.attributes) && parseTypedOperands({input, scaler}, state);
+}
+
+bool Parser::parseI64List(std::vector<int64_t>& out) {
+  if (!expect(TokenKind::LSquare, "to start the list")) return false;
+  if (consumeIf(TokenKind::RSquare)) return true;
+  do {
+    bool negative = consumeIf(TokenKind::Minus);
+    if (!is(TokenKind::Integer))
+      return error(fmt::format("expected an integer, found {}", found()));
+    int64_t v = 0;
+    if (!readInteger(v, negative)) return false;
+    out.push_back(v);
+  } while (consumeIf(TokenKind::Comma));
+  return expect(TokenKind::RSquare, "to close the list");
+}
+
+bool Parser::parseBlockBroadcast(OpState& state) {
+  // tt-lang: `%r = ttl.block.broadcast %a dims = [1], shape = [4, 8] : T -> R`.
+  ValueRef input;
+  if (!parseValueRef(input)) return false;
+  for (const char* key : {"dims", "shape"}) {
+    std::vector<int64_t> values;
+    if (std::string_view(key) == "shape" && !expect(TokenKind::Comma, "before 'shape'"))
+      return false;
+    if (!expectKeyword(key, "in ttl.block.broadcast") ||
+        !expect(TokenKind::Equal, fmt::format("after '{}'", key)) || !parseI64List(values))
+      return false;
+    state.attributes.push_back({key, Attribute::denseArray(Type::integer(64), values)});
+  }
+  Type from, to;
+  if (!parseOptionalAttrDict(state.attributes) || !expect(TokenKind::Colon, "before the type"))
+    return false;
+  from = parseType();
+  if (!from) return false;
+  Value* v = resolve(input, from);
+  if (!v || !expect(TokenKind::Arrow, "before the result type")) return false;
+  state.operands.push_back(v);
+  to = parseType();
+  if (!to) return false;
+  state.resultTypes.push_back(to);
+  return true;
+}
+
+bool Parser::parseFillValue(OpState& state) {
+  // tt-lang: `%s = ttl.fill 1.000000e+00 : T` (an f32 without its type).
+  bool negative = consumeIf(TokenKind::Minus);
+  if (!is(TokenKind::Float) && !is(TokenKind::Integer))
+    return error(fmt::format("expected the fill value, a number, found {}", found()));
+  errno = 0;
+  double value = std::strtod(std::string(tok_.spelling).c_str(), nullptr);
+  if (errno == ERANGE) return error(fmt::format("{} does not fit in an f32", tok_.spelling));
+  consume();
+  state.attributes.push_back(
+      {"value", Attribute::floating(negative ? -value : value, Type::floating(FloatKind::F32))});
+  Type type;
+  if (!parseOptionalAttrDict(state.attributes) || !expect(TokenKind::Colon, "before the type"))
+    return false;
+  type = parseType();
+  if (!type) return false;
+  state.resultTypes.push_back(type);
+  return true;
+}
+
 bool Parser::parseParam(OpState& state) {
   if (!is(TokenKind::AtIdent))
     return error(fmt::format("expected knob name like @BM, found {}", found()));
@@ -157,6 +258,13 @@ bool Parser::parseCreatePipe(OpState& state) {
     if (!expect(TokenKind::RParen, "after coordinates")) return false;
   }
   state.attributes.push_back({"static_coords", Attribute::array(std::move(coords))});
+  if (consumeKeyword("net")) { // tt-lang numbers the pipe's net itself
+    int64_t net = 0;
+    if (!is(TokenKind::Integer))
+      return error(fmt::format("expected the pipe net number after 'net', found {}", found()));
+    if (!readInteger(net)) return false;
+    state.attributes.push_back({"net", Attribute::integer(net)});
+  }
   if (!parseOptionalAttrDict(state.attributes) || !expect(TokenKind::Colon, "before the type"))
     return false;
   Type type = parseType();
@@ -266,7 +374,9 @@ bool Parser::parseCustomOp(const OpDef& def, OpState& state) {
   }
   case AsmFormat::ResultType: {
     Type type;
-    if (!parseOptionalAttrDict(state.attributes) || !colonType(type)) return false;
+    while (is(TokenKind::LBrace)) // tt-lang's bind_cb writes its inherent attributes apart
+      if (!parseAttrDict(state.attributes)) return false;
+    if (!colonType(type)) return false;
     state.resultTypes.push_back(type);
     return true;
   }
@@ -287,8 +397,16 @@ bool Parser::parseCustomOp(const OpDef& def, OpState& state) {
   case AsmFormat::PipeRegion: {
     std::vector<ValueRef> refs;
     if (!parseValueRefList(refs)) return false;
+    Type implied = impliedOperandType(def);
+    if (def.format == AsmFormat::PipeRegion && consumeIf(TokenKind::Colon)) { // tt-lang: `: type`
+      size_t at = tok_.offset;
+      Type written = parseType();
+      if (!written) return false;
+      if (written != implied)
+        return error(at, fmt::format("expected a pipe type, found {}", written.str()));
+    }
     for (const ValueRef& ref : refs)
-      if (!typed(ref, impliedOperandType(def))) return false;
+      if (!typed(ref, implied)) return false;
     if (def.format == AsmFormat::PipeRegion && !addRegion(state)) return false;
     return parseOptionalAttrDict(state.attributes);
   }
@@ -370,6 +488,12 @@ bool Parser::parseCustomOp(const OpDef& def, OpState& state) {
       if (!typed(refs[i], types[i])) return false;
     return true;
   }
+  case AsmFormat::Reduce:
+    return parseReduce(state);
+  case AsmFormat::BlockBroadcast:
+    return parseBlockBroadcast(state);
+  case AsmFormat::FillValue:
+    return parseFillValue(state);
   case AsmFormat::ArithConstant:
     return parseArithConstant(state);
   case AsmFormat::ArithCmpi:

@@ -243,24 +243,17 @@ Type Parser::parseCBType() {
 Type Parser::parseDialectType(const Token& bang) {
   const std::string& name = bang.text;
   bool angle = is(TokenKind::Less) && tok_.offset == bang.offset + bang.spelling.size();
-  if (name == "ttcore.tile") return parseTileType();
-  if (name == "ttl.cb") return parseCBType();
+  if (name == "ttcore.tile" && angle) return parseOrOpaque(bang, &Parser::parseTileType);
+  if (name == "ttl.cb" && angle) return parseOrOpaque(bang, &Parser::parseCBType);
   if (name == "ttl.tensor") return parseTensorType(true);
-  if (name == "ttl.pipe" && !angle) return Type::pipe();
-  if (name == "ttl.semaphore" && !angle) return Type::semaphore();
-  if (name == "ttl.transfer_handle" && angle) {
-    consume();
-    TransferKind kind = TransferKind::Read;
-    if (isKeyword("write"))
-      kind = TransferKind::Write;
-    else if (!isKeyword("read")) {
-      error(fmt::format("expected 'read' or 'write', found {}", found()));
-      return Type();
-    }
-    consume();
-    if (!expect(TokenKind::Greater, "to close '!ttl.transfer_handle<'")) return Type();
-    return Type::transferHandle(kind);
+  if (name == "ttl.pipe") { // tt-lang's `<src(..) dst(..) to(..) net N>` repeats create_pipe's
+    std::string params;     // attributes, so the type keeps none of it
+    if (angle && !captureBalanced(params)) return Type();
+    return Type::pipe();
   }
+  if (name == "ttl.semaphore" && !angle) return Type::semaphore();
+  if (name == "ttl.transfer_handle" && angle)
+    return parseOrOpaque(bang, &Parser::parseTransferHandle);
   if (name.find('.') == std::string::npos && !angle) {
     for (const auto& [alias, type] : aliases_.types)
       if (alias == name) return type;
@@ -319,10 +312,70 @@ std::optional<Type> builtinScalar(const std::string& word) {
   return std::nullopt;
 }
 
+Type Parser::parseOrOpaque(const Token& bang, Type (Parser::*parse)()) {
+  size_t pos = lexer_.position();
+  Token open = tok_;
+  bool failedBefore = failed_;
+  ++speculating_;
+  Type type = (this->*parse)();
+  --speculating_;
+  if (type || failedBefore) return type;
+  failed_ = false;
+  lexer_.resetTo(pos);
+  tok_ = open;
+  std::string text(bang.spelling);
+  if (!captureBalanced(text)) return Type();
+  return Type::opaque(std::move(text));
+}
+
+Type Parser::parseTransferHandle() {
+  // `<read>` or `<write>`; current token '<'.
+  consume();
+  TransferKind kind = TransferKind::Read;
+  if (isKeyword("write"))
+    kind = TransferKind::Write;
+  else if (!isKeyword("read")) {
+    error(fmt::format("expected 'read' or 'write', found {}", found()));
+    return Type();
+  }
+  consume();
+  if (!expect(TokenKind::Greater, "to close '!ttl.transfer_handle<'")) return Type();
+  return Type::transferHandle(kind);
+}
+
+Type Parser::parseStrippedType() {
+  // tt-lang's op formats print a TTL type without its `!ttl.cb` / `!ttl.pipe` prefix (MLIR's
+  // generated printer does so when the operand's type is fixed): `: <[1, 1], !tile, 2>`. What
+  // follows '<' says which type it is.
+  Token open = tok_;
+  size_t pos = lexer_.position();
+  consume();
+  Token first = tok_;
+  lexer_.resetTo(pos);
+  tok_ = open;
+  if (first.kind == TokenKind::LSquare) return parseCBType();
+  if (first.kind == TokenKind::BareIdent && first.text == "src") {
+    std::string params;
+    return captureBalanced(params) ? Type::pipe() : Type();
+  }
+  if (first.kind == TokenKind::BareIdent && (first.text == "read" || first.text == "write"))
+    return parseTransferHandle();
+  if (first.kind == TokenKind::BareIdent && first.text == "net") {
+    std::string text = "!ttl.pipe_token";
+    return captureBalanced(text) ? Type::opaque(std::move(text)) : Type();
+  }
+  error(fmt::format("expected a type; a stripped TTL type starts '<[' (a CB), '<src' (a pipe), "
+                    "'<read'/'<write' or '<net', found {}",
+                    first.kind == TokenKind::Eof ? "end of file"
+                                                 : fmt::format("'<{}'", first.spelling)));
+  return Type();
+}
+
 Type Parser::parseType() {
   NestingGuard guard(*this);
   if (!guard.ok()) return Type();
   if (is(TokenKind::LParen)) return parseFunctionType();
+  if (is(TokenKind::Less)) return parseStrippedType();
   if (is(TokenKind::BangIdent)) {
     Token bang = tok_;
     consume();

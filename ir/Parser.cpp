@@ -291,14 +291,24 @@ bool Parser::parseSameType(OpState& state, const OpDef& def) {
   std::vector<ValueRef> refs;
   if (!parseValueRefList(refs) || !parseOptionalAttrDict(state.attributes)) return false;
   if (!expect(TokenKind::Colon, "before the type")) return false;
-  Type type = parseType();
-  if (!type) return false;
-  for (const ValueRef& ref : refs) {
-    Value* v = resolve(ref, type);
+  // `: T` types every operand and the result; tt-lang writes one type per operand and the result
+  // after an arrow (`: T, T -> T`, `: T -> T`, `ttl.store`'s `: T, T`).
+  size_t at = tok_.offset;
+  std::vector<Type> types;
+  if (!parseTypeList(types)) return false;
+  if (types.size() != 1 && types.size() != refs.size())
+    return error(at, fmt::format("{} operand(s) but {} type(s)", refs.size(), types.size()));
+  for (size_t i = 0; i < refs.size(); ++i) {
+    Value* v = resolve(refs[i], types[types.size() == 1 ? 0 : i]);
     if (!v) return false;
     state.operands.push_back(v);
   }
-  if (def.numResults == 1) state.resultTypes.push_back(type);
+  Type result = types[0];
+  if (consumeIf(TokenKind::Arrow)) {
+    result = parseType();
+    if (!result) return false;
+  }
+  if (def.numResults == 1) state.resultTypes.push_back(result);
   return true;
 }
 

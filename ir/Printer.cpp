@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <cctype>
 #include <climits>
+#include <cmath>
 #include <fmt/format.h>
 #include <map>
 #include <set>
@@ -119,6 +120,18 @@ bool canPrintCustom(const Operation& op) {
     return (v.is(AttrKind::Integer) || v.is(AttrKind::Float) || v.is(AttrKind::Bool)) &&
            v.valueType() == op.result(0)->type();
   }
+  case AsmFormat::Reduce: {
+    std::vector<int64_t> dims;
+    return op.attribute("reduce_type").is(AttrKind::Integer) &&
+           op.attribute("dims").getIntegers(dims);
+  }
+  case AsmFormat::BlockBroadcast:
+    return op.attribute("dims").is(AttrKind::DenseArray) &&
+           op.attribute("shape").is(AttrKind::DenseArray);
+  case AsmFormat::FillValue:
+    return op.attribute("value").is(AttrKind::Float) &&
+           op.attribute("value").valueType() == Type::floating(FloatKind::F32) &&
+           std::isfinite(op.attribute("value").floatValue());
   case AsmFormat::ArithCmpi: {
     Attribute p = op.attribute("predicate");
     return p.is(AttrKind::Integer) && p.valueType() == Type::integer(64) && p.intValue() >= 0 &&
@@ -147,6 +160,12 @@ std::vector<std::string_view> elidedAttributes(AsmFormat format) {
     return {"value"};
   case AsmFormat::ArithCmpi:
     return {"predicate"};
+  case AsmFormat::Reduce:
+    return {"reduce_type", "dims"};
+  case AsmFormat::BlockBroadcast:
+    return {"dims", "shape"};
+  case AsmFormat::FillValue:
+    return {"value"};
   default:
     return {};
   }
@@ -622,6 +641,31 @@ void Printer::printCustom(Operation& op) {
     attrDict(op, elided, false);
     out_ += std::string(" : ") + type(op.operand(0)->type());
     return;
+  case AsmFormat::Reduce:
+    out_ += " ";
+    printOperands(op.operands());
+    out_ += " ";
+    printAttribute(out_, op.attribute("reduce_type"), context_);
+    out_ += " ";
+    printAttribute(out_, op.attribute("dims"), context_);
+    attrDict(op, elided, false);
+    out_ += fmt::format(" : ({}) -> {}", typeList(op.operands()), type(op.result(0)->type()));
+    return;
+  case AsmFormat::BlockBroadcast:
+    out_ += fmt::format(" {} dims = [{}], shape = [{}]", name(op.operand(0)),
+                        fmt::join(op.attribute("dims").denseValues(), ", "),
+                        fmt::join(op.attribute("shape").denseValues(), ", "));
+    attrDict(op, elided, false);
+    out_ += fmt::format(" : {} -> {}", type(op.operand(0)->type()), type(op.result(0)->type()));
+    return;
+  case AsmFormat::FillValue: {
+    std::string value = fmt::format("{}", op.attribute("value").floatValue());
+    if (value.find_first_of(".en") == std::string::npos) value += ".0"; // a float literal
+    out_ += " " + value;
+    attrDict(op, elided, false);
+    out_ += std::string(" : ") + type(op.result(0)->type());
+    return;
+  }
   }
 }
 

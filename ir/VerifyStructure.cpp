@@ -43,6 +43,9 @@ std::string placementHint(Placement placement) {
     return "move it into the kernel's ttl.compute_thread";
   case Placement::DataMovement:
     return "move it into a ttl.datamovement_thread";
+  case Placement::TtLangThread:
+    return "it is tt-lang's op: put it in a func.func with ttl.kernel_thread "
+           "(docs/ttlang-interop.md)";
   case Placement::Anywhere:
     break;
   }
@@ -67,6 +70,10 @@ bool placedWell(const Operation& op, Placement placement) {
     return thread && thread->isa("ttl.compute_thread");
   case Placement::DataMovement:
     return thread && thread->isa("ttl.datamovement_thread");
+  case Placement::TtLangThread: {
+    const Operation* func = op.ancestor("func.func");
+    return func && func->hasAttribute("ttl.kernel_thread");
+  }
   }
   return true;
 }
