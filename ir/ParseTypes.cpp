@@ -208,6 +208,16 @@ Type Parser::parseTileType() {
     return Type();
   }
   std::optional<DataType> dataType = parseDataType(tok_.text);
+  // Formats tt-mlir's ttcore knows and ttlplan does not compute with: kept as the type's text.
+  static constexpr std::string_view kOtherTtcoreTypes[] = {"bfp_f8", "bfp_f4", "bfp_f2", "bfp_bf2",
+                                                           "u16",    "u8",     "i1"};
+  if (!dataType && std::find(std::begin(kOtherTtcoreTypes), std::end(kOtherTtcoreTypes),
+                             tok_.text) != std::end(kOtherTtcoreTypes)) {
+    std::string text = fmt::format("!ttcore.tile<{}x{}, {}>", sizes[0], sizes[1], tok_.text);
+    consume();
+    if (!expect(TokenKind::Greater, "to close '!ttcore.tile<'")) return Type();
+    return Type::opaque(std::move(text));
+  }
   if (!dataType) {
     error(fmt::format("unknown tile data type '{}'; expected one of bf16, f32, f16, bfp8_b, "
                       "bfp4_b, i32, u32",
@@ -243,8 +253,8 @@ Type Parser::parseCBType() {
 Type Parser::parseDialectType(const Token& bang) {
   const std::string& name = bang.text;
   bool angle = is(TokenKind::Less) && tok_.offset == bang.offset + bang.spelling.size();
-  if (name == "ttcore.tile" && angle) return parseOrOpaque(bang, &Parser::parseTileType);
-  if (name == "ttl.cb" && angle) return parseOrOpaque(bang, &Parser::parseCBType);
+  if (name == "ttcore.tile") return parseTileType();
+  if (name == "ttl.cb") return parseCBType();
   if (name == "ttl.tensor") return parseTensorType(true);
   if (name == "ttl.pipe") { // tt-lang's `<src(..) dst(..) to(..) net N>` repeats create_pipe's
     std::string params;     // attributes, so the type keeps none of it
@@ -252,8 +262,7 @@ Type Parser::parseDialectType(const Token& bang) {
     return Type::pipe();
   }
   if (name == "ttl.semaphore" && !angle) return Type::semaphore();
-  if (name == "ttl.transfer_handle" && angle)
-    return parseOrOpaque(bang, &Parser::parseTransferHandle);
+  if (name == "ttl.transfer_handle" && angle) return parseTransferHandle();
   if (name.find('.') == std::string::npos && !angle) {
     for (const auto& [alias, type] : aliases_.types)
       if (alias == name) return type;
@@ -310,22 +319,6 @@ std::optional<Type> builtinScalar(const std::string& word) {
   if (word.rfind("si", 0) == 0) return integer(2, Signedness::Signed);
   if (word.rfind("i", 0) == 0) return integer(1, Signedness::Signless);
   return std::nullopt;
-}
-
-Type Parser::parseOrOpaque(const Token& bang, Type (Parser::*parse)()) {
-  size_t pos = lexer_.position();
-  Token open = tok_;
-  bool failedBefore = failed_;
-  ++speculating_;
-  Type type = (this->*parse)();
-  --speculating_;
-  if (type || failedBefore) return type;
-  failed_ = false;
-  lexer_.resetTo(pos);
-  tok_ = open;
-  std::string text(bang.spelling);
-  if (!captureBalanced(text)) return Type();
-  return Type::opaque(std::move(text));
 }
 
 Type Parser::parseTransferHandle() {

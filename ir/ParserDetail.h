@@ -132,8 +132,7 @@ private:
     return true;
   }
   bool error(size_t offset, std::string message) {
-    if (!failed_ && speculating_ == 0)
-      diagnostics_.error(lexer_.location(offset), std::move(message));
+    if (!failed_) diagnostics_.error(lexer_.location(offset), std::move(message));
     failed_ = true;
     return false;
   }
@@ -214,9 +213,6 @@ private:
   /// `<[1, 1], !tile, 2>`, `<src(0, 0) ...>`: a TTL type without its prefix (tt-lang prints so).
   Type parseStrippedType();
   Type parseTransferHandle();
-  /// `parse` (current token '<'); when it fails, the type is kept as its text (`bang` and the
-  /// balanced `<...>`), since it is some other version of the dialect's type.
-  Type parseOrOpaque(const Token& bang, Type (Parser::*parse)());
   Type parseFunctionType();
   bool parseTypeList(std::vector<Type>& types);
   bool parseShapePrefix(std::vector<Dim>& dims);
@@ -292,7 +288,6 @@ private:
   Token tok_;
   bool failed_ = false;
   int nesting_ = 0;
-  int speculating_ = 0; ///< inside parseOrOpaque: errors are not reported
   AliasTable aliases_;
   std::map<std::string, ParsedLoc> locAliases_; ///< `#loc3 = loc(...)`, by name
   struct PendingLoc {
