@@ -113,6 +113,52 @@ constexpr OpDef kOps[] = {
     {"ttl.square", "tt-lang: elementwise x * x", F::SameType, P::TtLangThread, 1, 1, 0, kNone},
     {"ttl.silu", "tt-lang: elementwise x * sigmoid(x)", F::SameType, P::TtLangThread, 1, 1, 0,
      kNone},
+    {"ttl.compute", "tt-lang: per-tile body over input and output blocks", F::Compute,
+     P::TtLangThread, -1, -1, 1, kNone},
+    {"ttl.tile_add", "tt-lang: one tile, a + b, into DST", F::IntoDst, P::TtLangThread, 3, 1, 0,
+     kNone},
+    {"ttl.tile_sub", "tt-lang: one tile, a - b, into DST", F::IntoDst, P::TtLangThread, 3, 1, 0,
+     kNone},
+    {"ttl.tile_mul", "tt-lang: one tile, a * b, into DST", F::IntoDst, P::TtLangThread, 3, 1, 0,
+     kNone},
+    {"ttl.tile_max", "tt-lang: one tile, max(a, b), into DST", F::IntoDst, P::TtLangThread, 3, 1, 0,
+     kNone},
+    {"ttl.tile_div", "tt-lang: one tile, a / b, into DST", F::IntoDst, P::TtLangThread, 3, 1, 0,
+     kNone},
+    {"ttl.tile_min", "tt-lang: one tile, min(a, b), into DST", F::IntoDst, P::TtLangThread, 3, 1, 0,
+     kNone},
+    {"ttl.tile_exp", "tt-lang: exp of one tile, into DST", F::IntoDst, P::TtLangThread, 2, 1, 0,
+     kNone},
+    {"ttl.tile_log", "tt-lang: log of one tile, into DST", F::IntoDst, P::TtLangThread, 2, 1, 0,
+     kNone},
+    {"ttl.tile_sqrt", "tt-lang: sqrt of one tile, into DST", F::IntoDst, P::TtLangThread, 2, 1, 0,
+     kNone},
+    {"ttl.tile_rsqrt", "tt-lang: rsqrt of one tile, into DST", F::IntoDst, P::TtLangThread, 2, 1, 0,
+     kNone},
+    {"ttl.tile_recip", "tt-lang: recip of one tile, into DST", F::IntoDst, P::TtLangThread, 2, 1, 0,
+     kNone},
+    {"ttl.tile_relu", "tt-lang: relu of one tile, into DST", F::IntoDst, P::TtLangThread, 2, 1, 0,
+     kNone},
+    {"ttl.tile_gelu", "tt-lang: gelu of one tile, into DST", F::IntoDst, P::TtLangThread, 2, 1, 0,
+     kNone},
+    {"ttl.tile_sigmoid", "tt-lang: sigmoid of one tile, into DST", F::IntoDst, P::TtLangThread, 2,
+     1, 0, kNone},
+    {"ttl.tile_tanh", "tt-lang: tanh of one tile, into DST", F::IntoDst, P::TtLangThread, 2, 1, 0,
+     kNone},
+    {"ttl.tile_neg", "tt-lang: neg of one tile, into DST", F::IntoDst, P::TtLangThread, 2, 1, 0,
+     kNone},
+    {"ttl.tile_abs", "tt-lang: abs of one tile, into DST", F::IntoDst, P::TtLangThread, 2, 1, 0,
+     kNone},
+    {"ttl.tile_exp2", "tt-lang: exp2 of one tile, into DST", F::IntoDst, P::TtLangThread, 2, 1, 0,
+     kNone},
+    {"ttl.tile_square", "tt-lang: square of one tile, into DST", F::IntoDst, P::TtLangThread, 2, 1,
+     0, kNone},
+    {"ttl.tile_silu", "tt-lang: silu of one tile, into DST", F::IntoDst, P::TtLangThread, 2, 1, 0,
+     kNone},
+    {"ttl.tile_store", "tt-lang: store a DST tile into a view at the given tile indices",
+     F::TileStore, P::TtLangThread, -1, 0, 0, kNone},
+    {"ttl.iter_index", "tt-lang: the compute body's index along `dim`", F::IterIndex,
+     P::TtLangThread, 0, 1, 0, kNone},
     // Upstream MLIR.
     {"scf.for", "counted loop", F::ScfFor, P::Anywhere, 3, 0, 1, kNone},
     {"scf.if", "conditional", F::ScfIf, P::Anywhere, 1, 0, 2, kNone},
@@ -263,6 +309,14 @@ std::string_view syntaxOf(AsmFormat format) {
     return "$0 dims = [..], shape = [..] [{..}] : T0 -> R";
   case AsmFormat::FillValue:
     return "VALUE [{..}] : R";
+  case AsmFormat::Compute:
+    return "ins($0, .. : T0, ..) outs($k, .. : Tk, ..) [{..}] { ^bb0(..): ... } -> R";
+  case AsmFormat::IntoDst:
+    return "$0[, $1] into dst[$n] [{..}] : T0[, T1] -> R";
+  case AsmFormat::TileStore:
+    return "$0, $1[$2, ..] from dst[$n] [{..}] : T0, T1";
+  case AsmFormat::IterIndex:
+    return "DIM [{..}] : index";
   }
   return "?";
 }

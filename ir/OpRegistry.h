@@ -39,6 +39,10 @@ enum class AsmFormat {
   Reduce,         ///< tt-lang's `ttl.reduce`
   BlockBroadcast, ///< tt-lang's `ttl.block.broadcast`
   FillValue,      ///< tt-lang's `ttl.fill`
+  Compute,        ///< tt-lang's `ttl.compute ins(..) outs(..) {..} -> R`
+  IntoDst,        ///< tt-lang's tile ops: `$0, $1 into dst[$2] : T0, T1 -> R`
+  TileStore,      ///< tt-lang's `ttl.tile_store $0, $1[$2, ..] from dst[$k] : T0, T1`
+  IterIndex,      ///< tt-lang's `ttl.iter_index DIM : index`
 };
 
 /// Where an op may appear (checked by the verifier).

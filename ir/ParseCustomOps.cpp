@@ -195,6 +195,120 @@ bool Parser::parseFillValue(OpState& state) {
   return true;
 }
 
+bool Parser::parseTypedRefs(std::vector<ValueRef>& refs, OpState& state) {
+  // `%a, %b : T, U` up to the closing ')' (or nothing); appends the resolved operands.
+  if (is(TokenKind::RParen)) return true;
+  std::vector<Type> types;
+  size_t at = tok_.offset;
+  if (!parseValueRefList(refs) || !expect(TokenKind::Colon, "before the operand types") ||
+      !parseTypeList(types))
+    return false;
+  if (types.size() != refs.size())
+    return error(at, fmt::format("{} operand(s) but {} type(s)", refs.size(), types.size()));
+  for (size_t i = 0; i < refs.size(); ++i) {
+    Value* v = resolve(refs[i], types[i]);
+    if (!v) return false;
+    state.operands.push_back(v);
+  }
+  return true;
+}
+
+bool Parser::parseCompute(OpState& state) {
+  // tt-lang: `ttl.compute ins(%a : T) outs(%o : U) {..} { ^bb0(..): ... ttl.yield } -> R`.
+  std::vector<int64_t> segments;
+  for (const char* word : {"ins", "outs"}) {
+    std::vector<ValueRef> refs;
+    if (!expectKeyword(word, "in ttl.compute") ||
+        !expect(TokenKind::LParen, fmt::format("after '{}'", word)) ||
+        !parseTypedRefs(refs, state) ||
+        !expect(TokenKind::RParen, fmt::format("to close '{}'", word)))
+      return false;
+    segments.push_back(int64_t(refs.size()));
+  }
+  state.attributes.push_back(
+      {"operandSegmentSizes", Attribute::denseArray(Type::integer(32), segments)});
+  // The body starts with its `^bb0(...)` label, which tells it from an attribute dictionary.
+  size_t pos = lexer_.position();
+  Token open = tok_;
+  consume();
+  bool bodyNext = open.kind == TokenKind::LBrace && is(TokenKind::CaretIdent);
+  lexer_.resetTo(pos);
+  tok_ = open;
+  if (!bodyNext && !parseOptionalAttrDict(state.attributes)) return false;
+  if (!addRegion(state, {}, true) || !expect(TokenKind::Arrow, "before the result types"))
+    return false;
+  if (consumeIf(TokenKind::LParen)) {
+    if (!is(TokenKind::RParen) && !parseTypeList(state.resultTypes)) return false;
+    return expect(TokenKind::RParen, "to close the result types");
+  }
+  Type result = parseType();
+  if (!result) return false;
+  state.resultTypes.push_back(result);
+  return true;
+}
+
+bool Parser::parseDstIndex(const char* word, ValueRef& index) {
+  // `into dst[%i]` / `from dst[%i]`
+  return expectKeyword(word, "before the DST index") && expectKeyword("dst", "before '['") &&
+         expect(TokenKind::LSquare, "after 'dst'") && parseValueRef(index) &&
+         expect(TokenKind::RSquare, "after the DST index");
+}
+
+bool Parser::parseIntoDst(OpState& state) {
+  // tt-lang: `%r = ttl.tile_add %a, %b into dst[%i] : T, T -> T`, `ttl.tile_exp %a into dst[%i]`.
+  std::vector<ValueRef> refs;
+  ValueRef index;
+  std::vector<Type> types;
+  if (!parseValueRefList(refs) || !parseDstIndex("into", index) ||
+      !parseOptionalAttrDict(state.attributes) || !expect(TokenKind::Colon, "before the types"))
+    return false;
+  size_t at = tok_.offset;
+  if (!parseTypeList(types)) return false;
+  if (types.size() != refs.size())
+    return error(at, fmt::format("{} operand(s) but {} type(s)", refs.size(), types.size()));
+  for (size_t i = 0; i < refs.size(); ++i) {
+    Value* v = resolve(refs[i], types[i]);
+    if (!v) return false;
+    state.operands.push_back(v);
+  }
+  Value* dst = resolve(index, Type::index());
+  if (!dst || !expect(TokenKind::Arrow, "before the result type")) return false;
+  state.operands.push_back(dst);
+  Type result = parseType();
+  if (!result) return false;
+  state.resultTypes.push_back(result);
+  return true;
+}
+
+bool Parser::parseTileStore(OpState& state) {
+  // tt-lang: `ttl.tile_store %t, %view[%i, %j] from dst[%k] : T, V`.
+  ValueRef tile, view, index;
+  std::vector<ValueRef> indices;
+  if (!parseValueRef(tile) || !expect(TokenKind::Comma, "between the tile and the view") ||
+      !parseValueRef(view) || !expect(TokenKind::LSquare, "before the tile indices") ||
+      (!is(TokenKind::RSquare) && !parseValueRefList(indices)) ||
+      !expect(TokenKind::RSquare, "after the tile indices") || !parseDstIndex("from", index) ||
+      !parseOptionalAttrDict(state.attributes) || !expect(TokenKind::Colon, "before the types"))
+    return false;
+  Type tileType = parseType();
+  if (!tileType || !expect(TokenKind::Comma, "between the tile and view types")) return false;
+  Type viewType = parseType();
+  if (!viewType) return false;
+  Value* t = resolve(tile, tileType);
+  Value* v = t ? resolve(view, viewType) : nullptr;
+  if (!v) return false;
+  state.operands = {t, v};
+  for (const ValueRef& ref : indices) {
+    Value* i = resolve(ref, Type::index());
+    if (!i) return false;
+    state.operands.push_back(i);
+  }
+  Value* dst = resolve(index, Type::index());
+  if (!dst) return false;
+  state.operands.push_back(dst);
+  return true;
+}
+
 bool Parser::parseParam(OpState& state) {
   if (!is(TokenKind::AtIdent))
     return error(fmt::format("expected knob name like @BM, found {}", found()));
@@ -494,6 +608,23 @@ bool Parser::parseCustomOp(const OpDef& def, OpState& state) {
     return parseBlockBroadcast(state);
   case AsmFormat::FillValue:
     return parseFillValue(state);
+  case AsmFormat::Compute:
+    return parseCompute(state);
+  case AsmFormat::IntoDst:
+    return parseIntoDst(state);
+  case AsmFormat::TileStore:
+    return parseTileStore(state);
+  case AsmFormat::IterIndex: {
+    if (!is(TokenKind::Integer))
+      return error(fmt::format("expected the dimension, an integer, found {}", found()));
+    int64_t dim = 0;
+    if (!readInteger(dim)) return false;
+    state.attributes.push_back({"dim", Attribute::integer(dim)});
+    Type type;
+    if (!parseOptionalAttrDict(state.attributes) || !colonType(type)) return false;
+    state.resultTypes.push_back(type);
+    return true;
+  }
   case AsmFormat::ArithConstant:
     return parseArithConstant(state);
   case AsmFormat::ArithCmpi:

@@ -148,6 +148,12 @@ std::unique_ptr<Operation> Parser::build(OpState& state) {
     if (!b.back() || b.back()->name() != "func.return")
       b.push_back(Operation::create("func.return", op->location()));
   }
+  // tt-lang's printer may leave a compute body's `ttl.yield` out (an implicit terminator).
+  if (op->name() == "ttl.compute" && op->numRegions() == 1 && !op->region(0).empty()) {
+    Block& b = op->region(0).front();
+    if (!b.back() || b.back()->name() != "ttl.yield")
+      b.push_back(Operation::create("ttl.yield", op->location()));
+  }
   // scf regions end in scf.yield; the custom form leaves it implicit.
   if (op->name() == "scf.for" || op->name() == "scf.if") {
     for (size_t i = 0; i < op->numRegions(); ++i) {

@@ -273,6 +273,11 @@ private:
   bool parseBlockBroadcast(OpState& state);
   bool parseFillValue(OpState& state);
   bool parseTypedOperands(const std::vector<ValueRef>& refs, OpState& state);
+  bool parseTypedRefs(std::vector<ValueRef>& refs, OpState& state);
+  bool parseCompute(OpState& state);
+  bool parseDstIndex(const char* word, ValueRef& index);
+  bool parseIntoDst(OpState& state);
+  bool parseTileStore(OpState& state);
   bool parseI64List(std::vector<int64_t>& out);
   bool parseModuleOp(OpState& state);
   bool parseCreatePipe(OpState& state);

@@ -132,6 +132,21 @@ bool canPrintCustom(const Operation& op) {
     return op.attribute("value").is(AttrKind::Float) &&
            op.attribute("value").valueType() == Type::floating(FloatKind::F32) &&
            std::isfinite(op.attribute("value").floatValue());
+  case AsmFormat::Compute: {
+    Attribute segments = op.attribute("operandSegmentSizes");
+    if (!segments.is(AttrKind::DenseArray) || segments.denseValues().size() != 2) return false;
+    int64_t ins = segments.denseValues()[0], outs = segments.denseValues()[1];
+    return ins >= 0 && outs >= 0 && size_t(ins + outs) == op.numOperands() &&
+           op.region(0).numBlocks() == 1;
+  }
+  case AsmFormat::IntoDst:
+    return op.numOperands() >= 2 && op.operands().back()->type() == Type::index();
+  case AsmFormat::TileStore:
+    return op.numOperands() >= 3 &&
+           std::all_of(op.operands().begin() + 2, op.operands().end(),
+                       [](Value* v) { return v->type() == Type::index(); });
+  case AsmFormat::IterIndex:
+    return op.attribute("dim").is(AttrKind::Integer) && op.attribute("dim").intValue() >= 0;
   case AsmFormat::ArithCmpi: {
     Attribute p = op.attribute("predicate");
     return p.is(AttrKind::Integer) && p.valueType() == Type::integer(64) && p.intValue() >= 0 &&
@@ -166,6 +181,10 @@ std::vector<std::string_view> elidedAttributes(AsmFormat format) {
     return {"dims", "shape"};
   case AsmFormat::FillValue:
     return {"value"};
+  case AsmFormat::Compute:
+    return {"operandSegmentSizes"};
+  case AsmFormat::IterIndex:
+    return {"dim"};
   default:
     return {};
   }
@@ -657,6 +676,49 @@ void Printer::printCustom(Operation& op) {
                         fmt::join(op.attribute("shape").denseValues(), ", "));
     attrDict(op, elided, false);
     out_ += fmt::format(" : {} -> {}", type(op.operand(0)->type()), type(op.result(0)->type()));
+    return;
+  case AsmFormat::Compute: {
+    size_t ins = size_t(op.attribute("operandSegmentSizes").denseValues()[0]);
+    std::vector<Value*> inputs(op.operands().begin(), op.operands().begin() + ins);
+    std::vector<Value*> outputs(op.operands().begin() + ins, op.operands().end());
+    for (const auto& [word, values] : {std::pair{"ins", &inputs}, std::pair{"outs", &outputs}}) {
+      out_ += fmt::format(" {}(", word);
+      if (!values->empty()) {
+        printOperands(*values);
+        out_ += " : " + typeList(*values);
+      }
+      out_ += ")";
+    }
+    attrDict(op, elided, false);
+    out_ += " ";
+    printRegion(op.region(0), true, false);
+    out_ += op.numResults() == 1 && !op.result(0)->type().is(TypeKind::Function)
+                ? " -> " + typeList(op.results())
+                : " -> (" + typeList(op.results()) + ")";
+    return;
+  }
+  case AsmFormat::IntoDst: {
+    std::vector<Value*> inputs(op.operands().begin(), op.operands().end() - 1);
+    out_ += " ";
+    printOperands(inputs);
+    out_ += fmt::format(" into dst[{}]", name(op.operands().back()));
+    attrDict(op, elided, false);
+    out_ += fmt::format(" : {} -> {}", typeList(inputs), typeList(op.results()));
+    return;
+  }
+  case AsmFormat::TileStore: {
+    std::vector<Value*> indices(op.operands().begin() + 2, op.operands().end() - 1);
+    out_ += fmt::format(" {}, {}[", name(op.operand(0)), name(op.operand(1)));
+    printOperands(indices);
+    out_ += fmt::format("] from dst[{}]", name(op.operands().back()));
+    attrDict(op, elided, false);
+    out_ += fmt::format(" : {}, {}", type(op.operand(0)->type()), type(op.operand(1)->type()));
+    return;
+  }
+  case AsmFormat::IterIndex:
+    out_ += fmt::format(" {}", op.attribute("dim").intValue());
+    attrDict(op, elided, false);
+    out_ += std::string(" : ") + type(op.result(0)->type());
     return;
   case AsmFormat::FillValue: {
     std::string value = fmt::format("{}", op.attribute("value").floatValue());
