@@ -1,5 +1,6 @@
 // loadDevice and parseVerified: the device and the source every workflow starts from.
 #include "ttlplan/driver/Driver.h"
+#include "ttlplan/ir/ImportTtlang.h"
 #include "ttlplan/ir/Parser.h"
 #include "ttlplan/ir/Verifier.h"
 
@@ -46,7 +47,9 @@ Result<Source> parseVerified(const std::string& path, std::optional<size_t> chun
   Source out;
   out.sources = std::make_shared<ir::SourceManager>();
   out.module = ir::parseFile(path, diags, out.sources.get(), chunk);
-  if (out.module && ir::verify(*out.module, diags)) return out;
+  // A module in tt-lang's form is converted to ttlplan's first (docs/ttlang-interop.md).
+  if (out.module && ir::importTtlang(*out.module, diags) && ir::verify(*out.module, diags))
+    return out;
   return Error::located(diags, out.sources);
 }
 

@@ -1,6 +1,7 @@
 // planFile, costFile and lowerFile: the planner alone, with the cost model, and the whole
 // lowering pipeline.
 #include "ttlplan/driver/Driver.h"
+#include "ttlplan/ir/ImportTtlang.h"
 #include "ttlplan/ir/Parser.h"
 #include "ttlplan/ir/Verifier.h"
 #include "ttlplan/lower/PassManager.h"
@@ -96,7 +97,8 @@ Result<Lowered> lowerFile(const LowerRequest& request, const ir::Device& device,
   out.sources = std::make_shared<ir::SourceManager>();
   ir::DiagnosticEngine diags;
   out.module = ir::parseFile(request.input, diags, out.sources.get(), request.inputChunk);
-  if (!out.module) return Error::located(diags, out.sources);
+  if (!out.module || !ir::importTtlang(*out.module, diags))
+    return Error::located(diags, out.sources);
   // The binding (unbound knobs tuned or read from --db) matters only to a pipeline that plans,
   // and the search needs a verified module (an invalid one fails in the pipeline, as before).
   const std::vector<std::string>& names = manager->passNames();

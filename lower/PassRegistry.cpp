@@ -10,6 +10,11 @@ namespace ttlplan::lower {
 
 std::span<const PassInfo> registeredPasses() {
   static const std::vector<PassInfo> passes = {
+      {"import-ttlang",
+       "convert a module in tt-lang's form (a func.func per thread) into one ttl.kernel "
+       "(docs/ttlang-interop.md); other modules are left as they are",
+       {},
+       createImportTtlangPass},
       {"verify",
        "check the module (ir::verify): structure, CB protocol, types, knobs",
        {},

@@ -6,6 +6,7 @@
 #include "ttlplan/ir/DataType.h"
 #include "ttlplan/ir/Device.h"
 #include "ttlplan/ir/ExpectedDiagnostics.h"
+#include "ttlplan/ir/ImportTtlang.h"
 #include "ttlplan/ir/OpRegistry.h"
 #include "ttlplan/ir/Parser.h"
 #include "ttlplan/ir/Printer.h"
@@ -32,7 +33,8 @@ namespace {
 /// Parses and verifies one chunk; returns the diagnostics.
 std::vector<ir::Diagnostic> checkChunk(const std::string& text, const std::string& file) {
   ir::DiagnosticEngine diags;
-  if (auto module = ir::parseSource(text, file, diags)) (void)ir::verify(*module, diags);
+  if (auto module = ir::parseSource(text, file, diags))
+    if (ir::importTtlang(*module, diags)) (void)ir::verify(*module, diags);
   return diags.diagnostics();
 }
 

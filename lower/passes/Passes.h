@@ -7,6 +7,7 @@
 
 namespace ttlplan::lower {
 
+std::unique_ptr<Pass> createImportTtlangPass();
 std::unique_ptr<Pass> createVerifyPass();
 std::unique_ptr<Pass> createInferPipeSemaphoresPass();
 std::unique_ptr<Pass> createInsertSyncPass();

@@ -30,3 +30,9 @@ foreach(input IN LISTS mlir_inputs)
                      -DINPUT=${input} -P ${CMAKE_CURRENT_SOURCE_DIR}/MlirOptAccepts.cmake)
   endif()
 endforeach()
+
+# Kernels in tt-lang's form, imported, lowered, run on the emulator and compared with the
+# reference interpreter.
+foreach(kernel ttlang-eltwise-add ttlang-matmul-accumulate)
+  add_test(NAME run.${kernel} COMMAND ttlplan run ${CMAKE_CURRENT_SOURCE_DIR}/mlir/${kernel}.mlir)
+endforeach()
