@@ -191,15 +191,20 @@ private:
     return ok_;
   }
 
-  /// The view of the last `cb_reserve` (or `cb_wait`) of `cb` before `op` in its block.
-  static Value* viewBefore(Operation& op, Value* cb, std::string_view acquire) {
-    Block* block = op.parentBlock();
-    Value* view = nullptr;
-    for (auto& other : block->operations()) {
-      if (other.get() == &op) break;
-      if (other->isa(acquire) && other->operand(0) == cb) view = other->result(0);
+  /// The view of the nearest acquire (`cb_reserve` / `cb_wait`, as `acquires` allows) of `cb`
+  /// before `op`: in its block, else before the enclosing op in the block around it, and so on.
+  static Value* viewBefore(Operation& op, Value* cb, std::vector<std::string_view> acquires) {
+    for (Operation* anchor = &op; anchor && anchor->parentBlock(); anchor = anchor->parentOp()) {
+      Value* view = nullptr;
+      for (auto& other : anchor->parentBlock()->operations()) {
+        if (other.get() == anchor) break;
+        for (std::string_view acquire : acquires)
+          if (other->isa(acquire) && other->operand(0) == cb) view = other->result(0);
+      }
+      if (view) return view;
+      if (anchor->isa("ttl.kernel")) break;
     }
-    return view;
+    return nullptr;
   }
 
   bool convert(Operation& op, Operation& thread) {
@@ -241,20 +246,24 @@ private:
   }
 
   bool convertCopy(Operation& op) {
-    // tt-lang copies between a slice and the CB itself; ttlplan between a slice and the view
-    // the thread reserved (a read) or waited for (a write).
+    // tt-lang copies between a slice (or a pipe) and the CB itself; ttlplan between a slice and
+    // the view the thread reserved (a read) or waited for (a write), and sends a view it holds.
     for (size_t i = 0; i < 2; ++i) {
       Value* v = op.operand(i);
       if (!v->type().is(TypeKind::CircularBuffer)) continue;
-      if (op.operand(1 - i)->type().is(TypeKind::Pipe))
-        return fail(op.location(), "import-ttlang: a copy between a CB and a pipe has no "
-                                   "ttlplan meaning yet; docs/ttlang-interop.md");
-      const char* acquire = i == 1 ? "ttl.cb_reserve" : "ttl.cb_wait";
-      Value* view = viewBefore(op, v, acquire);
+      bool send = op.operand(1 - i)->type().is(TypeKind::Pipe);
+      std::vector<std::string_view> acquires = {i == 1 ? "ttl.cb_reserve" : "ttl.cb_wait"};
+      if (send) acquires = {"ttl.cb_reserve", "ttl.cb_wait"};
+      Value* view = viewBefore(op, v, acquires);
       if (!view)
-        return fail(op.location(), fmt::format("import-ttlang: this copy {} a CB with no {} "
-                                               "before it in the same block",
-                                               i == 1 ? "into" : "out of", acquire));
+        return fail(op.location(),
+                    fmt::format("import-ttlang: this copy {} a CB that is not {} before it",
+                                send     ? "sends"
+                                : i == 1 ? "reads into"
+                                         : "writes out of",
+                                send     ? "reserved or waited for"
+                                : i == 1 ? "reserved"
+                                         : "waited for"));
       op.setOperand(i, view);
     }
     return true;

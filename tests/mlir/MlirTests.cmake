@@ -33,6 +33,6 @@ endforeach()
 
 # Kernels in tt-lang's form, imported, lowered, run on the emulator and compared with the
 # reference interpreter.
-foreach(kernel ttlang-eltwise-add ttlang-matmul-accumulate)
+foreach(kernel ttlang-eltwise-add ttlang-matmul-accumulate ttlang-multicast)
   add_test(NAME run.${kernel} COMMAND ttlplan run ${CMAKE_CURRENT_SOURCE_DIR}/mlir/${kernel}.mlir)
 endforeach()

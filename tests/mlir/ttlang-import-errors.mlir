@@ -26,16 +26,26 @@ module attributes {ttl.launch_grid = [1, 1]} {
 }
 
 // -----
-// CHECK: import-ttlang: a copy between a CB and a pipe has no ttlplan meaning yet
+// A send of a CB the thread holds no block of.
+// CHECK: k.py:33:12: error: import-ttlang: this copy sends a CB that is not reserved or waited for before it
 module attributes {ttl.launch_grid = [2, 1]} {
   func.func @sender() attributes {ttl.kernel_thread = #ttkernel.thread<noc>} {
     %cb = ttl.bind_cb {cb_index = 0, block_count = 2} : <[1, 1], !ttcore.tile<32x32, bf16>, 2>
     %p = ttl.create_pipe src(0, 0) dst(1, 0) to(1, 0) net 0 : <src(0, 0) dst(1, 0) to(1, 0) net 0>
     ttl.if_src %p : <src(0, 0) dst(1, 0) to(1, 0) net 0> {
-      %t = ttl.copy %cb, %p : (!ttl.cb<[1, 1], !ttcore.tile<32x32, bf16>, 2>, !ttl.pipe<src(0, 0) dst(1, 0) to(1, 0) net 0>) -> !ttl.transfer_handle<write>
+      %t = ttl.copy %cb, %p : (!ttl.cb<[1, 1], !ttcore.tile<32x32, bf16>, 2>, !ttl.pipe<src(0, 0) dst(1, 0) to(1, 0) net 0>) -> !ttl.transfer_handle<write> loc("k.py":33:12)
       ttl.wait %t : !ttl.transfer_handle<write>
     }
     return
+  }
+}
+
+// -----
+// CHECK: error: import-ttlang: a thread function returns nothing
+module attributes {ttl.launch_grid = [1, 1]} {
+  func.func @t() -> index attributes {ttl.kernel_thread = #ttkernel.thread<noc>} {
+    %c = arith.constant 0 : index
+    return %c : index
   }
 }
 
