@@ -112,6 +112,7 @@ struct RunRequest {
 /// `tune` (docs/tuning.md; search/TuneOptions.h documents each field's option).
 struct TuneRequest {
   std::string input;                   ///< the TTL file
+  std::optional<size_t> inputChunk;    ///< only this `// -----` chunk of it (--split-input-file)
   KnobRequest knobs;                   ///< --bind (the knobs not searched), --config
   std::string strategy = "exhaustive"; ///< --strategy
   uint64_t budgetEvals = 0;            ///< --budget-evals; 0 = the whole space (exhaustive only)

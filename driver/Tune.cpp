@@ -48,7 +48,7 @@ Result<search::TuneOptions> tuneOptions(const TuneRequest& request) {
 Result<Tuned> tuneFile(const TuneRequest& request, const ir::Device& device, const Log& log,
                        const std::function<void(const search::Space&)>& beforeSearch,
                        const std::function<void(const search::TuneProgress&)>& progress) {
-  Result<Source> source = parseVerified(request.input);
+  Result<Source> source = parseVerified(request.input, request.inputChunk);
   if (!source) return source.error();
   const ir::Module& module = *source->module;
   Result<std::optional<ir::Binding>> bound = resolveKnobs(request.knobs, module, device, log);

@@ -174,17 +174,18 @@ int main(int argc, char** argv) {
 
   CostFlags costFlags;
   CLI::App* costCmd = addCostCommand(app, costFlags, device);
-  // Every command that reads one TTL file takes --split-input-file (verify has its own).
-  bool splitInputFile = false;
-  for (CLI::App* command : {printCmd, planCmd, costCmd, lowerCmd, runCmd})
-    command->add_flag("--split-input-file", splitInputFile,
-                      "Treat each `// -----` chunk of the file as a file of its own (as mlir-opt "
-                      "does); their outputs are printed in order, separated by `// -----`");
   addDeviceFlags(*costCmd, device);
 
   TuneFlags tuneFlags;
   CLI::App* tuneCmd = addTuneCommand(app, tuneFlags, device);
   addDeviceFlags(*tuneCmd, device);
+  // Every command that reads one TTL file takes --split-input-file (verify has its own).
+  bool splitInputFile = false;
+  for (CLI::App* command : {printCmd, planCmd, costCmd, lowerCmd, runCmd, compileCmd, tuneCmd})
+    command->add_flag("--split-input-file", splitInputFile,
+                      "Treat each `// -----` chunk of the file as a file of its own (as mlir-opt "
+                      "does); their outputs are printed in order, separated by `// -----` "
+                      "(compile writes chunk N under DIR/N)");
 
   DbFlags dbFlags;
   CLI::App* dbCmd = addDbCommand(app, dbFlags);
@@ -237,12 +238,23 @@ int main(int argc, char** argv) {
     return chunked(runFlags, runFlags.lower.input, runFlags.lower.inputChunk,
                    {runFlags.dumpDir, runFlags.workDir},
                    [&](const RunFlags& f) { return runRun(f, device); });
-  if (compileCmd->parsed()) return runCompile(compileFlags, device);
+  if (compileCmd->parsed()) {
+    std::string dir = compileFlags.output;
+    return chunked(compileFlags, compileFlags.lower.input, compileFlags.lower.inputChunk,
+                   {compileFlags.depfile, compileFlags.stamp}, [&](CompileFlags& f) {
+                     if (f.lower.inputChunk)
+                       f.output = fmt::format("{}/{}", dir, *f.lower.inputChunk);
+                     return runCompile(f, device);
+                   });
+  }
   if (costCmd->parsed())
     return chunked(costFlags, costFlags.input, costFlags.inputChunk,
                    {costFlags.jsonOutput, costFlags.htmlOutput},
                    [&](const CostFlags& f) { return runCost(f, device); });
-  if (tuneCmd->parsed()) return runTune(tuneFlags, device);
+  if (tuneCmd->parsed())
+    return chunked(tuneFlags, tuneFlags.input, tuneFlags.inputChunk,
+                   {tuneFlags.jsonOutput, tuneFlags.htmlOutput, tuneFlags.emitDir},
+                   [&](const TuneFlags& f) { return runTune(f, device); });
   if (dbCmd->parsed()) return runDb(dbFlags);
   if (optionsCmd->parsed()) return runOptions(optionsMarkdown);
   return runOps(opsMarkdown);

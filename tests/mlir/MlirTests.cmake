@@ -31,6 +31,13 @@ foreach(input IN LISTS mlir_inputs)
   endif()
 endforeach()
 
+# compile --split-input-file writes each chunk's files under DIR/N.
+add_test(NAME mlir.split-input-file.compile
+         COMMAND ${CMAKE_COMMAND}
+                 "-DCMD=$<TARGET_FILE:ttlplan>;compile;--split-input-file;${CMAKE_CURRENT_SOURCE_DIR}/mlir/split-input-file.mlir;-o;${CMAKE_CURRENT_BINARY_DIR}/split-compile"
+                 -DCHECKS=${CMAKE_CURRENT_SOURCE_DIR}/mlir/split-input-file.mlir -DPREFIX=COMPILE
+                 -DFILECHECK=${FILECHECK} -P ${CMAKE_CURRENT_SOURCE_DIR}/RunFileCheck.cmake)
+
 # Kernels in tt-lang's form, imported, lowered, run on the emulator and compared with the
 # reference interpreter.
 foreach(kernel ttlang-eltwise-add ttlang-matmul-accumulate ttlang-multicast)

@@ -50,3 +50,9 @@ module {
     }
   }
 }
+// `ttlplan compile --split-input-file -o DIR` writes chunk N under DIR/N (tests/mlir/MlirTests.cmake):
+// COMPILE: wrote {{.*}}/0/copy/reader.cpp
+// COMPILE: wrote {{.*}}/0/plan.json
+// COMPILE: // -----
+// COMPILE: wrote {{.*}}/1/copy/reader.cpp
+// COMPILE: wrote {{.*}}/1/plan.json
