@@ -155,6 +155,20 @@ constexpr OpDef kOps[] = {
      0, kNone},
     {"ttl.tile_silu", "tt-lang: silu of one tile, into DST", F::IntoDst, P::TtLangThread, 2, 1, 0,
      kNone},
+    {"ttl.tile_typecast", "tt-lang: a tile converted to the result's data type, into DST",
+     F::IntoDst, P::TtLangThread, 2, 1, 0, kNone},
+    {"ttl.tile_fill", "tt-lang: a tile with every element `value`, into DST", F::IntoDst,
+     P::TtLangThread, 1, 1, 0, kNone},
+    {"ttl.tile_transpose", "tt-lang: a tile transposed, into DST", F::IntoDst, P::TtLangThread, 3,
+     1, 0, kNone},
+    {"ttl.tile_bcast", "tt-lang: a tile's column (1), row (2) or scalar (3) broadcast, into DST",
+     F::IntoDst, P::TtLangThread, 3, 1, 0, kNone},
+    {"ttl.tile_reduce", "tt-lang: a scaled tile reduction (0 sum, 1 max) along `reduce_dim`",
+     F::IntoDst, P::TtLangThread, 4, 1, 0, kNone},
+    {"ttl.tile_matmul_block", "tt-lang: a block matmul, optionally accumulating, into DST",
+     F::IntoDst, P::TtLangThread, -1, 1, 0, kNone},
+    {"ttl.copy_tile", "tt-lang: copy a CB's tile at the given indices into DST", F::IntoDst,
+     P::TtLangThread, -1, 2, 0, kNone},
     {"ttl.tile_store", "tt-lang: store a DST tile into a view at the given tile indices",
      F::TileStore, P::TtLangThread, -1, 0, 0, kNone},
     {"ttl.iter_index", "tt-lang: the compute body's index along `dim`", F::IterIndex,
@@ -207,6 +221,21 @@ constexpr AttrDef kAttrs[] = {
 bool isMathFidelity(std::string_view name) {
   return std::find(std::begin(kMathFidelities), std::end(kMathFidelities), name) !=
          std::end(kMathFidelities);
+}
+
+const IntoDstSyntax& intoDstSyntax(std::string_view op) {
+  // tenstorrent/tt-lang include/ttlang/Dialect/TTL/IR/TTLOps.td, each op's assemblyFormat.
+  static const IntoDstSyntax kSyntax[] = {
+      {"ttl.tile_fill", {}, true, false, false},
+      {"ttl.tile_transpose", {}, false, false, true},
+      {"ttl.tile_bcast", {"bcast_type", ""}, false, false, true},
+      {"ttl.tile_reduce", {"reduce_type", "reduce_dim"}, false, false, true},
+      {"ttl.copy_tile", {}, false, true, false},
+  };
+  static const IntoDstSyntax kPlain{"", {}, false, false, false};
+  for (const IntoDstSyntax& s : kSyntax)
+    if (s.op == op) return s;
+  return kPlain;
 }
 
 std::span<const AttrDef> registeredAttributes() {

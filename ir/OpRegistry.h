@@ -4,6 +4,7 @@
 // all read this table; an op that is not in it is kept and printed in generic form.
 #include "ttlplan/ir/Types.h"
 
+#include <array>
 #include <climits>
 #include <cstdint>
 #include <span>
@@ -87,6 +88,17 @@ struct AttrDef {
 /// Math fidelities of the Tensix FPU, lowest first (`math_fidelity = "HiFi4"`).
 inline constexpr std::string_view kMathFidelities[] = {"LoFi", "HiFi2", "HiFi3", "HiFi4"};
 bool isMathFidelity(std::string_view name);
+
+/// What an IntoDst op (tt-lang's tile ops) writes besides `$0, .. into dst[$n] : T0, .. -> R`.
+struct IntoDstSyntax {
+  std::string_view op;                        ///< "ttl.tile_bcast"
+  std::array<std::string_view, 2> attributes; ///< written between the operands and `into`
+  bool valueFirst;   ///< an f32 `value` before the operands (`ttl.tile_fill 1.0 into ...`)
+  bool indexedFirst; ///< the first operand is indexed: `%cb[%i] into ...` (`ttl.copy_tile`)
+  bool parenTypes;   ///< operand types in parentheses: `: (T0, T1) -> R`
+};
+/// The entry for `op`; a plain `$0, $1 into dst[$2] : T0, T1 -> R` when it has none.
+const IntoDstSyntax& intoDstSyntax(std::string_view op);
 
 /// Every registered attribute, in registry order.
 std::span<const AttrDef> registeredAttributes();

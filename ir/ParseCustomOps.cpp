@@ -177,6 +177,18 @@ bool Parser::parseBlockBroadcast(OpState& state) {
 
 bool Parser::parseFillValue(OpState& state) {
   // tt-lang: `%s = ttl.fill 1.000000e+00 : T` (an f32 without its type).
+  Type type;
+  if (!parseF32Value(state) || !parseOptionalAttrDict(state.attributes) ||
+      !expect(TokenKind::Colon, "before the type"))
+    return false;
+  type = parseType();
+  if (!type) return false;
+  state.resultTypes.push_back(type);
+  return true;
+}
+
+bool Parser::parseF32Value(OpState& state) {
+  // `1.000000e+00` as an f32 `value` (tt-lang's F32Attr, written without its type).
   bool negative = consumeIf(TokenKind::Minus);
   if (!is(TokenKind::Float) && !is(TokenKind::Integer))
     return error(fmt::format("expected the fill value, a number, found {}", found()));
@@ -186,12 +198,6 @@ bool Parser::parseFillValue(OpState& state) {
   consume();
   state.attributes.push_back(
       {"value", Attribute::floating(negative ? -value : value, Type::floating(FloatKind::F32))});
-  Type type;
-  if (!parseOptionalAttrDict(state.attributes) || !expect(TokenKind::Colon, "before the type"))
-    return false;
-  type = parseType();
-  if (!type) return false;
-  state.resultTypes.push_back(type);
   return true;
 }
 
@@ -255,29 +261,57 @@ bool Parser::parseDstIndex(const char* word, ValueRef& index) {
 }
 
 bool Parser::parseIntoDst(OpState& state) {
-  // tt-lang: `%r = ttl.tile_add %a, %b into dst[%i] : T, T -> T`, `ttl.tile_exp %a into dst[%i]`.
-  std::vector<ValueRef> refs;
+  // tt-lang's tile ops: `%r = ttl.tile_add %a, %b into dst[%i] : T, T -> T`, with the variations
+  // intoDstSyntax() lists (`ttl.tile_fill 1.0 into dst[%i] : T`, `ttl.copy_tile %cb[%j] into
+  // dst[%i] : C -> !ttl.dst, T`, `ttl.tile_bcast %a, %o 1 : i32 into dst[%i] : (T, T) -> T`).
+  const IntoDstSyntax& syntax = intoDstSyntax(state.name);
+  if (syntax.valueFirst && !parseF32Value(state)) return false;
+  std::vector<ValueRef> refs, indices;
+  if (!syntax.valueFirst && !parseValueRefList(refs)) return false;
+  if (syntax.indexedFirst &&
+      (refs.size() != 1 || !expect(TokenKind::LSquare, "before the tile indices") ||
+       !parseValueRefList(indices) || !expect(TokenKind::RSquare, "after the tile indices")))
+    return error(fmt::format("expected %cb[%i, ...] in {}", state.name));
+  for (std::string_view name : syntax.attributes) {
+    if (name.empty()) continue;
+    // An enum the op's format prints bare, `<reduce_dim_col>`: MLIR's attribute dictionary
+    // (the generic form) spells it `#ttkernel.reduce_dim<reduce_dim_col>`.
+    std::string text = "#ttkernel.reduce_dim";
+    Attribute value = is(TokenKind::Less)
+                          ? (captureBalanced(text) ? Attribute::opaque(text) : Attribute())
+                          : parseAttribute();
+    if (!value) return false;
+    state.attributes.push_back({std::string(name), value});
+  }
   ValueRef index;
-  std::vector<Type> types;
-  if (!parseValueRefList(refs) || !parseDstIndex("into", index) ||
-      !parseOptionalAttrDict(state.attributes) || !expect(TokenKind::Colon, "before the types"))
+  if (!parseDstIndex("into", index) || !parseOptionalAttrDict(state.attributes) ||
+      !expect(TokenKind::Colon, "before the types"))
     return false;
   size_t at = tok_.offset;
-  if (!parseTypeList(types)) return false;
-  if (types.size() != refs.size())
+  std::vector<Type> types;
+  bool parens = syntax.parenTypes && consumeIf(TokenKind::LParen);
+  if (!parseTypeList(types) || (parens && !expect(TokenKind::RParen, "after the operand types")))
+    return false;
+  if (refs.empty()) { // `: R`: the result type only
+    state.resultTypes = types;
+  } else if (types.size() != refs.size()) {
     return error(at, fmt::format("{} operand(s) but {} type(s)", refs.size(), types.size()));
+  }
   for (size_t i = 0; i < refs.size(); ++i) {
     Value* v = resolve(refs[i], types[i]);
     if (!v) return false;
     state.operands.push_back(v);
   }
+  for (const ValueRef& ref : indices) {
+    Value* v = resolve(ref, Type::index());
+    if (!v) return false;
+    state.operands.push_back(v);
+  }
   Value* dst = resolve(index, Type::index());
-  if (!dst || !expect(TokenKind::Arrow, "before the result type")) return false;
+  if (!dst) return false;
   state.operands.push_back(dst);
-  Type result = parseType();
-  if (!result) return false;
-  state.resultTypes.push_back(result);
-  return true;
+  if (refs.empty()) return true;
+  return expect(TokenKind::Arrow, "before the result type") && parseTypeList(state.resultTypes);
 }
 
 bool Parser::parseTileStore(OpState& state) {

@@ -272,6 +272,7 @@ private:
   bool parseReduce(OpState& state);
   bool parseBlockBroadcast(OpState& state);
   bool parseFillValue(OpState& state);
+  bool parseF32Value(OpState& state);
   bool parseTypedOperands(const std::vector<ValueRef>& refs, OpState& state);
   bool parseTypedRefs(std::vector<ValueRef>& refs, OpState& state);
   bool parseCompute(OpState& state);

@@ -139,8 +139,20 @@ bool canPrintCustom(const Operation& op) {
     return ins >= 0 && outs >= 0 && size_t(ins + outs) == op.numOperands() &&
            op.region(0).numBlocks() == 1;
   }
-  case AsmFormat::IntoDst:
-    return op.numOperands() >= 2 && op.operands().back()->type() == Type::index();
+  case AsmFormat::IntoDst: {
+    const IntoDstSyntax& syntax = intoDstSyntax(op.name());
+    size_t inputs = syntax.valueFirst ? 0 : syntax.indexedFirst ? 1 : op.numOperands() - 1;
+    if (op.numOperands() < 1 || op.operands().back()->type() != Type::index()) return false;
+    if (syntax.valueFirst && !(op.attribute("value").is(AttrKind::Float) &&
+                               std::isfinite(op.attribute("value").floatValue())))
+      return false;
+    if (inputs > op.numOperands() - 1 || (!syntax.valueFirst && inputs == 0)) return false;
+    for (size_t i = inputs; i + 1 < op.numOperands(); ++i) // copy_tile's tile indices
+      if (op.operand(i)->type() != Type::index()) return false;
+    for (std::string_view name : syntax.attributes)
+      if (!name.empty() && !op.hasAttribute(name)) return false;
+    return op.numResults() >= 1;
+  }
   case AsmFormat::TileStore:
     return op.numOperands() >= 3 &&
            std::all_of(op.operands().begin() + 2, op.operands().end(),
@@ -247,6 +259,7 @@ private:
 
   void printGeneric(Operation& op);
   void printFunc(Operation& op);
+  void printIntoDst(Operation& op);
   /// ` {attrs}` of entry `i` of a func's `arg_attrs` / `res_attrs`, if any.
   void printEntryAttrs(const Operation& op, const char* key, size_t i);
   /// ` loc(...)` when the location was written in the input.
@@ -453,6 +466,46 @@ void Printer::printEntryAttrs(const Operation& op, const char* key, size_t i) {
   if (!dict.is(AttrKind::Dictionary) || dict.entries().empty()) return;
   out_ += " ";
   printAttributeDict(out_, dict.entries(), context_);
+}
+
+void Printer::printIntoDst(Operation& op) {
+  const IntoDstSyntax& syntax = intoDstSyntax(op.name());
+  std::vector<std::string_view> elided = {"value"};
+  if (syntax.valueFirst) {
+    std::string value = fmt::format("{}", op.attribute("value").floatValue());
+    if (value.find_first_of(".e") == std::string::npos) value += ".0"; // a float literal
+    out_ += " " + value;
+  }
+  size_t numInputs = syntax.valueFirst ? 0 : syntax.indexedFirst ? 1 : op.numOperands() - 1;
+  std::vector<Value*> inputs(op.operands().begin(), op.operands().begin() + numInputs);
+  if (!inputs.empty()) {
+    out_ += " ";
+    printOperands(inputs);
+  }
+  if (syntax.indexedFirst) {
+    out_ += "[";
+    printOperands(std::vector<Value*>(op.operands().begin() + 1, op.operands().end() - 1));
+    out_ += "]";
+  }
+  for (std::string_view attr : syntax.attributes) {
+    if (attr.empty()) continue;
+    elided.push_back(attr);
+    out_ += " ";
+    Attribute value = op.attribute(attr);
+    const std::string prefix = "#ttkernel.reduce_dim<"; // the format prints the enum bare
+    if (value.is(AttrKind::Opaque) && value.stringValue().rfind(prefix, 0) == 0)
+      out_ += value.stringValue().substr(prefix.size() - 1);
+    else
+      printAttribute(out_, value, context_);
+  }
+  out_ += fmt::format(" into dst[{}]", name(op.operands().back()));
+  attrDict(op, elided, false);
+  if (inputs.empty()) {
+    out_ += " : " + typeList(op.results());
+    return;
+  }
+  out_ += syntax.parenTypes ? fmt::format(" : ({})", typeList(inputs)) : " : " + typeList(inputs);
+  out_ += " -> " + typeList(op.results());
 }
 
 void Printer::printFunc(Operation& op) {
@@ -697,15 +750,9 @@ void Printer::printCustom(Operation& op) {
                 : " -> (" + typeList(op.results()) + ")";
     return;
   }
-  case AsmFormat::IntoDst: {
-    std::vector<Value*> inputs(op.operands().begin(), op.operands().end() - 1);
-    out_ += " ";
-    printOperands(inputs);
-    out_ += fmt::format(" into dst[{}]", name(op.operands().back()));
-    attrDict(op, elided, false);
-    out_ += fmt::format(" : {} -> {}", typeList(inputs), typeList(op.results()));
+  case AsmFormat::IntoDst:
+    printIntoDst(op);
     return;
-  }
   case AsmFormat::TileStore: {
     std::vector<Value*> indices(op.operands().begin() + 2, op.operands().end() - 1);
     out_ += fmt::format(" {}, {}[", name(op.operand(0)), name(op.operand(1)));
