@@ -163,6 +163,7 @@ void Operation::walk(const std::function<void(Operation*)>& visit) {
 
 std::vector<Operation*> Module::topLevel(std::string_view name) const {
   std::vector<Operation*> out;
+  if (!op || op->numRegions() == 0 || op->region(0).empty()) return out;
   for (auto& op : op->region(0).front().operations())
     if (op->name() == name) out.push_back(op.get());
   return out;

@@ -142,6 +142,9 @@ std::unique_ptr<Operation> Parser::build(OpState& state) {
   op->setProperties(std::move(state.properties));
   for (size_t i = 0; i < state.regions.size(); ++i)
     moveRegionBody(*state.regions[i], op->region(i));
+  // A module always has its one block (MLIR's is implicit): the generic `({})` has none.
+  if (op->name() == "builtin.module" && op->numRegions() == 1 && op->region(0).empty())
+    op->region(0).addBlock();
   // A function body ends in func.return (added to ttlplan's output before 2026-11; accepted).
   if (op->name() == "func.func" && !op->region(0).empty()) {
     Block& b = op->region(0).front();

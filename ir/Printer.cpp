@@ -377,7 +377,11 @@ void Printer::printRegion(Region& region, bool generic, bool elideYield) {
   ++indent_;
   if (!region.empty()) {
     Block& block = region.front();
-    if (generic && block.numArguments()) {
+    if (generic && !block.numArguments() && block.empty()) {
+      // An empty block needs its label: `({\n})` is a region with no block at all.
+      out_.append((indent_ - 1) * 2, ' ');
+      out_ += "^bb0:\n";
+    } else if (generic && block.numArguments()) {
       out_.append((indent_ - 1) * 2, ' ');
       out_ += "^bb0(";
       for (size_t i = 0; i < block.numArguments(); ++i) {

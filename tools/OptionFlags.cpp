@@ -12,8 +12,19 @@ std::string flagName(const OptionRecord& record) {
 
 template <typename T>
 CLI::Option* addNumber(CLI::App& command, const OptionRecord& record, T& target) {
-  return command.add_option(flagName(record), target, record.help())
-      ->check(CLI::Range(record.min, record.max));
+  // The table's own check (OptionRecord::number): in range, an integer where it must be, and
+  // finite (CLI::Range lets `nan` through, since every comparison with NaN is false).
+  OptionRecord checked = record;
+  CLI::Validator inTable(
+      [checked](std::string& text) {
+        Expected<double> value = checked.number(text);
+        if (value) return std::string();
+        std::string message = value.error().message; // "NAME: ...": CLI11 names the flag itself
+        std::string prefix = std::string(checked.name) + ": ";
+        return message.rfind(prefix, 0) == 0 ? message.substr(prefix.size()) : message;
+      },
+      record.range());
+  return command.add_option(flagName(record), target, record.help())->check(inTable);
 }
 
 } // namespace
