@@ -4,7 +4,6 @@
 #include "ttlplan/ir/OpRegistry.h"
 #include "ttlplan/ir/Rewrite.h"
 
-#include <algorithm>
 #include <fmt/format.h>
 #include <map>
 
@@ -63,13 +62,11 @@ public:
     if (grid.empty())
       return fail(module_.op->location(),
                   "a tt-lang module needs `ttl.launch_grid = [GX, GY]` (two positive integers)");
-    std::stable_partition(threads.begin(), threads.end(),
-                          [](Operation* f) { return !isComputeThread(*f); });
-    // ttlplan's kernel: the first data-movement thread reads, the compute thread, the writer.
+    // One kernel where the first thread function was, with the threads in the functions' order.
     Operation* first = threads.front();
     kernel_ = OpBuilder::before(first).create(
         "ttl.kernel", {}, {},
-        {{"sym_name", Attribute::string(kernelName(threads))},
+        {{"sym_name", Attribute::string(kernelName())},
          {"grid", Attribute::array({Attribute::integer(grid[1]), Attribute::integer(grid[0])})}},
         1);
     kernel_->setLocation(first->location());
@@ -93,12 +90,20 @@ private:
     return false;
   }
 
-  std::string kernelName(const std::vector<Operation*>& threads) {
+  /// The module's name, else `ttlang_kernel` (with `_`s added until no symbol has it).
+  std::string kernelName() {
     if (Attribute name = module_.op->attribute("sym_name"); name.is(AttrKind::String))
       return name.stringValue();
     std::string name = "ttlang_kernel";
-    for (Operation* f : threads)
-      if (f->attribute("sym_name").stringValue() == name) name += "_";
+    auto taken = [&] {
+      for (const auto& op : module_.body().operations())
+        if (Attribute s = op->attribute("sym_name");
+            s.is(AttrKind::String) && s.stringValue() == name)
+          return true;
+      return false;
+    };
+    while (taken())
+      name += "_";
     return name;
   }
 

@@ -238,13 +238,8 @@ Attribute Parser::parseAttribute() {
     if (hash.text == "ttl.layout" && angle) {
       // tt-lang's layout, `#ttl.layout<shape = [..], element_type = .., buffer = dram, ...>`, is
       // kept as written (import-ttlang maps it); ttlplan's own is `#ttl.layout<dram, ...>`.
-      size_t pos = lexer_.position();
-      Token open = tok_;
-      consume();
-      bool ttLang = isKeyword("shape");
-      lexer_.resetTo(pos);
-      tok_ = open;
-      if (!ttLang) return parseLayout();
+      Token first = peek();
+      if (!(first.kind == TokenKind::BareIdent && first.text == "shape")) return parseLayout();
       std::string text(hash.spelling);
       if (!captureBalanced(text)) return Attribute();
       return Attribute::opaque(std::move(text));

@@ -94,25 +94,6 @@ bool Parser::parseFunc(OpState& state) {
   return addRegion(state, args);
 }
 
-bool Parser::parseTypedOperands(const std::vector<ValueRef>& refs, OpState& state) {
-  // `: (T0, T1) -> R` for exactly `refs`.
-  if (!expect(TokenKind::Colon, "before the type")) return false;
-  size_t at = tok_.offset;
-  if (!is(TokenKind::LParen))
-    return error(fmt::format("expected (T0, T1) -> R, found {}", found()));
-  Type fn = parseFunctionType();
-  if (!fn) return false;
-  if (fn.inputs().size() != refs.size() || fn.results().size() != 1)
-    return error(at, fmt::format("expected {} operand type(s) and one result type", refs.size()));
-  for (size_t i = 0; i < refs.size(); ++i) {
-    Value* v = resolve(refs[i], fn.inputs()[i]);
-    if (!v) return false;
-    state.operands.push_back(v);
-  }
-  state.resultTypes = fn.results();
-  return true;
-}
-
 bool Parser::parseReduce(OpState& state) {
   // tt-lang: `%r = ttl.reduce %x, %scaler 0 : i32 [0, 1] : (T0, T1) -> R` (0 sum, 1 max).
   ValueRef input, scaler;
@@ -131,7 +112,8 @@ bool Parser::parseReduce(OpState& state) {
   if (!dims.getIntegers(values)) return error(at, "expected the reduced dims, like [0, 1]");
   state.attributes.push_back({"reduce_type", kind});
   state.attributes.push_back({"dims", dims});
-  return parseOptionalAttrDict(state.attributes) && parseTypedOperands({input, scaler}, state);
+  return parseOptionalAttrDict(state.attributes) && expect(TokenKind::Colon, "before the type") &&
+         parseFunctionalType({input, scaler}, state);
 }
 
 bool Parser::parseI64List(std::vector<int64_t>& out) {
@@ -206,17 +188,8 @@ bool Parser::parseTypedRefs(std::vector<ValueRef>& refs, OpState& state) {
   if (is(TokenKind::RParen)) return true;
   std::vector<Type> types;
   size_t at = tok_.offset;
-  if (!parseValueRefList(refs) || !expect(TokenKind::Colon, "before the operand types") ||
-      !parseTypeList(types))
-    return false;
-  if (types.size() != refs.size())
-    return error(at, fmt::format("{} operand(s) but {} type(s)", refs.size(), types.size()));
-  for (size_t i = 0; i < refs.size(); ++i) {
-    Value* v = resolve(refs[i], types[i]);
-    if (!v) return false;
-    state.operands.push_back(v);
-  }
-  return true;
+  return parseValueRefList(refs) && expect(TokenKind::Colon, "before the operand types") &&
+         parseTypeList(types) && addOperands(refs, types, state, at);
 }
 
 bool Parser::parseCompute(OpState& state) {
@@ -234,12 +207,7 @@ bool Parser::parseCompute(OpState& state) {
   state.attributes.push_back(
       {"operandSegmentSizes", Attribute::denseArray(Type::integer(32), segments)});
   // The body starts with its `^bb0(...)` label, which tells it from an attribute dictionary.
-  size_t pos = lexer_.position();
-  Token open = tok_;
-  consume();
-  bool bodyNext = open.kind == TokenKind::LBrace && is(TokenKind::CaretIdent);
-  lexer_.resetTo(pos);
-  tok_ = open;
+  bool bodyNext = is(TokenKind::LBrace) && peek().kind == TokenKind::CaretIdent;
   if (!bodyNext && !parseOptionalAttrDict(state.attributes)) return false;
   if (!addRegion(state, {}, true) || !expect(TokenKind::Arrow, "before the result types"))
     return false;
@@ -292,24 +260,12 @@ bool Parser::parseIntoDst(OpState& state) {
   bool parens = syntax.parenTypes && consumeIf(TokenKind::LParen);
   if (!parseTypeList(types) || (parens && !expect(TokenKind::RParen, "after the operand types")))
     return false;
-  if (refs.empty()) { // `: R`: the result type only
+  if (refs.empty()) // `: R`: the result type only
     state.resultTypes = types;
-  } else if (types.size() != refs.size()) {
-    return error(at, fmt::format("{} operand(s) but {} type(s)", refs.size(), types.size()));
-  }
-  for (size_t i = 0; i < refs.size(); ++i) {
-    Value* v = resolve(refs[i], types[i]);
-    if (!v) return false;
-    state.operands.push_back(v);
-  }
-  for (const ValueRef& ref : indices) {
-    Value* v = resolve(ref, Type::index());
-    if (!v) return false;
-    state.operands.push_back(v);
-  }
-  Value* dst = resolve(index, Type::index());
-  if (!dst) return false;
-  state.operands.push_back(dst);
+  else if (!addOperands(refs, types, state, at))
+    return false;
+  if (!addOperands(indices, Type::index(), state) || !addOperands({index}, Type::index(), state))
+    return false;
   if (refs.empty()) return true;
   return expect(TokenKind::Arrow, "before the result type") && parseTypeList(state.resultTypes);
 }
@@ -328,19 +284,8 @@ bool Parser::parseTileStore(OpState& state) {
   if (!tileType || !expect(TokenKind::Comma, "between the tile and view types")) return false;
   Type viewType = parseType();
   if (!viewType) return false;
-  Value* t = resolve(tile, tileType);
-  Value* v = t ? resolve(view, viewType) : nullptr;
-  if (!v) return false;
-  state.operands = {t, v};
-  for (const ValueRef& ref : indices) {
-    Value* i = resolve(ref, Type::index());
-    if (!i) return false;
-    state.operands.push_back(i);
-  }
-  Value* dst = resolve(index, Type::index());
-  if (!dst) return false;
-  state.operands.push_back(dst);
-  return true;
+  return addOperands({tile, view}, {tileType, viewType}, state, tok_.offset) &&
+         addOperands(indices, Type::index(), state) && addOperands({index}, Type::index(), state);
 }
 
 bool Parser::parseParam(OpState& state) {
@@ -553,29 +498,14 @@ bool Parser::parseCustomOp(const OpDef& def, OpState& state) {
       if (written != implied)
         return error(at, fmt::format("expected a pipe type, found {}", written.str()));
     }
-    for (const ValueRef& ref : refs)
-      if (!typed(ref, implied)) return false;
+    if (!addOperands(refs, implied, state)) return false;
     if (def.format == AsmFormat::PipeRegion && !addRegion(state)) return false;
     return parseOptionalAttrDict(state.attributes);
   }
   case AsmFormat::Functional: {
     std::vector<ValueRef> refs;
-    Type fn;
-    if (!parseValueRefList(refs) || !parseOptionalAttrDict(state.attributes) ||
-        !expect(TokenKind::Colon, "before the type"))
-      return false;
-    size_t at = tok_.offset;
-    if (!is(TokenKind::LParen))
-      return error(fmt::format("expected (T0, T1) -> R, found {}", found()));
-    fn = parseFunctionType();
-    if (!fn) return false;
-    if (fn.inputs().size() != refs.size())
-      return error(at,
-                   fmt::format("{} operand(s) but {} type(s)", refs.size(), fn.inputs().size()));
-    for (size_t i = 0; i < refs.size(); ++i)
-      if (!typed(refs[i], fn.inputs()[i])) return false;
-    state.resultTypes = fn.results();
-    return true;
+    return parseValueRefList(refs) && parseOptionalAttrDict(state.attributes) &&
+           expect(TokenKind::Colon, "before the type") && parseFunctionalType(refs, state);
   }
   case AsmFormat::Slice: {
     ValueRef source;
@@ -585,8 +515,7 @@ bool Parser::parseCustomOp(const OpDef& def, OpState& state) {
         !parseValueRefList(indices) || !expect(TokenKind::RSquare, "after the slice indices") ||
         !parseOptionalAttrDict(state.attributes) || !colonType(from) || !typed(source, from))
       return false;
-    for (const ValueRef& ref : indices)
-      if (!typed(ref, Type::index())) return false;
+    if (!addOperands(indices, Type::index(), state)) return false;
     if (!expect(TokenKind::Arrow, "before the result type")) return false;
     to = parseType();
     if (!to) return false;

@@ -340,12 +340,7 @@ Type Parser::parseStrippedType() {
   // tt-lang's op formats print a TTL type without its `!ttl.cb` / `!ttl.pipe` prefix (MLIR's
   // generated printer does so when the operand's type is fixed): `: <[1, 1], !tile, 2>`. What
   // follows '<' says which type it is.
-  Token open = tok_;
-  size_t pos = lexer_.position();
-  consume();
-  Token first = tok_;
-  lexer_.resetTo(pos);
-  tok_ = open;
+  Token first = peek();
   if (first.kind == TokenKind::LSquare) return parseCBType();
   if (first.kind == TokenKind::BareIdent && first.text == "src") {
     std::string params;

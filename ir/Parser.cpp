@@ -52,6 +52,32 @@ Value* Parser::resolve(const ValueRef& ref, const Type& writtenType) {
   return value;
 }
 
+bool Parser::addOperands(const std::vector<ValueRef>& refs, const std::vector<Type>& types,
+                         OpState& state, size_t at) {
+  if (types.size() != refs.size())
+    return error(at, fmt::format("{} operand(s) but {} type(s)", refs.size(), types.size()));
+  for (size_t i = 0; i < refs.size(); ++i) {
+    Value* v = resolve(refs[i], types[i]);
+    if (!v) return false;
+    state.operands.push_back(v);
+  }
+  return true;
+}
+
+bool Parser::addOperands(const std::vector<ValueRef>& refs, const Type& type, OpState& state) {
+  return addOperands(refs, std::vector<Type>(refs.size(), type), state, tok_.offset);
+}
+
+bool Parser::parseFunctionalType(const std::vector<ValueRef>& refs, OpState& state) {
+  size_t at = tok_.offset;
+  if (!is(TokenKind::LParen))
+    return error(fmt::format("expected a function type like (T0, T1) -> R, found {}", found()));
+  Type fn = parseFunctionType();
+  if (!fn || !addOperands(refs, fn.inputs(), state, at)) return false;
+  state.resultTypes = fn.results();
+  return true;
+}
+
 bool Parser::parseValueRefList(std::vector<ValueRef>& refs) {
   if (!is(TokenKind::PercentIdent)) return true;
   do {
@@ -145,26 +171,21 @@ std::unique_ptr<Operation> Parser::build(OpState& state) {
   // A module always has its one block (MLIR's is implicit): the generic `({})` has none.
   if (op->name() == "builtin.module" && op->numRegions() == 1 && op->region(0).empty())
     op->region(0).addBlock();
-  // A function body ends in func.return (added to ttlplan's output before 2026-11; accepted).
-  if (op->name() == "func.func" && !op->region(0).empty()) {
-    Block& b = op->region(0).front();
-    if (!b.back() || b.back()->name() != "func.return")
-      b.push_back(Operation::create("func.return", op->location()));
-  }
-  // tt-lang's printer may leave a compute body's `ttl.yield` out (an implicit terminator).
-  if (op->name() == "ttl.compute" && op->numRegions() == 1 && !op->region(0).empty()) {
-    Block& b = op->region(0).front();
-    if (!b.back() || b.back()->name() != "ttl.yield")
-      b.push_back(Operation::create("ttl.yield", op->location()));
-  }
-  // scf regions end in scf.yield; the custom form leaves it implicit.
-  if (op->name() == "scf.for" || op->name() == "scf.if") {
+  // Implicit terminators: the custom forms of scf.for/if and tt-lang's compute leave them out, and
+  // ttlplan's output before 2026-11 ended functions without one.
+  static const std::pair<std::string_view, std::string_view> kTerminators[] = {
+      {"scf.for", "scf.yield"},
+      {"scf.if", "scf.yield"},
+      {"func.func", "func.return"},
+      {"ttl.compute", "ttl.yield"}};
+  for (const auto& [owner, terminator] : kTerminators) {
+    if (op->name() != owner) continue;
     for (size_t i = 0; i < op->numRegions(); ++i) {
       Region& r = op->region(i);
-      if (r.empty()) continue;
+      if (r.empty()) continue; // a declaration, or a generic region with no block
       Block& b = r.front();
-      if (!b.back() || b.back()->name() != "scf.yield")
-        b.push_back(Operation::create("scf.yield", op->location()));
+      if (!b.back() || b.back()->name() != terminator)
+        b.push_back(Operation::create(std::string(terminator), op->location()));
     }
   }
   return op;
@@ -278,22 +299,8 @@ bool Parser::parseGenericOp(OpState& state) {
     if (!expect(TokenKind::RParen, "after regions")) return false;
   }
   if (!parseOptionalAttrDict(state.attributes)) return false;
-  if (!expect(TokenKind::Colon, "before the op's function type")) return false;
-  size_t typeOffset = tok_.offset;
-  if (!is(TokenKind::LParen))
-    return error(fmt::format("expected function type like (T) -> U, found {}", found()));
-  Type fn = parseFunctionType();
-  if (!fn) return false;
-  if (fn.inputs().size() != refs.size())
-    return error(typeOffset, fmt::format("{} operand(s) but the function type lists {}",
-                                         refs.size(), fn.inputs().size()));
-  for (size_t i = 0; i < refs.size(); ++i) {
-    Value* v = resolve(refs[i], fn.inputs()[i]);
-    if (!v) return false;
-    state.operands.push_back(v);
-  }
-  state.resultTypes = fn.results();
-  return true;
+  return expect(TokenKind::Colon, "before the op's function type") &&
+         parseFunctionalType(refs, state);
 }
 
 bool Parser::parseSameType(OpState& state, const OpDef& def) {
@@ -305,14 +312,9 @@ bool Parser::parseSameType(OpState& state, const OpDef& def) {
   size_t at = tok_.offset;
   std::vector<Type> types;
   if (!parseTypeList(types)) return false;
-  if (types.size() != 1 && types.size() != refs.size())
-    return error(at, fmt::format("{} operand(s) but {} type(s)", refs.size(), types.size()));
-  for (size_t i = 0; i < refs.size(); ++i) {
-    Value* v = resolve(refs[i], types[types.size() == 1 ? 0 : i]);
-    if (!v) return false;
-    state.operands.push_back(v);
-  }
   Type result = types[0];
+  if (types.size() == 1) types.assign(refs.size(), result);
+  if (!addOperands(refs, types, state, at)) return false;
   if (consumeIf(TokenKind::Arrow)) {
     result = parseType();
     if (!result) return false;
@@ -353,13 +355,7 @@ bool Parser::parseTopLevel(Block& block) {
   while (!is(TokenKind::Eof)) {
     if ((is(TokenKind::BangIdent) || is(TokenKind::HashIdent)) &&
         tok_.text.find('.') == std::string::npos) {
-      Token save = tok_;
-      size_t pos = lexer_.position();
-      consume();
-      bool isAlias = is(TokenKind::Equal);
-      lexer_.resetTo(pos);
-      tok_ = save;
-      if (isAlias) {
+      if (peek().kind == TokenKind::Equal) {
         if (!parseAliasDefinition()) return false;
         continue;
       }

@@ -150,6 +150,16 @@ private:
     return fmt::format("'{}'", tok_.spelling);
   }
   Location here() const { return lexer_.location(tok_.offset); }
+  /// The token after the current one, without consuming anything.
+  Token peek() {
+    size_t pos = lexer_.position();
+    Token current = tok_;
+    consume();
+    Token next = tok_;
+    lexer_.resetTo(pos);
+    tok_ = current;
+    return next;
+  }
   /// Reads the current Integer token into `out` and consumes it; an error when it does not fit.
   bool readInteger(int64_t& out, bool negative = false, size_t offset = SIZE_MAX) {
     std::optional<int64_t> value = integerValue(tok_.spelling, negative);
@@ -203,6 +213,14 @@ private:
   Value* resolve(const ValueRef& ref);
   Value* resolve(const ValueRef& ref, const Type& writtenType);
   bool parseValueRefList(std::vector<ValueRef>& refs);
+  /// Resolves `refs[i]` against `types[i]` and appends them to the op's operands; a different
+  /// number of types is an error at `at`.
+  bool addOperands(const std::vector<ValueRef>& refs, const std::vector<Type>& types,
+                   OpState& state, size_t at);
+  /// The same with one type for every ref (`index` indices).
+  bool addOperands(const std::vector<ValueRef>& refs, const Type& type, OpState& state);
+  /// `(T0, T1) -> R` typing exactly `refs` (current token '('): operands and result types.
+  bool parseFunctionalType(const std::vector<ValueRef>& refs, OpState& state);
 
   // --- Types ---------------------------------------------------------------------------------
   Type parseType();
@@ -273,7 +291,6 @@ private:
   bool parseBlockBroadcast(OpState& state);
   bool parseFillValue(OpState& state);
   bool parseF32Value(OpState& state);
-  bool parseTypedOperands(const std::vector<ValueRef>& refs, OpState& state);
   bool parseTypedRefs(std::vector<ValueRef>& refs, OpState& state);
   bool parseCompute(OpState& state);
   bool parseDstIndex(const char* word, ValueRef& index);

@@ -204,6 +204,14 @@ std::vector<std::string_view> elidedAttributes(AsmFormat format) {
 
 Type functionTypeOf(const Operation& op);
 
+/// A finite value as the shortest literal that reads back to it, with a '.' or an exponent so
+/// that it lexes as a float (`1.0`, `1.5`, `1e+20`).
+std::string floatLiteral(double value) {
+  std::string text = fmt::format("{}", value);
+  if (text.find_first_of(".e") == std::string::npos) text += ".0";
+  return text;
+}
+
 bool isValidName(const std::string& name) {
   if (name.empty()) return false;
   if (std::all_of(name.begin(), name.end(), ::isdigit)) return true;
@@ -476,9 +484,7 @@ void Printer::printIntoDst(Operation& op) {
   const IntoDstSyntax& syntax = intoDstSyntax(op.name());
   std::vector<std::string_view> elided = {"value"};
   if (syntax.valueFirst) {
-    std::string value = fmt::format("{}", op.attribute("value").floatValue());
-    if (value.find_first_of(".e") == std::string::npos) value += ".0"; // a float literal
-    out_ += " " + value;
+    out_ += " " + floatLiteral(op.attribute("value").floatValue());
   }
   size_t numInputs = syntax.valueFirst ? 0 : syntax.indexedFirst ? 1 : op.numOperands() - 1;
   std::vector<Value*> inputs(op.operands().begin(), op.operands().begin() + numInputs);
@@ -772,9 +778,7 @@ void Printer::printCustom(Operation& op) {
     out_ += std::string(" : ") + type(op.result(0)->type());
     return;
   case AsmFormat::FillValue: {
-    std::string value = fmt::format("{}", op.attribute("value").floatValue());
-    if (value.find_first_of(".en") == std::string::npos) value += ".0"; // a float literal
-    out_ += " " + value;
+    out_ += " " + floatLiteral(op.attribute("value").floatValue());
     attrDict(op, elided, false);
     out_ += std::string(" : ") + type(op.result(0)->type());
     return;

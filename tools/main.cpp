@@ -214,47 +214,44 @@ int main(int argc, char** argv) {
   }
   setTerminal(quiet ? Verbosity::Quiet : verbose ? Verbosity::Verbose : Verbosity::Normal);
   // --split-input-file: each `// -----` chunk on its own (verify handles its own).
-  auto chunked = [&](auto& flags, auto& input, auto& chunk, std::vector<std::string> outputs,
-                     auto run) {
+  auto chunked = [&](const std::string& input, std::optional<size_t>& chunk,
+                     std::vector<std::string> outputs, const std::function<int()>& run) {
     return forEachChunk(input, splitInputFile, outputs, [&](std::optional<size_t> i) {
       chunk = i;
-      return run(flags);
+      return run();
     });
   };
   if (printCmd->parsed())
-    return chunked(print, print.input, print.inputChunk, {print.output},
-                   [&](const PrintFlags& f) { return runPrint(f); });
+    return chunked(print.input, print.inputChunk, {print.output}, [&] { return runPrint(print); });
   if (verifyCmd->parsed()) return runVerify(verify, device);
   if (devicesCmd->parsed()) return runDevices(device, json);
   if (allocCmd->parsed()) return runAlloc(alloc);
   if (planCmd->parsed())
-    return chunked(plan, plan.input, plan.inputChunk,
-                   {plan.output, plan.jsonOutput, plan.htmlOutput},
-                   [&](const PlanFlags& f) { return runPlan(f, device); });
+    return chunked(plan.input, plan.inputChunk, {plan.output, plan.jsonOutput, plan.htmlOutput},
+                   [&] { return runPlan(plan, device); });
   if (lowerCmd->parsed())
-    return chunked(lowerFlags, lowerFlags.pipeline.input, lowerFlags.pipeline.inputChunk,
-                   {lowerFlags.output}, [&](const LowerFlags& f) { return runLower(f, device); });
+    return chunked(lowerFlags.pipeline.input, lowerFlags.pipeline.inputChunk, {lowerFlags.output},
+                   [&] { return runLower(lowerFlags, device); });
   if (runCmd->parsed())
-    return chunked(runFlags, runFlags.lower.input, runFlags.lower.inputChunk,
-                   {runFlags.dumpDir, runFlags.workDir},
-                   [&](const RunFlags& f) { return runRun(f, device); });
+    return chunked(runFlags.lower.input, runFlags.lower.inputChunk,
+                   {runFlags.dumpDir, runFlags.workDir}, [&] { return runRun(runFlags, device); });
   if (compileCmd->parsed()) {
-    std::string dir = compileFlags.output;
-    return chunked(compileFlags, compileFlags.lower.input, compileFlags.lower.inputChunk,
-                   {compileFlags.depfile, compileFlags.stamp}, [&](CompileFlags& f) {
-                     if (f.lower.inputChunk)
-                       f.output = fmt::format("{}/{}", dir, *f.lower.inputChunk);
-                     return runCompile(f, device);
-                   });
+    const std::string dir = compileFlags.output;
+    std::optional<size_t>& chunk = compileFlags.lower.inputChunk;
+    return chunked(
+        compileFlags.lower.input, chunk, {compileFlags.depfile, compileFlags.stamp}, [&] {
+          if (chunk) compileFlags.output = fmt::format("{}/{}", dir, *chunk); // chunk N under DIR/N
+          return runCompile(compileFlags, device);
+        });
   }
   if (costCmd->parsed())
-    return chunked(costFlags, costFlags.input, costFlags.inputChunk,
+    return chunked(costFlags.input, costFlags.inputChunk,
                    {costFlags.jsonOutput, costFlags.htmlOutput},
-                   [&](const CostFlags& f) { return runCost(f, device); });
+                   [&] { return runCost(costFlags, device); });
   if (tuneCmd->parsed())
-    return chunked(tuneFlags, tuneFlags.input, tuneFlags.inputChunk,
+    return chunked(tuneFlags.input, tuneFlags.inputChunk,
                    {tuneFlags.jsonOutput, tuneFlags.htmlOutput, tuneFlags.emitDir},
-                   [&](const TuneFlags& f) { return runTune(f, device); });
+                   [&] { return runTune(tuneFlags, device); });
   if (dbCmd->parsed()) return runDb(dbFlags);
   if (optionsCmd->parsed()) return runOptions(optionsMarkdown);
   return runOps(opsMarkdown);
