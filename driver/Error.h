@@ -57,6 +57,11 @@ struct Error {
                        std::shared_ptr<const ir::SourceManager> sources);
 };
 
+/// The one line `ttlplan` prints for an error message: "ttlplan: error: MESSAGE", or MESSAGE as it
+/// is when it already starts "FILE:LINE:COL: error: " (a located message from lowering or the
+/// planner), so that no line carries two prefixes. Ends in a newline.
+std::string errorLine(std::string_view message);
+
 /// A value or a driver::Error.
 template <typename T> using Result = Expected<T, Error>;
 

@@ -1,5 +1,7 @@
 #include "ttlplan/ir/KnobExpr.h"
 
+#include "ttlplan/support/Checked.h"
+
 #include <cctype>
 #include <fmt/format.h>
 
@@ -56,18 +58,18 @@ int precedence(Op op) {
 }
 
 Expected<int64_t> apply(Op op, int64_t a, int64_t b, const KnobExpr& e) {
-  int64_t r = 0;
   auto overflow = [&] { return Error{fmt::format("{} overflows 64 bits", e.str())}; };
+  auto checked = [&](std::optional<int64_t> r) -> Expected<int64_t> {
+    if (!r) return overflow();
+    return *r;
+  };
   switch (op) {
   case Op::Add:
-    if (__builtin_add_overflow(a, b, &r)) return overflow();
-    return r;
+    return checked(checkedAdd(a, b));
   case Op::Sub:
-    if (__builtin_sub_overflow(a, b, &r)) return overflow();
-    return r;
+    return checked(checkedSub(a, b));
   case Op::Mul:
-    if (__builtin_mul_overflow(a, b, &r)) return overflow();
-    return r;
+    return checked(checkedMul(a, b));
   case Op::Min:
     return std::min(a, b);
   case Op::Max:
@@ -165,15 +167,19 @@ private:
     if (depth > kMaxDepth) return fail("knob expression nested too deeply");
     size_t start = p_;
     if (p_ < s_.size() && std::isdigit(uc(s_[p_]))) {
-      int64_t v = 0;
+      std::optional<int64_t> v = 0;
       while (p_ < s_.size() && std::isdigit(uc(s_[p_]))) {
-        if (__builtin_mul_overflow(v, 10, &v) || __builtin_add_overflow(v, s_[p_] - '0', &v)) {
+        if (auto tens = checkedMul(*v, 10))
+          v = checkedAdd(*tens, s_[p_] - '0');
+        else
+          v = std::nullopt;
+        if (!v) {
           p_ = start;
           return fail("integer does not fit in 64 bits");
         }
         ++p_;
       }
-      return KnobExpr::integer(v);
+      return KnobExpr::integer(*v);
     }
     if (peek('@')) {
       ++p_;

@@ -339,9 +339,14 @@ bool Parser::parseCreatePipe(OpState& state) {
         if (!v) return false;
         state.operands.push_back(v);
         coords.push_back(Attribute::integer(kDynamicCoordinate));
-      } else if (is(TokenKind::Integer)) {
+      } else if (is(TokenKind::Integer) || is(TokenKind::Minus)) {
+        // Negative literals too: they verify as outside the grid, but must read back as printed.
+        bool negative = consumeIf(TokenKind::Minus);
         int64_t value = 0;
-        if (!readInteger(value)) return false;
+        if (!is(TokenKind::Integer))
+          return error(fmt::format("expected a coordinate after '-', found {}", found()));
+        if (!readInteger(value, negative)) return false;
+        if (value == kDynamicCoordinate) return error("pipe coordinate out of range");
         coords.push_back(Attribute::integer(value));
       } else {
         return error(

@@ -114,7 +114,10 @@ bool canPrintCustom(const Operation& op) {
   case AsmFormat::ScfFor:
     return allTypesAre(op.operands(), Type::index()) && singleBlockWithArgs(op.region(0), 1, true);
   case AsmFormat::ScfYield:
-    return true;
+    // Its optional operand list would take in the next op's `%x = ...` (or `"..."`) when it is
+    // not the last op of its block, and the custom form has no place for attributes.
+    return op.attributes().empty() &&
+           (op.numOperands() || !op.parentBlock() || op.parentBlock()->back() == &op);
   case AsmFormat::ArithConstant: {
     Attribute v = op.attribute("value");
     return (v.is(AttrKind::Integer) || v.is(AttrKind::Float) || v.is(AttrKind::Bool)) &&
@@ -234,6 +237,9 @@ public:
 
   std::string take() { return std::move(out_); }
   void printAliases(const AliasTable& aliases);
+  /// Only the `#name = loc(...)` aliases: ops' written locations name them, so they are printed
+  /// even without aliases (--no-aliases) or the output would not read back.
+  void printLocationAliases(const AliasTable& aliases);
   void printOp(Operation& op);
 
 private:
@@ -345,6 +351,12 @@ void Printer::printAliases(const AliasTable& aliases) {
     out_ += fmt::format("!{} = {}\n", aliases.types[i].first, type(aliases.types[i].second));
   }
   context_.typeAliasLimit = SIZE_MAX;
+}
+
+void Printer::printLocationAliases(const AliasTable& aliases) {
+  for (const auto& [name, value] : aliases.attributes)
+    if (value.is(AttrKind::Opaque) && value.stringValue().starts_with("loc("))
+      out_ += fmt::format("#{} = {}\n", name, value.stringValue());
 }
 
 void Printer::attrDict(const Operation& op, const std::vector<std::string_view>& elided,
@@ -791,7 +803,10 @@ void Printer::printCustom(Operation& op) {
 std::string print(const Module& module, const PrintOptions& options) {
   const AliasTable* aliases = options.useAliases ? &module.aliases : nullptr;
   Printer printer(aliases, options);
-  if (aliases) printer.printAliases(*aliases);
+  if (aliases)
+    printer.printAliases(*aliases);
+  else
+    printer.printLocationAliases(module.aliases);
   printer.printOp(*module.op);
   return printer.take();
 }

@@ -82,7 +82,13 @@ struct CbInfo {
   int64_t blockBytes() const { return blockTiles * tileBytes; }
 };
 
-/// The CBs of `kernel` in program order.
+/// The largest CB extraction accepts: 1 TiB, far above any L1 (at most 4 GiB by the device
+/// description), so that the planner's sums of CB sizes stay exact (planner/l1/Problem.h allows
+/// 2^52 B in all) and a runaway block count is a located error, not an overflow.
+constexpr int64_t kMaxCbBytes = int64_t{1} << 40;
+
+/// The CBs of `kernel` in program order. A CB whose block, or whose blocks together, exceed
+/// kMaxCbBytes is an error naming it.
 Expected<std::vector<CbInfo>> extractCbs(ir::Operation* kernel, const ir::Binding& binding,
                                          const ir::Device& device);
 

@@ -1,10 +1,34 @@
 // CB extraction: block shape, tile type and depth of every ttl.create_cb under a binding.
 #include "ttlplan/ir/Ops.h"
 #include "ttlplan/lower/Extract.h"
+#include "ttlplan/planner/l1/Solve.h"
+#include "ttlplan/support/Checked.h"
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
 namespace ttlplan::lower {
+
+namespace {
+
+/// Sets cb.blockTiles; an error when a block, or all blocks of a fixed count, exceed kMaxCbBytes.
+std::optional<std::string> checkSize(CbInfo& cb) {
+  std::vector<int64_t> factors = cb.blockShape;
+  factors.push_back(cb.tileBytes);
+  factors.push_back(cb.blockCount.value_or(1));
+  if (checkedProduct(factors, kMaxCbBytes)) {
+    cb.blockTiles = *checkedProduct(cb.blockShape);
+    return std::nullopt;
+  }
+  return fmt::format("{}: error: CB {} needs {} tiles of {} B x {} block{}, more than {} B (1 "
+                     "TiB, far above any L1); use a smaller block shape or block count",
+                     cb.location, cb.name, fmt::join(cb.blockShape, " x "), cb.tileBytes,
+                     cb.blockCount ? planner::l1::withThousands(*cb.blockCount) : "1",
+                     cb.blockCount.value_or(1) == 1 ? "" : "s",
+                     planner::l1::withThousands(kMaxCbBytes));
+}
+
+} // namespace
 
 Expected<std::vector<CbInfo>> extractCbs(ir::Operation* kernel, const ir::Binding& binding,
                                          const ir::Device& device) {
@@ -22,7 +46,6 @@ Expected<std::vector<CbInfo>> extractCbs(ir::Operation* kernel, const ir::Bindin
       error = fmt::format("{}: error: {} is not a !ttl.cb", cb.location, cb.name);
       return;
     }
-    cb.blockTiles = 1;
     for (const ir::Dim& d : type.shape()) {
       std::optional<int64_t> v = ir::resolveDim(d, binding);
       if (!v || *v < 1) {
@@ -31,7 +54,6 @@ Expected<std::vector<CbInfo>> extractCbs(ir::Operation* kernel, const ir::Bindin
         return;
       }
       cb.blockShape.push_back(*v);
-      cb.blockTiles *= *v;
     }
     ir::Type tile = type.elementType();
     if (!tile.is(ir::TypeKind::Tile)) {
@@ -55,6 +77,10 @@ Expected<std::vector<CbInfo>> extractCbs(ir::Operation* kernel, const ir::Bindin
         return;
       }
       cb.blockCount = *v;
+    }
+    if (auto tooLarge = checkSize(cb)) {
+      error = *tooLarge;
+      return;
     }
     out.push_back(std::move(cb));
   });

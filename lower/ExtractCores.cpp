@@ -1,8 +1,10 @@
 // Core-assignment extraction: the kernel's `work` dims and `grid` under a binding.
 #include "ttlplan/ir/Ops.h"
 #include "ttlplan/lower/Extract.h"
+#include "ttlplan/support/Checked.h"
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
 namespace ttlplan::lower {
 
@@ -50,17 +52,21 @@ Expected<CoresInfo> extractCores(ir::Operation* kernelOp, const ir::Binding& bin
   if (!work) return info;
   if (!work.is(ir::AttrKind::Array) || work.elements().empty())
     return Error{fmt::format("{}: error: work must be a non-empty list of dims", where)};
-  int64_t items = 1;
   for (const ir::Attribute& d : work.elements()) {
     std::optional<int64_t> v = integerOf(d, binding);
     if (!v || *v < 1)
       return Error{fmt::format("{}: error: work dim {} has no positive value under the binding",
                                where, d.str())};
     info.workDims.push_back(*v);
-    items *= *v;
   }
+  std::optional<int64_t> items = checkedProduct(info.workDims);
+  if (!items)
+    return Error{fmt::format("{}: error: work [{}] has more items than fit in 64 bits ({} "
+                             "overflows); split the work into fewer, larger items",
+                             where, fmt::join(info.workDims, ", "),
+                             fmt::join(info.workDims, " x "))};
   planner::cores::Problem problem;
-  problem.items = items;
+  problem.items = *items;
   problem.grid = info.grid;
   problem.autoGrid = info.autoGrid;
   info.problem = problem;

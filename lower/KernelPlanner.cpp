@@ -167,7 +167,7 @@ Expected<ModulePlan> planModule(ir::Module& module, const ir::Device& device,
             failure->cbNames.push_back(problem->cbs[size_t(p)].name);
         failure->partial = std::move(out);
       }
-      return Error{plan.rejection->message};
+      return Error{fmt::format("{}: error: {}", kernel->location().str(), plan.rejection->message)};
     }
     out.kernels.push_back(std::move(*plan.plan));
   }

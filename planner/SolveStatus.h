@@ -1,6 +1,8 @@
 #pragma once
 // Run status, separate from what was found (HiGHS style): a solve that hits its time limit with
 // a good plan is Feasible with a gap, not an error.
+#include "ttlplan/support/Deadline.h"
+
 #include <cstdint>
 #include <exception>
 #include <string>
@@ -30,6 +32,15 @@ struct SolveLimits {
   double timeLimitSeconds = 0; ///< wall time
   int64_t nodeLimit = 0;       ///< deterministic work budget
 };
+
+/// `limits` with the time limit cut to what is left before `deadline` (when it is set), for the
+/// solves of one step that must end together.
+inline SolveLimits within(SolveLimits limits, const Deadline& deadline) {
+  // A limit of 0 means none, so a passed deadline still gives the solver a (tiny) positive one.
+  constexpr double kLeastSeconds = 1e-3;
+  if (deadline.isSet()) limits.timeLimitSeconds = deadline.secondsLeft(kLeastSeconds);
+  return limits;
+}
 
 /// Runs `solve()` and turns any exception into an Error result, so that none crosses the library
 /// API (DESIGN.md, contracts). `Result` is any solver result with `status`, `stats` and `message`.

@@ -1114,8 +1114,9 @@ interpretUnchecked(Operation* kernel, const std::map<std::string, HostTensor>& i
     }
     tensors.push_back(std::move(t));
   }
-  for (const auto& [inputName, tensor] : inputs) {
-    (void)tensor;
+  for (const auto& input : inputs) {
+    const std::string& inputName = input.first; // not a structured binding: clang < 16 cannot
+                                                // capture one in the lambda below
     if (std::none_of(info.arguments.begin(), info.arguments.end(),
                      [&](const Argument& a) { return a.name == inputName; }))
       return opError(*kernel, fmt::format("input '{}' is not an argument of @{}", inputName,

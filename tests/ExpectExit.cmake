@@ -10,6 +10,10 @@ if(DEFINED LINES AND NOT LINES EQUAL -1) # -1: any number of lines
     message(FATAL_ERROR "stderr has ${count} lines, expected ${LINES}:\n${err}")
   endif()
 endif()
+# Every diagnostic carries one prefix: "ttlplan: error: " or "FILE:LINE:COL: error: ", never both.
+if(err MATCHES "error: [^\n]*:[0-9]+:[0-9]+: error: ")
+  message(FATAL_ERROR "a line of stderr has two error prefixes:\n${err}")
+endif()
 if(DEFINED CONTAINS AND NOT err MATCHES "${CONTAINS}")
   message(FATAL_ERROR "stderr does not contain '${CONTAINS}':\n${err}")
 endif()

@@ -16,12 +16,12 @@ using planner::l1::withThousands;
 int runAlloc(const AllocFlags& flags) {
   Expected<l1::L1Solver> solver = l1::parseL1Solver(flags.solver);
   if (!solver) {
-    std::cerr << "ttlplan: error: " << solver.error().message << "\n";
+    std::cerr << driver::errorLine(solver.error().message);
     return kUsageError;
   }
   Expected<l1::CsvFile> csv = l1::readCsv(flags.input);
   if (!csv) {
-    std::cerr << "ttlplan: error: " << csv.error().message << "\n";
+    std::cerr << driver::errorLine(csv.error().message);
     return kInvalidInput;
   }
   l1::Problem problem = std::move(csv->problem);
@@ -72,7 +72,7 @@ int runAlloc(const AllocFlags& flags) {
     std::cerr << fmt::format("ttlplan: error: no plan found: {}\n", result.message);
     return kInvalidInput;
   case SolveStatus::Error:
-    std::cerr << fmt::format("ttlplan: error: {}\n", result.message);
+    std::cerr << driver::errorLine(result.message);
     return kInvalidInput;
   }
 

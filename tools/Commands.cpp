@@ -92,7 +92,7 @@ int forEachChunk(const std::string& path, bool split, const std::vector<std::str
     }
   Expected<std::string> text = readTextFile(path);
   if (!text) {
-    std::cerr << "ttlplan: error: " << text.error().message << "\n";
+    std::cerr << driver::errorLine(text.error().message);
     return kUsageError;
   }
   size_t count = ir::splitInputFile(*text).size();
@@ -125,7 +125,7 @@ int runVerify(const VerifyFlags& flags, const DeviceFlags& device) {
   if (!resolveDevice(device, exitCode)) return exitCode;
   Expected<std::string> read = readTextFile(flags.input);
   if (!read) {
-    std::cerr << "ttlplan: error: " << read.error().message << "\n";
+    std::cerr << driver::errorLine(read.error().message);
     return kUsageError;
   }
   const std::string& text = *read;
@@ -166,7 +166,7 @@ int runDevices(const DeviceFlags& device, bool json) {
     for (const std::string& name : ir::builtinDeviceNames()) {
       Expected<ir::Device> d = ir::builtinDevice(name);
       if (!d) { // only a broken build can get here: the embedded files are tested
-        std::cerr << "ttlplan: error: " << d.error().message << "\n";
+        std::cerr << driver::errorLine(d.error().message);
         return kInvalidInput;
       }
       devices.push_back(*d);

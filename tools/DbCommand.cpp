@@ -37,7 +37,7 @@ void printWarnings(const std::vector<std::string>& warnings) {
 }
 
 int fail(const std::string& message) {
-  std::cerr << "ttlplan: error: " << message << "\n";
+  std::cerr << driver::errorLine(message);
   return kInvalidInput;
 }
 

@@ -48,7 +48,7 @@ void printOutcome(const RunFlags& flags, const ir::Device& device, const driver:
     }
     std::cout << fmt::format("  {:<10} {:>12.3e} {:>12.3e} {:>12.3e}  {}\n", c.name, c.maxAbsError,
                              c.maxRelError, c.tolerance, c.summary);
-    if (!c.dumpError.empty()) std::cerr << "ttlplan: error: " << c.dumpError << "\n";
+    if (!c.dumpError.empty()) std::cerr << driver::errorLine(c.dumpError);
   }
   std::cout << (run.passed ? "PASS" : "FAIL")
             << fmt::format(" (work directory {}{})\n", run.workDir,

@@ -2,6 +2,7 @@
 #include "ttlplan/planner/kernel/Plan.h"
 
 #include "ttlplan/planner/kernel/Cache.h"
+#include "ttlplan/support/Deadline.h"
 
 #include <algorithm>
 #include <chrono>
@@ -128,25 +129,37 @@ void setCount(CbPlan& cb, int64_t count) {
 }
 
 /// The smallest single block-count change that makes the CBs fit, or a sentence saying none does.
-std::string l1Fix(std::vector<CbPlan> cbs, const DeviceLimits& limits, const PlanOptions& options) {
+/// Fitting is monotone in a block count (every CB is live for the whole kernel), so each CB's
+/// largest fitting count is found by bisection: about log2(count) solves, all before `deadline`.
+std::string l1Fix(std::vector<CbPlan> cbs, const DeviceLimits& limits, const PlanOptions& options,
+                  const Deadline& deadline) {
   std::optional<std::tuple<int64_t, size_t, int64_t>> best; // freed bytes, cb, new count
-  for (size_t i = 0; i < cbs.size(); ++i) {
+  bool outOfTime = false;
+  auto fits = [&](size_t i, int64_t count) {
+    CbPlan saved = cbs[i];
+    setCount(cbs[i], count);
+    l1::Result r = l1::solve(l1ProblemOf(cbs, limits), options.solver,
+                             within(options.limits, deadline), options.exact);
+    cbs[i] = saved;
+    outOfTime = outOfTime || deadline.passed();
+    return solved(r.status);
+  };
+  for (size_t i = 0; i < cbs.size() && !outOfTime; ++i) {
     if (cbs[i].intermediate || cbs[i].blockCount <= 1) continue;
     int64_t current = cbs[i].blockCount;
     int64_t perBlock = cbs[i].bytes / current;
-    for (int64_t c = current - 1; c >= 1; --c) {
-      int64_t freed = (current - c) * perBlock;
-      if (best && freed >= std::get<0>(*best)) break;
-      CbPlan saved = cbs[i];
-      setCount(cbs[i], c);
-      l1::Result r =
-          l1::solve(l1ProblemOf(cbs, limits), options.solver, options.limits, options.exact);
-      cbs[i] = saved;
-      if (solved(r.status)) {
-        best = {freed, i, c};
-        break;
-      }
+    auto freedAt = [&](int64_t c) { return (current - c) * perBlock; };
+    // Only counts that free less than the best change so far are worth a solve.
+    int64_t lowest = 1;
+    if (best)
+      lowest = std::max<int64_t>(1, current - (std::get<0>(*best) + perBlock - 1) / perBlock + 1);
+    if (lowest >= current || !fits(i, lowest)) continue;
+    int64_t lo = lowest, hi = current; // lo fits, hi does not
+    while (hi - lo > 1 && !outOfTime) {
+      int64_t mid = lo + (hi - lo) / 2;
+      (fits(i, mid) ? lo : hi) = mid;
     }
+    if (!best || freedAt(lo) < std::get<0>(*best)) best = {freedAt(lo), i, lo};
   }
   if (best) {
     const CbPlan& cb = cbs[std::get<1>(*best)];
@@ -160,7 +173,8 @@ std::string l1Fix(std::vector<CbPlan> cbs, const DeviceLimits& limits, const Pla
   }
   return fmt::format("no single block_count change fits; even 1 block of every CB needs {} B, so "
                      "smaller blocks (block shape or tile type) are needed",
-                     withThousands(minimum));
+                     withThousands(minimum)) +
+         (outOfTime ? " (the search for a fix stopped at the time limit)" : "");
 }
 
 /// Plans one kernel; the sections follow docs/plan.md. Each step returns a Rejection or nothing.
@@ -186,7 +200,7 @@ private:
   std::optional<Rejection> planDst();
   std::optional<Rejection> planCbIndices();
   std::optional<Rejection> planL1();
-  Rejection l1Rejection(const l1::Result& r) const;
+  Rejection l1Rejection(const l1::Result& r, const Deadline& deadline) const;
   void layOutInProgramOrder();
   void noteDepths();
   std::optional<Rejection> checkGrid() const;
@@ -319,13 +333,16 @@ std::optional<Rejection> KernelPlanner::planL1() {
   const DeviceLimits& limits = problem_.limits;
   plan_.l1Base = limits.l1Base;
   plan_.l1Capacity = limits.l1FreeBytes;
+  // One deadline for the whole step: the solves, the explanation and the fix search.
+  Deadline deadline = Deadline::in(options_.limits.timeLimitSeconds);
   for (;;) {
     plan_.l1Problem = l1ProblemOf(plan_.cbs, limits);
     l1::Result r = runSolve<l1::Result>(
         &PlanCache::Impl::l1, cache_, "l1", options_.limits,
         [&] { return signature(plan_.l1Problem, options_.solver, options_.limits); }, plan_.runs,
         [&] {
-          return l1::solve(plan_.l1Problem, options_.solver, options_.limits, options_.exact);
+          return l1::solve(plan_.l1Problem, options_.solver, within(options_.limits, deadline),
+                           options_.exact);
         });
     if (solved(r.status) && r.solution) {
       plan_.l1Solution = *r.solution;
@@ -349,11 +366,11 @@ std::optional<Rejection> KernelPlanner::planL1() {
       setCount(plan_.cbs[*pick], plan_.cbs[*pick].blockCount - 1);
       continue;
     }
-    return l1Rejection(r);
+    return l1Rejection(r, deadline);
   }
 }
 
-Rejection KernelPlanner::l1Rejection(const l1::Result& r) const {
+Rejection KernelPlanner::l1Rejection(const l1::Result& r, const Deadline& deadline) const {
   int64_t needed = r.infeasibility ? r.infeasibility->smallestCapacity : 0;
   std::vector<size_t> order(plan_.cbs.size());
   std::iota(order.begin(), order.end(), size_t(0));
@@ -362,7 +379,7 @@ Rejection KernelPlanner::l1Rejection(const l1::Result& r) const {
       fmt::format("L1: kernel {} needs {} B of CBs but {} B are free (short by {} B): {}; {}",
                   plan_.name, withThousands(needed), withThousands(plan_.l1Capacity),
                   withThousands(needed - plan_.l1Capacity), cbList(plan_.cbs, order),
-                  l1Fix(plan_.cbs, problem_.limits, options_)));
+                  l1Fix(plan_.cbs, problem_.limits, options_, deadline)));
   out.needed = needed;
   out.available = plan_.l1Capacity;
   std::vector<size_t> bySize = order;

@@ -36,6 +36,11 @@ struct Budget {
   bool hit = false;
 
   double elapsed() const { return std::chrono::duration<double>(Clock::now() - start).count(); }
+  /// Whether the time limit has passed (and from then on); for the work before the search.
+  bool outOfTime() {
+    if (!hit && timeLimit > 0 && elapsed() > timeLimit) hit = true;
+    return hit;
+  }
   /// Counts one node; false once a limit is reached (and from then on).
   bool charge() {
     if (hit) return false;
@@ -65,8 +70,9 @@ struct Instance {
   std::vector<int> crossing;                    // buffers live in both s and s + 1
   std::vector<int64_t> length, area;            // lifetime length and size * length
   int64_t liveBound = 0;                        // max bytes live at one time
+  bool complete = false; // false when the time limit passed while building (quadratic in n)
 
-  explicit Instance(const Problem& problem) : n(problem.buffers.size()) {
+  Instance(const Problem& problem, Budget& budget) : n(problem.buffers.size()) {
     std::vector<int64_t> points;
     for (const Buffer& b : problem.buffers) {
       points.push_back(b.lower);
@@ -84,6 +90,7 @@ struct Instance {
       return static_cast<int>(std::lower_bound(points.begin(), points.end(), t) - points.begin());
     };
     for (size_t i = 0; i < n; ++i) {
+      if (budget.outOfTime()) return;
       secLo.push_back(indexOf(problem.buffers[i].lower));
       secHi.push_back(indexOf(problem.buffers[i].upper));
       for (int s = secLo[i]; s < secHi[i]; ++s) {
@@ -95,18 +102,21 @@ struct Instance {
     for (int64_t bytes : sectionBytes)
       liveBound = std::max(liveBound, bytes);
     overlaps.resize(n);
-    for (size_t i = 0; i < n; ++i)
+    for (size_t i = 0; i < n; ++i) {
+      if (budget.outOfTime()) return;
       for (size_t j = i + 1; j < n; ++j)
         if (secLo[i] < secHi[j] && secLo[j] < secHi[i]) {
           overlaps[i].push_back(static_cast<int>(j));
           overlaps[j].push_back(static_cast<int>(i));
         }
+    }
     for (size_t i = 0; i < n; ++i) {
       length.push_back(problem.buffers[i].upper - problem.buffers[i].lower);
       // Only a ranking key: saturate rather than overflow (sizes reach 2^52, lengths 2^32).
       bool huge = size[i] > std::numeric_limits<int64_t>::max() / length[i];
       area.push_back(huge ? std::numeric_limits<int64_t>::max() : size[i] * length[i]);
     }
+    complete = true;
   }
 };
 
@@ -505,7 +515,12 @@ Result solveExact(const Problem& problem, const ExactParams& params, const Solve
     result.message = ok.error().message;
     return finish(std::move(result));
   }
-  const Instance inst(problem);
+  const Instance inst(problem, budget);
+  if (!inst.complete) {
+    result.status = SolveStatus::NoSolution;
+    result.message = "time limit reached while indexing the buffers' overlaps";
+    return finish(std::move(result));
+  }
   result.lowerBound = inst.liveBound;
 
   if (problem.capacity == 0) {

@@ -82,7 +82,7 @@ std::vector<size_t> liveBytesFilter(const Problem& problem, int64_t time) {
 /// set still proven infeasible (by the live-bytes bound, or by the solver). Stops early, keeping
 /// the rest (still infeasible, maybe not minimal), when `deadline` passes. Sets `minimal`.
 std::vector<size_t> solverFilter(const Problem& problem, L1Solver solver, const SolveLimits& limits,
-                                 const ExactParams& exact, Clock::time_point deadline,
+                                 const ExactParams& exact, const Deadline& deadline,
                                  bool& minimal) {
   std::vector<size_t> order(problem.buffers.size());
   std::iota(order.begin(), order.end(), size_t(0));
@@ -92,7 +92,7 @@ std::vector<size_t> solverFilter(const Problem& problem, L1Solver solver, const 
   std::vector<bool> in(problem.buffers.size(), true);
   minimal = true;
   for (size_t candidate : order) {
-    if (Clock::now() > deadline) {
+    if (deadline.passed()) {
       minimal = false;
       break;
     }
@@ -101,7 +101,7 @@ std::vector<size_t> solverFilter(const Problem& problem, L1Solver solver, const 
       if (in[i] && i != candidate) rest.push_back(i);
     bool infeasible = maxLiveBytes(problem, rest).bytes > problem.capacity;
     if (!infeasible) {
-      Result sub = dispatch(restrict(problem, rest), solver, limits, exact);
+      Result sub = dispatch(restrict(problem, rest), solver, within(limits, deadline), exact);
       infeasible = sub.status == SolveStatus::Infeasible;
       if (sub.status != SolveStatus::Infeasible && sub.status != SolveStatus::Optimal &&
           sub.status != SolveStatus::Feasible)
@@ -135,9 +135,10 @@ std::pair<int64_t, bool> smallestCapacity(const Problem& problem, L1Solver solve
 
 /// Fills result.infeasibility and result.message for an infeasible capacity-bounded problem.
 void explain(const Problem& problem, L1Solver solver, const SolveLimits& limits,
-             const ExactParams& exact, Result& result) {
+             const ExactParams& exact, const Deadline& deadline, Result& result) {
   Infeasibility info;
-  auto [smallest, provenSmallest] = smallestCapacity(problem, solver, limits, exact, result);
+  auto [smallest, provenSmallest] =
+      smallestCapacity(problem, solver, within(limits, deadline), exact, result);
   info.smallestCapacity = smallest;
 
   LiveBytes busiest = maxLiveBytes(problem);
@@ -145,14 +146,6 @@ void explain(const Problem& problem, L1Solver solver, const SolveLimits& limits,
   if (busiest.bytes > problem.capacity) {
     info.blockingBuffers = liveBytesFilter(problem, busiest.time);
   } else {
-    // Give the filter as long again as the solve had (when there is a time limit).
-    Clock::time_point deadline = Clock::time_point::max();
-    // Longer than any real run; keeps huge limits (1e300) from overflowing the clock.
-    constexpr double kLongestLimitSeconds = 1e7;
-    if (limits.timeLimitSeconds > 0)
-      deadline =
-          Clock::now() + std::chrono::duration_cast<Clock::duration>(std::chrono::duration<double>(
-                             std::min(limits.timeLimitSeconds, kLongestLimitSeconds)));
     info.blockingBuffers = solverFilter(problem, solver, limits, exact, deadline, minimal);
   }
   LiveBytes blocking = maxLiveBytes(problem, info.blockingBuffers);
@@ -177,6 +170,8 @@ void explain(const Problem& problem, L1Solver solver, const SolveLimits& limits,
 
 Result solveChecked(const Problem& problem, L1Solver solver, const SolveLimits& limits,
                     const ExactParams& exact) {
+  // The solve and its explanation share the limit: the whole call ends within it.
+  Deadline deadline = Deadline::in(limits.timeLimitSeconds);
   Result result;
   result.stats.solver = std::string(toString(solver));
   if (Status ok = checkProblem(problem); !ok) {
@@ -223,7 +218,8 @@ Result solveChecked(const Problem& problem, L1Solver solver, const SolveLimits& 
       return result;
     }
   }
-  if (result.status == SolveStatus::Infeasible) explain(problem, solver, limits, exact, result);
+  if (result.status == SolveStatus::Infeasible)
+    explain(problem, solver, limits, exact, deadline, result);
   return result;
 }
 

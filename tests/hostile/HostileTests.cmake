@@ -1,0 +1,23 @@
+# Hostile inputs (issue 14): each class of crash, hang or silent wrong answer found by hand or by
+# fuzzing (tests/fuzz) keeps one input here. Every test has a TIMEOUT far above its run time, so a
+# hang fails it instead of stalling the suite; none measures speed.
+set(hostile_dir ${CMAKE_CURRENT_SOURCE_DIR}/hostile)
+function(ttlplan_hostile_test name expect lines contains)
+  ttlplan_cli_test(hostile_${name} ${expect} ${lines} "${contains}" ${ARGN})
+  set_tests_properties(cli.hostile_${name} PROPERTIES TIMEOUT 120)
+endfunction()
+
+# Checked arithmetic (support/Checked.h): overflows are located errors naming the value.
+ttlplan_hostile_test(work_overflow 1 1
+                     "work_overflow.ttl:8:3: error: work \\[9223372036854775807, 9223372036854775807\\] has more items than fit in 64 bits"
+                     plan ${hostile_dir}/work_overflow.ttl)
+ttlplan_hostile_test(cb_bytes_overflow 1 1
+                     "cb_bytes_overflow.ttl:10:12: error: CB %cba needs 2 x 1 tiles of 2048 B x 99,999,999,999 blocks, more than 1,099,511,627,776 B"
+                     plan ${hostile_dir}/cb_bytes_overflow.ttl)
+# The L1 fix search bisects under the step's deadline: 10^8 blocks end at once, not after 10^8
+# solves. 337 = floor((1,395,424 - 8,192 - 4,096) / 4,096): wormhole_b0's free L1 less %cbb
+# and %cbc, in blocks of 2 bf16 tiles.
+ttlplan_hostile_test(cb_huge_count 1 1 "cb_huge_count.ttl:8:3: error: L1: .*no single block_count change fits"
+                     plan --time-limit 0.5 ${hostile_dir}/cb_huge_count.ttl)
+ttlplan_hostile_test(cb_one_huge_count 1 1 "block_count of %cba from 100000000 to 337 frees"
+                     plan ${hostile_dir}/cb_one_huge_count.ttl)
