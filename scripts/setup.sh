@@ -10,6 +10,7 @@ packages=(
   slurm-wlm munge               # test tools only: tests/slurm runs scripts/slurm on a private cluster
   python3 python3-jsonschema    # test tools only: tests/schema validates JSON output (docs/schema)
   chromium libxml2-utils fonts-dejavu-core  # test tools only: tests/report opens the HTML reports
+  clang libclang-rt-14-dev      # test tools only: scripts/fuzz.sh builds the libFuzzer harnesses
 )
 missing=()
 for p in "${packages[@]}"; do
