@@ -56,14 +56,21 @@ int64_t bestFit(std::vector<Interval>& used, int64_t size, int64_t alignment) {
   return alignUp(gapBegin, alignment); // the open space above everything
 }
 
-Result runBaseline(const Problem& problem, Fit fit, const char* name) {
+Result runBaseline(const Problem& problem, Fit fit, const char* name, const SolveLimits& limits) {
   auto start = std::chrono::steady_clock::now();
+  Deadline deadline = Deadline::in(limits.timeLimitSeconds);
   Result result = guardedSolve<Result>(name, [&] {
     Result result;
     result.stats.solver = name;
     std::vector<size_t> order = decreasingSizeOrder(problem);
-    Solution solution = placeInOrder(problem, order, fit);
+    std::optional<Solution> placed = placeInOrder(problem, order, fit, deadline);
     result.lowerBound = maxLiveBytes(problem).bytes;
+    if (!placed) {
+      result.status = SolveStatus::NoSolution;
+      result.message = std::string(name) + " reached the time limit before placing every buffer";
+      return result;
+    }
+    Solution& solution = *placed;
     if (problem.capacity > 0 && solution.peak > problem.capacity) {
       result.status = SolveStatus::NoSolution;
       result.message = std::string(name) + " needs " + std::to_string(solution.peak) +
@@ -122,6 +129,11 @@ std::vector<size_t> decreasingSizeOrder(const Problem& problem) {
 }
 
 Solution placeInOrder(const Problem& problem, std::span<const size_t> order, Fit fit) {
+  return *placeInOrder(problem, order, fit, Deadline{});
+}
+
+std::optional<Solution> placeInOrder(const Problem& problem, std::span<const size_t> order, Fit fit,
+                                     const Deadline& deadline) {
   const std::vector<Buffer>& buffers = problem.buffers;
   Solution solution;
   solution.offsets.assign(buffers.size(), 0);
@@ -129,6 +141,7 @@ Solution placeInOrder(const Problem& problem, std::span<const size_t> order, Fit
   placed.reserve(order.size());
   std::vector<Interval> used;
   for (size_t i : order) {
+    if (deadline.passed()) return std::nullopt;
     const Buffer& b = buffers[i];
     used.clear();
     for (size_t j : placed)
@@ -144,12 +157,12 @@ Solution placeInOrder(const Problem& problem, std::span<const size_t> order, Fit
   return solution;
 }
 
-Result firstFitDecreasing(const Problem& problem) {
-  return runBaseline(problem, Fit::First, "first-fit-decreasing");
+Result firstFitDecreasing(const Problem& problem, const SolveLimits& limits) {
+  return runBaseline(problem, Fit::First, "first-fit-decreasing", limits);
 }
 
-Result bestFitDecreasing(const Problem& problem) {
-  return runBaseline(problem, Fit::Best, "best-fit-decreasing");
+Result bestFitDecreasing(const Problem& problem, const SolveLimits& limits) {
+  return runBaseline(problem, Fit::Best, "best-fit-decreasing", limits);
 }
 
 } // namespace ttlplan::planner::l1

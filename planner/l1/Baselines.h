@@ -3,7 +3,9 @@
 // the buffers by size (largest first, ties by id, then by position) and place each one in turn.
 // They never prove anything beyond what the live-bytes lower bound shows.
 #include "ttlplan/planner/l1/Problem.h"
+#include "ttlplan/support/Deadline.h"
 
+#include <optional>
 #include <span>
 
 namespace ttlplan::planner::l1 {
@@ -27,13 +29,17 @@ enum class Fit {
 /// offset 0), each at the offset `fit` picks among buffers already placed and live at the same
 /// time. Ignores the capacity. Returns the offsets and their peak.
 Solution placeInOrder(const Problem& problem, std::span<const size_t> order, Fit fit);
+/// The same, or nullopt when `deadline` passes first (it is quadratic in the buffers live
+/// together: 30,000 overlapping buffers take minutes).
+std::optional<Solution> placeInOrder(const Problem& problem, std::span<const size_t> order, Fit fit,
+                                     const Deadline& deadline);
 
 /// Decreasing size, ties by id, then by index: the order both baselines use.
 std::vector<size_t> decreasingSizeOrder(const Problem& problem);
 
 /// Feasible (Optimal only when the peak equals the live-bytes bound), or NoSolution when the
-/// plan does not fit the capacity. Never throws.
-Result firstFitDecreasing(const Problem& problem);
-Result bestFitDecreasing(const Problem& problem);
+/// plan does not fit the capacity or the time limit passes first. Never throws.
+Result firstFitDecreasing(const Problem& problem, const SolveLimits& limits = {});
+Result bestFitDecreasing(const Problem& problem, const SolveLimits& limits = {});
 
 } // namespace ttlplan::planner::l1

@@ -50,14 +50,18 @@ struct Model {
 };
 
 /// Builds the model, or says there is nothing to solve: empty (peak 0) or trivially infeasible.
-enum class Trivial { No, Empty, Infeasible };
+/// OutOfTime: the deadline passed while building (the model is quadratic in overlapping buffers).
+enum class Trivial { No, Empty, Infeasible, OutOfTime };
 
-Trivial buildModel(const Problem& problem, Model& m) {
+Trivial buildModel(const Problem& problem, Model& m, const Deadline& deadline) {
   const std::vector<Buffer>& buffers = problem.buffers;
   size_t n = buffers.size();
   if (n == 0) return Trivial::Empty;
   m.lowerBound = maxLiveBytes(problem).bytes;
-  int64_t heuristic = placeInOrder(problem, decreasingSizeOrder(problem), Fit::First).peak;
+  std::optional<Solution> placed =
+      placeInOrder(problem, decreasingSizeOrder(problem), Fit::First, deadline);
+  if (!placed) return Trivial::OutOfTime;
+  int64_t heuristic = placed->peak;
   m.bigM = problem.capacity > 0 ? std::min(problem.capacity, heuristic) : heuristic;
   if (m.lowerBound > m.bigM) return Trivial::Infeasible;
   for (const Buffer& b : buffers) {
@@ -75,7 +79,8 @@ Trivial buildModel(const Problem& problem, Model& m) {
     m.rowUpper.push_back(double(-buffers[i].size));
   }
   double M = double(m.bigM);
-  for (size_t i = 0; i < n; ++i)
+  for (size_t i = 0; i < n; ++i) {
+    if (deadline.passed()) return Trivial::OutOfTime;
     for (size_t j = i + 1; j < n; ++j) {
       const Buffer& a = buffers[i];
       const Buffer& b = buffers[j];
@@ -94,6 +99,7 @@ Trivial buildModel(const Problem& problem, Model& m) {
       m.add(row, z, -M);
       m.rowUpper.push_back(-double(b.size));
     }
+  }
   return Trivial::No;
 }
 
@@ -161,6 +167,9 @@ Result trivialResult(const Problem& problem, const Model& m, Trivial trivial, co
   if (trivial == Trivial::Empty) {
     result.status = SolveStatus::Optimal;
     result.solution = Solution{};
+  } else if (trivial == Trivial::OutOfTime) {
+    result.status = SolveStatus::NoSolution;
+    result.message = std::string(name) + " reached the time limit while building its model";
   } else {
     result.status = SolveStatus::Infeasible;
     result.lowerBound = m.lowerBound;
@@ -173,6 +182,7 @@ Result trivialResult(const Problem& problem, const Model& m, Trivial trivial, co
 
 Outcome runCbc(const Model& m, size_t buffers, const SolveLimits& limits) {
   Outcome outcome;
+  Deadline deadline = Deadline::in(limits.timeLimitSeconds);
   CoinPackedMatrix matrix(false, m.rowIndex.data(), m.colIndex.data(), m.value.data(),
                           CoinBigIndex(m.value.size()));
   matrix.setDimensions(m.rows(), m.columns());
@@ -195,7 +205,6 @@ Outcome runCbc(const Model& m, size_t buffers, const SolveLimits& limits) {
   model.setAllowableFractionGap(0.0);
   model.setAllowableGap(0.999); // the peak is integer: within one byte is optimal
   model.setUseElapsedTime(true);
-  if (limits.timeLimitSeconds > 0) model.setMaximumSeconds(limits.timeLimitSeconds);
   if (limits.nodeLimit > 0)
     model.setMaximumNodes(int(std::min<int64_t>(limits.nodeLimit, INT_MAX)));
   CglProbing probing;
@@ -216,12 +225,26 @@ Outcome runCbc(const Model& m, size_t buffers, const SolveLimits& limits) {
   model.addHeuristic(&pump);
 
   // CBC checks its time limit between nodes; the LP solves inside the root node (cuts,
-  // heuristics, strong branching) can take far longer on big models, so bound each LP too.
-  if (limits.timeLimitSeconds > 0)
+  // heuristics, strong branching) can take far longer on big models, so bound each LP too. Both
+  // get what is left after loading the model, and the root LP's time counts against the search.
+  auto boundLps = [&] {
     if (auto* clp = dynamic_cast<OsiClpSolverInterface*>(model.solver()))
-      clp->getModelPtr()->setMaximumWallSeconds(limits.timeLimitSeconds);
+      clp->getModelPtr()->setMaximumWallSeconds(deadline.secondsLeft(1e-3));
+  };
   Clock::time_point start = Clock::now();
+  if (deadline.isSet()) {
+    if (deadline.passed()) {
+      outcome.status = SolveStatus::NoSolution;
+      outcome.message = "cbc reached the time limit while loading its model";
+      return outcome;
+    }
+    boundLps();
+  }
   model.initialSolve();
+  if (deadline.isSet()) {
+    model.setMaximumSeconds(deadline.secondsLeft(1e-3));
+    boundLps();
+  }
   model.branchAndBound();
   // An LP stopped by the time limit can look infeasible to CBC and prune a node wrongly: once
   // the limit is hit, neither an optimality nor an infeasibility proof is trusted, nor the bound.
@@ -262,6 +285,7 @@ Outcome runCbc(const Model& m, size_t buffers, const SolveLimits& limits) {
 // ---- GLPK ------------------------------------------------------------------------------------
 
 struct GlpkCallback {
+  Deadline deadline; ///< GLPK's tm_lim is in whole milliseconds and checked between nodes
   int64_t nodeLimit = 0;
   int64_t nodes = 0;
   double bound = -1e300;
@@ -274,7 +298,8 @@ extern "C" void glpkCallback(glp_tree* tree, void* info) {
   state->nodes = total;
   if (int best = glp_ios_best_node(tree); best != 0)
     state->bound = std::max(state->bound, glp_ios_node_bound(tree, best));
-  if (state->nodeLimit > 0 && total >= state->nodeLimit) glp_ios_terminate(tree);
+  if ((state->nodeLimit > 0 && total >= state->nodeLimit) || state->deadline.passed())
+    glp_ios_terminate(tree);
 }
 
 struct GlpkJump {
@@ -294,9 +319,9 @@ struct GlpkRaw {
 /// Every GLPK call lives here, behind setjmp: GLPK reports internal errors through the hook
 /// (which would otherwise abort the process). Only trivially destructible locals below setjmp.
 /// Returns false when GLPK failed internally (its environment is freed then).
-bool glpkSolve(const Model& m, size_t buffers, const SolveLimits& limits, GlpkCallback& callback,
-               std::vector<double>& values, GlpkRaw& raw, std::vector<int>& ia,
-               std::vector<int>& ja, std::vector<double>& ar) {
+/// The limits are in `callback` (its deadline and node limit).
+bool glpkSolve(const Model& m, size_t buffers, GlpkCallback& callback, std::vector<double>& values,
+               GlpkRaw& raw, std::vector<int>& ia, std::vector<int>& ja, std::vector<double>& ar) {
   GlpkJump jump;
   glp_prob* volatile prob = nullptr;
   if (setjmp(jump.buffer)) {
@@ -326,15 +351,39 @@ bool glpkSolve(const Model& m, size_t buffers, const SolveLimits& limits, GlpkCa
   }
   glp_set_obj_coef(prob, int(buffers) + 1, 1.0);
   glp_load_matrix(prob, int(m.value.size()), ia.data(), ja.data(), ar.data());
-  glp_iocp parm;
-  glp_init_iocp(&parm);
-  parm.msg_lev = GLP_MSG_OFF;
-  parm.presolve = GLP_ON;
-  parm.cb_func = glpkCallback;
-  parm.cb_info = &callback;
-  if (limits.timeLimitSeconds > 0)
-    parm.tm_lim = int(std::min(limits.timeLimitSeconds * 1000.0, double(INT_MAX)));
-  raw.ret = glp_intopt(prob, &parm);
+  // The LP relaxation first, under the limit: glp_intopt's presolver would solve it with no
+  // limit at all (seconds on big models), then the search with what is left.
+  auto milliseconds = [&] {
+    return int(std::clamp(callback.deadline.secondsLeft() * 1000.0, 1.0, double(INT_MAX)));
+  };
+  glp_smcp simplex;
+  glp_init_smcp(&simplex);
+  simplex.msg_lev = GLP_MSG_OFF;
+  simplex.presolve = GLP_OFF; // glp_intopt below needs the optimal basis it leaves
+  if (callback.deadline.isSet()) simplex.tm_lim = milliseconds();
+  raw.ret = glp_simplex(prob, &simplex);
+  if (raw.ret == 0 && glp_get_status(prob) == GLP_OPT) {
+    glp_iocp parm;
+    glp_init_iocp(&parm);
+    parm.msg_lev = GLP_MSG_OFF;
+    parm.presolve = GLP_OFF;
+    parm.cb_func = glpkCallback;
+    parm.cb_info = &callback;
+    if (callback.deadline.isSet()) {
+      parm.tm_lim = milliseconds();
+      // The default branching rule (Driebeck-Tomlin) evaluates a tableau row per fractional
+      // column at every node, which is not checked against tm_lim and took seconds past a 1 s
+      // limit on minimalloc's F benchmark (bench/time_limits.sh); the most fractional column
+      // costs nothing.
+      parm.br_tech = GLP_BR_MFV;
+    }
+    raw.ret = glp_intopt(prob, &parm);
+  } else if (raw.ret == 0 &&
+             (glp_get_status(prob) == GLP_NOFEAS || glp_get_prim_stat(prob) == GLP_NOFEAS)) {
+    raw.ret = GLP_ENOPFS; // the relaxation has no feasible point: neither has the ILP
+  } else if (raw.ret == 0) {
+    raw.ret = GLP_EFAIL;
+  }
   raw.mipStatus = glp_mip_status(prob);
   raw.objective = glp_mip_obj_val(prob);
   if (raw.mipStatus == GLP_OPT || raw.mipStatus == GLP_FEAS)
@@ -358,9 +407,10 @@ Outcome runGlpk(const Model& m, size_t buffers, const SolveLimits& limits) {
   }
   std::vector<double> values(m.columns(), 0.0);
   GlpkCallback callback;
+  callback.deadline = Deadline::in(limits.timeLimitSeconds);
   callback.nodeLimit = limits.nodeLimit;
   GlpkRaw raw;
-  if (!glpkSolve(m, buffers, limits, callback, values, raw, ia, ja, ar)) {
+  if (!glpkSolve(m, buffers, callback, values, raw, ia, ja, ar)) {
     outcome.message = "glpk failed internally";
     return outcome;
   }
@@ -400,10 +450,12 @@ Result solveIlp(const Problem& problem, const SolveLimits& limits, const char* n
         invalid.message = "invalid problem (a size <= 0, upper <= lower or alignment < 1)";
         return invalid;
       }
+      // The model build and the solver share the limit.
+      Deadline deadline = Deadline::in(limits.timeLimitSeconds);
       Model m;
-      if (Trivial trivial = buildModel(problem, m); trivial != Trivial::No)
+      if (Trivial trivial = buildModel(problem, m, deadline); trivial != Trivial::No)
         return trivialResult(problem, m, trivial, name, start);
-      Outcome outcome = run(m, problem.buffers.size(), limits);
+      Outcome outcome = run(m, problem.buffers.size(), within(limits, deadline));
       return finish(problem, m, std::move(outcome), name, start);
     } catch (const CoinError& e) { // COIN-OR's exceptions are not std::exceptions
       throw std::runtime_error(e.message());

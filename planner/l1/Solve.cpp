@@ -34,9 +34,9 @@ Result dispatch(const Problem& problem, L1Solver solver, const SolveLimits& limi
   case L1Solver::Glpk:
     return solveGlpk(problem, limits);
   case L1Solver::FirstFitDecreasing:
-    return firstFitDecreasing(problem);
+    return firstFitDecreasing(problem, limits);
   case L1Solver::BestFitDecreasing:
-    return bestFitDecreasing(problem);
+    return bestFitDecreasing(problem, limits);
   }
   Result result;
   result.message = "unknown solver";
@@ -129,8 +129,14 @@ std::pair<int64_t, bool> smallestCapacity(const Problem& problem, L1Solver solve
   Result relaxed = dispatch(unbounded, solver, limits, exact);
   if (relaxed.solution && validate(unbounded, *relaxed.solution) == Validity::Valid)
     return {relaxed.solution->peak, relaxed.status == SolveStatus::Optimal};
-  // An upper bound only.
-  return {placeInOrder(problem, decreasingSizeOrder(problem), Fit::First).peak, false};
+  // An upper bound only: first fit, or every buffer stacked when even that runs out of time.
+  Deadline deadline = Deadline::in(limits.timeLimitSeconds);
+  if (auto placed = placeInOrder(problem, decreasingSizeOrder(problem), Fit::First, deadline))
+    return {placed->peak, false};
+  int64_t stacked = 0;
+  for (const Buffer& b : problem.buffers)
+    stacked += b.size + b.alignment - 1; // at most 2^52 in all (checkProblem)
+  return {stacked, false};
 }
 
 /// Fills result.infeasibility and result.message for an infeasible capacity-bounded problem.
