@@ -86,7 +86,18 @@ int main(int argc, char** argv) {
   allocCmd
       ->add_option("--capacity", alloc.capacity,
                    "Bytes available; 0 (default) = unbounded, just minimise the peak")
-      ->check(CLI::NonNegativeNumber);
+      ->check(CLI::Validator(
+          [](std::string& text) -> std::string {
+            // Digits only, and no clamping: CLI11 reads 99999999999999999999 as INT64_MAX.
+            bool digits = !text.empty() && text.find_first_not_of("0123456789") == text.npos;
+            if (digits &&
+                (text.size() < 19 || (text.size() == 19 && text <= "9223372036854775807")))
+              return "";
+            return fmt::format("expected a whole number of bytes in [0, 9223372036854775807], "
+                               "got '{}'",
+                               text);
+          },
+          "BYTES"));
   addPlannerFlags(*allocCmd, alloc.solver, alloc.timeLimitSeconds, nullptr, &alloc.nodeLimit);
   addExactRuleFlags(*allocCmd, alloc.exact);
   allocCmd->add_option("-o,--output", alloc.output, "Write the CSV here instead of stdout");
