@@ -167,19 +167,18 @@ private:
     if (depth > kMaxDepth) return fail("knob expression nested too deeply");
     size_t start = p_;
     if (p_ < s_.size() && std::isdigit(uc(s_[p_]))) {
-      std::optional<int64_t> v = 0;
+      int64_t v = 0;
       while (p_ < s_.size() && std::isdigit(uc(s_[p_]))) {
-        if (auto tens = checkedMul(*v, 10))
-          v = checkedAdd(*tens, s_[p_] - '0');
-        else
-          v = std::nullopt;
-        if (!v) {
+        std::optional<int64_t> next = checkedMul(v, 10);
+        if (next) next = checkedAdd(*next, s_[p_] - '0');
+        if (!next) {
           p_ = start;
           return fail("integer does not fit in 64 bits");
         }
+        v = *next;
         ++p_;
       }
-      return KnobExpr::integer(*v);
+      return KnobExpr::integer(v);
     }
     if (peek('@')) {
       ++p_;

@@ -11,15 +11,12 @@ namespace ttlplan::lower {
 
 namespace {
 
-/// Sets cb.blockTiles; an error when a block, or all blocks of a fixed count, exceed kMaxCbBytes.
-std::optional<std::string> checkSize(CbInfo& cb) {
+/// An error when a block, or all blocks of a fixed count, exceed kMaxCbBytes.
+std::optional<std::string> checkSize(const CbInfo& cb) {
   std::vector<int64_t> factors = cb.blockShape;
   factors.push_back(cb.tileBytes);
   factors.push_back(cb.blockCount.value_or(1));
-  if (checkedProduct(factors, kMaxCbBytes)) {
-    cb.blockTiles = *checkedProduct(cb.blockShape);
-    return std::nullopt;
-  }
+  if (checkedProduct(factors, kMaxCbBytes)) return std::nullopt;
   return fmt::format("{}: error: CB {} needs {} tiles of {} B x {} block{}, more than {} B (1 "
                      "TiB, far above any L1); use a smaller block shape or block count",
                      cb.location, cb.name, fmt::join(cb.blockShape, " x "), cb.tileBytes,
@@ -82,6 +79,7 @@ Expected<std::vector<CbInfo>> extractCbs(ir::Operation* kernel, const ir::Bindin
       error = *tooLarge;
       return;
     }
+    cb.blockTiles = *checkedProduct(cb.blockShape); // a factor of the bytes checked above
     out.push_back(std::move(cb));
   });
   if (!error.empty()) return Error{error};

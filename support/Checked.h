@@ -3,7 +3,6 @@
 // ttlplan goes through these, so that an overflow becomes an error naming the value (the caller
 // says which) and never a wrapped number that plans "1 item on 1 core".
 #include <cstdint>
-#include <initializer_list>
 #include <optional>
 #include <span>
 
@@ -42,11 +41,6 @@ inline std::optional<int64_t> checkedProduct(std::span<const int64_t> factors,
     r = *next;
   }
   return r;
-}
-
-inline std::optional<int64_t> checkedProduct(std::initializer_list<int64_t> factors,
-                                             int64_t limit = INT64_MAX) {
-  return checkedProduct(std::span<const int64_t>(factors.begin(), factors.size()), limit);
 }
 
 } // namespace ttlplan

@@ -1,5 +1,7 @@
 #include "ttlplan/support/CsvTable.h"
 
+#include "ttlplan/support/ReadFile.h"
+
 #include <fmt/format.h>
 #include <fstream>
 
@@ -24,10 +26,7 @@ Expected<std::vector<CsvRow>> readCsvTable(const std::string& path) {
   if (!in) return Error{fmt::format("cannot read {}", path)};
   std::string line;
   if (!std::getline(in, line)) return Error{fmt::format("{} is empty (no header line)", path)};
-  // A UTF-8 byte order mark (spreadsheets write one) is not part of the first column's name.
-  constexpr std::string_view kByteOrderMark = "\xEF\xBB\xBF";
-  if (std::string_view(line).starts_with(kByteOrderMark)) line.erase(0, kByteOrderMark.size());
-  const std::vector<std::string> header = splitCsvLine(line);
+  const std::vector<std::string> header = splitCsvLine(std::string(withoutByteOrderMark(line)));
   std::vector<CsvRow> rows;
   for (int number = 2; std::getline(in, line); ++number) {
     if (line.empty() || line == "\r") continue;

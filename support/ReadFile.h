@@ -5,8 +5,16 @@
 #include <fstream>
 #include <sstream>
 #include <string>
+#include <string_view>
 
 namespace ttlplan {
+
+/// `text` without a leading UTF-8 byte order mark (spreadsheets and some editors write one; it is
+/// not part of the first word).
+inline std::string_view withoutByteOrderMark(std::string_view text) {
+  constexpr std::string_view kByteOrderMark = "\xEF\xBB\xBF";
+  return text.starts_with(kByteOrderMark) ? text.substr(kByteOrderMark.size()) : text;
+}
 
 inline Expected<std::string> readTextFile(const std::string& path) {
   std::ifstream in(path, std::ios::binary);

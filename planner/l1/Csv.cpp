@@ -90,8 +90,8 @@ Expected<CsvFile> parseCsv(std::string_view text, const std::string& file) {
   std::vector<int64_t> offsets;
   std::unordered_map<std::string, size_t> idLine;
   size_t lineNumber = 0;
-  // A UTF-8 byte order mark (spreadsheets write one) is not part of the first column's name.
-  size_t start = text.starts_with("\xEF\xBB\xBF") ? 3 : 0;
+  text = withoutByteOrderMark(text);
+  size_t start = 0;
   while (start < text.size()) {
     size_t newline = text.find('\n', start);
     std::string_view line =

@@ -36,7 +36,7 @@ struct Budget {
   bool hit = false;
 
   double elapsed() const { return std::chrono::duration<double>(Clock::now() - start).count(); }
-  /// Whether the time limit has passed (and from then on); for the work before the search.
+  /// Whether the time limit has passed (and from then on).
   bool outOfTime() {
     if (!hit && timeLimit > 0 && elapsed() > timeLimit) hit = true;
     return hit;
@@ -45,7 +45,7 @@ struct Budget {
   bool charge() {
     if (hit) return false;
     if (nodeLimit > 0 && nodes >= nodeLimit) return (hit = true, false);
-    if (timeLimit > 0 && (nodes & 255) == 0 && elapsed() > timeLimit) return (hit = true, false);
+    if ((nodes & 255) == 0 && outOfTime()) return false;
     ++nodes;
     return true;
   }
