@@ -1,5 +1,7 @@
 #include "ttlplan/driver/Error.h"
 
+#include "ttlplan/support/Text.h"
+
 #include <cctype>
 
 namespace ttlplan::driver {
@@ -41,8 +43,8 @@ bool isLocated(std::string_view message) {
 } // namespace
 
 std::string errorLine(std::string_view message) {
-  std::string line =
-      isLocated(message) ? std::string(message) : "ttlplan: error: " + std::string(message);
+  std::string line = printableText(message);
+  if (!isLocated(message)) line = "ttlplan: error: " + line;
   if (!line.ends_with('\n')) line += '\n';
   return line;
 }

@@ -1,5 +1,7 @@
 #include "ttlplan/ir/Diagnostics.h"
 
+#include "ttlplan/support/Text.h"
+
 #include <algorithm>
 #include <fmt/format.h>
 
@@ -60,12 +62,15 @@ std::string_view SourceManager::line(const std::string& file, uint32_t line) con
 }
 
 static void formatOne(std::string& out, const Diagnostic& d, const SourceManager* sources) {
-  out += fmt::format("{}: {}: {}\n", d.location.str(), toString(d.severity), d.message);
+  out += fmt::format("{}: {}: {}\n", printableText(d.location.str()), toString(d.severity),
+                     printableText(d.message));
   if (!sources || !d.location.known()) return;
   std::string_view text = sources->line(*d.location.file, d.location.line);
   if (text.empty()) return;
-  out += fmt::format("  {}\n  {}^\n", text,
-                     std::string(d.location.column > 0 ? d.location.column - 1 : 0, ' '));
+  // The caret under the column as printed: escaped bytes before it widen the line.
+  size_t before = std::min<size_t>(d.location.column > 0 ? d.location.column - 1 : 0, text.size());
+  out += fmt::format("  {}\n  {}^\n", printableText(text),
+                     std::string(printableText(text.substr(0, before)).size(), ' '));
 }
 
 std::string format(const Diagnostic& diagnostic, const SourceManager* sources) {

@@ -45,8 +45,12 @@ Value* Parser::resolve(const ValueRef& ref) {
 Value* Parser::resolve(const ValueRef& ref, const Type& writtenType) {
   Value* value = resolve(ref);
   if (value && value->type() != writtenType) {
-    error(ref.offset, fmt::format("'%{}' has type {} but the op says {}", ref.name,
-                                  value->type().str(), writtenType.str()));
+    std::string message = fmt::format("'%{}' has type {} but the op says {}", ref.name,
+                                      value->type().str(), writtenType.str());
+    if (!failed_)
+      diagnostics_.error(lexer_.location(ref.offset), std::move(message))
+          .note(value->location(), fmt::format("'%{}' is defined here", ref.name));
+    failed_ = true;
     return nullptr;
   }
   return value;
@@ -234,12 +238,12 @@ std::unique_ptr<Operation> Parser::parseOperation() {
       std::string hint;
       size_t best = 3;
       for (const OpDef& d : registeredOps())
-        if (size_t dist = editDistance(d.name, state.name); dist < best) {
+        if (size_t dist = editDistance(d.name, state.name, best); dist < best) {
           best = dist;
           hint = fmt::format("; did you mean '{}'?", d.name);
         }
       error(opOffset,
-            fmt::format("unknown op '{}'{}{}", state.name, hint,
+            fmt::format("unknown op {}{}{}", quotedInput(state.name), hint,
                         hint.empty() ? " (ops without a custom form must be written in "
                                        "generic form: \"dialect.op\"(...) : (...) -> (...))"
                                      : ""));

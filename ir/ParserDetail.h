@@ -5,6 +5,7 @@
 #include "ttlplan/ir/OpRegistry.h"
 #include "ttlplan/ir/Parser.h"
 #include "ttlplan/support/ReadFile.h"
+#include "ttlplan/support/Text.h"
 
 #include <algorithm>
 #include <bit>
@@ -48,7 +49,10 @@ std::optional<Type> builtinScalar(const std::string& word);
 /// instead of recursing until the stack runs out.
 constexpr int kMaxNesting = 256;
 
-inline size_t editDistance(std::string_view a, std::string_view b) {
+/// The edit distance of `a` and `b`, or `bound` when it is at least that: a length difference of
+/// `bound` or more answers at once, so a 4 MB identifier costs nothing against short op names.
+inline size_t editDistance(std::string_view a, std::string_view b, size_t bound) {
+  if ((a.size() > b.size() ? a.size() - b.size() : b.size() - a.size()) >= bound) return bound;
   std::vector<size_t> row(b.size() + 1);
   for (size_t j = 0; j <= b.size(); ++j)
     row[j] = j;
@@ -61,7 +65,7 @@ inline size_t editDistance(std::string_view a, std::string_view b) {
       diagonal = above;
     }
   }
-  return row[b.size()];
+  return std::min(row[b.size()], bound);
 }
 
 /// Everything a custom or generic op parser gathers before the op is built.
@@ -147,7 +151,7 @@ private:
   }
   std::string found() const {
     if (is(TokenKind::Eof)) return "end of file";
-    return fmt::format("'{}'", tok_.spelling);
+    return quotedInput(tok_.spelling);
   }
   Location here() const { return lexer_.location(tok_.offset); }
   /// The token after the current one, without consuming anything.

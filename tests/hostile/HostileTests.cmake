@@ -25,3 +25,6 @@ ttlplan_hostile_test(cb_one_huge_count 1 1 "block_count of %cba from 100000000 t
 ttlplan_hostile_test(capacity_overflow 2 1 "expected a whole number of bytes .*got '99999999999999999999'"
                      alloc ${hostile_dir}/bom.csv --capacity 99999999999999999999)
 ttlplan_hostile_test(csv_byte_order_mark 0 1 "alloc: optimal; peak 110 B" alloc ${hostile_dir}/bom.csv)
+# An endless input ends in a refusal (a file ttlplan cannot read: usage, exit 2), not in
+# std::bad_alloc (exit 134).
+ttlplan_hostile_test(endless_input 2 1 "'/dev/zero' is larger than 256 MiB" verify /dev/zero)

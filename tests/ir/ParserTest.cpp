@@ -198,6 +198,16 @@ TEST(Parser, PrinterRenamesShadowingFreeButCollidingNames) {
   EXPECT_NE(text.find("%x_1 = arith.addi %x, %x : index"), std::string::npos) << text;
 }
 
+TEST(ParserErrors, HugeIdentifiersAreCutAndNotComparedAtLength) {
+  // 4 MiB: the did-you-mean search skips names whose length differs by its bound, and the
+  // message quotes the first 80 bytes and says how long the name is.
+  std::string name(size_t(1) << 22, 'x');
+  std::string error = parseError("module {\n  " + name + "\n}\n");
+  EXPECT_EQ(error, "2:3: unknown op '" + name.substr(0, 80) +
+                       "...' (4194304 bytes) (ops without a custom form must be written in "
+                       "generic form: \"dialect.op\"(...) : (...) -> (...))");
+}
+
 TEST(ParserErrors, PointAtTheProblem) {
   EXPECT_EQ(parseError("module {\n  ttl.cb_wiat %x : index\n}\n"),
             "2:3: unknown op 'ttl.cb_wiat'; did you mean 'ttl.cb_wait'?");

@@ -1,0 +1,33 @@
+// Echoing input in messages (support/Text.h): control bytes escaped, long text cut and measured.
+#include "ttlplan/support/Text.h"
+
+#include "ttlplan/ir/Diagnostics.h"
+
+#include <gtest/gtest.h>
+#include <memory>
+
+using namespace ttlplan;
+
+TEST(Text, ControlBytesAreEscapedTabsAndUtf8Stay) {
+  EXPECT_EQ(printableText("a\x01\tb\x7f\n\xc3\xa9"), "a\\x01\tb\\x7f\\x0a\xc3\xa9");
+}
+
+TEST(Text, QuotedInputIsCutWithItsLength) {
+  EXPECT_EQ(quotedInput("abc"), "'abc'");
+  EXPECT_EQ(quotedInput(std::string(100, 'x'), 4), "'xxxx...' (100 bytes)");
+  EXPECT_EQ(quotedInput("\x02", 4), "'\\x02'");
+}
+
+TEST(Text, DiagnosticsNeverEchoRawControlBytes) {
+  ir::SourceManager sources;
+  sources.add("bin.ttl", "module {\n  \x01\x02 x\n}\n");
+  ir::Location at(std::make_shared<const std::string>("bin.ttl"), 2, 3);
+  ir::Diagnostic d{ir::Severity::Error, at, "found '\x01'", {}};
+  std::string text = ir::format(std::vector<ir::Diagnostic>{d}, &sources);
+  EXPECT_EQ(text, "bin.ttl:2:3: error: found '\\x01'\n    \\x01\\x02 x\n    ^\n");
+  // A column after escaped bytes keeps its caret under the same character.
+  d.location.column = 6; // the x
+  text = ir::format(std::vector<ir::Diagnostic>{d}, &sources);
+  EXPECT_EQ(text,
+            "bin.ttl:2:6: error: found '\\x01'\n    \\x01\\x02 x\n" + std::string(13, ' ') + "^\n");
+}
