@@ -67,10 +67,22 @@ static void formatOne(std::string& out, const Diagnostic& d, const SourceManager
   if (!sources || !d.location.known()) return;
   std::string_view text = sources->line(*d.location.file, d.location.line);
   if (text.empty()) return;
-  // The caret under the column as printed: escaped bytes before it widen the line.
   size_t before = std::min<size_t>(d.location.column > 0 ? d.location.column - 1 : 0, text.size());
-  out += fmt::format("  {}\n  {}^\n", printableText(text),
-                     std::string(printableText(text.substr(0, before)).size(), ' '));
+  // A long line (a 4 MB identifier) shows a window around the column, marked with "...".
+  constexpr size_t kContext = 80;
+  std::string head, tail;
+  if (before > kContext) {
+    text.remove_prefix(before - kContext);
+    before = kContext;
+    head = "...";
+  }
+  if (text.size() > before + kContext) {
+    text = text.substr(0, before + kContext);
+    tail = "...";
+  }
+  // The caret under the column as printed: escaped bytes before it widen the line.
+  out += fmt::format("  {}{}{}\n  {}^\n", head, printableText(text), tail,
+                     std::string(head.size() + printableText(text.substr(0, before)).size(), ' '));
 }
 
 std::string format(const Diagnostic& diagnostic, const SourceManager* sources) {

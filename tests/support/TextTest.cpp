@@ -31,3 +31,14 @@ TEST(Text, DiagnosticsNeverEchoRawControlBytes) {
   EXPECT_EQ(text,
             "bin.ttl:2:6: error: found '\\x01'\n    \\x01\\x02 x\n" + std::string(13, ' ') + "^\n");
 }
+
+TEST(Text, LongSourceLinesShowAWindowAroundTheColumn) {
+  ir::SourceManager sources;
+  std::string line = std::string(1000, 'a') + "X" + std::string(1000, 'b');
+  sources.add("long.ttl", line + "\n");
+  ir::Location at(std::make_shared<const std::string>("long.ttl"), 1, 1001); // the X
+  ir::Diagnostic d{ir::Severity::Error, at, "here", {}};
+  std::string text = ir::format(std::vector<ir::Diagnostic>{d}, &sources);
+  EXPECT_EQ(text, "long.ttl:1:1001: error: here\n  ..." + std::string(80, 'a') + "X" +
+                      std::string(79, 'b') + "...\n" + std::string(2 + 3 + 80, ' ') + "^\n");
+}
