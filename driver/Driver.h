@@ -101,6 +101,9 @@ struct RunRequest {
   std::string dumpDir;   ///< --dump DIR: every argument after the run
   std::string workDir;   ///< --work-dir: generate, build and run here, and keep it
   bool keep = false;     ///< --keep: keep the temporary work directory
+  /// --timeout: seconds the emulated program, and then the reference interpreter, may each
+  /// take before they are stopped (the interpreter reports what each thread was executing).
+  double timeoutSeconds = 300;
   /// The emulator to build against (its include folder and libttlplan_emu.a). Empty: the
   /// installed one when the running program is PREFIX/bin/ttlplan, else the build tree's. A
   /// library user whose ttlplan was installed elsewhere names the installed ones here.

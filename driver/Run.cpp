@@ -12,6 +12,7 @@
 
 #include <chrono>
 #include <cstdlib>
+#include <cstring>
 #include <filesystem>
 #include <fmt/format.h>
 #include <sstream>
@@ -146,6 +147,13 @@ Result<std::vector<codegen::EmuKernelFile>> generate(const RunRequest& request,
   return kernelFiles;
 }
 
+/// A step's child was stopped by a signal we got (^C, kill): the run ends there.
+Error interrupted(int signal) {
+  return Error::make(ErrorKind::Io, fmt::format("interrupted by signal {} ({}); its child process "
+                                                "group was killed",
+                                                signal, strsignal(signal)));
+}
+
 /// g++ against the emulator: the kernel objects, the registry, the host program.
 Result<bool> build(const RunRequest& request, const fs::path& work,
                    const std::vector<codegen::EmuKernelFile>& kernelFiles,
@@ -165,6 +173,7 @@ Result<bool> build(const RunRequest& request, const fs::path& work,
   for (const std::vector<std::string>& command :
        codegen::emuBuildCommands(options, kernelFiles, {kernelName})) {
     Expected<ProcessResult> r = runProcess(command);
+    if (r && r->interruptedBy) return interrupted(r->interruptedBy);
     if (!r || r->exitCode != 0)
       return Error::make(ErrorKind::Build,
                          fmt::format("building the generated code failed:\n  {}\n{}",
@@ -215,13 +224,66 @@ std::vector<ArgumentCheck> check(const RunRequest& request, const Reference& ref
 
 } // namespace
 
-Result<RunOutcome> runOnEmulator(const RunRequest& request, const ir::Device& device,
-                                 const Log& log) {
+namespace {
+
+/// Generates, builds and emulates in `work`, and checks against the reference.
+Result<RunOutcome> runIn(const fs::path& work, const RunRequest& request, const ir::Device& device,
+                         Lowered& lowered, Reference& ref, RunOutcome out) {
   auto step = [&](const char* name) {
     if (request.onStep) request.onStep(name);
   };
+  Result<std::vector<codegen::EmuKernelFile>> kernelFiles =
+      generate(request, device, lowered, work);
+  if (!kernelFiles) return kernelFiles.error();
+  auto inputs = makeInputs(ref.args, request);
+  if (!inputs) return inputs.error();
+  for (const auto& [name, tensor] : *inputs)
+    if (Status s = writeNpy((work / "in" / (name + ".npy")).string(), toNpy(tensor)); !s)
+      return Error::io(s.error().message);
+
+  auto buildStart = Clock::now();
+  step("building with g++");
+  if (Result<bool> built = build(request, work, *kernelFiles, ref.name); !built)
+    return built.error();
+  out.buildSeconds = secondsSince(buildStart);
+
+  auto emulateStart = Clock::now();
+  step("emulating");
+  fs::path program = work / ref.name / "host";
+  Expected<ProcessResult> ran = runProcess(
+      {program.string(), (work / "in").string(), (work / "out").string()},
+      {"TTLPLAN_EMU_DEVICE=" + (work / codegen::kEmuDeviceFile).string()}, request.timeoutSeconds);
+  out.emulateSeconds = secondsSince(emulateStart);
+  if (!ran) return Error::make(ErrorKind::Build, ran.error().message);
+  if (ran->interruptedBy) return interrupted(ran->interruptedBy);
+  if (ran->timedOut)
+    return Error::make(ErrorKind::Build,
+                       fmt::format("the emulated program did not finish within --timeout {} s "
+                                   "and was killed (a loop that does not end, or a wait nothing "
+                                   "satisfies){}{}",
+                                   request.timeoutSeconds,
+                                   ran->output.empty() ? "" : "; its output:\n", ran->output));
+  out.emulatorOutput = ran->output;
+  out.emulatorExit = ran->exitCode;
+
+  reference::ReferenceOptions refOptions;
+  refOptions.binding = lowered.plan->binding.binding;
+  refOptions.timeLimitSeconds = request.timeoutSeconds;
+  auto expected = reference::interpretKernel(ref.kernel, *inputs, device, refOptions);
+  if (!expected) return Error::input("reference: " + expected.error().message);
+  out.arguments = check(request, ref, *expected, work);
+  out.passed = out.emulatorExit == 0;
+  for (const ArgumentCheck& c : out.arguments)
+    out.passed = out.passed && c.missing.empty() && c.withinTolerance && c.dumpError.empty();
+  return out;
+}
+
+} // namespace
+
+Result<RunOutcome> runOnEmulator(const RunRequest& request, const ir::Device& device,
+                                 const Log& log) {
   auto start = Clock::now();
-  step("lowering");
+  if (request.onStep) request.onStep("lowering");
   Result<Lowered> lowered = lowerFile(request.lower, device, log);
   if (!lowered) return lowered.error();
   RunOutcome out;
@@ -232,46 +294,20 @@ Result<RunOutcome> runOnEmulator(const RunRequest& request, const ir::Device& de
   Result<fs::path> work = makeWorkDir(request);
   if (!work) return work.error();
   out.workDir = work->string();
-  Result<std::vector<codegen::EmuKernelFile>> kernelFiles =
-      generate(request, device, *lowered, *work);
-  if (!kernelFiles) return kernelFiles.error();
-  auto inputs = makeInputs(ref->args, request);
-  if (!inputs) return inputs.error();
-  for (const auto& [name, tensor] : *inputs)
-    if (Status s = writeNpy((*work / "in" / (name + ".npy")).string(), toNpy(tensor)); !s)
-      return Error::io(s.error().message);
-
-  auto buildStart = Clock::now();
-  step("building with g++");
-  if (Result<bool> built = build(request, *work, *kernelFiles, ref->name); !built)
-    return built.error();
-  out.buildSeconds = secondsSince(buildStart);
-
-  auto emulateStart = Clock::now();
-  step("emulating");
-  fs::path program = *work / ref->name / "host";
-  Expected<ProcessResult> ran =
-      runProcess({program.string(), (*work / "in").string(), (*work / "out").string()},
-                 {"TTLPLAN_EMU_DEVICE=" + (*work / codegen::kEmuDeviceFile).string()});
-  out.emulateSeconds = secondsSince(emulateStart);
-  if (!ran) return Error::make(ErrorKind::Build, ran.error().message);
-  out.emulatorOutput = ran->output;
-  out.emulatorExit = ran->exitCode;
-
-  reference::ReferenceOptions refOptions;
-  refOptions.binding = lowered->plan->binding.binding;
-  auto expected = reference::interpretKernel(ref->kernel, *inputs, device, refOptions);
-  if (!expected) return Error::input("reference: " + expected.error().message);
-  out.arguments = check(request, *ref, *expected, *work);
-  out.passed = out.emulatorExit == 0;
-  for (const ArgumentCheck& c : out.arguments)
-    out.passed = out.passed && c.missing.empty() && c.withinTolerance && c.dumpError.empty();
-  if (request.workDir.empty() && !request.keep && out.passed) {
+  Result<RunOutcome> result = runIn(*work, request, device, *lowered, *ref, std::move(out));
+  // A temporary work directory goes, whatever happened, unless --keep; a kept one is named.
+  bool keep = !request.workDir.empty() || request.keep;
+  if (!keep) {
     std::error_code ec;
     fs::remove_all(*work, ec);
-    out.workDirRemoved = true;
   }
-  return out;
+  if (!result) {
+    Error e = result.error();
+    if (keep) e.message += fmt::format("\n(work directory {} kept)", work->string());
+    return e;
+  }
+  result->workDirRemoved = !keep;
+  return result;
 }
 
 } // namespace ttlplan::driver

@@ -7,8 +7,10 @@
 
 #include "ttlplan/ir/Ops.h"
 #include "ttlplan/lower/Extract.h"
+#include "ttlplan/support/Deadline.h"
 
 #include <algorithm>
+#include <atomic>
 #include <cmath>
 #include <condition_variable>
 #include <deque>
@@ -127,6 +129,9 @@ struct ThreadSlot {
   std::function<std::string()> waitsFor; ///< while blocked: what for, in words
   std::function<bool()> ready;           ///< while blocked: whether it could go on
   std::optional<Error> error;            ///< how it failed
+  bool finished = false;                 ///< its run ended (normally or not)
+  /// The op it executes now (for the time-limit report; written by its thread alone).
+  std::atomic<const Operation*> current{nullptr};
 };
 
 using CbKey = std::pair<int, const Operation*>; ///< (core index, ttl.create_cb)
@@ -136,8 +141,10 @@ using SemaphoreKey = std::pair<int, const Operation*>;
 
 class Machine {
 public:
-  Machine(const KernelInfo& info, std::vector<HostTensor> tensors, size_t threads)
-      : info(info), tensors(std::move(tensors)), slots(threads), unfinished_(threads) {}
+  Machine(const KernelInfo& info, std::vector<HostTensor> tensors, size_t threads,
+          double timeLimitSeconds)
+      : info(info), tensors(std::move(tensors)), slots(threads), timeLimitSeconds(timeLimitSeconds),
+        deadline(Deadline::in(timeLimitSeconds)), unfinished_(threads) {}
 
   const KernelInfo& info;
   std::mutex mutex;
@@ -146,14 +153,18 @@ public:
   std::map<PipeKey, std::deque<MatrixPtr>> pipes;
   std::map<SemaphoreKey, int64_t> semaphores;
   std::vector<ThreadSlot> slots;
-  std::optional<std::string> deadlock; ///< the report, once every unfinished thread blocked
+  /// The report once the run stopped early: every unfinished thread blocked (a deadlock), or the
+  /// time limit passed.
+  std::optional<std::string> stopped;
+  double timeLimitSeconds; ///< ReferenceOptions::timeLimitSeconds (0: none)
+  Deadline deadline;
 
-  /// Blocks (with `lock` held on `mutex`) until `ready()`; false when the run ended in a deadlock
-  /// instead. `what` describes the wait for the deadlock report.
+  /// Blocks (with `lock` held on `mutex`) until `ready()`; false when the run stopped instead.
+  /// `what` describes the wait for the stop report.
   bool waitFor(std::unique_lock<std::mutex>& lock, size_t self, std::function<std::string()> what,
                const std::function<bool()>& ready) {
     if (ready()) return true;
-    if (deadlock) return false;
+    if (stopped) return false;
     slots[self].waiting = true;
     slots[self].waitsFor = std::move(what);
     slots[self].ready = ready;
@@ -164,12 +175,17 @@ public:
         ok = true;
         break;
       }
-      if (deadlock) break;
+      if (stopped) break;
       if (allBlocked()) {
         declareDeadlock();
         break;
       }
-      changed_.wait(lock);
+      if (deadline.isSet()) {
+        changed_.wait_until(lock, deadline.at());
+        if (deadline.passed() && !ready() && !stopped) declareTimeout();
+      } else {
+        changed_.wait(lock);
+      }
     }
     --waiting_;
     slots[self].waiting = false;
@@ -185,8 +201,25 @@ public:
   void finish(size_t self, std::optional<Error> error) {
     std::unique_lock<std::mutex> lock(mutex);
     slots[self].error = std::move(error);
+    slots[self].finished = true;
     --unfinished_;
-    if (unfinished_ > 0 && !deadlock && allBlocked()) declareDeadlock();
+    if (unfinished_ > 0 && !stopped && allBlocked()) declareDeadlock();
+    changed_.notify_all();
+  }
+
+  /// Ends the run at the time limit (call with the lock held): the report says what each
+  /// unfinished thread was executing or waiting for.
+  void declareTimeout() {
+    std::string report = fmt::format(
+        "{}: error: reference: @{} did not finish within the time limit of {} s; its threads were:",
+        where(*info.kernel), ir::KernelOp(info.kernel).symbolName(), timeLimitSeconds);
+    listThreads(report, "unfinished", [](const ThreadSlot& s) {
+      if (s.waiting) return s.waitsFor();
+      const Operation* op = s.current.load(std::memory_order_relaxed);
+      return op ? fmt::format("executing {} at {}", op->name(), where(*op))
+                : std::string("starting");
+    });
+    stopped = std::move(report);
     changed_.notify_all();
   }
 
@@ -206,20 +239,26 @@ private:
   }
 
   void declareDeadlock() {
-    constexpr size_t kMaxListed = 16;
     std::string report =
         fmt::format("{}: error: reference: deadlock: every unfinished thread of @{} is blocked",
                     where(*info.kernel), ir::KernelOp(info.kernel).symbolName());
-    size_t listed = 0, blocked = 0;
-    for (const ThreadSlot& s : slots) {
-      if (!s.waiting) continue;
-      ++blocked;
-      if (listed++ < kMaxListed) report += fmt::format("\n  {}: {}", s.label, s.waitsFor());
-    }
-    if (blocked > kMaxListed)
-      report += fmt::format("\n  ... and {} more blocked threads", blocked - kMaxListed);
-    deadlock = std::move(report);
+    listThreads(report, "blocked", [](const ThreadSlot& s) { return s.waitsFor(); });
+    stopped = std::move(report);
     changed_.notify_all();
+  }
+
+  /// Appends "\n  LABEL: STATE" for each unfinished thread (the first 16), then how many more.
+  template <typename State>
+  void listThreads(std::string& report, std::string_view kind, State state) const {
+    constexpr size_t kMaxListed = 16;
+    size_t listed = 0, unfinished = 0;
+    for (const ThreadSlot& s : slots) {
+      if (s.finished) continue;
+      ++unfinished;
+      if (listed++ < kMaxListed) report += fmt::format("\n  {}: {}", s.label, state(s));
+    }
+    if (unfinished > kMaxListed)
+      report += fmt::format("\n  ... and {} more {} threads", unfinished - kMaxListed, kind);
   }
 
   std::condition_variable changed_;
@@ -255,11 +294,12 @@ private:
   std::unordered_map<const Value*, RtValue> env_;
   /// The block each CB has reserved and not yet pushed (only its producer thread reserves).
   std::map<const Operation*, MatrixPtr> reserved_;
-  bool aborted_ = false; ///< the run ended in a deadlock while this thread was blocked
+  bool aborted_ = false;  ///< the run stopped (deadlock, time limit) while this thread ran
+  uint32_t executed_ = 0; ///< ops executed, to look at the clock every 256th
 
   Status aborted() {
     aborted_ = true;
-    return Error{"aborted"}; // never reported: the deadlock report wins
+    return Error{"aborted"}; // never reported: the stop report wins
   }
 
 public:
@@ -319,6 +359,12 @@ private:
   }
 
   Status exec(Operation& op) {
+    m_.slots[self_].current.store(&op, std::memory_order_relaxed);
+    if ((++executed_ & 255) == 0 && m_.deadline.passed()) {
+      std::unique_lock<std::mutex> lock(m_.mutex);
+      if (!m_.stopped) m_.declareTimeout();
+      return aborted();
+    }
     const std::string& n = op.name();
     std::string_view dialect = op.dialect();
     if (dialect == "arith") return execArith(op);
@@ -1133,7 +1179,7 @@ interpretUnchecked(Operation* kernel, const std::map<std::string, HostTensor>& i
     return opError(*kernel, fmt::format("{} cores x {} threads is more than the {} threads the "
                                         "reference runs",
                                         info.rows * info.cols, perCore, kMaxThreads));
-  Machine machine(info, std::move(tensors), total);
+  Machine machine(info, std::move(tensors), total, options.timeLimitSeconds);
   std::vector<std::unique_ptr<ThreadRun>> runs;
   for (int y = 0; y < info.rows; ++y)
     for (int x = 0; x < info.cols; ++x)
@@ -1178,7 +1224,7 @@ interpretUnchecked(Operation* kernel, const std::map<std::string, HostTensor>& i
   // The first failing thread in (core, thread) order: the same whatever the interleaving was.
   for (const ThreadSlot& s : machine.slots)
     if (s.error) return *s.error;
-  if (machine.deadlock) return Error{*machine.deadlock};
+  if (machine.stopped) return Error{*machine.stopped};
 
   std::map<std::string, HostTensor> out;
   for (size_t i = 0; i < info.arguments.size(); ++i)

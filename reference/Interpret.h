@@ -24,6 +24,9 @@ struct ReferenceOptions {
   int gridRows = 0, gridCols = 0;
   /// A value for every knob the kernel uses (`ttl.param`).
   ir::Binding binding;
+  /// Wall-clock seconds before the run stops with a report of what each thread was executing
+  /// or waiting for (a kernel that loops forever); 0 for none.
+  double timeLimitSeconds = 0;
 };
 
 /// One argument of a kernel under a binding: what `interpretKernel` reads and returns for it.

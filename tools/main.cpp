@@ -176,8 +176,21 @@ int main(int argc, char** argv) {
                      "Write every argument after the run to DIR/<name>.npy (float32)");
   runCmd->add_option("--work-dir", runFlags.workDir,
                      "Generate, build and run in DIR and keep it (default: a temporary directory, "
-                     "removed after a passing run)");
-  runCmd->add_flag("--keep", runFlags.keep, "Keep the temporary work directory");
+                     "removed when the run ends, whatever its outcome)");
+  runCmd->add_flag("--keep", runFlags.keep,
+                   "Keep the temporary work directory (its path is printed)");
+  // One record, so that --timeout gets the same number check as every table option (NaN too).
+  static const ttlplan::OptionRecord kTimeout{
+      "timeout",
+      "Seconds the emulated program, and then the reference interpreter, may each run before "
+      "they are stopped, 0 for no limit; the interpreter's report names what each thread was "
+      "executing",
+      ttlplan::OptionType::Real,
+      0,
+      1e6,
+      {},
+      "300"};
+  addOption(*runCmd, kTimeout, runFlags.timeoutSeconds);
   runCmd->add_flag("--no-validate", runFlags.noValidate,
                    "Do not run the plan validators (to see what a bad plan does in the emulator)");
   runCmd->add_option("--force-cb-address", runFlags.forceCbAddress,

@@ -28,3 +28,14 @@ ttlplan_hostile_test(csv_byte_order_mark 0 1 "alloc: optimal; peak 110 B" alloc 
 # An endless input ends in a refusal (a file ttlplan cannot read: usage, exit 2), not in
 # std::bad_alloc (exit 134).
 ttlplan_hostile_test(endless_input 2 1 "'/dev/zero' is larger than 256 MiB" verify /dev/zero)
+# run --timeout stops an emulated program that does not end (10^15 iterations per thread); the
+# work directory goes with it (the reference interpreter's report: tests/reference).
+ttlplan_hostile_test(run_timeout 1 1 "the emulated program did not finish within --timeout 2 s and was killed"
+                     run --timeout 2 ${hostile_dir}/endless_loop.ttl)
+ttlplan_hostile_test(run_timeout_nan 2 1 "--timeout: expected a number in \\[0, 1000000\\], got 'nan'"
+                     run --timeout nan ${hostile_dir}/endless_loop.ttl)
+# ^C or kill of `run` kills its child's process group and removes the work directory.
+add_test(NAME cli.hostile_interrupt_run
+         COMMAND bash ${hostile_dir}/interrupt_run.sh $<TARGET_FILE:ttlplan>
+                 ${hostile_dir}/endless_loop.ttl)
+set_tests_properties(cli.hostile_interrupt_run PROPERTIES TIMEOUT 180)

@@ -6,6 +6,7 @@
 #include "ttlplan/ir/Verifier.h"
 #include "ttlplan/reference/RandomInputs.h"
 
+#include <algorithm>
 #include <cmath>
 #include <functional>
 #include <gtest/gtest.h>
@@ -220,6 +221,34 @@ module {
   }
 }
 )";
+
+TEST(ReferenceInterpret, TimeLimitStopsAnEndlessKernelNamingWhatEachThreadDid) {
+  // tests/hostile/endless_loop.ttl: three threads of 10^15 iterations each.
+  ir::DiagnosticEngine diags;
+  const std::string file = kSource + "/tests/hostile/endless_loop.ttl";
+  auto module = verified(ir::parseFile(file, diags), diags);
+  ASSERT_TRUE(module);
+  ReferenceOptions options;
+  options.timeLimitSeconds = 0.5;
+  HostTensor zero{{32, 32}, std::vector<double>(32 * 32, 0.0)};
+  Expected<Tensors> out = run(*module, {{"a", zero}, {"c", zero}}, options);
+  ASSERT_FALSE(out);
+  const std::string& m = out.error().message;
+  EXPECT_NE(m.find("endless_loop.ttl:11:3: error: reference: @endless did not finish within the "
+                   "time limit of 0.5 s; its threads were:"),
+            std::string::npos)
+      << m;
+  // One line per thread, each naming an op of that thread: executing it, or waiting at a CB op.
+  EXPECT_NE(m.find("\n  core (0, 0) ttl.datamovement_thread at " + file + ":15:5: "),
+            std::string::npos)
+      << m;
+  EXPECT_NE(m.find("\n  core (0, 0) ttl.compute_thread at " + file + ":27:5: "), std::string::npos)
+      << m;
+  EXPECT_NE(m.find("\n  core (0, 0) ttl.datamovement_thread at " + file + ":40:5: "),
+            std::string::npos)
+      << m;
+  EXPECT_EQ(std::count(m.begin(), m.end(), '\n'), 3) << m;
+}
 
 TEST(ReferenceInterpret, ReceiveWithoutSendIsADeadlockNamingTheThreads) {
   auto module = parse(kReceiveWithoutSend);

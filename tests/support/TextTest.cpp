@@ -8,14 +8,14 @@
 
 using namespace ttlplan;
 
-TEST(Text, ControlBytesAreEscapedTabsAndUtf8Stay) {
-  EXPECT_EQ(printableText("a\x01\tb\x7f\n\xc3\xa9"), "a\\x01\tb\\x7f\\x0a\xc3\xa9");
+TEST(Text, ControlBytesAreEscapedTabsNewlinesAndUtf8Stay) {
+  EXPECT_EQ(printableText("a\x01\tb\x7f\r\n\xc3\xa9"), "a\\x01\tb\\x7f\\x0d\n\xc3\xa9");
 }
 
 TEST(Text, QuotedInputIsCutWithItsLength) {
   EXPECT_EQ(quotedInput("abc"), "'abc'");
   EXPECT_EQ(quotedInput(std::string(100, 'x'), 4), "'xxxx...' (100 bytes)");
-  EXPECT_EQ(quotedInput("\x02", 4), "'\\x02'");
+  EXPECT_EQ(quotedInput("\x02\n", 4), "'\\x02\\x0a'");
 }
 
 TEST(Text, DiagnosticsNeverEchoRawControlBytes) {
