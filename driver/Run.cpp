@@ -222,10 +222,6 @@ std::vector<ArgumentCheck> check(const RunRequest& request, const Reference& ref
   return out;
 }
 
-} // namespace
-
-namespace {
-
 /// Generates, builds and emulates in `work`, and checks against the reference.
 Result<RunOutcome> runIn(const fs::path& work, const RunRequest& request, const ir::Device& device,
                          Lowered& lowered, Reference& ref, RunOutcome out) {
@@ -270,7 +266,8 @@ Result<RunOutcome> runIn(const fs::path& work, const RunRequest& request, const 
   refOptions.binding = lowered.plan->binding.binding;
   refOptions.timeLimitSeconds = request.timeoutSeconds;
   auto expected = reference::interpretKernel(ref.kernel, *inputs, device, refOptions);
-  if (!expected) return Error::input("reference: " + expected.error().message);
+  // Its messages say "reference:" themselves, located at the op where there is one.
+  if (!expected) return Error::input(expected.error().message);
   out.arguments = check(request, ref, *expected, work);
   out.passed = out.emulatorExit == 0;
   for (const ArgumentCheck& c : out.arguments)

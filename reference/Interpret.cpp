@@ -1111,7 +1111,7 @@ interpretUnchecked(Operation* kernel, const std::map<std::string, HostTensor>& i
                    const ir::Device& device, const ReferenceOptions& options) {
   if (!kernel || !kernel->isa(ir::KernelOp::kName) || kernel->numRegions() != 1 ||
       kernel->region(0).empty())
-    return Error{"error: reference: interpretKernel needs a ttl.kernel op"};
+    return Error{"reference: interpretKernel needs a ttl.kernel op"};
   KernelInfo info;
   info.kernel = kernel;
   info.binding = options.binding;
@@ -1200,8 +1200,7 @@ interpretUnchecked(Operation* kernel, const std::map<std::string, HostTensor>& i
         Status s = runs[i]->run();
         if (!s && !runs[i]->wasAborted()) error = s.error();
       } catch (const std::exception& e) {
-        error =
-            Error{fmt::format("error: reference: {} failed: {}", machine.slots[i].label, e.what())};
+        error = Error{fmt::format("reference: {} failed: {}", machine.slots[i].label, e.what())};
       }
       machine.finish(i, std::move(error));
     };
@@ -1238,7 +1237,7 @@ Expected<std::vector<ArgumentInfo>> kernelArguments(ir::Operation* kernel,
                                                     const ir::Binding& binding) {
   if (!kernel || !kernel->isa(ir::KernelOp::kName) || kernel->numRegions() != 1 ||
       kernel->region(0).empty())
-    return Error{"error: reference: kernelArguments needs a ttl.kernel op"};
+    return Error{"reference: kernelArguments needs a ttl.kernel op"};
   std::vector<ArgumentInfo> out;
   std::vector<Value*> args = ir::KernelOp(kernel).arguments();
   for (size_t i = 0; i < args.size(); ++i) {
@@ -1300,7 +1299,7 @@ interpretKernel(ir::Operation* kernel, const std::map<std::string, HostTensor>& 
   try {
     return interpretUnchecked(kernel, inputs, device, options);
   } catch (const std::exception& e) {
-    return Error{fmt::format("error: reference: {}", e.what())};
+    return Error{fmt::format("reference: {}", e.what())};
   }
 }
 
