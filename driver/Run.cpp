@@ -26,6 +26,11 @@ namespace {
 
 using Clock = std::chrono::steady_clock;
 
+/// The exit status of an emulated program whose run was stopped at TTLPLAN_EMU_TIMEOUT
+/// (docs/emulator.md), and how much longer than that the process may take before it is killed.
+constexpr int kEmulatorStoppedExit = 4;
+constexpr double kEmulatorGraceSeconds = 10;
+
 double secondsSince(Clock::time_point start) {
   return std::chrono::duration<double>(Clock::now() - start).count();
 }
@@ -246,18 +251,23 @@ Result<RunOutcome> runIn(const fs::path& work, const RunRequest& request, const 
   auto emulateStart = Clock::now();
   step("emulating");
   fs::path program = work / ref.name / "host";
-  Expected<ProcessResult> ran = runProcess(
-      {program.string(), (work / "in").string(), (work / "out").string()},
-      {"TTLPLAN_EMU_DEVICE=" + (work / codegen::kEmuDeviceFile).string()}, request.timeoutSeconds);
+  // The emulator stops its run at the limit and reports each thread (exit status 4); the
+  // process limit, a little later, catches a program stuck outside the run.
+  const bool limited = request.timeoutSeconds > 0;
+  Expected<ProcessResult> ran =
+      runProcess({program.string(), (work / "in").string(), (work / "out").string()},
+                 {"TTLPLAN_EMU_DEVICE=" + (work / codegen::kEmuDeviceFile).string(),
+                  fmt::format("TTLPLAN_EMU_TIMEOUT={}", request.timeoutSeconds)},
+                 limited ? request.timeoutSeconds + kEmulatorGraceSeconds : 0);
   out.emulateSeconds = secondsSince(emulateStart);
   if (!ran) return Error::make(ErrorKind::Build, ran.error().message);
   if (ran->interruptedBy) return interrupted(ran->interruptedBy);
-  if (ran->timedOut)
+  if (ran->timedOut || (limited && ran->exitCode == kEmulatorStoppedExit))
     return Error::make(ErrorKind::Build,
                        fmt::format("the emulated program did not finish within --timeout {} s "
-                                   "and was killed (a loop that does not end, or a wait nothing "
+                                   "and was {} (a loop that does not end, or a wait nothing "
                                    "satisfies){}{}",
-                                   request.timeoutSeconds,
+                                   request.timeoutSeconds, ran->timedOut ? "killed" : "stopped",
                                    ran->output.empty() ? "" : "; its output:\n", ran->output));
   out.emulatorOutput = ran->output;
   out.emulatorExit = ran->exitCode;

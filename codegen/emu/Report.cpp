@@ -58,6 +58,8 @@ const char* kindName(ErrorKind kind) {
   switch (kind) {
   case ErrorKind::Deadlock:
     return "deadlock";
+  case ErrorKind::Timeout:
+    return "timeout";
   case ErrorKind::PopWithoutWait:
     return "pop without wait";
   case ErrorKind::PushBeyondCapacity:

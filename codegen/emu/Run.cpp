@@ -66,33 +66,6 @@ bool satisfied(Run& r, const ThreadCtx& t) {
   return true;
 }
 
-std::string describeWait(Run& r, const ThreadCtx& t) {
-  std::string s = t.waitFn;
-  switch (t.wait) {
-  case WaitKind::Reserve:
-  case WaitKind::Front: {
-    const CbState& c = r.cbAt(t.core, t.waitCb);
-    const bool reserve = t.wait == WaitKind::Reserve;
-    s += "(cb " + std::to_string(t.waitCb) + ", " + tilesText(t.waitWant) +
-         "): " + std::to_string(reserve ? c.freePages() : c.filled()) + " of " +
-         std::to_string(t.waitWant) + " pages " + (reserve ? "free" : "filled");
-    if (t.waitWant > c.numPages) s += " (the CB holds " + cbPagesText(c.numPages) + ")";
-    return s;
-  }
-  case WaitKind::SemEq:
-  case WaitKind::SemMin: {
-    const uint32_t id = (t.waitAddr - r.dev.spec.semaphore_base) / 16;
-    s += "(semaphore " + std::to_string(id) + " at L1 " + hex(t.waitAddr) + ", " +
-         (t.wait == WaitKind::SemEq ? "== " : ">= ") + std::to_string(t.waitWant) + "): holds " +
-         std::to_string(readWord(r, t.core, t.waitAddr));
-    return s;
-  }
-  case WaitKind::None:
-    break;
-  }
-  return s + ": not blocked";
-}
-
 /// Every unfinished thread is blocked (lock held): report each wait, then wake everybody so that
 /// the threads unwind (RunAborted) and the run ends.
 void abortDeadlock(Run& r) {
@@ -115,6 +88,7 @@ void finishThread(ThreadCtx& t) {
     t.blocked = false;
     --r.blocked;
   }
+  t.finished = true;
   --r.live;
   if (!r.aborted && r.live > 0 && r.blocked == r.live) abortDeadlock(r);
 }
@@ -124,7 +98,7 @@ void threadMain(ThreadCtx& t) {
   try {
     t.kernel->entry();
   } catch (const RunAborted&) {
-    // The run was aborted (deadlock, reported already); this thread just ends.
+    // The run was aborted (deadlock or time limit, reported already); this thread just ends.
   } catch (const std::exception& e) {
     threadError(t, ErrorKind::Misuse, std::string("the kernel threw: ") + e.what(),
                 std::source_location::current());
@@ -360,7 +334,50 @@ bool setUp(Run& r) {
   return true;
 }
 
+/// Options::timeLimitSeconds, or else TTLPLAN_EMU_TIMEOUT (0 when neither is set; a bad value is
+/// reported and ignored).
+double timeLimitSeconds(const std::source_location& loc) {
+  if (double limit = options().timeLimitSeconds; limit > 0) return limit;
+  const char* text = std::getenv("TTLPLAN_EMU_TIMEOUT");
+  if (!text || !*text) return 0;
+  char* end = nullptr;
+  const double limit = std::strtod(text, &end);
+  if (*end == '\0' && limit >= 0 && limit <= 1e9) return limit;
+  setupError(ErrorKind::Misuse,
+             std::string("TTLPLAN_EMU_TIMEOUT=") + text +
+                 ": expected seconds, a number in [0, 1e9]; the run has no time limit",
+             loc);
+  return 0;
+}
+
 } // namespace
+
+std::string describeWait(Run& r, const ThreadCtx& t) {
+  std::string s = t.waitFn;
+  switch (t.wait) {
+  case WaitKind::Reserve:
+  case WaitKind::Front: {
+    const CbState& c = r.cbAt(t.core, t.waitCb);
+    const bool reserve = t.wait == WaitKind::Reserve;
+    s += "(cb " + std::to_string(t.waitCb) + ", " + tilesText(t.waitWant) +
+         "): " + std::to_string(reserve ? c.freePages() : c.filled()) + " of " +
+         std::to_string(t.waitWant) + " pages " + (reserve ? "free" : "filled");
+    if (t.waitWant > c.numPages) s += " (the CB holds " + cbPagesText(c.numPages) + ")";
+    return s;
+  }
+  case WaitKind::SemEq:
+  case WaitKind::SemMin: {
+    const uint32_t id = (t.waitAddr - r.dev.spec.semaphore_base) / 16;
+    s += "(semaphore " + std::to_string(id) + " at L1 " + hex(t.waitAddr) + ", " +
+         (t.wait == WaitKind::SemEq ? "== " : ">= ") + std::to_string(t.waitWant) + "): holds " +
+         std::to_string(readWord(r, t.core, t.waitAddr));
+    return s;
+  }
+  case WaitKind::None:
+    break;
+  }
+  return s + ": not blocked";
+}
 
 std::string ThreadCtx::where() const {
   return "core " + coreText(x, y) + " " + (kernel ? kernel->name : std::string("?"));
@@ -374,7 +391,10 @@ ThreadCtx& current(const std::source_location& loc) {
                  loc.file_name(), static_cast<unsigned>(loc.line()));
     std::abort();
   }
-  return *tlsCtx;
+  ThreadCtx& t = *tlsCtx;
+  t.lastCall.store(loc, std::memory_order_relaxed);
+  if (t.run->stopRequested.load(std::memory_order_relaxed)) throw RunAborted{};
+  return t;
 }
 
 void threadError(ThreadCtx& t, ErrorKind kind, const std::string& message,
@@ -544,7 +564,9 @@ void EnqueueProgram(CommandQueue& cq, Program& program, bool blocking, std::sour
     return;
   }
 
+  const double timeLimit = timeLimitSeconds(loc);
   const auto start = std::chrono::steady_clock::now();
+  RunTimeLimit limit(run, timeLimit);
   std::vector<std::thread> threads;
   threads.reserve(run.threads.size());
   run.live = static_cast<int>(run.threads.size());
@@ -566,6 +588,12 @@ void EnqueueProgram(CommandQueue& cq, Program& program, bool blocking, std::sour
   }
   for (std::thread& th : threads)
     th.join();
+  if (limit.stopped() && options().exitOnError) {
+    std::fprintf(stderr, "emulator: the run was stopped at its time limit; exit status 4\n");
+    std::fflush(stdout);
+    std::fflush(stderr);
+    std::_Exit(4);
+  }
   const double seconds =
       std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
 

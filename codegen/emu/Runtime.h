@@ -6,6 +6,7 @@
 #include "host_api.h"
 #include "ttlplan_emu_kernel.h"
 
+#include <atomic>
 #include <condition_variable>
 #include <cstdint>
 #include <map>
@@ -13,6 +14,7 @@
 #include <mutex>
 #include <source_location>
 #include <string>
+#include <thread>
 #include <utility>
 #include <vector>
 
@@ -26,6 +28,7 @@ constexpr uint32_t kMaxDstTiles = 16;
 
 enum class ErrorKind {
   Deadlock,
+  Timeout,
   PopWithoutWait,
   PushBeyondCapacity,
   WriteOutsideL1,
@@ -35,8 +38,8 @@ enum class ErrorKind {
 };
 const char* kindName(ErrorKind kind);
 
-/// Unwinds an emulated thread when its run is aborted (deadlock). Thrown only inside kernel
-/// threads and caught at their entry; it never reaches the host or a test.
+/// Unwinds an emulated thread when its run is aborted (deadlock, time limit). Thrown only inside
+/// kernel threads and caught at their entry; it never reaches the host or a test.
 struct RunAborted {};
 
 /// "FILE:LINE:COL: text" of the nearest `// FILE:LINE:COL: text` comment at or before loc's line in
@@ -224,6 +227,10 @@ struct ThreadCtx {
   uint32_t waitAddr = 0;
   const char* waitFn = "";
   std::source_location waitLoc;
+  bool finished = false; // returned from its kernel (guarded by Run::m)
+  /// The location of its latest kernel API call (for the time limit's report; written by the
+  /// thread, read by the watchdog).
+  std::atomic<std::source_location> lastCall{};
 
   // Transfers issued and not yet barrier-waited: local L1 byte ranges [lo, hi).
   std::vector<std::pair<uint32_t, uint32_t>> pendingReads;  // destinations
@@ -246,6 +253,8 @@ struct Run {
   int live = 0;
   int blocked = 0;
   bool aborted = false;
+  /// Set at the time limit: every kernel API call then ends its thread (RunAborted).
+  std::atomic<bool> stopRequested{false};
 
   std::vector<CbState> cbs; // numCores * max_cbs
   std::vector<uint8_t> coreHasOverlap;
@@ -256,8 +265,38 @@ struct Run {
   CbState& cbAt(int core, uint32_t index) { return cbs[core * dev.spec.max_cbs + index]; }
 };
 
-/// The calling kernel thread's context; a fatal error outside a kernel thread.
+/// The calling kernel thread's context; a fatal error outside a kernel thread. Every kernel API
+/// call starts here: it records the call's location and ends the thread (RunAborted) once the
+/// run's time limit has passed.
 ThreadCtx& current(const std::source_location& loc);
+/// What a blocked thread waits for: "cb_wait_front(cb 1, 2 tiles): 0 of 2 pages filled" (lock
+/// held).
+std::string describeWait(Run& r, const ThreadCtx& t);
+
+/// Watches one run's time limit (Options::timeLimitSeconds; TimeLimit.cpp): when it passes, reports
+/// a timeout that lists every unfinished thread and stops the run.
+class RunTimeLimit {
+public:
+  /// Starts watching when seconds > 0.
+  RunTimeLimit(Run& run, double seconds);
+  /// Tells the watchdog the run ended (every thread joined) and waits for it.
+  ~RunTimeLimit();
+  RunTimeLimit(const RunTimeLimit&) = delete;
+  RunTimeLimit& operator=(const RunTimeLimit&) = delete;
+  /// Whether the run was stopped at its limit.
+  bool stopped() const { return stopped_; }
+
+private:
+  void watch();
+  void stopRun();
+  Run& run_;
+  double seconds_;
+  std::mutex m_;
+  std::condition_variable cv_;
+  bool ended_ = false;
+  std::atomic<bool> stopped_{false};
+  std::thread thread_;
+};
 /// The configured CB `cb` of the calling thread's core, or null after a misuse report.
 CbState* cbOf(ThreadCtx& t, uint32_t cb, const char* fn, const std::source_location& loc);
 /// Blocks (lock held) until the wait recorded in t is satisfied; throws RunAborted on deadlock.

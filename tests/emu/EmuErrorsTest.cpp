@@ -84,6 +84,82 @@ TEST_F(EmuErrors, SemaphoreDeadlockNamesTheSemaphore) {
   CloseDevice(device);
 }
 
+// ---- Time limit: a run that does not end (no deadlock: two threads keep moving pages, one keeps
+// calling the API) is stopped; the report lists each unfinished thread with its wait or its last
+// call, and every thread unwinds at its next kernel API call, so EnqueueProgram returns.
+
+void endlessReader() {
+  while (true) {
+    // endless.ttl:3:5: ttl.cb_reserve %cb
+    cb_reserve_back(0, 1);
+    cb_push_back(0, 1);
+  }
+}
+
+void endlessCompute() {
+  while (true) {
+    // endless.ttl:9:5: ttl.cb_wait %cb
+    cb_wait_front(0, 1);
+    cb_pop_front(0, 1);
+  }
+}
+
+void waitingWriter() {
+  volatile tt_l1_ptr uint32_t* sem =
+      reinterpret_cast<volatile tt_l1_ptr uint32_t*>(get_semaphore(0));
+  // endless.ttl:15:3: ttl.semaphore_wait %s
+  noc_semaphore_wait(sem, 1);
+}
+
+void spinningReader() {
+  while (true) {
+    // spin.ttl:4:7: %s = ttl.semaphore
+    (void)get_semaphore(0);
+  }
+}
+
+TEST_F(EmuErrors, TimeLimitStopsTheRunAndNamesEveryThread) {
+  registerKernel("emu_test/endless/reader.cpp", endlessReader);
+  registerKernel("emu_test/endless/compute.cpp", endlessCompute);
+  registerKernel("emu_test/endless/writer.cpp", waitingWriter);
+  registerKernel("emu_test/spin/reader.cpp", spinningReader);
+  Options o = options();
+  o.timeLimitSeconds = 0.5;
+  setOptions(o);
+  IDevice* device = CreateDevice(0);
+  Program program = CreateProgram();
+  const CoreCoord core{0, 0}, spinner{1, 0};
+  addCb(program, core, 0, 2, tt::DataFormat::Float16_b);
+  CreateSemaphore(program, core, 0);
+  CreateKernel(program, "emu_test/endless/reader.cpp", core, readerConfig());
+  CreateKernel(program, "emu_test/endless/compute.cpp", core, computeConfig());
+  CreateKernel(program, "emu_test/endless/writer.cpp", core, writerConfig());
+  CreateKernel(program, "emu_test/spin/reader.cpp", spinner, readerConfig());
+  const auto start = std::chrono::steady_clock::now();
+  EnqueueProgram(device->command_queue(), program, true);
+  const auto elapsed = std::chrono::steady_clock::now() - start;
+  EXPECT_GE(elapsed, std::chrono::milliseconds(500));
+  EXPECT_LT(elapsed, std::chrono::seconds(30)); // a hang guard, not a timing
+  o.timeLimitSeconds = 0;
+  setOptions(o);
+  const auto errors = lastRunErrors();
+  ASSERT_EQ(errors.size(), 1u) << allReports(errors);
+  EXPECT_EQ(errors[0].kind, "timeout");
+  EXPECT_EQ(errors[0].message, "the run did not finish within 0.5 s; the unfinished threads:");
+  // The reader and compute threads may be caught blocked or running; either way at their calls.
+  EXPECT_TRUE(hasError(errors, "timeout",
+                       {"  core (0,0) reader: ", "  core (0,0) compute: ",
+                        "  core (0,0) writer: blocked in noc_semaphore_wait(semaphore 0 at L1 "
+                        "0x186a0, == 1): holds 0\n    at endless.ttl:15:3: ttl.semaphore_wait %s",
+                        "  core (1,0) reader: running, its last kernel API call\n    at "
+                        "spin.ttl:4:7: %s = ttl.semaphore"}))
+      << errors[0].report;
+  const std::string& report = errors[0].report;
+  EXPECT_TRUE(report.find("at endless.ttl:3:5: ttl.cb_reserve %cb") != std::string::npos) << report;
+  EXPECT_TRUE(report.find("at endless.ttl:9:5: ttl.cb_wait %cb") != std::string::npos) << report;
+  CloseDevice(device);
+}
+
 // ---- Pop without wait, push beyond the reservation: one data-movement thread misusing a CB.
 
 void popWithoutWaitReader() {

@@ -77,14 +77,21 @@ struct Options {
   bool exitOnError = true;
   /// Print each error report and the per-run statistics line to stderr.
   bool printReports = true;
+  /// Seconds one EnqueueProgram may run, 0 for no limit (TTLPLAN_EMU_TIMEOUT sets it for a
+  /// generated host program; `ttlplan run --timeout` passes it). At the limit a "timeout" error
+  /// lists every unfinished thread with the wait it is blocked in or the kernel API call it made
+  /// last; each thread then ends at its next kernel API call. With exitOnError the program exits
+  /// with status 4 right after; a thread that makes no further call ends the process (status 4)
+  /// 2 s later whatever the options.
+  double timeLimitSeconds = 0;
 };
 void setOptions(const Options& options);
 Options options();
 
 /// One detected error (docs/emulator.md "What it detects").
 struct Error {
-  std::string kind;     // "deadlock", "pop without wait", "push beyond capacity", "write outside
-                        // L1", "CB overlap", "unissued barrier", "misuse"
+  std::string kind;     // "deadlock", "timeout", "pop without wait", "push beyond capacity",
+                        // "write outside L1", "CB overlap", "unissued barrier", "misuse"
   std::string message;  // first line after the kind, e.g. "cb_pop_front(cb 1, 2 tiles): ..."
   std::string report;   // the full text block printed to stderr (every line)
   unsigned repeats = 0; // further occurrences at the same source line that were not reported again
