@@ -2,6 +2,10 @@
 
 #include "ttlplan/codegen/CppText.h"
 #include "ttlplan/ir/Ops.h"
+#include "ttlplan/ir/Verifier.h"
+#include "ttlplan/lower/Extract.h"
+#include "ttlplan/lower/passes/DataMovementSupport.h"
+#include "ttlplan/support/Checked.h"
 
 #include <fmt/format.h>
 #include <fmt/ranges.h>
@@ -144,19 +148,26 @@ bool HostEmitter::collectTensors() {
     info.value = arg;
     info.name = arg->nameHint();
     info.var = names_.unique("buf_" + sanitizeIdentifier(info.name));
-    int64_t elements = 1;
+    bool dynamic = false;
     for (const ir::Dim& d : t.shape()) {
       if (!d.isStatic()) {
         ok = fail(loc, fmt::format("codegen: tensor %{} has the non-constant dimension {}; "
                                    "apply-plan substitutes knobs",
                                    info.name, d.str()));
-        elements = -1;
+        dynamic = true;
         break;
       }
       info.shape.push_back(d.value);
-      elements *= d.value;
     }
-    if (elements < 0) continue;
+    if (dynamic) continue;
+    // The verifier bounds static tensors; a knob's value substituted later is checked here.
+    std::optional<int64_t> count = checkedProduct(info.shape, ir::kMaxTensorElements);
+    if (!count || *count <= 0) {
+      ok = fail(loc, fmt::format("codegen: tensor %{} ({}) has no elements or more than 2^48",
+                                 info.name, t.str()));
+      continue;
+    }
+    const int64_t elements = *count;
     if (info.shape.size() != 2) {
       ok = fail(loc, fmt::format("codegen: tensor %{} has rank {}; the host program reads and "
                                  "writes 2-D .npy files only",
@@ -202,18 +213,24 @@ bool HostEmitter::collectCbs() {
       continue;
     }
     ir::Type type = op->result(0)->type();
-    cb.blockTiles = 1;
+    std::vector<int64_t> shape;
     for (const ir::Dim& d : type.shape()) {
       if (!d.isStatic()) {
         ok = fail(op->location(), fmt::format("codegen: CB block dimension {} is not a constant; "
                                               "apply-plan substitutes knobs",
                                               d.str()));
-        cb.blockTiles = -1;
         break;
       }
-      cb.blockTiles *= d.value;
+      shape.push_back(d.value);
     }
-    if (cb.blockTiles < 0) continue;
+    if (shape.size() != type.shape().size()) continue;
+    std::optional<int64_t> tiles = checkedProduct(shape, lower::kMaxCbBytes);
+    if (!tiles || *tiles <= 0) {
+      ok = fail(op->location(),
+                fmt::format("codegen: CB block {} has no tiles or more than 2^40", type.str()));
+      continue;
+    }
+    cb.blockTiles = *tiles;
     if (!type.elementType().is(ir::TypeKind::Tile)) {
       ok = fail(op->location(), "codegen: CB element type is not a tile");
       continue;
@@ -349,14 +366,15 @@ bool HostEmitter::emitLaunch(Operation& launch) {
 
 std::optional<std::string> HostEmitter::run() {
   std::string kernelName = kernel_.attribute("sym_name").stringValue();
-  std::vector<int64_t> grid;
-  if (!kernel_.attribute("ttl.grid_planned").getIntegers(grid) || grid.size() != 2 || grid[0] < 1 ||
-      grid[1] < 1) {
+  std::optional<std::pair<int64_t, int64_t>> planned = lower::plannedGrid(&kernel_);
+  if (!planned) {
     fail(kernel_.location(), fmt::format("codegen: kernel @{} has no ttl.grid_planned = [rows, "
-                                         "cols]; run the plan and apply-plan passes",
-                                         kernelName));
+                                         "cols] (sides in [1, {}]); run the plan and apply-plan "
+                                         "passes",
+                                         kernelName, lower::kMaxGridSide));
     return std::nullopt;
   }
+  const std::vector<int64_t> grid = {planned->first, planned->second};
   rows_ = grid[0];
   cols_ = grid[1];
   for (std::string_view reserved : {"device", "cq", "program", "cores", "input_dir", "output_dir",

@@ -3,12 +3,15 @@
 // types, and the kernel's grid / work attributes against its work loops.
 #include "ttlplan/ir/Attributes.h"
 #include "ttlplan/ir/OpRegistry.h"
+#include "ttlplan/ir/Verifier.h"
 #include "ttlplan/ir/VerifierDetail.h"
+#include "ttlplan/support/Checked.h"
 
 #include <algorithm>
 #include <fmt/format.h>
 #include <optional>
 #include <set>
+#include <vector>
 
 namespace ttlplan::ir::detail {
 
@@ -86,10 +89,19 @@ void checkDefinedType(const Type& type, const Operation& op, std::set<std::strin
   }
   if (type.is(TypeKind::Tensor)) {
     if (type.elementType().is(TypeKind::Tile)) checkTile(type.elementType(), op, diags);
-    for (const Dim& d : type.shape())
+    std::vector<int64_t> dims;
+    for (const Dim& d : type.shape()) {
       if (d.isStatic() && d.value <= 0)
-        diags.error(op.location(),
-                    fmt::format("tensor dimensions must be positive, got {}", str(type)));
+        return (void)diags.error(
+            op.location(), fmt::format("tensor dimensions must be positive, got {}", str(type)));
+      if (d.isStatic()) dims.push_back(d.value);
+    }
+    if (type.elementType().is(TypeKind::Tile)) dims.push_back(kTileSize * kTileSize);
+    if (!checkedProduct(dims, kMaxTensorElements))
+      diags.error(op.location(),
+                  fmt::format("{} has more than 2^48 elements, more than any device holds "
+                              "(dimensions too large?)",
+                              str(type)));
   }
 }
 
@@ -355,11 +367,13 @@ void checkSliceBounds(const Operation& op, const Type& tensor, const Type& block
     if (!extent.isStatic() || !index || !index->isa("arith.constant")) continue;
     Attribute v = index->attribute("value");
     if (!v.is(AttrKind::Integer)) continue;
-    if (v.intValue() >= 0 && v.intValue() + extent.value <= tiles) continue;
+    // extent <= tiles here, so the bound cannot overflow; the end printed is exact (int128).
+    if (v.intValue() >= 0 && v.intValue() <= tiles - extent.value) continue;
+    const __int128 end = static_cast<__int128>(v.intValue()) + extent.value;
     return (void)diags.error(op.location(),
                              fmt::format("slice out of bounds in dim {}: tiles [{}, {}) of a "
                                          "tensor {} tiles wide (indices are in tiles)",
-                                         d, v.intValue(), v.intValue() + extent.value, tiles));
+                                         d, v.intValue(), end, tiles));
   }
 }
 

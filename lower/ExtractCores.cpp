@@ -40,9 +40,7 @@ Expected<CoresInfo> extractCores(ir::Operation* kernelOp, const ir::Binding& bin
     if (!gy || !gx || *gy < 1 || *gx < 1)
       return Error{
           fmt::format("{}: error: grid {} has no value under the binding", where, grid.str())};
-    // Whether it fits the device is the planner's check (a Cores rejection the tuner counts);
-    // this only keeps the numbers sane.
-    constexpr int64_t kMaxGridSide = 1024;
+    // Whether it fits the device is the planner's check (a Cores rejection the tuner counts).
     if (*gy > kMaxGridSide || *gx > kMaxGridSide)
       return Error{fmt::format("{}: error: grid [{}, {}] has a side above {}", where, *gy, *gx,
                                kMaxGridSide)};

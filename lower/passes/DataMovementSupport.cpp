@@ -1,5 +1,7 @@
 #include "ttlplan/lower/passes/DataMovementSupport.h"
 
+#include "ttlplan/lower/Extract.h"
+
 #include <algorithm>
 #include <fmt/format.h>
 
@@ -32,8 +34,9 @@ std::optional<std::pair<int64_t, int64_t>> plannedGrid(const ir::Operation* kern
   std::vector<int64_t> grid;
   if (!kernel) return std::nullopt;
   Attribute a = kernel->attribute("ttl.grid_planned");
-  if (!a || !a.getIntegers(grid) || grid.size() != 2 || grid[0] <= 0 || grid[1] <= 0)
-    return std::nullopt;
+  if (!a || !a.getIntegers(grid) || grid.size() != 2) return std::nullopt;
+  for (int64_t side : grid)
+    if (side < 1 || side > kMaxGridSide) return std::nullopt;
   return std::make_pair(grid[0], grid[1]);
 }
 

@@ -21,7 +21,8 @@ std::vector<ir::Operation*> threadFunctions(ir::Module& module, bool dataMovemen
 /// The `ttl.kernel` a thread function belongs to (its `ttl.kernel` attribute), or null.
 ir::Operation* kernelOfFunction(ir::Module& module, const ir::Operation* func);
 
-/// `ttl.grid_planned = [rows, cols]` of a kernel (apply-plan), or nullopt.
+/// `ttl.grid_planned = [rows, cols]` of a kernel (apply-plan), or nullopt when it is missing or a
+/// side lies outside [1, kMaxGridSide].
 std::optional<std::pair<int64_t, int64_t>> plannedGrid(const ir::Operation* kernel);
 
 /// The runtime arguments of one thread function: names in order, and per-core values for the

@@ -7,8 +7,10 @@
 #include "ttlplan/ir/Rewrite.h"
 #include "ttlplan/lower/Extract.h"
 #include "ttlplan/lower/ThreadRoles.h"
+#include "ttlplan/lower/passes/DataMovementSupport.h"
 #include "ttlplan/lower/passes/PassUtil.h"
 #include "ttlplan/lower/passes/Passes.h"
+#include "ttlplan/support/Checked.h"
 
 #include <algorithm>
 #include <fmt/format.h>
@@ -41,14 +43,6 @@ std::vector<Value*> capturedValues(Operation* thread) {
   return out;
 }
 
-/// The planned grid [rows, cols] of a kernel (apply-plan sets it).
-std::optional<std::pair<int64_t, int64_t>> plannedGrid(Operation* kernel) {
-  std::vector<int64_t> grid;
-  Attribute a = kernel->attribute("ttl.grid_planned");
-  if (!a || !a.getIntegers(grid) || grid.size() != 2) return std::nullopt;
-  return std::make_pair(grid[0], grid[1]);
-}
-
 class ExpandThreadsPass : public Pass {
 public:
   bool run(PassContext& context) override {
@@ -62,8 +56,10 @@ private:
     auto grid = plannedGrid(kernel);
     if (!grid) {
       reportError(context, kernel,
-                  "expand-threads needs the planned grid (ttl.grid_planned): run `plan` and "
-                  "`apply-plan` before it");
+                  fmt::format("expand-threads needs the planned grid (ttl.grid_planned = "
+                              "[rows, cols], sides in [1, {}]): run `plan` and `apply-plan` "
+                              "before it",
+                              kMaxGridSide));
       return false;
     }
     Operation* insertAfter = kernel;
@@ -180,6 +176,13 @@ private:
                   "ttl.work_loop needs the kernel's `work` dims as integers after apply-plan");
       return false;
     }
+    if (std::ranges::any_of(dims, [](int64_t d) { return d <= 0; }) || !checkedProduct(dims)) {
+      reportError(context, loops.front(),
+                  fmt::format("the kernel's work {} has a dimension below 1 or more items than "
+                              "fit in 64 bits",
+                              work.str()));
+      return false;
+    }
     Attribute ranges = kernel->attribute("ttl.work_ranges");
     std::vector<Attribute> starts(static_cast<size_t>(grid.first * grid.second),
                                   Attribute::integer(0));
@@ -187,7 +190,8 @@ private:
     if (ranges && ranges.is(ir::AttrKind::Array))
       for (const Attribute& r : ranges.elements()) {
         std::vector<int64_t> v; // [x, y, start, count]
-        if (!r.getIntegers(v) || v.size() != 4 || v[0] >= grid.second || v[1] >= grid.first)
+        if (!r.getIntegers(v) || v.size() != 4 || v[0] < 0 || v[1] < 0 || v[0] >= grid.second ||
+            v[1] >= grid.first)
           continue;
         size_t core = static_cast<size_t>(v[1] * grid.second + v[0]);
         starts[core] = Attribute::integer(v[2]);

@@ -27,6 +27,7 @@
 #include "ttlplan/lower/passes/DataMovementSupport.h"
 #include "ttlplan/lower/passes/PassUtil.h"
 #include "ttlplan/lower/passes/Passes.h"
+#include "ttlplan/support/Checked.h"
 
 #include <array>
 #include <fmt/format.h>
@@ -77,10 +78,11 @@ std::optional<int64_t> constantOf(const Value* v) {
 }
 
 // Index arithmetic that folds constants, so that a slice at constant indices gets literal tile
-// ids and a zero offset no add.
+// ids and a zero offset no add. A fold that would overflow is left to the kernel's arithmetic.
 Value* add(OpBuilder& b, Value* lhs, Value* rhs, std::string hint = {}) {
   std::optional<int64_t> l = constantOf(lhs), r = constantOf(rhs);
-  if (l && r) return b.constant(*l + *r);
+  if (l && r)
+    if (std::optional<int64_t> sum = checkedAdd(*l, *r)) return b.constant(*sum);
   if (l == 0) return rhs;
   if (r == 0) return lhs;
   return b.arith("addi", lhs, rhs, std::move(hint));
@@ -91,7 +93,8 @@ Value* plus(OpBuilder& b, Value* lhs, int64_t c, std::string hint = {}) {
 }
 Value* times(OpBuilder& b, Value* lhs, int64_t c, std::string hint = {}) {
   if (c == 1) return lhs;
-  if (std::optional<int64_t> l = constantOf(lhs)) return b.constant(*l * c);
+  if (std::optional<int64_t> l = constantOf(lhs))
+    if (std::optional<int64_t> product = checkedMul(*l, c)) return b.constant(*product);
   return b.arith("muli", lhs, b.constant(c), std::move(hint));
 }
 
@@ -347,16 +350,19 @@ private:
       error(op, fmt::format("expected a block of tiles, got {}", t.str()));
       return std::nullopt;
     }
-    int64_t tiles = 1;
+    std::vector<int64_t> factors;
     for (const ir::Dim& d : t.shape()) {
       if (!d.isStatic()) {
         error(op, fmt::format("the block shape of {} is not a number: run `apply-plan` first",
                               t.str()));
         return std::nullopt;
       }
-      tiles *= d.value;
+      factors.push_back(d.value);
     }
-    return tiles * context_.device.tileBytes(t.elementType().tileDataType());
+    factors.push_back(context_.device.tileBytes(t.elementType().tileDataType()));
+    std::optional<int64_t> bytes = checkedProduct(factors, lower::kMaxCbBytes);
+    if (!bytes) error(op, fmt::format("a block of {} is larger than 2^40 bytes", t.str()));
+    return bytes;
   }
 
   /// The address generator of a tensor argument, made once at the top of the function.

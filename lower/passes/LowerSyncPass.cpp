@@ -10,6 +10,7 @@
 #include "ttlplan/lower/passes/DataMovementSupport.h"
 #include "ttlplan/lower/passes/PassUtil.h"
 #include "ttlplan/lower/passes/Passes.h"
+#include "ttlplan/support/Checked.h"
 
 #include <fmt/format.h>
 #include <map>
@@ -96,16 +97,17 @@ private:
     ir::eraseOp(op);
   }
 
-  /// Tiles of one block of the CB `cb` (the product of its block shape), or nullopt.
+  /// Tiles of one block of the CB `cb` (the product of its block shape), or nullopt when a
+  /// dimension is not a number or the block is larger than extraction allows.
   static std::optional<int64_t> blockTiles(const Value* cb) {
     Type t = cb->type();
     if (!t.is(ir::TypeKind::CircularBuffer)) return std::nullopt;
-    int64_t tiles = 1;
+    std::vector<int64_t> dims;
     for (const ir::Dim& d : t.shape()) {
       if (!d.isStatic()) return std::nullopt;
-      tiles *= d.value;
+      dims.push_back(d.value);
     }
-    return tiles;
+    return checkedProduct(dims, lower::kMaxCbBytes);
   }
 
   bool lowerCbOp(PassContext& context, Operation* func, Operation* op) {
@@ -113,7 +115,8 @@ private:
     std::optional<int64_t> tiles = blockTiles(cb);
     if (!tiles) {
       reportError(context, op,
-                  fmt::format("the block shape of {} is not known ({}): run `apply-plan` first",
+                  fmt::format("the block shape of {} is not known or too large ({}): run "
+                              "`apply-plan` first",
                               valueName(cb), cb->type().str()));
       return false;
     }

@@ -430,10 +430,10 @@ std::optional<Rejection> KernelPlanner::checkGrid() const {
   const cores::Grid& device = problem_.limits.grid;
   if (problem_.grid.rows > device.rows || problem_.grid.cols > device.cols) {
     Rejection out = reject(Resource::Cores, SolveStatus::Infeasible,
-                           fmt::format("{}: error: grid [{}, {}] does not fit the device's {} x {} "
+                           fmt::format("grid [{}, {}] does not fit the device's {} x {} "
                                        "compute grid ({})",
-                                       problem_.location, problem_.grid.rows, problem_.grid.cols,
-                                       device.rows, device.cols, problem_.limits.device));
+                                       problem_.grid.rows, problem_.grid.cols, device.rows,
+                                       device.cols, problem_.limits.device));
     out.needed = int64_t(problem_.grid.rows) * problem_.grid.cols;
     out.available = device.cores();
     return out;

@@ -28,9 +28,11 @@ ttlplan_hostile_test(csv_byte_order_mark 0 1 "alloc: optimal; peak 110 B" alloc 
 # An endless input ends in a refusal (a file ttlplan cannot read: usage, exit 2), not in
 # std::bad_alloc (exit 134).
 ttlplan_hostile_test(endless_input 2 1 "'/dev/zero' is larger than 256 MiB" verify /dev/zero)
-# run --timeout stops an emulated program that does not end (10^15 iterations per thread); the
-# work directory goes with it (the reference interpreter's report: tests/reference).
-ttlplan_hostile_test(run_timeout 1 1 "the emulated program did not finish within --timeout 2 s and was killed"
+# run --timeout stops an emulated program that does not end (10^15 iterations per thread): the
+# emulator's report names each thread and the TTL op it is blocked in or called last; the work
+# directory goes with it (the reference interpreter's report: tests/reference).
+ttlplan_hostile_test(run_timeout 1 -1
+                     "did not finish within --timeout 2 s and was stopped .*emulator: error: timeout: the run did not finish within 2 s; the unfinished threads:\n  core \\(0,0\\) reader: (running, its last kernel API call|blocked in cb_reserve_back[^\n]*)\n    at [^\n]*endless_loop.ttl:[0-9]+:[0-9]+: [^\n]*\n  core \\(0,0\\) compute: [^\n]*\n    at [^\n]*endless_loop.ttl:[0-9]+:[0-9]+: [^\n]*\n  core \\(0,0\\) writer: .*exit status 4"
                      run --timeout 2 ${hostile_dir}/endless_loop.ttl)
 ttlplan_hostile_test(run_timeout_nan 2 1 "--timeout: expected a number in \\[0, 1000000\\], got 'nan'"
                      run --timeout nan ${hostile_dir}/endless_loop.ttl)
@@ -39,3 +41,22 @@ add_test(NAME cli.hostile_interrupt_run
          COMMAND bash ${hostile_dir}/interrupt_run.sh $<TARGET_FILE:ttlplan>
                  ${hostile_dir}/endless_loop.ttl)
 set_tests_properties(cli.hostile_interrupt_run PROPERTIES TIMEOUT 180)
+# Planner rejections carry one location prefix (ExpectExit fails a doubled one).
+ttlplan_hostile_test(grid_too_large 1 1
+                     "grid_too_large.ttl:8:3: error: grid \\[9, 9\\] does not fit the device's 8 x 8 compute grid \\(wormhole_b0\\)"
+                     plan ${hostile_dir}/grid_too_large.ttl)
+# Every command ends with exit 0, 1 or 2 on mutants of every example and hostile input: no
+# signal, no sanitizer report, no hang, one error prefix (exit_codes.py says how they are made).
+add_test(NAME cli.hostile_exit_codes
+         COMMAND python3 ${hostile_dir}/exit_codes.py $<TARGET_FILE:ttlplan> ${PROJECT_SOURCE_DIR}
+                 --mutants 5 --jobs 2)
+set_tests_properties(cli.hostile_exit_codes PROPERTIES TIMEOUT 1200)
+# A tensor type beyond 2^48 elements is an error naming it, before any size is computed.
+ttlplan_hostile_test(tensor_too_large 1 3
+                     "tensor_too_large.ttl:8:3: error: tensor<4294967296x4294967296xbf16, #ttl.layout<dram, interleaved>> has more than 2\\^48 elements"
+                     verify ${hostile_dir}/tensor_too_large.ttl)
+# Attributes the passes write are checked when a pass reads them: a hand-made planned grid of 2^62
+# rows is refused, not used to size a vector.
+ttlplan_hostile_test(grid_planned_huge 1 3
+                     "grid_planned_huge.ttl:8:3: error: expand-threads needs the planned grid \\(ttl.grid_planned = \\[rows, cols\\], sides in \\[1, 1024\\]\\)"
+                     lower ${hostile_dir}/grid_planned_huge.ttl --pipeline expand-threads)
