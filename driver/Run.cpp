@@ -10,13 +10,19 @@
 #include "ttlplan/support/Npy.h"
 #include "ttlplan/support/Process.h"
 
+#include <cerrno>
 #include <chrono>
+#include <csignal>
+#include <cstdio>
 #include <cstdlib>
 #include <cstring>
 #include <filesystem>
 #include <fmt/format.h>
+#include <fstream>
 #include <sstream>
+#include <sys/stat.h>
 #include <tuple>
+#include <unistd.h>
 
 namespace ttlplan::driver {
 
@@ -123,14 +129,41 @@ Result<Reference> referenceKernel(const RunRequest& request, const Lowered& lowe
 }
 
 /// The work directory: the request's, or a new temporary one.
+/// A temporary work directory holds this file while its `run` lives; a run that ends removes the
+/// directory or, with --keep, the file.
+constexpr const char* kInUseFile = ".ttlplan-run-in-use";
+
+/// Removes the temporary work directories (TMPDIR/ttlplan-run-PID-XXXXXX) that runs killed with
+/// SIGKILL left behind: those still marked in use whose PID names no live process of this user.
+/// A live PID keeps its directory, even a reused one: never remove what may be in use.
+void removeStaleWorkDirs() {
+  std::error_code ec;
+  for (const fs::directory_entry& entry : fs::directory_iterator(fs::temp_directory_path(), ec)) {
+    const std::string name = entry.path().filename().string();
+    long pid = 0;
+    int used = 0;
+    if (std::sscanf(name.c_str(), "ttlplan-run-%ld-%*6c%n", &pid, &used) != 1 || pid <= 0 ||
+        used != static_cast<int>(name.size()))
+      continue;
+    struct stat info {};
+    if (stat(entry.path().c_str(), &info) != 0 || info.st_uid != getuid()) continue;
+    if (!fs::exists(entry.path() / kInUseFile, ec)) continue; // kept with --keep
+    if (kill(static_cast<pid_t>(pid), 0) == 0 || errno != ESRCH) continue;
+    fs::remove_all(entry.path(), ec);
+  }
+}
+
 Result<fs::path> makeWorkDir(const RunRequest& request) {
   fs::path work = request.workDir;
+  std::error_code ec;
   if (work.empty()) {
-    std::string pattern = (fs::temp_directory_path() / "ttlplan-run-XXXXXX").string();
+    removeStaleWorkDirs();
+    std::string pattern =
+        (fs::temp_directory_path() / fmt::format("ttlplan-run-{}-XXXXXX", getpid())).string();
     if (!mkdtemp(pattern.data())) return Error::io("cannot create a temporary directory");
     work = pattern;
+    std::ofstream(work / kInUseFile) << "the work directory of a running `ttlplan run`\n";
   }
-  std::error_code ec;
   fs::create_directories(work / "in", ec);
   fs::create_directories(work / "out", ec);
   return work;
@@ -257,7 +290,8 @@ Result<RunOutcome> runIn(const fs::path& work, const RunRequest& request, const 
   Expected<ProcessResult> ran =
       runProcess({program.string(), (work / "in").string(), (work / "out").string()},
                  {"TTLPLAN_EMU_DEVICE=" + (work / codegen::kEmuDeviceFile).string(),
-                  fmt::format("TTLPLAN_EMU_TIMEOUT={}", request.timeoutSeconds)},
+                  fmt::format("TTLPLAN_EMU_TIMEOUT={}", request.timeoutSeconds),
+                  fmt::format("TTLPLAN_EMU_PARENT={}", getpid())},
                  limited ? request.timeoutSeconds + kEmulatorGraceSeconds : 0);
   out.emulateSeconds = secondsSince(emulateStart);
   if (!ran) return Error::make(ErrorKind::Build, ran.error().message);
@@ -304,10 +338,11 @@ Result<RunOutcome> runOnEmulator(const RunRequest& request, const ir::Device& de
   Result<RunOutcome> result = runIn(*work, request, device, *lowered, *ref, std::move(out));
   // A temporary work directory goes, whatever happened, unless --keep; a kept one is named.
   bool keep = !request.workDir.empty() || request.keep;
-  if (!keep) {
-    std::error_code ec;
+  std::error_code ec;
+  if (!keep)
     fs::remove_all(*work, ec);
-  }
+  else if (request.workDir.empty())
+    fs::remove(*work / kInUseFile, ec);
   if (!result) {
     Error e = result.error();
     if (keep) e.message += fmt::format("\n(work directory {} kept)", work->string());

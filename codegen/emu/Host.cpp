@@ -3,6 +3,7 @@
 #include "Runtime.h"
 
 #include <algorithm>
+#include <csignal>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
@@ -10,6 +11,8 @@
 #include <nlohmann/json.hpp>
 #include <optional>
 #include <sstream>
+#include <sys/prctl.h>
+#include <unistd.h>
 
 namespace ttlplan::emu {
 namespace {
@@ -285,9 +288,27 @@ BufferType Buffer::buffer_type() const {
 
 Program::Program() : impl_(std::make_shared<ProgramImpl>()) {}
 
+namespace {
+
+/// With TTLPLAN_EMU_PARENT=PID (set by `ttlplan run`), the program is killed when that parent
+/// ends, even by SIGKILL, which it cannot forward: an emulated kernel that does not end must not
+/// outlive the `run` that started it.
+void endWithParent() {
+  const char* text = std::getenv("TTLPLAN_EMU_PARENT");
+  if (!text || !*text) return;
+  const long parent = std::strtol(text, nullptr, 10);
+  prctl(PR_SET_PDEATHSIG, SIGKILL);
+  if (getppid() != parent) std::_Exit(1); // it ended before the line above took effect
+}
+
+} // namespace
+
 IDevice* CreateDevice(int device_id, std::source_location loc) {
   static std::once_flag once;
-  std::call_once(once, [] { std::atexit(exitIfErrorsAtExit); });
+  std::call_once(once, [] {
+    std::atexit(exitIfErrorsAtExit);
+    endWithParent();
+  });
   if (device_id != 0)
     hostError(ErrorKind::Misuse,
               "CreateDevice(" + std::to_string(device_id) + "): the emulator has only device 0",

@@ -60,3 +60,7 @@ ttlplan_hostile_test(tensor_too_large 1 3
 ttlplan_hostile_test(grid_planned_huge 1 3
                      "grid_planned_huge.ttl:8:3: error: expand-threads needs the planned grid \\(ttl.grid_planned = \\[rows, cols\\], sides in \\[1, 1024\\]\\)"
                      lower ${hostile_dir}/grid_planned_huge.ttl --pipeline expand-threads)
+# kill -9 of `run`: its emulated program ends with it and the next run removes its work directory.
+add_test(NAME cli.hostile_kill_run
+         COMMAND bash ${hostile_dir}/kill_run.sh $<TARGET_FILE:ttlplan> ${hostile_dir}/endless_loop.ttl)
+set_tests_properties(cli.hostile_kill_run PROPERTIES TIMEOUT 300)
