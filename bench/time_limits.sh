@@ -4,7 +4,8 @@
 # that all overlap (quadratic overlap lists and ILP models) and minimalloc's hardest benchmarks
 # (capacity-bounded, the ILPs' root LPs); and of `ttlplan plan` on a CB of 10^8 blocks (the L1 fix
 # search). Target: wall <= 1.1 x limit + 0.2 s. Usage: bench/time_limits.sh [BUILD_DIR] (default
-# build). A benchmark, not a test: machines are noisy; compare the columns of one run.
+# build), then bench/time_limits_solvers for the other sub-problems. A benchmark, not a test:
+# machines are noisy; compare the columns of one run.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 ttlplan=$(pwd)/${1:-build}/tools/ttlplan
@@ -45,3 +46,6 @@ for limit in 0.1 1; do
     measure "plan: CB of 10^8 blocks" "$s" "$limit" plan "$work/deep.ttl" --solver "$s"
   done
 done
+echo
+# The other planner sub-problems (cb-index, multicast, cores, dst), at the library level.
+"$(pwd)/${1:-build}/bench/time_limits_solvers" 0.1 1

@@ -57,9 +57,14 @@ Status checkRequested(const std::vector<ir::Param>& params, const ir::Binding& r
 /// With no knobs: the empty binding. Otherwise the knobs in `requested` (a partial binding,
 /// checked: known knobs, values in their domains) are fixed and the others take the first
 /// binding (knobs in declaration order, first knob slowest) for which every `ttl.require` folds
-/// to true and every knob expression evaluates (no division by zero, no inexact '/').
+/// to true and every knob expression evaluates (no division by zero, no inexact '/'). At most
+/// kMaxBindingsChecked points are tried, and no longer than `limits.timeLimitSeconds` when set (a
+/// template of 10^10 points whose first legal one comes late would take hours): past that the
+/// error says to bind more knobs or tune.
+constexpr int64_t kMaxBindingsChecked = 1'000'000;
 Expected<ChosenBinding> chooseBinding(const ir::Module& module,
-                                      const std::optional<ir::Binding>& requested);
+                                      const std::optional<ir::Binding>& requested,
+                                      const planner::SolveLimits& limits = {});
 
 /// The kernel's math settings under the binding (`math_fidelity`, `fp32_dest_acc`; the op
 /// registry's defaults when absent).

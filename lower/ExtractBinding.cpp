@@ -1,6 +1,7 @@
 // Knob bindings for `ttlplan plan`: --bind, or the first binding every ttl.require accepts.
 #include "ttlplan/ir/Ops.h"
 #include "ttlplan/lower/Extract.h"
+#include "ttlplan/support/Deadline.h"
 
 #include <algorithm>
 #include <cctype>
@@ -180,7 +181,8 @@ std::optional<BindingFailure> BindingChecker::check(const ir::Binding& binding) 
 }
 
 Expected<ChosenBinding> chooseBinding(const ir::Module& module,
-                                      const std::optional<ir::Binding>& requested) {
+                                      const std::optional<ir::Binding>& requested,
+                                      const planner::SolveLimits& limits) {
   std::vector<ir::Param> params = ir::collectParams(module);
   BindingChecker checker(module);
   // The first reason `b` is not legal (a ttl.require or a knob expression), or empty.
@@ -202,13 +204,27 @@ Expected<ChosenBinding> chooseBinding(const ir::Module& module,
     return ChosenBinding{fixed, "--bind"};
   }
   std::optional<ir::Binding> found;
+  int64_t checked = 0;
+  bool timeUp = false;
+  const Deadline deadline = Deadline::in(limits.timeLimitSeconds);
   (void)ir::forEachBinding(knobs, [&](const ir::Binding& b) {
     ir::Binding all = b;
     all.insert(fixed.begin(), fixed.end());
-    if (!failing(all).empty()) return true;
-    found = std::move(all);
-    return false;
+    if (failing(all).empty()) {
+      found = std::move(all);
+      return false;
+    }
+    timeUp = (++checked & 255) == 0 && deadline.passed();
+    return checked < kMaxBindingsChecked && !timeUp;
   });
+  if (!found && (checked >= kMaxBindingsChecked || timeUp))
+    return Error{fmt::format(
+        "none of the first {} bindings of the {} {}knobs satisfies every "
+        "ttl.require and knob expression{}{}; bind more knobs (--bind) or "
+        "search the space with `ttlplan tune`",
+        checked, knobs.size(), fixed.empty() ? "" : "free ",
+        fixed.empty() ? "" : " with --bind " + ir::str(fixed),
+        timeUp ? fmt::format(" (checked in the {} s time limit)", limits.timeLimitSeconds) : "")};
   if (!found)
     return Error{fmt::format("no binding of the {} {}knobs satisfies every ttl.require and knob "
                              "expression{}",

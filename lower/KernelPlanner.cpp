@@ -144,7 +144,7 @@ Expected<ModulePlan> planModule(ir::Module& module, const ir::Device& device,
   ModulePlan out;
   out.file = module.fileName;
   out.device = device.name;
-  Expected<ChosenBinding> binding = chooseBinding(module, options.binding);
+  Expected<ChosenBinding> binding = chooseBinding(module, options.binding, options.limits);
   if (!binding) return binding.error();
   out.binding = *binding;
   if (!options.bindingSource.empty() && options.binding) out.binding.source = options.bindingSource;

@@ -114,9 +114,11 @@ std::optional<Subblock> chooseSubblock(int64_t blockRows, int64_t blockCols, int
   // order total.
   std::optional<Subblock> best;
   int64_t bestRounds = 0;
-  for (int64_t h = 1; h <= blockRows; ++h) {
+  // h * w <= maxTiles bounds both loops by DST's capacity (at most 16 tiles), not by the block:
+  // a block of 2^30 rows costs no more than one of 4.
+  for (int64_t h = 1; h <= std::min(blockRows, maxTiles); ++h) {
     if (blockRows % h != 0) continue;
-    for (int64_t w = 1; w <= blockCols && h * w <= maxTiles; ++w) {
+    for (int64_t w = 1; w <= std::min(blockCols, maxTiles / h); ++w) {
       if (blockCols % w != 0) continue;
       const int64_t rounds = (blockRows / h) * (blockCols / w);
       const int64_t unpack = matmul ? h + w : 0,

@@ -523,6 +523,9 @@ Cover coverSet(int rows, int cols, const NocMapping& noc, bool allowGaps,
 }
 
 static Result solveUnguarded(const Problem& problem, const Options& options) {
+  // The time limit holds for the whole solve (every cover and the semaphore ids); the node limit
+  // is per destination set, so that it stays the same on every machine.
+  const Deadline deadline = Deadline::in(options.limits.timeLimitSeconds);
   Result result;
   Clock::time_point start = Clock::now();
   result.stats.solver = options.cover == CoverMethod::Exact ? "exact" : "greedy";
@@ -597,7 +600,7 @@ static Result solveUnguarded(const Problem& problem, const Options& options) {
         if (destMaps[i][c]) dests.push_back({int(c % size_t(cols)), int(c / size_t(cols))});
       it = cache
                .emplace(key, coverSet(rows, cols, problem.noc, problem.allowGaps, dests, net.sender,
-                                      options.cover, options.limits))
+                                      options.cover, within(options.limits, deadline)))
                .first;
       result.stats.nodes += it->second.nodes;
     }
@@ -683,7 +686,7 @@ static Result solveUnguarded(const Problem& problem, const Options& options) {
   };
   if (worst.needed > problem.semaphoreLimit) return infeasible(worst);
   Budget budget;
-  budget.limits = options.limits;
+  budget.limits = within(options.limits, deadline);
   Colourer colourer(adj, problem.semaphoreLimit, budget);
   if (colourer.greedy() > problem.semaphoreLimit && !colourer.exact()) {
     result.stats.nodes += budget.nodes;

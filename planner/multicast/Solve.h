@@ -17,7 +17,8 @@ struct Options {
   /// Let nets with disjoint cores or disjoint lifetimes share semaphore ids. Off: every
   /// semaphore of the program gets its own id (what a planner without sharing does).
   bool shareSemaphores = true;
-  /// Limits per destination set (nodes and seconds each); 0 = none.
+  /// Nodes per destination set (and per semaphore id search); seconds for the whole solve, every
+  /// cover and the semaphore ids together. 0 = none.
   SolveLimits limits;
 };
 

@@ -10,6 +10,8 @@
 #include "ttlplan/lower/PlanReport.h"
 
 #include <filesystem>
+#include <fmt/format.h>
+#include <fstream>
 #include <gtest/gtest.h>
 #include <set>
 
@@ -210,6 +212,66 @@ TEST(KernelPlanner, TemplateBindingFirstLegalOrRequested) {
   EXPECT_NE(plan.error().message.find("ttl.require does not hold"), std::string::npos);
   EXPECT_FALSE(parseBindingList("BM"));
   EXPECT_FALSE(parseBindingList("BM=1x"));
+}
+
+// The first legal binding is searched for among at most kMaxBindingsChecked points: 8^7 points
+// whose first legal one is point 7 * 8^6 (knobs vary last-fastest) is an error saying so, not an
+// hour of checking; one at point 8^6 is found.
+TEST(KernelPlanner, FirstLegalBindingSearchIsBounded) {
+  auto moduleWhereAIs = [](int a) {
+    std::string text = "module {\n";
+    for (char k = 'A'; k <= 'G'; ++k)
+      text += fmt::format("  ttl.param @{} = [1, 2, 3, 4, 5, 6, 7, 8]\n", k);
+    text += fmt::format(R"(  ttl.kernel @k(%a: tensor<32x32xbf16, #ttl.layout<dram, interleaved>>)
+      attributes {{grid = [1, 1]}} {{
+    %p = ttl.param_value @A : index
+    %want = arith.constant {} : index
+    %ok = arith.cmpi eq, %p, %want : index
+    ttl.require %ok
+  }}
+}}
+)",
+                        a);
+    return parse(text);
+  };
+  static_assert(kMaxBindingsChecked < 7 * 262144 && kMaxBindingsChecked > 262144);
+  auto late = moduleWhereAIs(8);
+  ASSERT_TRUE(late);
+  Expected<ChosenBinding> none = chooseBinding(*late, std::nullopt);
+  ASSERT_FALSE(none);
+  EXPECT_EQ(none.error().message,
+            "none of the first 1000000 bindings of the 7 knobs satisfies every ttl.require and "
+            "knob expression; bind more knobs (--bind) or search the space with `ttlplan tune`");
+  auto early = moduleWhereAIs(2);
+  ASSERT_TRUE(early);
+  Expected<ChosenBinding> found = chooseBinding(*early, std::nullopt);
+  ASSERT_TRUE(found) << found.error().message;
+  EXPECT_EQ(found->binding.at("A"), 2);
+  EXPECT_EQ(found->binding.at("G"), 1);
+}
+
+// Found by fuzz_plan (a 7-minute run, docs/fuzzing.md): matmul_2d_template with out_subblock_h
+// 0 first in its list and per_core_M 716 for 16 made planModule check bindings for minutes. The
+// search now ends at the planner's time limit (or kMaxBindingsChecked points) with an error.
+TEST(KernelPlanner, FirstLegalBindingSearchEndsAtTheTimeLimit) {
+  std::ifstream in(kSource + "/examples/matmul_2d_template.ttl");
+  std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  for (auto [from, to] :
+       {std::pair<std::string, std::string>{"@out_subblock_h = [1, 2, 4, 8]",
+                                            "@out_subblock_h = [0, 2, 4, 8]"},
+        {"@per_core_M = [1, 2, 4, 5, 8, 16, 32]", "@per_core_M = [1, 2, 4, 5, 8, 716, 32]"}}) {
+    size_t at = text.find(from);
+    ASSERT_NE(at, std::string::npos) << from;
+    text.replace(at, from.size(), to);
+  }
+  auto module = parse(text);
+  ASSERT_TRUE(module);
+  PlanOptions options;
+  options.limits.timeLimitSeconds = 0.05;
+  Expected<ModulePlan> plan = planModule(*module, wormhole(), options);
+  ASSERT_FALSE(plan);
+  EXPECT_NE(plan.error().message.find("none of the first "), std::string::npos)
+      << plan.error().message;
 }
 
 // What `ttlplan plan` passes after tuning the unbound knobs (driver/Binding.cpp): the source
