@@ -22,6 +22,9 @@
 #   FUZZ_JOBS=N        build parallelism (default 2)
 #   FUZZ_KEEP_GOING=1  run libFuzzer in fork mode and go on after a crash, leak or timeout (finds
 #                      several bugs per run; the executions are then the fork mode's count)
+#   FUZZ_FORKS=N       fork mode with N worker processes per harness (implies FUZZ_KEEP_GOING)
+#   FUZZ_PARALLEL=1    run the harnesses at the same time instead of one after another (with
+#                      FUZZ_FORKS=3, five harnesses keep 15 cores busy)
 #   FUZZ_NO_BUILD=1    skip configure and build (use the harnesses already in build-fuzz/)
 #   FUZZ_EXTRA_ARGS    more libFuzzer flags for every harness (e.g. "-max_len=4096")
 set -euo pipefail
@@ -106,14 +109,22 @@ export ASAN_OPTIONS=${ASAN_OPTIONS:-detect_leaks=1:abort_on_error=1:symbolize=1}
 export UBSAN_OPTIONS=${UBSAN_OPTIONS:-print_stacktrace=1:halt_on_error=1}
 command -v llvm-symbolizer >/dev/null && export ASAN_SYMBOLIZER_PATH=${ASAN_SYMBOLIZER_PATH:-$(command -v llvm-symbolizer)}
 
-declare -A executions status
-failed=0
-for h in "${harnesses[@]}"; do
-  bin=$build/tests/fuzz/$h
+forks=${FUZZ_FORKS:-0}
+[[ $forks =~ ^[0-9]+$ ]] || { echo "fuzz.sh: FUZZ_FORKS must be a number, got '$forks'" >&2; exit 2; }
+[[ $forks -gt 0 ]] && FUZZ_KEEP_GOING=1
+results=$build/fuzz-results
+rm -rf "$results"
+mkdir -p "$results"
+
+# Runs harness $1; writes its executions and status to $results/NAME.{executions,status}.
+run_harness() {
+  local h=$1
+  local bin=$build/tests/fuzz/$h
   [[ -x $bin ]] || { echo "fuzz.sh: $bin is not built" >&2; exit 1; }
-  corpus=$build/fuzz-corpus/$h
-  artifacts=$build/fuzz-artifacts/$h
-  log=$build/fuzz-logs/$h.log
+  local corpus=$build/fuzz-corpus/$h
+  local artifacts=$build/fuzz-artifacts/$h
+  local log=$build/fuzz-logs/$h.log
+  local before found n rc args
   mkdir -p "$corpus" "$artifacts" "$(dirname "$log")"
   if [[ $h == fuzz_alloc ]]; then seed_csv "$corpus"; else seed_ttl "$corpus"; fi
   before=$(find "$artifacts" -type f | wc -l)
@@ -122,7 +133,7 @@ for h in "${harnesses[@]}"; do
         -dict="$dict" -artifact_prefix="$artifacts/" -print_final_stats=1
         -close_fd_mask=1) # the ILP solvers write to stdout
   if [[ ${FUZZ_KEEP_GOING:-0} == 1 ]]; then
-    args+=(-fork=1 -ignore_crashes=1 -ignore_timeouts=1 -ignore_ooms=1)
+    args+=(-fork="$((forks > 0 ? forks : 1))" -ignore_crashes=1 -ignore_timeouts=1 -ignore_ooms=1)
   fi
   # shellcheck disable=SC2206 # FUZZ_EXTRA_ARGS is a list of flags
   args+=(${FUZZ_EXTRA_ARGS:-})
@@ -134,17 +145,28 @@ for h in "${harnesses[@]}"; do
   # Executions: the final stats, or in fork mode the last progress line's "#N".
   n=$(grep -oE 'stat::number_of_executed_units: [0-9]+' "$log" | tail -1 | awk '{print $2}' || true)
   [[ -z $n ]] && n=$(grep -oE '^#[0-9]+' "$log" | tail -1 | tr -d '#' || true)
-  executions[$h]=${n:-?}
+  echo "${n:-?}" >"$results/$h.executions"
   found=$(($(find "$artifacts" -type f | wc -l) - before))
   if [[ $rc -ne 0 || $found -gt 0 ]]; then
-    status[$h]="FOUND (exit $rc, $found new artifact(s) in $artifacts)"
-    failed=1
+    echo "FOUND (exit $rc, $found new artifact(s) in $artifacts)" >"$results/$h.status"
     grep -E '^==[0-9]+==ERROR|SUMMARY:|runtime error|FUZZ INVARIANT|Test unit written' "$log" |
-      head -20 | sed 's/^/    /' || true
+      head -20 | sed "s/^/    $h: /" || true
   else
-    status[$h]=ok
+    echo ok >"$results/$h.status"
   fi
-  echo "    executions: ${executions[$h]}  status: ${status[$h]}"
+  echo "    $h: executions: ${n:-?}  status: $(cat "$results/$h.status")"
+}
+
+for h in "${harnesses[@]}"; do
+  if [[ ${FUZZ_PARALLEL:-0} == 1 ]]; then run_harness "$h" & else run_harness "$h"; fi
+done
+wait
+declare -A executions status
+failed=0
+for h in "${harnesses[@]}"; do
+  executions[$h]=$(cat "$results/$h.executions" 2>/dev/null || echo "?")
+  status[$h]=$(cat "$results/$h.status" 2>/dev/null || echo "did not run")
+  [[ ${status[$h]} == ok ]] || failed=1
 done
 
 echo
