@@ -395,6 +395,12 @@ using parsing::Parser;
 
 std::unique_ptr<Module> parseSource(std::string_view source, const std::string& fileName,
                                     DiagnosticEngine& diagnostics) {
+  if (std::optional<LongLine> long_ = firstLongLine(source)) {
+    diagnostics.error(Location{std::make_shared<const std::string>(fileName),
+                               static_cast<uint32_t>(long_->line), 1},
+                      longLineMessage(*long_));
+    return nullptr;
+  }
   Parser parser(source, fileName, diagnostics);
   return parser.parseModule();
 }

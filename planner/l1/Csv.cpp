@@ -91,6 +91,8 @@ Expected<CsvFile> parseCsv(std::string_view text, const std::string& file) {
   std::unordered_map<std::string, size_t> idLine;
   size_t lineNumber = 0;
   text = withoutByteOrderMark(text);
+  if (std::optional<LongLine> long_ = firstLongLine(text))
+    return fail(long_->line, longLineMessage(*long_));
   size_t start = 0;
   while (start < text.size()) {
     size_t newline = text.find('\n', start);

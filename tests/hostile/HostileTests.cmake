@@ -64,3 +64,14 @@ ttlplan_hostile_test(grid_planned_huge 1 3
 add_test(NAME cli.hostile_kill_run
          COMMAND bash ${hostile_dir}/kill_run.sh $<TARGET_FILE:ttlplan> ${hostile_dir}/endless_loop.ttl)
 set_tests_properties(cli.hostile_kill_run PROPERTIES TIMEOUT 300)
+# Lines longer than 1 MiB (support/ReadFile.h kMaxLineBytes) are a located error, in TTL and CSV;
+# the inputs are written at configure time rather than kept in the repository.
+string(REPEAT "x" 1100000 long_token)
+file(WRITE ${CMAKE_CURRENT_BINARY_DIR}/long_line.ttl "module {\n// ${long_token}\n}\n")
+file(WRITE ${CMAKE_CURRENT_BINARY_DIR}/long_line.csv "id,lower,upper,size\nb0,0,1,1${long_token}\n")
+ttlplan_hostile_test(long_line_ttl 1 3
+                     "long_line.ttl:2:1: error: line 2 is 1100003 bytes long; a line may hold at most 1 MiB"
+                     verify ${CMAKE_CURRENT_BINARY_DIR}/long_line.ttl)
+ttlplan_hostile_test(long_line_csv 1 1
+                     "long_line.csv:2: line 2 is 1100008 bytes long; a line may hold at most 1 MiB"
+                     alloc ${CMAKE_CURRENT_BINARY_DIR}/long_line.csv)

@@ -199,13 +199,18 @@ TEST(Parser, PrinterRenamesShadowingFreeButCollidingNames) {
 }
 
 TEST(ParserErrors, HugeIdentifiersAreCutAndNotComparedAtLength) {
-  // 4 MiB: the did-you-mean search skips names whose length differs by its bound, and the
-  // message quotes the first 80 bytes and says how long the name is.
-  std::string name(size_t(1) << 22, 'x');
+  // Just under the 1 MiB line limit: the did-you-mean search skips names whose length differs by
+  // its bound, and the message quotes the first 80 bytes and says how long the name is.
+  std::string name(1'000'000, 'x');
   std::string error = parseError("module {\n  " + name + "\n}\n");
   EXPECT_EQ(error, "2:3: unknown op '" + name.substr(0, 80) +
-                       "...' (4194304 bytes) (ops without a custom form must be written in "
+                       "...' (1000000 bytes) (ops without a custom form must be written in "
                        "generic form: \"dialect.op\"(...) : (...) -> (...))");
+  // Past it, the line itself is the error.
+  name.append(size_t(1) << 20, 'x');
+  EXPECT_EQ(parseError("module {\n  " + name + "\n}\n"),
+            "2:1: line 2 is 2048578 bytes long; a line may hold at most 1 MiB (is this a text "
+            "file?)");
 }
 
 TEST(ParserErrors, PointAtTheProblem) {
