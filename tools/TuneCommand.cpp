@@ -218,6 +218,15 @@ int runTune(const TuneFlags& flags, const DeviceFlags& deviceFlags) {
     // the progress line only).
     if (jsonToStdout && terminal().verbosity == Verbosity::Quiet) return;
     (jsonToStdout ? std::cerr : std::cout) << describeSpace(space) << std::flush;
+    // An exhaustive search with no bound over a space this size runs for hours or days; say so
+    // before it starts rather than leave it to the progress line's ETA.
+    constexpr uint64_t kLargeSpace = 100'000'000;
+    if (flags.strategy == "exhaustive" && flags.budgetEvals == 0 && flags.timeLimitSeconds == 0 &&
+        space.size() > kLargeSpace && terminal().verbosity != Verbosity::Quiet)
+      std::cerr << fmt::format("note: an exhaustive search of all {} points, with no "
+                               "--budget-evals or --time-limit; bind knobs (--bind), or use "
+                               "--strategy evolve --budget-evals N\n",
+                               space.size());
   };
   driver::TuneRequest request = flags;
   request.keepPoints = !flags.htmlOutput.empty();
