@@ -103,9 +103,21 @@ Attribute Attribute::knobExpr(KnobExpr expr) {
   return Attribute(s);
 }
 
+// A null attribute (an absent one) reads as empty everywhere rather than crash: every accessor
+// goes through storage(). Callers test `is(kind)` or `operator bool` to tell absent from empty.
+namespace {
+const AttributeStorage& emptyStorage() {
+  static const AttributeStorage empty{AttrKind::Unit};
+  return empty;
+}
+} // namespace
+
+const AttributeStorage& Attribute::storage() const {
+  return impl_ ? *impl_ : emptyStorage();
+}
+
 AttrKind Attribute::kind() const {
-  assert(impl_);
-  return impl_->kind;
+  return storage().kind;
 }
 bool Attribute::operator==(const Attribute& other) const {
   if (impl_ == other.impl_) return true;
@@ -113,34 +125,34 @@ bool Attribute::operator==(const Attribute& other) const {
   return *impl_ == *other.impl_;
 }
 bool Attribute::boolValue() const {
-  return impl_->integer != 0;
+  return storage().integer != 0;
 }
 int64_t Attribute::intValue() const {
-  return impl_->integer;
+  return storage().integer;
 }
 double Attribute::floatValue() const {
-  return impl_->number;
+  return storage().number;
 }
 Type Attribute::valueType() const {
-  return impl_->type;
+  return storage().type;
 }
 const std::string& Attribute::stringValue() const {
-  return impl_->text;
+  return storage().text;
 }
 const std::vector<Attribute>& Attribute::elements() const {
-  return impl_->elements;
+  return storage().elements;
 }
 const std::vector<int64_t>& Attribute::denseValues() const {
-  return impl_->dense;
+  return storage().dense;
 }
 const std::vector<NamedAttribute>& Attribute::entries() const {
-  return impl_->entries;
+  return storage().entries;
 }
 const Layout& Attribute::layoutValue() const {
-  return impl_->layout;
+  return storage().layout;
 }
 const KnobExpr& Attribute::exprValue() const {
-  return impl_->expr;
+  return storage().expr;
 }
 
 bool Attribute::getIntegers(std::vector<int64_t>& out) const {

@@ -63,6 +63,8 @@ public:
   static Attribute knobExpr(KnobExpr expr);
 
   explicit operator bool() const { return impl_ != nullptr; }
+  /// The kind; a null (absent) attribute reads as Unit, and every value accessor below as empty
+  /// (0, "", []), never a crash.
   AttrKind kind() const;
   bool is(AttrKind k) const { return impl_ && kind() == k; }
   bool operator==(const Attribute& other) const;
@@ -90,6 +92,7 @@ public:
 
 private:
   explicit Attribute(std::shared_ptr<const AttributeStorage> impl) : impl_(std::move(impl)) {}
+  const AttributeStorage& storage() const;
   std::shared_ptr<const AttributeStorage> impl_;
 };
 

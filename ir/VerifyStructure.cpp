@@ -191,7 +191,13 @@ void verifyStructure(Module& module, DiagnosticEngine& diags) {
     if (!hasValidCounts(*op)) return;
     if (op->isa("ttl.copy")) checkPipeCopy(*op, diags);
     if (op->isa("ttl.if_src") || op->isa("ttl.if_dst")) checkPipeRegionOperand(*op, diags);
-    if (op->isa("ttl.kernel")) checkThreadCounts(*op, diags);
+    if (op->isa("ttl.kernel")) {
+      checkThreadCounts(*op, diags);
+      // The custom form always has a name; a generic one may not (fuzz_plan found one without).
+      if (!op->attribute("sym_name").is(AttrKind::String))
+        diags.error(op->location(), "ttl.kernel needs a name: sym_name = \"NAME\" (the custom "
+                                    "form's `ttl.kernel @NAME`)");
+    }
   });
 }
 

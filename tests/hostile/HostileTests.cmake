@@ -75,3 +75,8 @@ ttlplan_hostile_test(long_line_ttl 1 3
 ttlplan_hostile_test(long_line_csv 1 1
                      "long_line.csv:2: line 2 is 1100008 bytes long; a line may hold at most 1 MiB"
                      alloc ${CMAKE_CURRENT_BINARY_DIR}/long_line.csv)
+# An absent attribute reads as empty (ir::Attribute), and a ttl.kernel without a name is a verifier
+# error: `plan` used to dereference the missing sym_name.
+ttlplan_hostile_test(kernel_without_name 1 -1
+                     "kernel_without_name.mlir:4:3: error: ttl.kernel needs a name: sym_name = \"NAME\""
+                     plan ${hostile_dir}/kernel_without_name.mlir)
