@@ -38,6 +38,20 @@ namespace {
 using ir::Operation;
 using ir::Value;
 
+/// The dimensions of `type` when every one is a number; otherwise the first that is not (in
+/// `dynamic`) and nullopt.
+std::optional<std::vector<int64_t>> staticShape(const ir::Type& type, const ir::Dim*& dynamic) {
+  std::vector<int64_t> dims;
+  for (const ir::Dim& d : type.shape()) {
+    if (!d.isStatic()) {
+      dynamic = &d;
+      return std::nullopt;
+    }
+    dims.push_back(d.value);
+  }
+  return dims;
+}
+
 /// The data type of a tensor argument's elements (`tensor<256x256xbf16, ...>`).
 std::optional<ir::DataType> elementDataType(const ir::Type& element) {
   if (element.is(ir::TypeKind::Float)) {
@@ -148,18 +162,15 @@ bool HostEmitter::collectTensors() {
     info.value = arg;
     info.name = arg->nameHint();
     info.var = names_.unique("buf_" + sanitizeIdentifier(info.name));
-    bool dynamic = false;
-    for (const ir::Dim& d : t.shape()) {
-      if (!d.isStatic()) {
-        ok = fail(loc, fmt::format("codegen: tensor %{} has the non-constant dimension {}; "
-                                   "apply-plan substitutes knobs",
-                                   info.name, d.str()));
-        dynamic = true;
-        break;
-      }
-      info.shape.push_back(d.value);
+    const ir::Dim* dynamic = nullptr;
+    std::optional<std::vector<int64_t>> shape = staticShape(t, dynamic);
+    if (!shape) {
+      ok = fail(loc, fmt::format("codegen: tensor %{} has the non-constant dimension {}; "
+                                 "apply-plan substitutes knobs",
+                                 info.name, dynamic->str()));
+      continue;
     }
-    if (dynamic) continue;
+    info.shape = std::move(*shape);
     // The verifier bounds static tensors; a knob's value substituted later is checked here.
     std::optional<int64_t> count = checkedProduct(info.shape, ir::kMaxTensorElements);
     if (!count || *count <= 0) {
@@ -213,18 +224,15 @@ bool HostEmitter::collectCbs() {
       continue;
     }
     ir::Type type = op->result(0)->type();
-    std::vector<int64_t> shape;
-    for (const ir::Dim& d : type.shape()) {
-      if (!d.isStatic()) {
-        ok = fail(op->location(), fmt::format("codegen: CB block dimension {} is not a constant; "
-                                              "apply-plan substitutes knobs",
-                                              d.str()));
-        break;
-      }
-      shape.push_back(d.value);
+    const ir::Dim* dynamic = nullptr;
+    std::optional<std::vector<int64_t>> shape = staticShape(type, dynamic);
+    if (!shape) {
+      ok = fail(op->location(), fmt::format("codegen: CB block dimension {} is not a constant; "
+                                            "apply-plan substitutes knobs",
+                                            dynamic->str()));
+      continue;
     }
-    if (shape.size() != type.shape().size()) continue;
-    std::optional<int64_t> tiles = checkedProduct(shape, lower::kMaxCbBytes);
+    std::optional<int64_t> tiles = checkedProduct(*shape, lower::kMaxCbBytes);
     if (!tiles || *tiles <= 0) {
       ok = fail(op->location(),
                 fmt::format("codegen: CB block {} has no tiles or more than 2^40", type.str()));

@@ -6,15 +6,9 @@ set -uo pipefail
 ttlplan=$1 kernel=$2
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
-TMPDIR=$work "$ttlplan" run --timeout 0 "$kernel" >"$work/out.txt" 2>&1 &
-run=$!
-# Wait (at most 120 s) until the emulated program runs: a child whose parent is `run`.
-for _ in $(seq 1200); do
-  host=$(pgrep -P "$run" -f '/host ' || true)
-  [[ -n $host ]] && break
-  sleep 0.1
-done
-[[ -n $host ]] || { echo "the emulated program never started"; cat "$work/out.txt"; exit 1; }
+export TMPDIR=$work
+source "$(dirname "$0")/start_run.sh"
+start_run "$ttlplan" "$kernel" "$work/out.txt"
 kill -TERM "$run"
 wait "$run"
 status=$?

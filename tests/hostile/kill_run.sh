@@ -13,14 +13,8 @@ fail=0
 "$ttlplan" run --timeout 1 --keep "$kernel" >"$work/kept.txt" 2>&1
 kept=$(find "$work" -maxdepth 1 -name 'ttlplan-run-*')
 [[ -n $kept ]] || { echo "--keep kept no directory"; cat "$work/kept.txt"; fail=1; }
-"$ttlplan" run --timeout 0 "$kernel" >"$work/out.txt" 2>&1 &
-run=$!
-for _ in $(seq 1200); do # at most 120 s until the emulated program runs
-  host=$(pgrep -P "$run" -f '/host ' || true)
-  [[ -n $host ]] && break
-  sleep 0.1
-done
-[[ -n $host ]] || { echo "the emulated program never started"; cat "$work/out.txt"; exit 1; }
+source "$(dirname "$0")/start_run.sh"
+start_run "$ttlplan" "$kernel" "$work/out.txt"
 kill -KILL "$run"
 wait "$run" 2>/dev/null
 for _ in $(seq 50); do kill -0 "$host" 2>/dev/null || break; sleep 0.1; done
