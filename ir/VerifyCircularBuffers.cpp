@@ -6,6 +6,7 @@
 // work item agree where they are statically known.
 #include "ttlplan/ir/Params.h"
 #include "ttlplan/ir/VerifierDetail.h"
+#include "ttlplan/support/Checked.h"
 
 #include <fmt/format.h>
 #include <map>
@@ -301,8 +302,8 @@ std::optional<int64_t> tripCount(const Operation& loop) {
   if (loop.numOperands() != 3) return std::nullopt;
   auto lb = evaluate(loop.operand(0), {}), ub = evaluate(loop.operand(1), {}),
        step = evaluate(loop.operand(2), {});
-  if (!lb || !ub || !step || *step <= 0) return std::nullopt;
-  return *ub > *lb ? (*ub - *lb + *step - 1) / *step : 0;
+  if (!lb || !ub || !step) return std::nullopt;
+  return ttlplan::tripCount(*lb, *ub, *step);
 }
 
 // Cap on multipliers: beyond it the count is treated as unknown rather than risking overflow.

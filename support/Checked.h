@@ -43,4 +43,16 @@ inline std::optional<int64_t> checkedProduct(std::span<const int64_t> factors,
   return r;
 }
 
+/// Iterations of `for (i = lb; i < ub; i += step)`: 0 when ub <= lb, nullopt when step is not
+/// positive. Computed in unsigned arithmetic, so extreme bounds (lb = INT64_MIN, ub = INT64_MAX)
+/// give the right count instead of overflowing; a count above INT64_MAX is nullopt.
+inline std::optional<int64_t> tripCount(int64_t lb, int64_t ub, int64_t step) {
+  if (step <= 0) return std::nullopt;
+  if (ub <= lb) return 0;
+  uint64_t span = static_cast<uint64_t>(ub) - static_cast<uint64_t>(lb);
+  uint64_t count = (span - 1) / static_cast<uint64_t>(step) + 1;
+  if (count > static_cast<uint64_t>(INT64_MAX)) return std::nullopt;
+  return static_cast<int64_t>(count);
+}
+
 } // namespace ttlplan

@@ -2,6 +2,7 @@
 
 #include "ttlplan/ir/Ops.h"
 #include "ttlplan/search/cost/Price.h"
+#include "ttlplan/support/Checked.h"
 
 #include <algorithm>
 #include <fmt/format.h>
@@ -428,7 +429,9 @@ Status Walker::loop(ir::Operation& op, std::vector<Step>& out) {
   size_t conditions = bounds.size() - 3; // the body's branches on the index
   if (!lb || !ub || !step || *step <= 0)
     return error(op, "the loop bounds do not fold to constants on this core");
-  int64_t count = *ub > *lb ? (*ub - *lb + *step - 1) / *step : 0;
+  std::optional<int64_t> trips = tripCount(*lb, *ub, *step);
+  if (!trips) return error(op, "the loop runs more than 2^63 iterations");
+  int64_t count = *trips;
   const ir::Value* iv = op.body().numArguments() > 0 ? op.body().argument(0) : nullptr;
   // Runs of iterations in which every branch of the body goes the same way: one Loop step each
   // (an edge core that skips its last blocks, say).
