@@ -199,6 +199,12 @@ struct Outcome {
   std::string pickClass;   // best / within5 / measured / unmeasured
   std::string pickNote;    // words
   std::string notFeasible; // no point fits: the rejection counts
+  // The same search restricted to the configs the sweep timed (its candidate set): the model's
+  // fastest candidate, its class (best / within5 / measured / slower: another candidate, measured
+  // slower than best by an amount the CSV does not log), and the best config's rank among them.
+  std::optional<Config> candidatePick;
+  std::string candidateClass;
+  int bestCandidateRank = 0;
 };
 
 const char* const kSearched[] = {"in0_block_w", "out_block_h", "out_block_w"};
@@ -249,6 +255,15 @@ std::pair<std::string, std::string> oneDMisfit(const Shape& s, const ir::Device&
                         "row, the device grid has {} columns",
                         nt / s.perCoreN, device.grid.compute.columns)};
   return {};
+}
+
+// How the sweep measured config `c`: "best", "within5" (the rule's config, measured within 5 %
+// of best), "measured" (the rule's, slower), else `otherwise`.
+std::string classOf(const Shape& s, const Config& c, const char* otherwise) {
+  if (s.best.present && c == s.best.config) return "best";
+  if (s.rule.present && c == s.rule.config)
+    return s.rule.ns <= 1.05 * s.best.ns ? "within5" : "measured";
+  return otherwise;
 }
 
 struct Settings {
@@ -368,6 +383,34 @@ Outcome tuneShape(const Shape& s, const std::string& templateText, const ir::Dev
   }
   if (s.rule.present) out.rule = evaluate(s.rule.config);
 
+  // The sweep's candidate set, and the model's order restricted to it.
+  bl::MatmulProblem p;
+  p.m = s.m;
+  p.k = s.k;
+  p.n = s.n;
+  p.fp32DestAcc = true;
+  p.gridRows = uint32_t(device.grid.compute.rows);
+  p.gridCols = uint32_t(device.grid.compute.columns);
+  bl::SweepOptions so;
+  so.transposeA = s.transposeA;
+  Expected<std::vector<bl::MatmulConfig>> cands = bl::sweepCandidates(p, so);
+  auto isCandidate = [&](const Config& c) {
+    if (!cands) return false;
+    for (const bl::MatmulConfig& m : *cands)
+      if (m.perCoreM == s.perCoreM && m.perCoreN == s.perCoreN &&
+          Config{m.in0BlockW, m.outBlockH, m.outBlockW} == c)
+        return true;
+    return false;
+  };
+  int candidatesSeen = 0;
+  for (const auto& [ns, c] : ranked) {
+    if (!isCandidate(c)) continue;
+    ++candidatesSeen;
+    if (!out.candidatePick) out.candidatePick = c;
+    if (s.best.present && c == s.best.config) out.bestCandidateRank = candidatesSeen;
+  }
+  if (out.candidatePick) out.candidateClass = classOf(s, *out.candidatePick, "slower");
+
   // The pick against the measurements.
   const Config& pick = *out.pick;
   if (s.best.present && pick == s.best.config) {
@@ -378,27 +421,12 @@ Outcome tuneShape(const Shape& s, const std::string& templateText, const ir::Dev
     out.pickClass = over <= 0.05 ? "within5" : "measured";
     out.pickNote = fmt::format("rule's, +{:.1f}%", 100 * over);
   } else {
-    bl::MatmulProblem p;
-    p.m = s.m;
-    p.k = s.k;
-    p.n = s.n;
-    p.fp32DestAcc = true;
-    p.gridRows = uint32_t(device.grid.compute.rows);
-    p.gridCols = uint32_t(device.grid.compute.columns);
-    bl::SweepOptions so;
-    so.transposeA = s.transposeA;
-    Expected<std::vector<bl::MatmulConfig>> cands = bl::sweepCandidates(p, so);
-    bool candidate = false;
-    if (cands) {
-      if (cands->size() != s.candidates)
-        fmt::print(stderr,
-                   "note {}: baselines::sweepCandidates gives {} candidates, the CSV says "
-                   "{}\n",
-                   s.id, cands->size(), s.candidates);
-      for (const bl::MatmulConfig& c : *cands)
-        candidate |= c.perCoreM == s.perCoreM && c.perCoreN == s.perCoreN &&
-                     Config{c.in0BlockW, c.outBlockH, c.outBlockW} == pick;
-    }
+    if (cands && cands->size() != s.candidates)
+      fmt::print(stderr,
+                 "note {}: baselines::sweepCandidates gives {} candidates, the CSV says "
+                 "{}\n",
+                 s.id, cands->size(), s.candidates);
+    bool candidate = isCandidate(pick);
     std::string why = notCandidateWhy(s, p, pick);
     if (cands && candidate != why.empty())
       fmt::print(stderr, "note {}: sweepCandidates and the divisor/L1 check disagree on {}\n", s.id,
@@ -488,8 +516,8 @@ int main(int argc, char** argv) {
              "the sweep's host wall clock, pred = the cost model's device time\n\n");
   fmt::print("| shape | Kt | pcM x pcN | space | fit | pick (bc) | pick pred | pick | best cfg | "
              "best meas | best pred | best rank | rule cfg | rule meas | rule/best | rule pred "
-             "| pred speedup |\n");
-  fmt::print("|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|\n");
+             "| pred speedup | pick of candidates (best's rank) |\n");
+  fmt::print("|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|\n");
 
   std::vector<Outcome> outcomes;
   std::map<std::string, int> skipReasons;
@@ -512,7 +540,7 @@ int main(int argc, char** argv) {
     std::string speedup = o.pick && o.rule.ns ? fmt::format("{:.2f}x", *o.rule.ns / o.pickNs) : "-";
     fmt::print(
         "| {} | {} | {} x {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | "
-        "{:.3f} {} | {} | {} |\n",
+        "{:.3f} {} | {} | {} | {} |\n",
         s.id, s.k / 32, s.perCoreM, s.perCoreN, o.spaceSize, o.feasible,
         o.pick ? fmt::format("{} ({}){}", o.pick->str(), o.pickBlockCount,
                              o.tiedConfigs > 1 ? fmt::format(" tie of {}", o.tiedConfigs) : "")
@@ -520,7 +548,11 @@ int main(int argc, char** argv) {
         o.pick ? us(o.pickNs) : "-", o.pick ? o.pickNote : "-", s.best.config.str(), us(s.best.ns),
         o.best.ns ? us(o.best.ns) : "rejected", o.bestRank ? std::to_string(o.bestRank) : "-",
         s.rule.config.str(), us(s.rule.ns), ratio, ratio <= 1.05 ? "ok" : "slow",
-        o.rule.ns ? us(o.rule.ns) : "rejected", speedup);
+        o.rule.ns ? us(o.rule.ns) : "rejected", speedup,
+        o.candidatePick
+            ? fmt::format("{} {} ({})", o.candidatePick->str(), o.candidateClass,
+                          o.bestCandidateRank ? std::to_string(o.bestCandidateRank) : "-")
+            : "-");
     std::fflush(stdout);
     outcomes.push_back(o);
   }
@@ -543,6 +575,8 @@ int main(int argc, char** argv) {
   int tuned = 0, noneFits = 0, isBest = 0, within5 = 0, measuredSlow = 0, unmeasured = 0,
       unmeasuredCandidate = 0, ruleOk = 0, ruleOkAll = 0, bestRejected = 0, ruleRejected = 0;
   int bestTaken = 0, bestTakenIsBest = 0, bestTakenWithin5 = 0;
+  int candTuned = 0, candBest = 0, candWithin5 = 0, ruleIsBest = 0;
+  std::vector<double> bestCandidateRanks;
   std::map<std::string, int> rejectedBy; // measured configs rejected, by reason and knobs
   std::vector<double> speedups;
   for (const Outcome& o : outcomes) {
@@ -576,6 +610,13 @@ int main(int argc, char** argv) {
       if (o.pickNote.find("(a sweep candidate") != std::string::npos) ++unmeasuredCandidate;
     }
     if (o.rule.ns) speedups.push_back(*o.rule.ns / o.pickNs);
+    if (s.best.present && s.rule.present && s.rule.config == s.best.config) ++ruleIsBest;
+    if (o.candidatePick) {
+      ++candTuned;
+      candBest += o.candidateClass == "best";
+      candWithin5 += o.candidateClass == "best" || o.candidateClass == "within5";
+      if (o.bestCandidateRank) bestCandidateRanks.push_back(o.bestCandidateRank);
+    }
   }
   double seconds = std::chrono::duration<double>(Clock::now() - start).count();
   fmt::print("\nsummary\n");
@@ -598,6 +639,15 @@ int main(int argc, char** argv) {
              bestRejected, ruleRejected, tuned);
   for (const auto& [why, count] : rejectedBy)
     fmt::print("    rejected by {}: {}\n", why, count);
+  fmt::print("  restricted to the sweep's candidates (the configs it timed), in {} shapes:\n",
+             candTuned);
+  fmt::print("    pick == measured best:                  {} (the rule's config == best: {})\n",
+             pct(candBest, candTuned), pct(ruleIsBest, tuned));
+  fmt::print("    pick known within 5 % of best:          {} (the rule: {}; other candidates are "
+             "not timed in the CSV)\n",
+             pct(candWithin5, candTuned), pct(ruleOk, tuned));
+  fmt::print("    best config's rank in the model's order: median {} (over {} shapes)\n",
+             median(bestCandidateRanks), bestCandidateRanks.size());
   fmt::print("  shapes whose best config the template takes: {}; there pick == best {}, pick "
              "measured within 5 % {}\n",
              bestTaken, pct(bestTakenIsBest, bestTaken), pct(bestTakenWithin5, bestTaken));

@@ -215,6 +215,10 @@ constexpr AttrDef kAttrs[] = {
      "\"LoFi\" | \"HiFi2\" | \"HiFi3\" | \"HiFi4\" | @KNOB", "\"HiFi4\""},
     {"ttl.kernel", "fp32_dest_acc", "accumulate in fp32 in DST (halves the DST tiles)",
      "0 | 1 | @KNOB", "0"},
+    {"ttl.tensor_slice", "clip",
+     "the block may reach past the tensor's edge: those tiles are not read (their part of the "
+     "block is unspecified) and not written",
+     "true | false", "false"},
 };
 } // namespace
 

@@ -171,6 +171,12 @@ std::vector<Value*> indices() const {
 Value* result() const {
   return op_->result(0);
 }
+/// `{clip = true}`: the block may reach past the tensor's edge; those tiles are neither read
+/// (their part of the block is unspecified) nor written. ttnn's edge blocks, without padding.
+bool clipped() const {
+  Attribute a = op_->attribute("clip");
+  return a.is(AttrKind::Bool) && a.boolValue();
+}
 }
 ;
 

@@ -352,13 +352,14 @@ bool checkSliceSource(const Operation& op, DiagnosticEngine& diags) {
   return true;
 }
 
-void checkSliceBounds(const Operation& op, const Type& tensor, const Type& block,
+/// A clipped slice (`{clip = true}`) may reach past the tensor's end, never before its start.
+void checkSliceBounds(const Operation& op, const Type& tensor, const Type& block, bool clip,
                       DiagnosticEngine& diags) {
   for (size_t d = 0; d < block.shape().size(); ++d) {
     if (!tensor.shape()[d].isStatic()) continue; // a knob: bounds depend on the binding
     int64_t tiles = tensor.shape()[d].value / kTileSize;
     const Dim& extent = block.shape()[d];
-    if (extent.isStatic() && extent.value > tiles)
+    if (extent.isStatic() && extent.value > tiles && !clip)
       return (void)diags.error(op.location(),
                                fmt::format("slice block of {} tiles in dim {} is larger than the "
                                            "tensor's {} tiles",
@@ -368,7 +369,7 @@ void checkSliceBounds(const Operation& op, const Type& tensor, const Type& block
     Attribute v = index->attribute("value");
     if (!v.is(AttrKind::Integer)) continue;
     // extent <= tiles here, so the bound cannot overflow; the end printed is exact (int128).
-    if (v.intValue() >= 0 && v.intValue() <= tiles - extent.value) continue;
+    if (v.intValue() >= 0 && (clip || v.intValue() <= tiles - extent.value)) continue;
     const __int128 end = static_cast<__int128>(v.intValue()) + extent.value;
     return (void)diags.error(op.location(),
                              fmt::format("slice out of bounds in dim {}: tiles [{}, {}) of a "
@@ -406,7 +407,12 @@ void checkSlice(const Operation& op, DiagnosticEngine& diags) {
                              fmt::format("slice of a @{} tensor must have @{} tiles, got {}",
                                          tensor.elementType().knobName(),
                                          tensor.elementType().knobName(), str(tile)));
-  checkSliceBounds(op, tensor, block, diags);
+  Attribute clip = op.attribute("clip");
+  if (clip && !clip.is(AttrKind::Bool))
+    return (void)diags.error(op.location(), fmt::format("ttl.tensor_slice's clip must be true or "
+                                                        "false, got {}",
+                                                        clip.str()));
+  checkSliceBounds(op, tensor, block, clip && clip.boolValue(), diags);
 }
 
 // ---- resources: CBs, semaphores, pipes, knob values ----------------------------------------

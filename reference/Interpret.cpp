@@ -7,6 +7,7 @@
 
 #include "ttlplan/ir/Ops.h"
 #include "ttlplan/lower/Extract.h"
+#include "ttlplan/support/Checked.h"
 #include "ttlplan/support/Deadline.h"
 
 #include <algorithm>
@@ -72,6 +73,9 @@ struct PipeRef {
 struct SliceRef {
   size_t argument;
   int64_t row0, col0, rows, cols;
+  /// A clipped slice's rows and columns inside the tensor (rows, cols otherwise): a copy moves
+  /// only those and leaves the rest of the block as it was.
+  int64_t validRows, validCols;
 };
 struct TensorRef {
   size_t argument;
@@ -638,13 +642,28 @@ private:
     Expected<std::pair<int64_t, int64_t>> shape = blockShape(op, op.result(0)->type());
     if (!shape) return shape.error();
     ir::Type tile = op.result(0)->type().elementType();
-    SliceRef s{t->argument, *i * tile.tileRows(), *j * tile.tileColumns(), shape->first,
-               shape->second};
-    if (*i < 0 || *j < 0 || s.row0 + s.rows > arg.shape[0] || s.col0 + s.cols > arg.shape[1])
+    bool clip = ir::TensorSliceOp(&op).clipped();
+    // Element offsets, saturated: a clipped slice far past the edge simply has nothing inside.
+    int64_t row0 = checkedMul(*i, tile.tileRows()).value_or(INT64_MAX);
+    int64_t col0 = checkedMul(*j, tile.tileColumns()).value_or(INT64_MAX);
+    auto inside = [](int64_t start, int64_t extent, int64_t size) {
+      return start >= size ? 0 : std::min(extent, size - start);
+    };
+    SliceRef s{t->argument,
+               row0,
+               col0,
+               shape->first,
+               shape->second,
+               inside(row0, shape->first, arg.shape[0]),
+               inside(col0, shape->second, arg.shape[1])};
+    bool fits = s.validRows == s.rows && s.validCols == s.cols;
+    if (*i < 0 || *j < 0 || (!clip && !fits))
       return opError(op, fmt::format("slice [{}, {}] (tiles) of {} covers rows {}..{} and columns "
-                                     "{}..{}, outside its {} x {} elements",
-                                     *i, *j, name(op.operand(0)), s.row0, s.row0 + s.rows - 1,
-                                     s.col0, s.col0 + s.cols - 1, arg.shape[0], arg.shape[1]));
+                                     "{}..{}, outside its {} x {} elements{}",
+                                     *i, *j, name(op.operand(0)), s.row0,
+                                     static_cast<__int128>(s.row0) + s.rows - 1, s.col0,
+                                     static_cast<__int128>(s.col0) + s.cols - 1, arg.shape[0],
+                                     arg.shape[1], clip ? " (a clipped slice starts inside)" : ""));
     set(op.result(0), s);
     return Status::success();
   }
@@ -668,8 +687,8 @@ private:
       std::unique_lock<std::mutex> lock(m_.mutex);
       const HostTensor& t = m_.tensors[s->argument];
       int64_t width = t.shape[1];
-      for (int64_t r = 0; r < s->rows; ++r)
-        std::copy_n(t.data.begin() + (s->row0 + r) * width + s->col0, s->cols,
+      for (int64_t r = 0; r < s->validRows; ++r)
+        std::copy_n(t.data.begin() + (s->row0 + r) * width + s->col0, s->validCols,
                     (*v)->data.begin() + r * s->cols);
       return Status::success();
     }
@@ -682,8 +701,8 @@ private:
       std::unique_lock<std::mutex> lock(m_.mutex);
       HostTensor& t = m_.tensors[s->argument];
       int64_t width = t.shape[1];
-      for (int64_t r = 0; r < s->rows; ++r)
-        std::copy_n((*v)->data.begin() + r * s->cols, s->cols,
+      for (int64_t r = 0; r < s->validRows; ++r)
+        std::copy_n((*v)->data.begin() + r * s->cols, s->validCols,
                     t.data.begin() + (s->row0 + r) * width + s->col0);
       return Status::success();
     }

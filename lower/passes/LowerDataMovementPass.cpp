@@ -119,7 +119,30 @@ struct TensorAccess {
   Value* gen = nullptr;    ///< the interleaved address generator
   int64_t pageBytes = 0;   ///< one tile
   int64_t columnTiles = 0; ///< tiles per tensor row
+  int64_t rowTiles = 0;    ///< tiles per tensor column (a clipped slice's bound)
 };
+
+/// Tile `base + offset` along a dimension of `limit` tiles, and the builder where it is moved:
+/// `b` itself for an unclipped slice or a constant inside the tensor; the body of an
+/// `scf.if (index < limit)` (unsigned: a negative index is outside too) otherwise. Nothing, and
+/// no op built, for a clipped constant outside the tensor.
+struct GuardedIndex {
+  Value* index;
+  OpBuilder at;
+};
+std::optional<GuardedIndex> tileIndex(OpBuilder& b, Value* base, int64_t offset, int64_t limit,
+                                      bool clip) {
+  if (std::optional<int64_t> c = constantOf(base); c && clip) {
+    std::optional<int64_t> v = checkedAdd(*c, offset);
+    if (!v || *v < 0 || *v >= limit) return std::nullopt;
+  }
+  Value* index = plus(b, base, offset);
+  if (!clip || constantOf(index)) return GuardedIndex{index, b};
+  Operation* guard = b.ifOp(lessThan(b, index, b.constant(limit)), false);
+  OpBuilder in = OpBuilder::bodyBuilder(guard);
+  in.setLocation(b.location());
+  return GuardedIndex{index, in};
+}
 
 class FunctionLowering {
 public:
@@ -405,6 +428,7 @@ private:
     TensorAccess access;
     access.pageBytes = context_.device.tileBytes(tileType.tileDataType());
     access.columnTiles = t.shape()[1].value / tileType.tileColumns();
+    access.rowTiles = t.shape()[0].value / tileType.tileRows();
     ir::Block& body = func_->body();
     OpBuilder b = body.empty() ? OpBuilder::atEnd(body) : OpBuilder::before(prologueEnd());
     b.setLocation(slice->location());
@@ -429,15 +453,20 @@ private:
   /// noc_async_read_tile / noc_async_write_tile for every tile of a BxC block at tile
   /// [row, col] of the tensor: tile id (row + i) * columns + (col + j), L1 address
   /// ptr + (i * C + j) * page. Small blocks are unrolled, larger ones get two scf.for loops.
+  /// A clipped slice moves only the tiles inside the tensor (a guard per row and per column).
   void emitTiles(OpBuilder& b, const char* fn, const TensorAccess& t, Value* row, Value* col,
-                 int64_t rowsB, int64_t colsB, Value* ptr) {
+                 int64_t rowsB, int64_t colsB, Value* ptr, bool clip) {
     if (rowsB * colsB <= maxUnrolledTiles_) {
       for (int64_t i = 0; i < rowsB; ++i) {
-        Value* rowStart = times(b, plus(b, row, i), t.columnTiles, "row_tile");
+        std::optional<GuardedIndex> r = tileIndex(b, row, i, t.rowTiles, clip);
+        if (!r) continue;
+        Value* rowStart = times(r->at, r->index, t.columnTiles, "row_tile");
         for (int64_t j = 0; j < colsB; ++j) {
-          Value* id = add(b, rowStart, plus(b, col, j), "tile_id");
-          Value* addr = plus(b, ptr, (i * colsB + j) * t.pageBytes, "tile_addr");
-          b.call(fn, {id, t.gen, addr});
+          std::optional<GuardedIndex> c = tileIndex(r->at, col, j, t.columnTiles, clip);
+          if (!c) continue;
+          Value* id = add(c->at, rowStart, c->index, "tile_id");
+          Value* addr = plus(c->at, ptr, (i * colsB + j) * t.pageBytes, "tile_addr");
+          c->at.call(fn, {id, t.gen, addr});
         }
       }
       return;
@@ -446,15 +475,19 @@ private:
     OpBuilder ob = OpBuilder::bodyBuilder(outer);
     ob.setLocation(b.location());
     Value* ti = outer->body().argument(0);
-    Value* rowStart = times(ob, add(ob, row, ti), t.columnTiles, "row_tile");
-    Value* rowAddr = add(ob, ptr, times(ob, ti, colsB * t.pageBytes), "row_addr");
-    Operation* inner = ob.forLoop(ob.constant(0), ob.constant(colsB), ob.constant(1), "tj");
+    // ti and tj are not constants, so neither index is ever dropped here.
+    std::optional<GuardedIndex> r = tileIndex(ob, add(ob, row, ti), 0, t.rowTiles, clip);
+    Value* rowStart = times(r->at, r->index, t.columnTiles, "row_tile");
+    Value* rowAddr = add(r->at, ptr, times(r->at, ti, colsB * t.pageBytes), "row_addr");
+    Operation* inner =
+        r->at.forLoop(r->at.constant(0), r->at.constant(colsB), r->at.constant(1), "tj");
     OpBuilder ib = OpBuilder::bodyBuilder(inner);
     ib.setLocation(b.location());
     Value* tj = inner->body().argument(0);
-    Value* id = add(ib, rowStart, add(ib, col, tj), "tile_id");
-    Value* addr = add(ib, rowAddr, times(ib, tj, t.pageBytes), "tile_addr");
-    ib.call(fn, {id, t.gen, addr});
+    std::optional<GuardedIndex> c = tileIndex(ib, add(ib, col, tj), 0, t.columnTiles, clip);
+    Value* id = add(c->at, rowStart, c->index, "tile_id");
+    Value* addr = add(c->at, rowAddr, times(c->at, tj, t.pageBytes), "tile_addr");
+    c->at.call(fn, {id, t.gen, addr});
   }
 
   bool lowerTransfer(Operation* op, Value* view, Value* sliceValue, bool read) {
@@ -480,7 +513,7 @@ private:
     OpBuilder b = OpBuilder::before(op);
     int64_t rowsB = block.shape()[0].value, colsB = block.shape()[1].value;
     emitTiles(b, read ? "noc_async_read_tile" : "noc_async_write_tile", *t, indices[0], indices[1],
-              rowsB, colsB, ptr);
+              rowsB, colsB, ptr, s.clipped());
     stat_(read ? "tiles-read" : "tiles-written",
           read ? "tiles read per block copy" : "tiles written per block copy") += rowsB * colsB;
     stat_("copies", "block copies lowered") += 1;

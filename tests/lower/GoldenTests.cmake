@@ -50,6 +50,9 @@ ttlplan_golden(insert-sync ${golden_lower_dir}/insert-sync.ttl lower
                --pipeline insert-sync,verify,infer-pipe-semaphores ${golden_lower_dir}/insert-sync.ttl)
 ttlplan_golden(lower-data-movement ${golden_lower_dir}/lower-data-movement.ttl lower
                --pipeline ${dm_front},lower-data-movement ${golden_lower_dir}/lower-data-movement.ttl)
+ttlplan_golden(lower-data-movement-clip ${golden_lower_dir}/lower-data-movement-clip.ttl lower
+               --pipeline ${dm_front},lower-data-movement
+               ${golden_lower_dir}/lower-data-movement-clip.ttl)
 ttlplan_golden(lower-sync ${golden_lower_dir}/lower-sync.ttl lower
                --pipeline ${dm_front},lower-data-movement,lower-sync ${golden_lower_dir}/lower-sync.ttl)
 

@@ -505,6 +505,77 @@ module {
       << out.error().message;
 }
 
+TEST(ReferenceInterpret, ClippedSlicesMoveOnlyTheTilesInsideTheTensor) {
+  // A 96x96 tensor (3x3 tiles) copied through 2x2 blocks at [0, 0], [0, 2], [2, 0], [2, 2]: the
+  // last three reach past the edge. C must equal A, and writing past C's edge must not fail.
+  auto module = parse(R"(
+!tile = !ttcore.tile<32x32, bf16>
+!blk = tensor<2x2x!tile>
+!cb = !ttl.cb<[2, 2], !tile, 2>
+!mat = tensor<96x96xbf16, #ttl.layout<dram, interleaved>>
+module {
+  ttl.kernel @copy(%a: !mat, %c: !mat) attributes {grid = [1, 1]} {
+    %cb = ttl.create_cb : !cb
+    ttl.datamovement_thread {
+      %c0 = arith.constant 0 : index
+      %c2 = arith.constant 2 : index
+      %c4 = arith.constant 4 : index
+      scf.for %i = %c0 to %c4 step %c2 {
+        scf.for %j = %c0 to %c4 step %c2 {
+          %v = ttl.cb_reserve %cb : !cb -> !blk
+          %s = ttl.tensor_slice %a[%i, %j] {clip = true} : !mat -> !blk
+          %x = ttl.copy %s, %v : (!blk, !blk) -> !ttl.transfer_handle<read>
+          ttl.wait %x : !ttl.transfer_handle<read>
+          ttl.cb_push %cb : !cb
+        }
+      }
+    }
+    ttl.compute_thread {
+    }
+    ttl.datamovement_thread {
+      %c0 = arith.constant 0 : index
+      %c2 = arith.constant 2 : index
+      %c4 = arith.constant 4 : index
+      scf.for %i = %c0 to %c4 step %c2 {
+        scf.for %j = %c0 to %c4 step %c2 {
+          %w = ttl.cb_wait %cb : !cb -> !blk
+          %s = ttl.tensor_slice %c[%i, %j] {clip = true} : !mat -> !blk
+          %x = ttl.copy %w, %s : (!blk, !blk) -> !ttl.transfer_handle<write>
+          ttl.wait %x : !ttl.transfer_handle<write>
+          ttl.cb_pop %cb : !cb
+        }
+      }
+    }
+  }
+}
+)");
+  ASSERT_TRUE(module);
+  Tensors in{{"a", random({96, 96}, 0)}, {"c", random({96, 96}, 1)}};
+  Expected<Tensors> out = run(*module, in);
+  ASSERT_TRUE(out) << out.error().message;
+  expectNear(out->at("c"), in["a"], 0);
+}
+
+TEST(ReferenceInterpret, MatmulTemplateWithPartialEdgeBlocks) {
+  // 320 = 10 tiles in per-core blocks of 4 (3 x 3 cores) computed in 4 x 4 blocks: the last row
+  // and column of cores own one partial block (2 of its 4 rows, 2 of its 4 columns).
+  auto module = loadExample("matmul_2d_template.ttl");
+  ASSERT_TRUE(module);
+  Tensors in{{"a", random({320, 128}, 0)}, {"b", random({128, 320}, 1)}};
+  HostTensor expected = naiveMatmul(in["a"], in["b"]);
+  ReferenceOptions options;
+  options.binding = {{"M", 320},          {"K", 128},
+                     {"N", 320},          {"DTYPE", ir::KnobValue::symbol("bf16")},
+                     {"FIDELITY", ir::KnobValue::symbol("HiFi4")},
+                     {"FP32_DEST_ACC", 0}, {"per_core_M", 4},
+                     {"per_core_N", 4},   {"out_block_h", 4},
+                     {"out_block_w", 4},  {"in0_block_w", 2},
+                     {"out_subblock_h", 1}, {"out_subblock_w", 1}};
+  Expected<Tensors> out = run(*module, in, options);
+  ASSERT_TRUE(out) << out.error().message;
+  expectNear(out->at("c"), expected, 1e-9);
+}
+
 TEST(ReferenceInterpret, InputsAreChecked) {
   auto module = loadExample("eltwise_add.ttl");
   ASSERT_TRUE(module);

@@ -79,7 +79,11 @@ foreach(bind IN ITEMS
     # Edge cores: 10 tiles in per-core blocks of 4 (3 x 3 cores, the last row and column own 2),
     # and 8 columns in blocks of 5 (the last column owns 3).
     "M=320,K=128,N=320,DTYPE=bf16,per_core_M=4,per_core_N=4,out_block_h=2,out_block_w=2"
-    "M=320,K=64,N=256,DTYPE=bfp8_b,per_core_M=4,per_core_N=5,out_block_h=2")
+    "M=320,K=64,N=256,DTYPE=bfp8_b,per_core_M=4,per_core_N=5,out_block_h=2"
+    # Partial edge blocks (clipped slices): blocks of 4 x 4 where the edge cores own 2 rows or
+    # columns, and of 4 x 5 where the last column owns 3 of 5.
+    "M=320,K=256,N=320,DTYPE=bf16,per_core_M=4,per_core_N=4,out_block_h=4,out_block_w=4"
+    "M=320,K=64,N=256,DTYPE=bfp4_b,per_core_M=4,per_core_N=5,out_block_h=4,out_block_w=5")
   string(REGEX REPLACE "[=,]" "_" tag "${bind}")
   string(REGEX REPLACE "_out_subblock.*|_out_block.*" "" tag "${tag}")
   ttlplan_run_test(matmul_2d.${tag} 0 "PASS" ${mm2d} --bind ${bind})
