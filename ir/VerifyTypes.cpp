@@ -467,7 +467,8 @@ void checkPipeCoordinates(const Operation& op, const std::vector<int64_t>& coord
   }
 }
 
-// With every coordinate a number: the sender must not be one of its own destinations.
+// With every coordinate a number: the rectangle is not empty, and it reaches a core other than
+// the sender (a sender inside its rectangle is skipped, as by the NoC's multicast).
 void checkPipeSender(const Operation& op, const std::vector<int64_t>& c, DiagnosticEngine& diags) {
   for (int64_t v : c)
     if (v == kDynamicCoordinate) return;
@@ -475,9 +476,10 @@ void checkPipeSender(const Operation& op, const std::vector<int64_t>& c, Diagnos
   if (x1 < x0 || y1 < y0)
     return (void)diags.error(op.location(), "pipe rectangle is empty: to(x, y) must not be left "
                                             "of or above dst(x, y)");
-  if (c[0] >= x0 && c[0] <= x1 && c[1] >= y0 && c[1] <= y1)
-    diags.error(op.location(), fmt::format("pipe source ({}, {}) is one of its own destinations; "
-                                           "a pipe sends to other cores only",
+  if (x0 == x1 && y0 == y1 && c[0] == x0 && c[1] == y0)
+    diags.error(op.location(), fmt::format("pipe source ({}, {}) is its only destination; a pipe "
+                                           "sends to other cores (a source inside a larger "
+                                           "rectangle is skipped)",
                                            c[0], c[1]));
 }
 

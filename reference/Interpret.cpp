@@ -61,12 +61,13 @@ struct CbRef {
 struct SemaphoreRef {
   const Operation* create;
 };
-/// A pipe evaluated on the running core: source (x, y) and the destination rectangle.
+/// A pipe evaluated on the running core: source (x, y) and the destination rectangle. A source
+/// inside its rectangle is skipped, as the NoC's multicast skips its sender.
 struct PipeRef {
   const Operation* create;
   int64_t srcX, srcY, x0, y0, x1, y1;
   bool isDestination(int64_t x, int64_t y) const {
-    return x0 <= x && x <= x1 && y0 <= y && y <= y1;
+    return x0 <= x && x <= x1 && y0 <= y && y <= y1 && !(x == srcX && y == srcY);
   }
 };
 /// `ttl.tensor_slice`: a rectangle of an argument tensor, in elements.
@@ -740,7 +741,8 @@ private:
     std::unique_lock<std::mutex> lock(m_.mutex);
     for (int64_t y = p->y0; y <= p->y1; ++y)
       for (int64_t x = p->x0; x <= p->x1; ++x)
-        m_.pipes[{static_cast<int>(y * info_.cols + x), p->create, core_}].push_back(sent);
+        if (p->isDestination(x, y))
+          m_.pipes[{static_cast<int>(y * info_.cols + x), p->create, core_}].push_back(sent);
     m_.notify();
     return Status::success();
   }

@@ -760,9 +760,15 @@ NetsResult buildNets(int rows, int cols, const std::vector<PipeSpec>& pipes) {
         net.location = pipe.location;
         net.source = pipe.source;
         net.sender = ends->src;
+        // A sender inside its rectangle is no destination: the multicast skips it.
         for (int yy = d.y0; yy <= d.y1; ++yy)
           for (int xx = d.x0; xx <= d.x1; ++xx)
-            net.dests.push_back({xx, yy});
+            if (!(Core{xx, yy} == ends->src)) net.dests.push_back({xx, yy});
+        if (net.dests.empty()) {
+          out.error = where() + ": sender " + coreText(ends->src) +
+                      " is its pipe's only destination; a pipe sends to other cores";
+          return out;
+        }
         net.noc = pipe.noc;
         net.dstAddress = pipe.dstAddress;
         net.lower = pipe.lower;

@@ -66,6 +66,8 @@ set_tests_properties(run.inputs_reproduce_output PROPERTIES DEPENDS run.inputs)
 foreach(kernel reduce_rows reduce_cols reduce_all split_group)
   ttlplan_run_test(${kernel} 0 "PASS" ${run_dir}/${kernel}.ttl)
 endforeach()
+# A multicast rectangle that contains its source (skipped, as by the NoC): the whole grid.
+ttlplan_run_test(mcast_skips_sender 0 "PASS" ${run_dir}/mcast_skips_sender.ttl)
 
 # The matmul templates (ttnn's knob names) on small shapes, every DTYPE and fp32 accumulation;
 # 320 = 10 tiles does not fill the 8-row device grid (5 x 5 cores for the 2-D with per_core 2).
