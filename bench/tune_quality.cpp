@@ -1,8 +1,9 @@
 // bench/tune_quality: how good are the autotuner's picks on measured hardware data? For every
 // shape of ../shared/bench-data/gemm/bh_sweep_calibration.csv (Blackhole P150, 12x10 grid, bf16,
 // HiFi4, fp32 DST accumulation) it tunes the matching template on blackhole_p150 (2-D rows:
-// examples/matmul_2d_template.ttl; 1-D rows: examples/matmul_1d_template.ttl when that template's
-// family and one-row grid can take the row's config, else the row is skipped and counted) with
+// examples/matmul_2d_template.ttl; 1-D rows: examples/matmul_1d_template.ttl, with grid_x = the
+// device's 12 columns, when that template's family can take the row's config, else the row is
+// skipped and counted) with
 // M, K, N, DTYPE, FIDELITY, FP32_DEST_ACC, per_core_M and per_core_N bound as the sweep had them,
 // and in0_block_w, out_block_h, out_block_w and the `?` block count searched exhaustively
 // (search::tune, 2 threads). Then it classifies the pick against the two measured configs of the
@@ -22,6 +23,7 @@
 #include "ttlplan/support/CsvTable.h"
 
 #include <algorithm>
+#include <array>
 #include <chrono>
 #include <cmath>
 #include <fmt/format.h>
@@ -233,27 +235,22 @@ std::string notCandidateWhy(const Shape& s, const bl::MatmulProblem& p, const Co
   return "";
 }
 
-// Why the 1-D template (mcast_in0, grid [1, N / (32 * per_core_N)]) cannot take the shape, as
-// {category, detail}; empty when it can.
+// Why the 1-D template (mcast_in0, ceildiv(Nt, per_core_N) cores laid out grid_x = the device's
+// columns to a row) cannot take the shape, as {category, detail}; empty when it can.
 std::pair<std::string, std::string> oneDMisfit(const Shape& s, const ir::Device& device) {
   if (s.family != "1d_in0")
     return {"1-D mcast_in1: the 1-D template is mcast_in0 only",
             "kernel family " + s.family + ": examples/matmul_1d_template.ttl is mcast_in0 only"};
-  const uint64_t nt = s.n / 32;
   if (uint64_t(s.perCoreM) * 32 != s.m)
     return {"1-D mcast_in0: per_core_M x 32 != M",
             fmt::format("per_core_M {} x 32 != M {} (the 1-D template owns all rows per core)",
                         s.perCoreM, s.m)};
-  if (nt % s.perCoreN)
-    return {"1-D mcast_in0: per_core_N does not divide Nt (the template's grid would drop columns)",
-            fmt::format("per_core_N {} does not divide Nt {} (the 1-D template's grid "
-                        "N / (32 * per_core_N) = {} cores would drop columns; the sweep used {})",
-                        s.perCoreN, nt, nt / s.perCoreN, (nt + s.perCoreN - 1) / s.perCoreN)};
-  if (nt / s.perCoreN > uint64_t(device.grid.compute.columns))
-    return {"1-D mcast_in0: more cores than one grid row",
-            fmt::format("{} cores in one row: the 1-D template's grid [1, Nt / per_core_N] is one "
-                        "row, the device grid has {} columns",
-                        nt / s.perCoreN, device.grid.compute.columns)};
+  const uint64_t cores = (s.n / 32 + s.perCoreN - 1) / s.perCoreN;
+  const uint64_t columns = uint64_t(device.grid.compute.columns);
+  if ((cores + columns - 1) / columns > uint64_t(device.grid.compute.rows))
+    return {"1-D mcast_in0: more cores than the grid",
+            fmt::format("{} cores do not fit the {} x {} grid", cores, device.grid.compute.rows,
+                        columns)};
   return {};
 }
 
@@ -293,6 +290,8 @@ Outcome tuneShape(const Shape& s, const std::string& templateText, const ir::Dev
       {"out_block_h", unite(domainOf(text, "out_block_h"), divisors(s.perCoreM, s.perCoreM))},
       {"out_block_w", unite(domainOf(text, "out_block_w"), divisors(s.perCoreN, s.perCoreN))},
   };
+  // The 1-D template's layout: the device's columns to a row, as the sweep ran it.
+  if (s.family != "2d") domains["grid_x"] = {int64_t(device.grid.compute.columns)};
   for (const auto& [name, values] : domains) {
     std::optional<std::string> next = withDomain(text, name, values);
     if (!next) {
@@ -323,6 +322,7 @@ Outcome tuneShape(const Shape& s, const std::string& templateText, const ir::Dev
   // planner picks the sub-block it uses, so 1 x 1 (legal for every block) loses nothing.
   fixed["out_subblock_h"] = 1;
   fixed["out_subblock_w"] = 1;
+  if (s.family != "2d") fixed["grid_x"] = int64_t(device.grid.compute.columns);
 
   search::TuneOptions options;
   options.threads = settings.threads;
@@ -576,6 +576,8 @@ int main(int argc, char** argv) {
       unmeasuredCandidate = 0, ruleOk = 0, ruleOkAll = 0, bestRejected = 0, ruleRejected = 0;
   int bestTaken = 0, bestTakenIsBest = 0, bestTakenWithin5 = 0;
   int candTuned = 0, candBest = 0, candWithin5 = 0, ruleIsBest = 0;
+  // Per template family ("2d", "1d_in0"): shapes, candidate pick == best, rule's config == best.
+  std::map<std::string, std::array<int, 3>> byFamily;
   std::vector<double> bestCandidateRanks;
   std::map<std::string, int> rejectedBy; // measured configs rejected, by reason and knobs
   std::vector<double> speedups;
@@ -612,6 +614,10 @@ int main(int argc, char** argv) {
     if (o.rule.ns) speedups.push_back(*o.rule.ns / o.pickNs);
     if (s.best.present && s.rule.present && s.rule.config == s.best.config) ++ruleIsBest;
     if (o.candidatePick) {
+      std::array<int, 3>& f = byFamily[s.family];
+      ++f[0];
+      f[1] += o.candidateClass == "best";
+      f[2] += s.best.present && s.rule.present && s.rule.config == s.best.config;
       ++candTuned;
       candBest += o.candidateClass == "best";
       candWithin5 += o.candidateClass == "best" || o.candidateClass == "within5";
@@ -648,6 +654,9 @@ int main(int argc, char** argv) {
              pct(candWithin5, candTuned), pct(ruleOk, tuned));
   fmt::print("    best config's rank in the model's order: median {} (over {} shapes)\n",
              median(bestCandidateRanks), bestCandidateRanks.size());
+  for (const auto& [family, f] : byFamily)
+    fmt::print("    {:<6} {} shapes: pick == measured best {}, the rule's config == best {}\n",
+               family, f[0], pct(f[1], f[0]), pct(f[2], f[0]));
   fmt::print("  shapes whose best config the template takes: {}; there pick == best {}, pick "
              "measured within 5 % {}\n",
              bestTaken, pct(bestTakenIsBest, bestTaken), pct(bestTakenWithin5, bestTaken));

@@ -102,6 +102,16 @@ Expected<DefaultBinding> ttnnDefaultBinding(const std::vector<ir::Param>& params
                                name, value.str(), familyName(config->family), param->domain())};
     out.binding[name] = value;
   }
+  // A template that lays its cores out row by row (matmul_1d_template's @grid_x, the x of ttnn's
+  // compute_with_storage_grid_size) gets ttnn's default: the device's columns.
+  if (const ir::Param* gridX = ir::findParam(params, "grid_x"); gridX && !partial.count("grid_x")) {
+    ir::KnobValue columns(int64_t(device.grid.compute.columns));
+    if (!gridX->allows(columns))
+      return Error{fmt::format("--config ttnn-default sets @grid_x = {} (the device's columns), "
+                               "which is not in its domain {}",
+                               columns.str(), gridX->domain())};
+    out.binding["grid_x"] = columns;
+  }
   return out;
 }
 

@@ -30,7 +30,9 @@ struct DefaultBinding {
 /// in `partial` (or have one value); DTYPE (default: its first value) sets the tile bytes and
 /// FP32_DEST_ACC (default 0) the DST capacity; the grid and free L1 are `device`'s. Errors name
 /// the missing knob, a config knob `partial` binds to another value, a value the template's domain
-/// lacks, and the family ttnn picks when the template cannot take it (MultiCore).
+/// lacks, and the family ttnn picks when the template cannot take it (MultiCore). A template with
+/// a `grid_x` knob (cores per row of its layout) gets the device's column count when `partial`
+/// leaves it out.
 Expected<DefaultBinding> ttnnDefaultBinding(const std::vector<ir::Param>& params,
                                             const ir::Binding& partial, const ir::Device& device);
 

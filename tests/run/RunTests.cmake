@@ -93,7 +93,11 @@ endforeach()
 foreach(bind IN ITEMS
     "M=64,K=128,N=256,DTYPE=bfp8_b,per_core_M=2,per_core_N=4,out_block_w=2"
     "M=128,K=256,N=512,DTYPE=bfp4_b,per_core_M=4,per_core_N=2,in0_block_w=2,out_block_h=2"
-    "M=256,K=64,N=1024,DTYPE=bf16,FP32_DEST_ACC=1,per_core_M=8,per_core_N=4,out_block_h=4,out_block_w=4")
+    "M=256,K=64,N=1024,DTYPE=bf16,FP32_DEST_ACC=1,per_core_M=8,per_core_N=4,out_block_h=4,out_block_w=4"
+    # Rows of 2 cores: 4 cores on 2 x 2, the last owning 1 of its 3 columns; 3 cores on 2 x 2,
+    # the third owning 2 of 4 columns and the fourth none (idle: no B read, no C written).
+    "M=64,K=128,N=320,DTYPE=bf16,per_core_M=2,per_core_N=3,out_block_w=3,grid_x=2"
+    "M=128,K=64,N=320,DTYPE=bfp4_b,per_core_M=4,per_core_N=4,out_block_h=2,out_block_w=4,grid_x=2")
   string(REGEX REPLACE "[=,]" "_" tag "${bind}")
   string(REGEX REPLACE "_per_core.*" "" tag "${tag}")
   ttlplan_run_test(matmul_1d.${tag} 0 "PASS" ${mm1d} --bind ${bind})
