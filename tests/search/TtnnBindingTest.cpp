@@ -49,6 +49,35 @@ TEST(TtnnBinding, ConfigKnobsAreTtnnsDefaultForTheBoundShape) {
   EXPECT_EQ(b->binding.at("M"), ir::KnobValue(int64_t(4096)));
 }
 
+TEST(TtnnBinding, TheOneDTemplatesLayoutWidthIsTheDevicesColumns) {
+  // ttnn lays a 1-D config's cores out over its compute_with_storage_grid_size: the template's
+  // @grid_x gets the device's columns (8 on wormhole_b0, 11 on blackhole_p150), unless bound.
+  std::unique_ptr<ir::Module> module;
+  auto params = templateParams("matmul_1d_template.ttl", module);
+  ir::Binding partial{{"M", 64}, {"K", 1024}, {"N", 2048}};
+  for (auto [device, columns] : {std::pair{"wormhole_b0", 8}, std::pair{"blackhole_p150", 11}}) {
+    SCOPED_TRACE(device);
+    ir::Device d = *ir::builtinDevice(device);
+    ASSERT_EQ(d.grid.compute.columns, columns);
+    Expected<DefaultBinding> b = ttnnDefaultBinding(params, partial, d);
+    ASSERT_TRUE(b) << b.error().message;
+    EXPECT_EQ(b->config.family, MatmulFamily::MultiCast1DIn0);
+    EXPECT_EQ(b->binding.at("grid_x"), ir::KnobValue(int64_t(columns)));
+  }
+  ir::Binding narrow = partial;
+  narrow["grid_x"] = 4;
+  Expected<DefaultBinding> kept =
+      ttnnDefaultBinding(params, narrow, *ir::builtinDevice("wormhole_b0"));
+  ASSERT_TRUE(kept) << kept.error().message;
+  EXPECT_EQ(kept->binding.at("grid_x"), ir::KnobValue(int64_t(4)));
+  // The 2-D template has no @grid_x, and gets none.
+  auto params2d = templateParams("matmul_2d_template.ttl", module);
+  Expected<DefaultBinding> b2d = ttnnDefaultBinding(
+      params2d, {{"M", 4096}, {"K", 4096}, {"N", 4096}}, *ir::builtinDevice("wormhole_b0"));
+  ASSERT_TRUE(b2d) << b2d.error().message;
+  EXPECT_EQ(b2d->binding.count("grid_x"), 0u);
+}
+
 TEST(TtnnBinding, ErrorsNameTheKnob) {
   std::unique_ptr<ir::Module> module;
   auto params = templateParams("matmul_2d_template.ttl", module);
