@@ -413,13 +413,11 @@ Outcome tuneShape(const Shape& s, const std::string& templateText, const ir::Dev
 
   // The pick against the measurements.
   const Config& pick = *out.pick;
-  if (s.best.present && pick == s.best.config) {
-    out.pickClass = "best";
+  out.pickClass = classOf(s, pick, "unmeasured");
+  if (out.pickClass == "best") {
     out.pickNote = "best";
-  } else if (s.rule.present && pick == s.rule.config) {
-    double over = s.rule.ns / s.best.ns - 1;
-    out.pickClass = over <= 0.05 ? "within5" : "measured";
-    out.pickNote = fmt::format("rule's, +{:.1f}%", 100 * over);
+  } else if (out.pickClass != "unmeasured") {
+    out.pickNote = fmt::format("rule's, +{:.1f}%", 100 * (s.rule.ns / s.best.ns - 1));
   } else {
     if (cands && cands->size() != s.candidates)
       fmt::print(stderr,
@@ -432,7 +430,6 @@ Outcome tuneShape(const Shape& s, const std::string& templateText, const ir::Dev
       fmt::print(stderr, "note {}: sweepCandidates and the divisor/L1 check disagree on {}\n", s.id,
                  pick.str());
     if (cands && !candidate && why.empty()) why = "not in baselines::sweepCandidates";
-    out.pickClass = "unmeasured";
     out.pickNote = why.empty() ? "unmeasured (a sweep candidate, time not logged)"
                                : "unmeasured (not a sweep candidate: " + why + ")";
   }
