@@ -21,13 +21,17 @@ using planner::multicast::Core;
 // What each core of the grid runs, as far as classes are concerned.
 struct GridRoles {
   int rows = 0, cols = 0;
-  std::vector<std::string> pipes;            // distinct pipe ids, first-seen order
-  std::vector<int64_t> work;                 // per core (row-major)
-  std::vector<std::vector<int>> sends;       // [core][pipe] -> net index sent on, or -1
-  std::vector<std::vector<int>> receives;    // [core][pipe] -> net index received from, or -1
-  std::vector<std::vector<int64_t>> control; // per core: the control values (controlValues)
-  std::vector<int> classOf;                  // per core
+  std::vector<std::string> pipes; // distinct pipe ids, first-seen order
+  std::vector<int64_t> work;      // per core (row-major)
+  std::vector<int> sends;         // [core * pipes + pipe] -> net index sent on, or -1
+  std::vector<int> receives;      // [core * pipes + pipe] -> net index received from, or -1
+  std::vector<std::vector<int64_t>> controls; // distinct control values (controlValues)
+  std::vector<int> controlOf;                 // per core: index into controls
+  std::vector<int> classOf;                   // per core
   int classes = 0;
+
+  int sendsOn(size_t core, size_t pipe) const { return sends[core * pipes.size() + pipe]; }
+  int receivesOn(size_t core, size_t pipe) const { return receives[core * pipes.size() + pipe]; }
 };
 
 // What the kernel's control flow depends on, per core: for each scf.for bound and scf.if
@@ -112,25 +116,43 @@ Control prepareControl(ir::Operation* kernel) {
   return c;
 }
 
+// Per core, the control values that tell cores apart (GridRoles::controls, each distinct vector
+// once).
 void evaluateControl(GridRoles& g, const Control& control, const ir::Binding& binding) {
-  g.control.assign(g.work.size(), {});
+  const ir::CompiledValues& program = control.program;
+  std::vector<std::optional<int64_t>> knobs = program.knobValues(binding);
+  std::vector<std::optional<int64_t>> leaves, values, closure(program.numRoots());
   // Which values fold is the same on almost every core: the frontier is found once per pattern.
   std::map<std::vector<bool>, std::vector<size_t>> frontiers;
-  std::vector<std::optional<int64_t>> knobs = control.program.knobValues(binding), results;
+  std::vector<bool> folds(closure.size()), lastFolds;
+  const std::vector<size_t>* frontier = nullptr;
+  std::map<std::vector<int64_t>, int> distinct;
+  std::vector<int64_t> mine;
+  g.controls.clear();
+  g.controlOf.assign(g.work.size(), 0);
   for (size_t c = 0; c < g.work.size(); ++c) {
-    control.program.run(
-        knobs, lower::coreLeafValues(int(c) % g.cols, int(c) / g.cols, g.rows, g.cols), results);
-    std::vector<bool> folds(results.size());
-    for (size_t i = 0; i < results.size(); ++i)
-      folds[i] = results[i].has_value();
-    auto [it, added] = frontiers.try_emplace(folds);
-    if (added) {
-      std::set<const ir::Value*> seen;
-      for (const ir::Value* root : control.values.roots)
-        controlFrontier(root, control.index, folds, seen, it->second);
+    leaves = lower::coreLeafValues(int(c) % g.cols, int(c) / g.cols, g.rows, g.cols);
+    program.runAll(knobs, leaves, values);
+    for (size_t i = 0; i < closure.size(); ++i) {
+      closure[i] = values[size_t(program.rootInstruction(i))];
+      folds[i] = closure[i].has_value();
     }
-    for (size_t i : it->second)
-      g.control[c].push_back(*results[i]);
+    if (!frontier || folds != lastFolds) {
+      auto [it, added] = frontiers.try_emplace(folds);
+      if (added) {
+        std::set<const ir::Value*> seen;
+        for (const ir::Value* root : control.values.roots)
+          controlFrontier(root, control.index, folds, seen, it->second);
+      }
+      frontier = &it->second;
+      lastFolds = folds;
+    }
+    mine.clear();
+    for (size_t i : *frontier)
+      mine.push_back(*closure[i]);
+    auto [it, added] = distinct.try_emplace(mine, int(g.controls.size()));
+    if (added) g.controls.push_back(mine);
+    g.controlOf[c] = it->second;
   }
 }
 
@@ -151,13 +173,13 @@ GridRoles gridRoles(const lower::KernelPlan& plan) {
   for (const auto& net : nets)
     if (std::find(g.pipes.begin(), g.pipes.end(), net.id) == g.pipes.end())
       g.pipes.push_back(net.id);
-  g.sends.assign(cores, std::vector<int>(g.pipes.size(), -1));
-  g.receives.assign(cores, std::vector<int>(g.pipes.size(), -1));
+  g.sends.assign(cores * g.pipes.size(), -1);
+  g.receives.assign(cores * g.pipes.size(), -1);
   for (size_t n = 0; n < nets.size(); ++n) {
     size_t p = size_t(std::find(g.pipes.begin(), g.pipes.end(), nets[n].id) - g.pipes.begin());
-    g.sends[size_t(coreIndex(g, nets[n].sender))][p] = int(n);
+    g.sends[size_t(coreIndex(g, nets[n].sender)) * g.pipes.size() + p] = int(n);
     for (Core d : nets[n].dests)
-      if (!(d == nets[n].sender)) g.receives[size_t(coreIndex(g, d))][p] = int(n);
+      if (!(d == nets[n].sender)) g.receives[size_t(coreIndex(g, d)) * g.pipes.size() + p] = int(n);
   }
   return g;
 }
@@ -167,19 +189,27 @@ GridRoles gridRoles(const lower::KernelPlan& plan) {
 void assignClasses(GridRoles& g, const lower::KernelPlan& plan) {
   size_t cores = g.work.size();
   g.classOf.assign(cores, 0);
+  // Per core and pipe, the core it receives from (-1: none).
+  std::vector<int> senderOf(g.receives.size(), -1);
+  for (size_t i = 0; i < g.receives.size(); ++i)
+    if (int from = g.receives[i]; from >= 0)
+      senderOf[i] = coreIndex(g, plan.multicastProblem.nets[size_t(from)].sender);
+  std::map<std::vector<int64_t>, int> ids;
+  std::vector<int64_t> sig;
+  std::vector<int> next(cores);
   for (int round = 0; round < 8; ++round) {
-    std::map<std::vector<int64_t>, int> ids;
-    std::vector<int> next(cores);
+    ids.clear();
     for (size_t c = 0; c < cores; ++c) {
-      std::vector<int64_t> sig = {round == 0 ? 0 : g.classOf[c], g.work[c]};
-      sig.insert(sig.end(), g.control[c].begin(), g.control[c].end());
+      // Equal control vectors share their index in g.controls.
+      sig.assign({round == 0 ? 0 : g.classOf[c], g.work[c], g.controlOf[c]});
       for (size_t p = 0; p < g.pipes.size(); ++p) {
-        sig.push_back(g.sends[c][p] >= 0);
-        int from = g.receives[c][p];
-        Core sender = from >= 0 ? plan.multicastProblem.nets[size_t(from)].sender : Core{};
-        sig.push_back(from < 0 ? -1 : round == 0 ? 0 : g.classOf[size_t(coreIndex(g, sender))]);
+        sig.push_back(g.sendsOn(c, p) >= 0);
+        int from = senderOf[c * g.pipes.size() + p];
+        sig.push_back(from < 0 ? -1 : round == 0 ? 0 : g.classOf[size_t(from)]);
       }
-      next[c] = ids.emplace(sig, int(ids.size())).first->second;
+      auto it = ids.find(sig);
+      if (it == ids.end()) it = ids.emplace(sig, int(ids.size())).first;
+      next[c] = it->second;
     }
     bool stable = int(ids.size()) == g.classes;
     g.classOf = next;
@@ -272,12 +302,60 @@ std::vector<ir::Operation*> chainOps(ir::Operation& store) {
   return ops;
 }
 
+// What the walk visits, compiled from the IR once per kernel (KernelIr): each op that becomes a
+// step or steers the walk, with the positions it refers to, so that a walk per binding and core
+// reads no IR and compares no names.
+enum class NodeKind : uint8_t {
+  WorkLoop,      // ttl.work_loop
+  For,           // scf.for
+  If,            // scf.if
+  IfSrc,         // ttl.if_src
+  IfDst,         // ttl.if_dst
+  Reserve,       // ttl.cb_reserve
+  Push,          // ttl.cb_push
+  Wait,          // ttl.cb_wait
+  Pop,           // ttl.cb_pop
+  Copy,          // ttl.copy
+  WaitTransfers, // ttl.wait, ttl.dma_barrier
+  Store,         // ttl.store
+};
+
+struct Node {
+  NodeKind kind = NodeKind::Store;
+  int origin = -1;    // index into KernelIr::origins
+  int program = -1;   // For, If: index into KernelIr::programs (-1: malformed, nothing folds)
+  int indexSlot = -1; // For: its induction variable's leaf slot (-1: it has none)
+  int cb = -1;        // CB ops: the CB's create_cb position; Copy, Store: the CB of the view
+  int pipe = -1;      // IfSrc, IfDst, Copy: index into KernelIr::pipes (-1: not a created pipe)
+  int chain = -1;     // Store: index into KernelIr::chains
+  ir::CopyOp::Direction direction = ir::CopyOp::Direction::Invalid; // Copy
+  std::vector<Node> body;     // loops, If's then-branch, IfSrc and IfDst
+  std::vector<Node> elseBody; // If's else-branch
+};
+
+struct ThreadNodes {
+  bool compute = false; // ttl.compute_thread (else a data-movement thread)
+  std::vector<Node> body;
+};
+
+// One op of a store's compute chain as the pricing reads it.
+struct ChainOp {
+  std::vector<int> cbInputs; // create_cb positions of its operands that are CB views
+  bool matmul = false;
+  int lhsCb = -1; // matmul: the create_cb position of its left operand's view
+};
+
+struct Chain {
+  int origin = -1; // the store's
+  std::vector<ChainOp> ops;
+};
+
 } // namespace
 
 // What the walk reads from the kernel's IR that does not depend on the binding or the plan,
 // prepared once per kernel: the values it folds, compiled (leaf slots: the core's, then one per
-// loop index), the create_cb positions, the ops' locations, the chain each store ends and the
-// pipes' ids.
+// loop index), and the threads compiled to nodes (the create_cb positions, pipes and chains they
+// refer to, and the ops' locations).
 struct KernelIr {
   explicit KernelIr(ir::Operation* kernel);
 
@@ -287,97 +365,23 @@ struct KernelIr {
   // its index) and per scf.if (the condition): a program of its own, so folding one op's values
   // runs a short program.
   std::vector<ir::CompiledValues> programs;
-  std::unordered_map<const ir::Operation*, size_t> programOf;   // op -> index into programs
-  size_t leaves = 0;                                            // core leaves + loop indices
-  std::unordered_map<const ir::Value*, int> indexSlot;          // loop index -> its leaf slot
-  std::unordered_map<const ir::Operation*, int> createPosition; // create_cb -> program order
-  std::unordered_map<const ir::Operation*, std::string> origin; // op -> file:line:col
-  std::unordered_map<const ir::Operation*, std::vector<ir::Operation*>> chains; // store's
-  std::unordered_map<const ir::Value*, std::string> pipeIds; // pipe value -> its id
-};
-
-KernelIr::KernelIr(ir::Operation* op) : kernel(op), control(prepareControl(op)) {
-  std::vector<std::pair<const ir::Operation*, std::vector<const ir::Value*>>> roots;
-  const size_t coreLeaves = lower::coreLeafValues(0, 0, 1, 1).size();
-  kernel->walk([&](ir::Operation* o) {
-    origin.emplace(o, o->location().str());
-    if (o->isa(ir::CreateCBOp::kName)) createPosition.emplace(o, int(createPosition.size()));
-    if (o->isa(ir::CreatePipeOp::kName))
-      for (const ir::Value* r : o->results())
-        pipeIds.emplace(r, lower::valueName(r));
-    if (o->isa("scf.for") && o->numOperands() >= 3) {
-      std::vector<const ir::Value*> values = {o->operand(0), o->operand(1), o->operand(2)};
-      if (o->body().numArguments() > 0) {
-        const ir::Value* iv = o->body().argument(0);
-        indexSlot.emplace(iv, int(coreLeaves + indexSlot.size()));
-        for (const ir::Value* c : conditionsOn(o->body(), iv))
-          values.push_back(c);
-      }
-      roots.push_back({o, values});
-    }
-    if (o->isa("scf.if") && o->numOperands() >= 1) roots.push_back({o, {o->operand(0)}});
-    if (o->isa("ttl.store")) chains.emplace(o, chainOps(*o));
-  });
-  leaves = coreLeaves + indexSlot.size();
-  auto argumentSlot = [&](const ir::Value& v) {
-    auto it = indexSlot.find(&v);
-    return it == indexSlot.end() ? std::nullopt : std::optional<int>(it->second);
-  };
-  for (const auto& [o, values] : roots) {
-    programOf.emplace(o, programs.size());
-    programs.emplace_back(values, lower::coreLeafSlot, argumentSlot);
-  }
-}
-
-namespace {
-
-// Walks one thread of one representative core into steps.
-class Walker {
-public:
-  Walker(const KernelIr& ir, const lower::KernelPlan& plan,
-         const std::vector<std::vector<std::optional<int64_t>>>& knobs,
-         const std::vector<int>& planCbOf, const ir::Device& device, const GridRoles& g,
-         const NetGroups& nets, int core, ComputeSettings settings)
-      : ir_(ir), plan_(plan), knobs_(knobs), planCbOf_(planCbOf), device_(device), g_(g),
-        nets_(nets), core_(core), settings_(settings) {
-    leaves_ = lower::coreLeafValues(core % g.cols, core / g.cols, g.rows, g.cols);
-    leaves_.resize(ir.leaves);
-  }
-
-  Status walk(ir::Block& block, std::vector<Step>& out);
+  size_t leaves = 0; // core leaves + loop indices
+  int cbCount = 0;   // create_cb ops
+  std::vector<ThreadNodes> threads;
+  std::vector<Chain> chains;
+  std::vector<std::string> pipes; // the created pipes' ids
+  std::shared_ptr<std::vector<std::string>> origins = std::make_shared<std::vector<std::string>>();
 
 private:
-  // The values of `op`'s program (KernelIr::programs) on this core with the loop indices set now.
-  const std::vector<std::optional<int64_t>>& fold(const ir::Operation& op) {
-    auto it = ir_.programOf.find(&op);
-    if (it == ir_.programOf.end()) { // malformed (too few operands): nothing folds
-      folded_.assign(op.isa("scf.for") ? 3 : 1, std::nullopt);
-      return folded_;
-    }
-    size_t p = it->second;
-    const ir::CompiledValues& program = ir_.programs[p];
-    program.runAll(knobs_[p], leaves_, scratch_);
-    folded_.resize(program.numRoots());
-    for (size_t r = 0; r < folded_.size(); ++r)
-      folded_[r] = scratch_[size_t(program.rootInstruction(r))];
-    return folded_;
+  std::vector<Node> compile(ir::Block& block);
+  Node compile(ir::Operation& op, NodeKind kind);
+  int originOf(const ir::Operation& op) {
+    origins->push_back(op.location().str());
+    return int(origins->size()) - 1;
   }
-  void setIndex(const ir::Value* iv, std::optional<int64_t> v) {
-    leaves_[size_t(ir_.indexSlot.at(iv))] = v;
-  }
-  const std::string& origin(const ir::Operation& op) const { return ir_.origin.at(&op); }
-  // The plan's net this core sends (receives) `pipe` on, or -1 when it does not.
-  int netOf(const ir::Value* pipe, bool send) const {
-    auto id = ir_.pipeIds.find(pipe);
-    if (id == ir_.pipeIds.end()) return -1;
-    auto it = std::find(g_.pipes.begin(), g_.pipes.end(), id->second);
-    if (it == g_.pipes.end()) return -1;
-    size_t p = size_t(it - g_.pipes.begin());
-    return send ? g_.sends[size_t(core_)][p] : g_.receives[size_t(core_)][p];
-  }
-  int cbOf(const ir::Value* cbValue) const {
-    auto it = ir_.createPosition.find(cbValue ? cbValue->definingOp() : nullptr);
-    return it == ir_.createPosition.end() ? -1 : planCbOf_[size_t(it->second)];
+  int cbOf(const ir::Value* cb) const {
+    auto it = createPosition_.find(cb ? cb->definingOp() : nullptr);
+    return it == createPosition_.end() ? -1 : it->second;
   }
   // The CB a view (cb_reserve / cb_wait result) belongs to.
   int cbOfView(const ir::Value* view) const {
@@ -385,205 +389,451 @@ private:
     if (!def || !(def->isa("ttl.cb_reserve") || def->isa("ttl.cb_wait"))) return -1;
     return cbOf(def->operand(0));
   }
+  int pipeOf(const ir::Value* pipe) const {
+    auto it = pipeIndex_.find(pipe);
+    return it == pipeIndex_.end() ? -1 : it->second;
+  }
+
+  std::unordered_map<const ir::Operation*, int> createPosition_; // create_cb -> program order
+  std::unordered_map<const ir::Value*, int> pipeIndex_;          // pipe value -> index in pipes
+  std::unordered_map<const ir::Value*, int> indexSlot_;          // loop index -> its leaf slot
+  std::unordered_map<const ir::Operation*, size_t> programOf_;   // op -> index into programs
+};
+
+KernelIr::KernelIr(ir::Operation* op) : kernel(op), control(prepareControl(op)) {
+  std::vector<std::pair<const ir::Operation*, std::vector<const ir::Value*>>> roots;
+  const size_t coreLeaves = lower::coreLeafValues(0, 0, 1, 1).size();
+  kernel->walk([&](ir::Operation* o) {
+    if (o->isa(ir::CreateCBOp::kName)) createPosition_.emplace(o, cbCount++);
+    if (o->isa(ir::CreatePipeOp::kName))
+      for (const ir::Value* r : o->results()) {
+        std::string id = lower::valueName(r);
+        auto known = std::find(pipes.begin(), pipes.end(), id);
+        pipeIndex_.emplace(r, int(known - pipes.begin()));
+        if (known == pipes.end()) pipes.push_back(id);
+      }
+    if (o->isa("scf.for") && o->numOperands() >= 3) {
+      std::vector<const ir::Value*> values = {o->operand(0), o->operand(1), o->operand(2)};
+      if (o->body().numArguments() > 0) {
+        const ir::Value* iv = o->body().argument(0);
+        indexSlot_.emplace(iv, int(coreLeaves + indexSlot_.size()));
+        for (const ir::Value* c : conditionsOn(o->body(), iv))
+          values.push_back(c);
+      }
+      roots.push_back({o, values});
+    }
+    if (o->isa("scf.if") && o->numOperands() >= 1) roots.push_back({o, {o->operand(0)}});
+  });
+  leaves = coreLeaves + indexSlot_.size();
+  auto argumentSlot = [&](const ir::Value& v) {
+    auto it = indexSlot_.find(&v);
+    return it == indexSlot_.end() ? std::nullopt : std::optional<int>(it->second);
+  };
+  for (const auto& [o, values] : roots) {
+    programOf_.emplace(o, programs.size());
+    programs.emplace_back(values, lower::coreLeafSlot, argumentSlot);
+  }
+  for (auto& owned : kernel->body().operations()) {
+    ir::Operation& thread = *owned;
+    if (!thread.isa("ttl.datamovement_thread") && !thread.isa("ttl.compute_thread")) continue;
+    threads.push_back({thread.isa("ttl.compute_thread"), compile(thread.body())});
+  }
+}
+
+std::vector<Node> KernelIr::compile(ir::Block& block) {
+  static const std::pair<std::string_view, NodeKind> kKinds[] = {
+      {"ttl.work_loop", NodeKind::WorkLoop},
+      {"scf.for", NodeKind::For},
+      {"scf.if", NodeKind::If},
+      {"ttl.if_src", NodeKind::IfSrc},
+      {"ttl.if_dst", NodeKind::IfDst},
+      {"ttl.cb_reserve", NodeKind::Reserve},
+      {"ttl.cb_push", NodeKind::Push},
+      {"ttl.cb_wait", NodeKind::Wait},
+      {"ttl.cb_pop", NodeKind::Pop},
+      {"ttl.copy", NodeKind::Copy},
+      {"ttl.wait", NodeKind::WaitTransfers},
+      {"ttl.dma_barrier", NodeKind::WaitTransfers},
+      {"ttl.store", NodeKind::Store}};
+  std::vector<Node> nodes;
+  for (auto& owned : block.operations())
+    for (const auto& [name, kind] : kKinds)
+      if (owned->name() == name) {
+        nodes.push_back(compile(*owned, kind));
+        break;
+      }
+  return nodes;
+}
+
+Node KernelIr::compile(ir::Operation& op, NodeKind kind) {
+  Node n;
+  n.kind = kind;
+  n.origin = originOf(op);
+  if (auto it = programOf_.find(&op); it != programOf_.end()) n.program = int(it->second);
+  switch (kind) {
+  case NodeKind::WorkLoop:
+    n.body = compile(op.body());
+    break;
+  case NodeKind::For:
+    if (op.body().numArguments() > 0)
+      if (auto it = indexSlot_.find(op.body().argument(0)); it != indexSlot_.end())
+        n.indexSlot = it->second;
+    n.body = compile(op.body());
+    break;
+  case NodeKind::If:
+    n.body = compile(op.body(0));
+    if (op.numRegions() > 1 && !op.region(1).blocks().empty()) n.elseBody = compile(op.body(1));
+    break;
+  case NodeKind::IfSrc:
+  case NodeKind::IfDst:
+    n.pipe = pipeOf(op.operand(0));
+    n.body = compile(op.body());
+    break;
+  case NodeKind::Reserve:
+  case NodeKind::Push:
+  case NodeKind::Wait:
+  case NodeKind::Pop:
+    n.cb = cbOf(op.operand(0));
+    break;
+  case NodeKind::Copy: {
+    ir::CopyOp copy(&op);
+    using D = ir::CopyOp::Direction;
+    n.direction = copy.direction();
+    bool intoCb = n.direction == D::Read || n.direction == D::Receive;
+    n.cb = cbOfView(intoCb ? copy.destination() : copy.source());
+    if (n.direction == D::Send) n.pipe = pipeOf(copy.destination());
+    if (n.direction == D::Receive) n.pipe = pipeOf(copy.source());
+    break;
+  }
+  case NodeKind::WaitTransfers:
+    break;
+  case NodeKind::Store: {
+    Chain chain;
+    chain.origin = n.origin;
+    for (ir::Operation* chainOp : chainOps(op)) {
+      ChainOp c;
+      for (ir::Value* v : chainOp->operands())
+        if (int cb = cbOfView(v); cb >= 0) c.cbInputs.push_back(cb);
+      c.matmul = chainOp->isa("ttl.matmul");
+      if (c.matmul) c.lhsCb = cbOfView(ir::MatmulOp(chainOp).lhs());
+      chain.ops.push_back(std::move(c));
+    }
+    n.cb = cbOfView(ir::StoreOp(&op).view());
+    n.chain = int(chains.size());
+    chains.push_back(std::move(chain));
+    break;
+  }
+  }
+  return n;
+}
+
+namespace {
+
+// What one extraction (one plan) shares between the walks of its classes.
+struct PlanContext {
+  const lower::KernelPlan& plan;
+  const ir::Device& device;
+  const GridRoles& g;
+  const NetGroups& nets;
+  ComputeSettings settings;
+  std::vector<std::vector<std::optional<int64_t>>> knobs; // per program, its knob slots
+  std::vector<int> planCbOf;                              // create_cb position -> plan CB, or -1
+  std::vector<int> gridPipeOf; // KernelIr::pipes index -> GridRoles::pipes index, or -1
+  std::vector<const lower::ChainPlan*> chainPlans; // per KernelIr::chains: its DST plan or null
+  std::vector<std::optional<Step>> priced;         // per KernelIr::chains: its step, once priced
+};
+
+// Walks one thread of one representative core into steps.
+class Walker {
+public:
+  Walker(const KernelIr& ir, PlanContext& context, int core) : ir_(ir), c_(context), core_(core) {
+    leaves_ = lower::coreLeafValues(core % c_.g.cols, core / c_.g.cols, c_.g.rows, c_.g.cols);
+    leaves_.resize(ir.leaves);
+  }
+
+  Status walk(const std::vector<Node>& nodes, std::vector<Step>& out);
+
+private:
+  // The values of `node`'s program (KernelIr::programs) on this core with the loop indices set
+  // now.
+  const std::vector<std::optional<int64_t>>& fold(const Node& node) {
+    if (node.program < 0) { // malformed (too few operands): nothing folds
+      folded_.assign(node.kind == NodeKind::For ? 3 : 1, std::nullopt);
+      return folded_;
+    }
+    size_t p = size_t(node.program);
+    const ir::CompiledValues& program = ir_.programs[p];
+    program.runAll(c_.knobs[p], leaves_, scratch_);
+    folded_.resize(program.numRoots());
+    for (size_t r = 0; r < folded_.size(); ++r)
+      folded_[r] = scratch_[size_t(program.rootInstruction(r))];
+    return folded_;
+  }
+  // The plan's net this core sends (receives) on pipe `pipe`, or -1 when it does not.
+  int netOf(int pipe, bool send) const {
+    int p = pipe < 0 ? -1 : c_.gridPipeOf[size_t(pipe)];
+    if (p < 0) return -1;
+    return send ? c_.g.sendsOn(size_t(core_), size_t(p))
+                : c_.g.receivesOn(size_t(core_), size_t(p));
+  }
+  int planCb(int position) const { return position < 0 ? -1 : c_.planCbOf[size_t(position)]; }
   int64_t viewBytes(int cb) const {
-    const lower::CbPlan& p = plan_.cbs[size_t(cb)];
+    const lower::CbPlan& p = c_.plan.cbs[size_t(cb)];
     int64_t tiles = 1;
     for (int64_t d : p.blockShape)
       tiles *= d;
     return tiles * p.tileBytes;
   }
-  Status error(const ir::Operation& op, const std::string& what) const {
-    return Error{fmt::format("{}: error: cost model: {}", origin(op), what)};
+  Status error(const Node& node, const std::string& what) const {
+    return Error{
+        fmt::format("{}: error: cost model: {}", (*ir_.origins)[size_t(node.origin)], what)};
   }
-  Status loop(ir::Operation& op, std::vector<Step>& out);
-  Status copy(ir::Operation& op, std::vector<Step>& out);
-  Status store(ir::Operation& op, std::vector<Step>& out);
+  Status loop(const Node& node, std::vector<Step>& out);
+  Status copy(const Node& node, std::vector<Step>& out);
+  Status store(const Node& node, std::vector<Step>& out);
 
   const KernelIr& ir_;
-  const lower::KernelPlan& plan_;
-  const std::vector<std::vector<std::optional<int64_t>>>& knobs_; // per program, its knob slots
-  const std::vector<int>& planCbOf_; // create_cb position -> plan CB, or -1
-  const ir::Device& device_;
-  const GridRoles& g_;
-  const NetGroups& nets_;
+  PlanContext& c_;
   int core_;
-  ComputeSettings settings_;
   std::vector<std::optional<int64_t>> leaves_;  // this core's coordinates, then the loop indices
   std::vector<std::optional<int64_t>> scratch_; // every instruction of the program fold() ran
   std::vector<std::optional<int64_t>> folded_;  // its roots
 };
 
-Status Walker::loop(ir::Operation& op, std::vector<Step>& out) {
+Status Walker::loop(const Node& node, std::vector<Step>& out) {
   Step s;
   s.kind = StepKind::Loop;
-  s.origin = origin(op);
-  if (op.isa("ttl.work_loop")) {
+  s.origin = node.origin;
+  if (node.kind == NodeKind::WorkLoop) {
     s.workLoop = true;
-    s.count = g_.work[size_t(core_)];
-    if (Status st = walk(op.body(), s.body); !st) return st;
+    s.count = c_.g.work[size_t(core_)];
+    if (Status st = walk(node.body, s.body); !st) return st;
     out.push_back(std::move(s));
     return Status::success();
   }
-  const std::vector<std::optional<int64_t>>& bounds = fold(op);
+  const std::vector<std::optional<int64_t>>& bounds = fold(node);
   std::optional<int64_t> lb = bounds[0], ub = bounds[1], step = bounds[2];
   size_t conditions = bounds.size() - 3; // the body's branches on the index
   if (!lb || !ub || !step || *step <= 0)
-    return error(op, "the loop bounds do not fold to constants on this core");
+    return error(node, "the loop bounds do not fold to constants on this core");
   std::optional<int64_t> trips = tripCount(*lb, *ub, *step);
-  if (!trips) return error(op, "the loop runs more than 2^63 iterations");
+  if (!trips) return error(node, "the loop runs more than 2^63 iterations");
   int64_t count = *trips;
-  const ir::Value* iv = op.body().numArguments() > 0 ? op.body().argument(0) : nullptr;
+  int iv = node.indexSlot;
   // Runs of iterations in which every branch of the body goes the same way: one Loop step each
   // (an edge core that skips its last blocks, say).
   std::vector<std::pair<int64_t, int64_t>> runs; // (first iteration, iterations)
-  if (!iv || conditions == 0 || count > kMaxSplitIterations || count == 0) {
+  if (iv < 0 || conditions == 0 || count > kMaxSplitIterations || count == 0) {
     runs.push_back({0, count});
   } else {
     std::vector<std::optional<int64_t>> last;
     for (int64_t i = 0; i < count; ++i) {
-      setIndex(iv, *lb + i * *step);
-      const std::vector<std::optional<int64_t>>& values = fold(op);
-      std::vector<std::optional<int64_t>> now(values.begin() + 3, values.end());
-      if (i == 0 || now != last) runs.push_back({i, 0});
+      leaves_[size_t(iv)] = *lb + i * *step;
+      const std::vector<std::optional<int64_t>>& values = fold(node);
+      if (i == 0 || !std::equal(values.begin() + 3, values.end(), last.begin(), last.end()))
+        runs.push_back({i, 0});
       ++runs.back().second;
-      last = std::move(now);
+      last.assign(values.begin() + 3, values.end());
     }
   }
   for (const auto& [first, iterations] : runs) {
-    if (iv) setIndex(iv, *lb + first * *step);
+    if (iv >= 0) leaves_[size_t(iv)] = *lb + first * *step;
     Step run = s;
     run.count = iterations;
     if (runs.size() > 1) {
       run.sourceCount = count;
       run.sourceOffset = first;
     }
-    if (Status st = walk(op.body(), run.body); !st) return st;
+    if (Status st = walk(node.body, run.body); !st) return st;
     out.push_back(std::move(run));
   }
-  if (iv) setIndex(iv, std::nullopt);
+  if (iv >= 0) leaves_[size_t(iv)] = std::nullopt;
   return Status::success();
 }
 
-Status Walker::copy(ir::Operation& op, std::vector<Step>& out) {
-  ir::CopyOp copy(&op);
+Status Walker::copy(const Node& node, std::vector<Step>& out) {
   Step s;
-  s.origin = origin(op);
+  s.origin = node.origin;
   using D = ir::CopyOp::Direction;
-  D dir = copy.direction();
-  int cb = cbOfView(dir == D::Read || dir == D::Receive ? copy.destination() : copy.source());
-  if (cb < 0) return error(op, "a copy whose view is not a CB block");
+  int cb = planCb(node.cb);
+  if (cb < 0) return error(node, "a copy whose view is not a CB block");
   s.bytes = viewBytes(cb);
-  const lower::CbPlan& p = plan_.cbs[size_t(cb)];
+  const lower::CbPlan& p = c_.plan.cbs[size_t(cb)];
   s.requests = p.tileBytes > 0 ? s.bytes / p.tileBytes : 1;
-  if (dir == D::Read || dir == D::Write) {
-    s.kind = dir == D::Read ? StepKind::Read : StepKind::Write;
-  } else if (dir == D::Send || dir == D::Receive) {
-    int net = dir == D::Send ? netOf(copy.destination(), true) : netOf(copy.source(), false);
+  if (node.direction == D::Read || node.direction == D::Write) {
+    s.kind = node.direction == D::Read ? StepKind::Read : StepKind::Write;
+  } else if (node.direction == D::Send || node.direction == D::Receive) {
+    int net = netOf(node.pipe, node.direction == D::Send);
     if (net < 0) return Status::success(); // not a sender / receiver here (guarded elsewhere)
-    s.kind = dir == D::Send ? StepKind::Send : StepKind::Receive;
-    s.net = nets_.repOfNet[size_t(net)];
+    s.kind = node.direction == D::Send ? StepKind::Send : StepKind::Receive;
+    s.net = c_.nets.repOfNet[size_t(net)];
   } else {
-    return error(op, "a copy of unknown direction");
+    return error(node, "a copy of unknown direction");
   }
   out.push_back(std::move(s));
   return Status::success();
 }
 
-Status Walker::store(ir::Operation& op, std::vector<Step>& out) {
-  const std::string& where = origin(op);
-  const lower::ChainPlan* chain = nullptr;
-  for (const lower::ChainPlan& c : plan_.chains)
-    if (c.location == where) chain = &c;
-  if (!chain) return error(op, "no DST plan for this store");
-  const std::vector<ir::Operation*>& ops = ir_.chains.at(&op);
+// The compute step of a store: its chain priced under the plan (once per extraction: every class
+// runs the same chain on the same CBs).
+Status Walker::store(const Node& node, std::vector<Step>& out) {
+  std::optional<Step>& priced = c_.priced[size_t(node.chain)];
+  if (priced) {
+    out.push_back(*priced);
+    return Status::success();
+  }
+  const lower::ChainPlan* chain = c_.chainPlans[size_t(node.chain)];
+  if (!chain) return error(node, "no DST plan for this store");
   std::vector<OpShape> shapes;
-  for (ir::Operation* chainOp : ops) {
+  for (const ChainOp& chainOp : ir_.chains[size_t(node.chain)].ops) {
     OpShape shape;
-    for (ir::Value* v : chainOp->operands()) {
-      int cb = cbOfView(v);
+    for (int position : chainOp.cbInputs) {
+      int cb = planCb(position);
       if (cb < 0) continue;
       ++shape.cbInputs;
-      shape.inputTileBytes = plan_.cbs[size_t(cb)].tileBytes;
+      shape.inputTileBytes = c_.plan.cbs[size_t(cb)].tileBytes;
     }
-    if (chainOp->isa("ttl.matmul")) {
-      int cb = cbOfView(ir::MatmulOp(chainOp).lhs());
-      const auto& shapeA = cb >= 0 ? plan_.cbs[size_t(cb)].blockShape : std::vector<int64_t>{};
+    if (chainOp.matmul) {
+      int cb = planCb(chainOp.lhsCb);
+      const auto& shapeA = cb >= 0 ? c_.plan.cbs[size_t(cb)].blockShape : std::vector<int64_t>{};
       shape.inner = shapeA.size() == 2 ? shapeA[1] : 1;
     }
     shapes.push_back(shape);
   }
-  ComputeSettings settings = settings_;
-  int outCb = cbOfView(ir::StoreOp(&op).view());
-  settings.outputTileBytes = outCb >= 0 ? plan_.cbs[size_t(outCb)].tileBytes : device_.tiles.bf16;
+  ComputeSettings settings = c_.settings;
+  int outCb = planCb(node.cb);
+  settings.outputTileBytes =
+      outCb >= 0 ? c_.plan.cbs[size_t(outCb)].tileBytes : c_.device.tiles.bf16;
   Step s;
   s.kind = StepKind::Compute;
-  s.origin = where;
-  s.split = priceChain(chain->problem, chain->solution, shapes, settings, device_);
+  s.origin = node.origin;
+  s.split = priceChain(chain->problem, chain->solution, shapes, settings, c_.device);
   s.cycles = s.split.math + s.split.unpack + s.split.pack + s.split.overhead;
-  s.idealCycles = idealMathCycles(chain->problem, shapes, settings.fidelityPhases, device_);
+  s.idealCycles = idealMathCycles(chain->problem, shapes, settings.fidelityPhases, c_.device);
+  priced = s;
   out.push_back(std::move(s));
   return Status::success();
 }
 
-Status Walker::walk(ir::Block& block, std::vector<Step>& out) {
-  for (auto& owned : block.operations()) {
-    ir::Operation& op = *owned;
-    std::string_view name = op.name();
+Status Walker::walk(const std::vector<Node>& nodes, std::vector<Step>& out) {
+  for (const Node& node : nodes) {
     auto cbStep = [&](StepKind kind) {
-      int cb = cbOf(op.operand(0));
-      if (cb < 0) return error(op, "a CB operation on a CB the plan does not know");
+      int cb = planCb(node.cb);
+      if (cb < 0) return error(node, "a CB operation on a CB the plan does not know");
       out.push_back(Step::onCb(kind, cb));
-      out.back().origin = origin(op);
+      out.back().origin = node.origin;
       return Status::success();
     };
     Status st = Status::success();
-    if (name == "ttl.work_loop" || name == "scf.for") {
-      st = loop(op, out);
-    } else if (name == "scf.if") {
-      std::optional<int64_t> cond = fold(op)[0];
-      if (!cond) return error(op, "the condition does not fold to a constant on this core");
-      if (*cond)
-        st = walk(op.body(0), out);
-      else if (op.numRegions() > 1 && !op.region(1).blocks().empty())
-        st = walk(op.body(1), out);
-    } else if (name == "ttl.if_src" || name == "ttl.if_dst") {
-      if (netOf(op.operand(0), name == "ttl.if_src") >= 0) st = walk(op.body(), out);
-    } else if (name == "ttl.cb_reserve") {
+    switch (node.kind) {
+    case NodeKind::WorkLoop:
+    case NodeKind::For:
+      st = loop(node, out);
+      break;
+    case NodeKind::If: {
+      std::optional<int64_t> cond = fold(node)[0];
+      if (!cond) return error(node, "the condition does not fold to a constant on this core");
+      st = walk(*cond ? node.body : node.elseBody, out);
+      break;
+    }
+    case NodeKind::IfSrc:
+    case NodeKind::IfDst:
+      if (netOf(node.pipe, node.kind == NodeKind::IfSrc) >= 0) st = walk(node.body, out);
+      break;
+    case NodeKind::Reserve:
       st = cbStep(StepKind::Reserve);
-    } else if (name == "ttl.cb_push") {
+      break;
+    case NodeKind::Push:
       st = cbStep(StepKind::Push);
-    } else if (name == "ttl.cb_wait") {
+      break;
+    case NodeKind::Wait:
       st = cbStep(StepKind::Wait);
-    } else if (name == "ttl.cb_pop") {
+      break;
+    case NodeKind::Pop:
       st = cbStep(StepKind::Pop);
-    } else if (name == "ttl.copy") {
-      st = copy(op, out);
-    } else if (name == "ttl.wait" || name == "ttl.dma_barrier") {
+      break;
+    case NodeKind::Copy:
+      st = copy(node, out);
+      break;
+    case NodeKind::WaitTransfers:
       out.push_back(Step::waitTransfers());
-      out.back().origin = origin(op);
-    } else if (name == "ttl.store") {
-      st = store(op, out);
+      out.back().origin = node.origin;
+      break;
+    case NodeKind::Store:
+      st = store(node, out);
+      break;
     }
     if (!st) return st;
   }
   return Status::success();
 }
 
-ThreadRole roleOf(const ir::Operation& thread, int& movers) {
-  if (thread.isa("ttl.compute_thread")) return ThreadRole::Compute;
+ThreadRole roleOf(const ThreadNodes& thread, int& movers) {
+  if (thread.compute) return ThreadRole::Compute;
   return movers++ == 0 ? ThreadRole::Noc0 : ThreadRole::Noc1;
 }
 
 std::string className(const GridRoles& g, int core, bool workItems) {
   std::string roles;
   for (size_t p = 0; p < g.pipes.size(); ++p) {
-    if (g.sends[size_t(core)][p] >= 0) roles += ", sends " + g.pipes[p];
-    if (g.receives[size_t(core)][p] >= 0) roles += ", receives " + g.pipes[p];
+    if (g.sendsOn(size_t(core), p) >= 0) roles += ", sends " + g.pipes[p];
+    if (g.receivesOn(size_t(core), p) >= 0) roles += ", receives " + g.pipes[p];
   }
   std::string work = workItems ? fmt::format(", {} work item{}", g.work[size_t(core)],
                                              g.work[size_t(core)] == 1 ? "" : "s")
                                : "";
   return fmt::format("core ({},{}){}{}", core % g.cols, core / g.cols, work, roles);
+}
+
+// A thread's top-level nest: while its steps are exactly one unsplit scf.for loop, that loop's
+// trip count, then the same for its body.
+std::vector<int64_t> nestOf(const std::vector<Step>& steps) {
+  std::vector<int64_t> counts;
+  for (const std::vector<Step>* level = &steps; level->size() == 1;) {
+    const Step& s = level->front();
+    if (s.kind != StepKind::Loop || s.workLoop || s.sourceCount != 0) break;
+    counts.push_back(s.count);
+    level = &s.body;
+  }
+  return counts;
+}
+
+// The outer loops that every thread of every class runs as one perfect nest with the same trip
+// counts (a core's block rows and block columns) merge into one loop of their product. The model
+// then samples that loop as one long loop (the steady state per block, as for ttnn's kernels'
+// block loops) instead of simulating every iteration of the outer levels. Only a nest every
+// thread shares merges: the threads' CB handshakes and the classes' multicasts pair the
+// iterations of loops with equal trip counts, so a thread must not merge what another does not.
+void mergeSharedNest(Program& program) {
+  std::optional<std::vector<int64_t>> shared;
+  for (const CoreClass& cls : program.classes)
+    for (const Thread& thread : cls.threads) {
+      if (thread.steps.empty()) continue; // idle: pairs with nothing
+      std::vector<int64_t> nest = nestOf(thread.steps);
+      if (!shared) {
+        shared = std::move(nest);
+        continue;
+      }
+      size_t common = 0;
+      while (common < shared->size() && common < nest.size() && (*shared)[common] == nest[common])
+        ++common;
+      shared->resize(common);
+    }
+  if (!shared || shared->size() < 2) return;
+  std::optional<int64_t> product = checkedProduct(*shared);
+  if (!product) return;
+  for (CoreClass& cls : program.classes)
+    for (Thread& thread : cls.threads) {
+      if (thread.steps.empty()) continue;
+      Step& outer = thread.steps.front();
+      std::vector<Step> body = std::move(outer.body);
+      for (size_t level = 1; level < shared->size(); ++level) {
+        std::vector<Step> inner = std::move(body.front().body);
+        body = std::move(inner);
+      }
+      outer.count = *product;
+      outer.body = std::move(body);
+    }
 }
 
 } // namespace
@@ -600,22 +850,32 @@ Expected<Program> ProgramExtractor::extract(const lower::KernelPlan& plan,
   evaluateControl(g, ir.control, binding);
   assignClasses(g, plan);
   NetGroups nets = groupNets(g, plan);
-  ComputeSettings settings;
-  settings.fidelityPhases = fidelityPhases(plan.mathFidelity);
-  settings.fp32DestAcc = plan.fp32DestAcc;
+  PlanContext context{plan, device, g, nets, {}, {}, {}, {}, {}, {}};
+  context.settings.fidelityPhases = fidelityPhases(plan.mathFidelity);
+  context.settings.fp32DestAcc = plan.fp32DestAcc;
   // The plan's CBs name their create_cb by position in program order.
-  std::vector<int> planCbOf(ir.createPosition.size(), -1);
+  context.planCbOf.assign(size_t(ir.cbCount), -1);
   for (size_t i = 0; i < plan.cbs.size(); ++i)
-    if (int s = plan.cbs[i].source; s >= 0 && size_t(s) < planCbOf.size())
-      planCbOf[size_t(s)] = int(i);
-  std::vector<std::vector<std::optional<int64_t>>> knobs;
+    if (int s = plan.cbs[i].source; s >= 0 && s < ir.cbCount) context.planCbOf[size_t(s)] = int(i);
+  for (const std::string& id : ir.pipes) {
+    auto it = std::find(g.pipes.begin(), g.pipes.end(), id);
+    context.gridPipeOf.push_back(it == g.pipes.end() ? -1 : int(it - g.pipes.begin()));
+  }
+  for (const Chain& chain : ir.chains) {
+    const lower::ChainPlan* found = nullptr;
+    for (const lower::ChainPlan& c : plan.chains)
+      if (c.location == (*ir.origins)[size_t(chain.origin)]) found = &c;
+    context.chainPlans.push_back(found);
+  }
+  context.priced.resize(ir.chains.size());
   for (const ir::CompiledValues& p : ir.programs)
-    knobs.push_back(p.knobValues(binding));
+    context.knobs.push_back(p.knobValues(binding));
   Program program;
   program.kernel = plan.name;
   program.gridRows = g.rows;
   program.gridCols = g.cols;
   program.nets = nets.nets;
+  program.origins.names = ir.origins;
   program.classes.resize(size_t(g.classes));
   for (int core = 0; core < int(g.classOf.size()); ++core) {
     CoreClass& cls = program.classes[size_t(g.classOf[size_t(core)])];
@@ -633,17 +893,16 @@ Expected<Program> ProgramExtractor::extract(const lower::KernelPlan& plan,
         tiles *= d;
       cls.cbs.push_back({cb.name, 1, tiles * cb.tileBytes});
     }
-    Walker walker(ir, plan, knobs, planCbOf, device, g, nets, core, settings);
+    Walker walker(ir, context, core);
     int movers = 0;
-    for (auto& owned : ir.kernel->body().operations()) {
-      ir::Operation& op = *owned;
-      if (!op.isa("ttl.datamovement_thread") && !op.isa("ttl.compute_thread")) continue;
+    for (const ThreadNodes& nodes : ir.threads) {
       Thread thread;
-      thread.role = roleOf(op, movers);
-      if (Status st = walker.walk(op.body(), thread.steps); !st) return st.error();
+      thread.role = roleOf(nodes, movers);
+      if (Status st = walker.walk(nodes.body, thread.steps); !st) return st.error();
       cls.threads.push_back(std::move(thread));
     }
   }
+  mergeSharedNest(program);
   setCbDepths(program, plan);
   return program;
 }

@@ -4,6 +4,7 @@
 #include <fmt/format.h>
 #include <map>
 #include <nlohmann/json.hpp>
+#include <unordered_map>
 
 namespace ttlplan::search::cost {
 
@@ -102,47 +103,76 @@ double dramLoad(const Program& program, const std::vector<Totals>& totals,
 }
 
 // One extrapolated loop variable: the work loops together (shifted so that the longest runs
-// `sample` items) or all other loops of one trip count (cut to `sample` iterations).
+// `sample` items) or all other loops of one trip count and level (cut to `sample` iterations).
+// A loop's level counts the loops around it of the same trip count: nested loops never share a
+// variable (the time is multilinear in the variables only if no variable multiplies itself),
+// while the loops the threads pair through their CBs (the same place in the same nest) do.
 struct Variable {
   bool work = false;
   int64_t count = 0; // the longest work loop, or the shared trip count
+  int level = 0;
 };
 
-void collectLoops(const std::vector<Step>& steps, int64_t& maxWork,
-                  std::map<int64_t, int>& counts) {
+// The trip count a loop is sampled by: a split loop's (an edge core's runs) is its source's.
+int64_t keyCount(const Step& loop) {
+  return loop.sourceCount > 0 ? loop.sourceCount : loop.count;
+}
+
+using Levels = std::unordered_map<const Step*, int>;
+
+void collectLoops(const std::vector<Step>& steps, std::vector<int64_t>& around, int64_t& maxWork,
+                  std::map<std::pair<int64_t, int>, int>& counts, Levels& levels) {
   for (const Step& s : steps) {
     if (s.kind != StepKind::Loop) continue;
-    if (s.workLoop)
+    if (s.workLoop) {
       maxWork = std::max(maxWork, s.count);
-    else
-      ++counts[s.sourceCount > 0 ? s.sourceCount : s.count];
-    collectLoops(s.body, maxWork, counts);
+      collectLoops(s.body, around, maxWork, counts, levels);
+      continue;
+    }
+    int64_t key = keyCount(s);
+    int level = int(std::count(around.begin(), around.end(), key));
+    levels[&s] = level;
+    ++counts[{key, level}];
+    around.push_back(key);
+    collectLoops(s.body, around, maxWork, counts, levels);
+    around.pop_back();
   }
 }
 
-std::vector<Variable> extrapolated(const Program& program, const ModelOptions& options) {
+std::vector<Variable> extrapolated(const Program& program, const ModelOptions& options,
+                                   Levels& levels) {
   int64_t maxWork = 0;
-  std::map<int64_t, int> counts;
+  std::map<std::pair<int64_t, int>, int> counts;
+  std::vector<int64_t> around;
   for (const CoreClass& cls : program.classes)
     for (const Thread& thread : cls.threads)
-      collectLoops(thread.steps, maxWork, counts);
+      collectLoops(thread.steps, around, maxWork, counts, levels);
   std::vector<Variable> vars;
-  if (maxWork > options.sampleHigh) vars.push_back({true, maxWork});
-  // Longest trip counts first: they are the ones worth not simulating.
-  for (auto it = counts.rbegin(); it != counts.rend(); ++it)
-    if (it->first > options.sampleHigh && int(vars.size()) < options.maxExtrapolated)
-      vars.push_back({false, it->first});
+  if (maxWork > options.sampleHigh) vars.push_back({true, maxWork, 0});
+  // Longest trip counts first: they are the ones worth not simulating (outer levels first).
+  std::vector<std::pair<int64_t, int>> keys;
+  for (const auto& [key, n] : counts)
+    keys.push_back(key);
+  std::stable_sort(keys.begin(), keys.end(),
+                   [](const auto& a, const auto& b) { return a.first > b.first; });
+  for (const auto& [count, level] : keys)
+    if (count > options.sampleHigh && int(vars.size()) < options.maxExtrapolated)
+      vars.push_back({false, count, level});
   return vars;
 }
 
-int64_t sampledCount(const Step& loop, const std::vector<Variable>& vars,
+int64_t sampledCount(const Step& loop, const Levels& levels, const std::vector<Variable>& vars,
                      const std::vector<int64_t>& samples) {
+  int level = 0;
+  if (!loop.workLoop)
+    if (auto it = levels.find(&loop); it != levels.end()) level = it->second;
   for (size_t v = 0; v < vars.size(); ++v) {
     if (vars[v].work != loop.workLoop) continue;
     if (loop.workLoop) {
       int64_t shift = vars[v].count - samples[v];
       return std::max(std::min<int64_t>(loop.count, 1), loop.count - shift);
     }
+    if (vars[v].level != level) continue;
     if (loop.sourceCount > 0 && loop.sourceCount == vars[v].count) {
       // The sample drops the source loop's first (count - sample) iterations, so the runs that
       // follow (an edge core's padded blocks) keep their length.
@@ -158,9 +188,12 @@ int64_t sampledCount(const Step& loop, const std::vector<Variable>& vars,
 // Runs the 2^D corner simulations and combines them multilinearly at the real counts.
 Expected<SimResult> extrapolate(const Program& program, const Rates& rates,
                                 const ModelOptions& options, int& runs) {
-  std::vector<Variable> vars = extrapolated(program, options);
+  Levels levels;
+  std::vector<Variable> vars = extrapolated(program, options, levels);
   size_t corners = size_t(1) << vars.size();
-  SimResult total;
+  Expected<Simulation> simulation = Simulation::prepare(program, rates);
+  if (!simulation) return simulation.error();
+  SimResult total, sim;
   runs = 0;
   for (size_t corner = 0; corner < corners; ++corner) {
     std::vector<int64_t> samples(vars.size());
@@ -172,17 +205,16 @@ Expected<SimResult> extrapolate(const Program& program, const Rates& rates,
       samples[v] = high ? options.sampleHigh : options.sampleLow;
       weight *= high ? (n - lo) / (hi - lo) : (hi - n) / (hi - lo);
     }
-    LoopCounts counts = [&](const Step& loop) { return sampledCount(loop, vars, samples); };
-    Expected<SimResult> sim = simulate(program, rates, counts);
-    if (!sim) return sim.error();
+    LoopCounts counts = [&](const Step& loop) { return sampledCount(loop, levels, vars, samples); };
+    if (Status ok = simulation->run(counts, sim); !ok) return ok.error();
     ++runs;
     if (corner == 0) {
-      total = *sim;
-      total.addScaled(*sim, weight - 1);
+      total = sim;
+      total.addScaled(sim, weight - 1);
     } else {
-      total.addScaled(*sim, weight);
+      total.addScaled(sim, weight);
     }
-    if (corner > 0) total.steps += sim->steps;
+    if (corner > 0) total.steps += sim.steps;
   }
   return total;
 }

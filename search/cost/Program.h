@@ -5,7 +5,9 @@
 // the kernel's multicast nets. Steps carry their costs already priced (bytes, cycles), so the
 // model never needs to know which TTL op a step came from; `origin` keeps that for reports.
 #include <cstdint>
+#include <memory>
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace ttlplan::search::cost {
@@ -60,7 +62,7 @@ struct Step {
   int64_t sourceCount = 0;
   int64_t sourceOffset = 0;
   std::vector<Step> body; ///< Loop: the steps repeated
-  std::string origin;     ///< file:line:col of the TTL op, for reports ("" when none)
+  int origin = -1;        ///< the TTL op, for reports: index into Program::origins (-1: none)
   bool operator==(const Step&) const = default;
 
   static Step onCb(StepKind kind, int cb) {
@@ -141,6 +143,16 @@ struct Net {
   bool operator==(const Net&) const = default;
 };
 
+/// The file:line:col of the TTL ops steps came from (Step::origin), shared by the Programs of one
+/// kernel; equal when the names are.
+struct Origins {
+  std::shared_ptr<const std::vector<std::string>> names;
+  bool operator==(const Origins& other) const {
+    if (names == other.names) return true;
+    return names && other.names && *names == *other.names;
+  }
+};
+
 /// The whole kernel.
 struct Program {
   std::string kernel; ///< "@matmul"
@@ -148,7 +160,15 @@ struct Program {
   int gridCols = 1;   ///< cores along x
   std::vector<CoreClass> classes;
   std::vector<Net> nets;
+  Origins origins;
   bool operator==(const Program&) const = default;
+
+  /// Where `step` came from ("" when it names no op).
+  std::string_view originOf(const Step& step) const {
+    if (step.origin < 0 || !origins.names || size_t(step.origin) >= origins.names->size())
+      return {};
+    return (*origins.names)[size_t(step.origin)];
+  }
 };
 
 } // namespace ttlplan::search::cost

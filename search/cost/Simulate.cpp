@@ -65,18 +65,20 @@ struct ThreadState {
   bool done = false;
 };
 
-class Simulator {
-public:
-  Simulator(const Program& program, const Rates& rates, const LoopCounts& counts)
-      : program_(program), rates_(rates), counts_(counts) {}
+} // namespace
 
-  Expected<SimResult> run();
+class Simulation::Engine {
+public:
+  Engine(const Program& program, const Rates& rates);
+
+  Status run(const LoopCounts& counts, SimResult& result);
 
 private:
+  void reset(SimResult& result);
   // Executes the thread's next step; false when it must wait for another thread.
   bool step(ThreadState& th);
   bool execute(ThreadState& th, const Step& s);
-  bool enterLoop(ThreadState& th, const Step& s);
+  void enterLoop(ThreadState& th, const Step& s);
   std::string describeBlocked(const ThreadState& th) const;
   int receiverSlot(int net, int cls) const { return slots_[size_t(net)][size_t(cls)]; }
   // The thread does `cycles` of its own work.
@@ -84,7 +86,7 @@ private:
     th.t += cycles;
     th.stats.busy += cycles;
   }
-  void stall(double& bucket, ThreadState& th, double until) {
+  static void stall(double& bucket, ThreadState& th, double until) {
     if (until > th.t) {
       bucket += until - th.t;
       th.t = until;
@@ -93,22 +95,22 @@ private:
 
   const Program& program_;
   const Rates& rates_;
-  const LoopCounts& counts_;
+  const LoopCounts* counts_ = nullptr;    // this run's
+  SimResult* result_ = nullptr;           // this run's
+  std::vector<ThreadState> threads_;      // every class's, in class order
   std::vector<std::vector<CbState>> cbs_; // [class][cb]
   std::vector<NetState> nets_;
   std::vector<std::vector<int>> slots_; // [net][class] -> receiver slot or -1
-  SimResult result_;
-  bool signalled_ = false; // a Receive signalled its sender during this round
+  bool signalled_ = false;              // a Receive signalled its sender during this round
 };
 
-bool Simulator::enterLoop(ThreadState& th, const Step& s) {
-  int64_t n = counts_(s);
+void Simulation::Engine::enterLoop(ThreadState& th, const Step& s) {
+  int64_t n = (*counts_)(s);
   if (n > 0 && !s.body.empty()) th.stack.push_back({&s.body, 0, n - 1});
-  return true;
 }
 
-bool Simulator::execute(ThreadState& th, const Step& s) {
-  ClassStats& stats = result_.classes[size_t(th.cls)];
+bool Simulation::Engine::execute(ThreadState& th, const Step& s) {
+  ClassStats& stats = result_->classes[size_t(th.cls)];
   switch (s.kind) {
   case StepKind::Reserve: {
     CbState& cb = cbs_[size_t(th.cls)][size_t(s.cb)];
@@ -200,12 +202,13 @@ bool Simulator::execute(ThreadState& th, const Step& s) {
     spend(th, s.cycles);
     return true;
   case StepKind::Loop:
-    return enterLoop(th, s);
+    enterLoop(th, s);
+    return true;
   }
   return true;
 }
 
-bool Simulator::step(ThreadState& th) {
+bool Simulation::Engine::step(ThreadState& th) {
   while (!th.stack.empty()) {
     Frame& f = th.stack.back();
     if (f.pc < f.steps->size()) break;
@@ -224,15 +227,16 @@ bool Simulator::step(ThreadState& th) {
   const Step& s = (*f.steps)[f.pc];
   if (s.kind == StepKind::Loop) {
     ++f.pc; // before entering: the push may move the frame
-    return enterLoop(th, s);
+    enterLoop(th, s);
+    return true;
   }
   if (!execute(th, s)) return false;
   ++th.stack.back().pc;
-  ++result_.steps;
+  ++result_->steps;
   return true;
 }
 
-std::string Simulator::describeBlocked(const ThreadState& th) const {
+std::string Simulation::Engine::describeBlocked(const ThreadState& th) const {
   const CoreClass& cls = program_.classes[size_t(th.cls)];
   const Frame& f = th.stack.back();
   const Step& s = (*f.steps)[f.pc];
@@ -257,12 +261,11 @@ std::string Simulator::describeBlocked(const ThreadState& th) const {
   }
   return fmt::format("{} thread of core class '{}' blocks forever in {}{}",
                      kRoles[int(cls.threads[size_t(th.index)].role)], cls.name, what,
-                     s.origin.empty() ? "" : " at " + s.origin);
+                     s.origin < 0 ? "" : " at " + std::string(program_.originOf(s)));
 }
 
-Expected<SimResult> Simulator::run() {
-  std::vector<ThreadState> threads;
-  result_.classes.resize(program_.classes.size());
+Simulation::Engine::Engine(const Program& program, const Rates& rates)
+    : program_(program), rates_(rates) {
   cbs_.resize(program_.classes.size());
   for (size_t c = 0; c < program_.classes.size(); ++c) {
     const CoreClass& cls = program_.classes[c];
@@ -271,14 +274,11 @@ Expected<SimResult> Simulator::run() {
       cbs_[c].back().pushTime.reserve(kReserveBlocks);
       cbs_[c].back().popTime.reserve(kReserveBlocks);
     }
-    result_.classes[c].cbStall.assign(cls.cbs.size(), 0);
-    result_.classes[c].threads.resize(cls.threads.size());
     for (size_t t = 0; t < cls.threads.size(); ++t) {
       ThreadState th;
       th.cls = int(c);
       th.index = int(t);
-      th.stack.push_back({&cls.threads[t].steps, 0, 0});
-      threads.push_back(std::move(th));
+      threads_.push_back(std::move(th));
     }
   }
   nets_.resize(program_.nets.size());
@@ -289,34 +289,70 @@ Expected<SimResult> Simulator::run() {
     for (size_t r = 0; r < net.receiverClasses.size(); ++r)
       slots_[n][size_t(net.receiverClasses[r])] = int(r);
   }
+}
+
+// Back to the start: every history empty (capacity kept), every thread at its first step.
+void Simulation::Engine::reset(SimResult& result) {
+  for (std::vector<CbState>& cbs : cbs_)
+    for (CbState& cb : cbs) {
+      cb.reserved = cb.waited = 0;
+      cb.pushTime.clear();
+      cb.popTime.clear();
+    }
+  for (NetState& net : nets_) {
+    net.arrival.clear();
+    for (std::vector<double>& ready : net.ready)
+      ready.clear();
+  }
+  for (ThreadState& th : threads_) {
+    const Thread& thread = program_.classes[size_t(th.cls)].threads[size_t(th.index)];
+    th.stack.clear();
+    th.stack.push_back({&thread.steps, 0, 0});
+    th.t = th.readFree = th.writeFree = th.lastDone = 0;
+    th.stats = {};
+    th.signalled = th.done = false;
+  }
+  result.classes.resize(program_.classes.size());
+  for (size_t c = 0; c < program_.classes.size(); ++c) {
+    const CoreClass& cls = program_.classes[c];
+    result.classes[c].cbStall.assign(cls.cbs.size(), 0);
+    result.classes[c].threads.assign(cls.threads.size(), ThreadStats{});
+    result.classes[c].end = 0;
+  }
+  result.end = 0;
+  result.steps = 0;
+}
+
+Status Simulation::Engine::run(const LoopCounts& counts, SimResult& result) {
+  counts_ = &counts;
+  result_ = &result;
+  reset(result);
   // Round robin: each thread runs until it blocks; stop when all are done or none can move.
-  size_t remaining = threads.size();
+  size_t remaining = threads_.size();
   while (remaining > 0) {
     bool progress = false;
     signalled_ = false;
-    for (ThreadState& th : threads) {
+    for (ThreadState& th : threads_) {
       if (th.done) continue;
       while (!th.done && step(th))
         progress = true;
       if (th.done) --remaining;
     }
     if (!progress && !signalled_ && remaining > 0) {
-      for (const ThreadState& th : threads)
+      for (const ThreadState& th : threads_)
         if (!th.done) return Error{"cost simulation: " + describeBlocked(th)};
     }
   }
-  for (const ThreadState& th : threads) {
-    ClassStats& cls = result_.classes[size_t(th.cls)];
+  for (const ThreadState& th : threads_) {
+    ClassStats& cls = result.classes[size_t(th.cls)];
     ThreadStats stats = th.stats;
     stats.end = th.t;
     cls.threads[size_t(th.index)] = stats;
     cls.end = std::max(cls.end, th.t);
-    result_.end = std::max(result_.end, th.t);
+    result.end = std::max(result.end, th.t);
   }
-  return std::move(result_);
+  return Status::success();
 }
-
-} // namespace
 
 // Indices in range, and every Send/Receive on a net its class sends or receives on.
 static Status checkSteps(const Program& program, int cls, const std::vector<Step>& steps) {
@@ -344,7 +380,7 @@ static Status checkSteps(const Program& program, int cls, const std::vector<Step
   return Status::success();
 }
 
-Expected<SimResult> simulate(const Program& program, const Rates& rates, const LoopCounts& counts) {
+Expected<Simulation> Simulation::prepare(const Program& program, const Rates& rates) {
   for (const Net& net : program.nets)
     for (int c : net.receiverClasses)
       if (c < 0 || size_t(c) >= program.classes.size())
@@ -354,7 +390,25 @@ Expected<SimResult> simulate(const Program& program, const Rates& rates, const L
       Status ok = checkSteps(program, int(c), thread.steps);
       if (!ok) return ok.error();
     }
-  return Simulator(program, rates, counts).run();
+  return Simulation(std::make_unique<Engine>(program, rates));
+}
+
+Simulation::Simulation(std::unique_ptr<Engine> engine) : engine_(std::move(engine)) {}
+Simulation::Simulation(Simulation&&) noexcept = default;
+Simulation& Simulation::operator=(Simulation&&) noexcept = default;
+Simulation::~Simulation() = default;
+
+Status Simulation::run(const LoopCounts& counts, SimResult& out) {
+  return engine_->run(counts, out);
+}
+
+Expected<SimResult> simulate(const Program& program, const Rates& rates, const LoopCounts& counts) {
+  Expected<Simulation> simulation = Simulation::prepare(program, rates);
+  if (!simulation) return simulation.error();
+  SimResult result;
+  Status ok = simulation->run(counts, result);
+  if (!ok) return ok.error();
+  return result;
 }
 
 } // namespace ttlplan::search::cost

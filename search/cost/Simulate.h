@@ -8,6 +8,7 @@
 #include "ttlplan/support/Expected.h"
 
 #include <functional>
+#include <memory>
 #include <vector>
 
 namespace ttlplan::search::cost {
@@ -53,8 +54,29 @@ struct SimResult {
 /// The count a Loop step runs in this simulation (<= its real count).
 using LoopCounts = std::function<int64_t(const Step& loop)>;
 
-/// Simulates `program`. An Error names a thread that can never continue (a deadlock of the
-/// program or of its class abstraction) with what it waits for.
+/// One program simulated under several loop counts (the model's sample corners): checked once,
+/// its buffers re-used from run to run, so a run allocates nothing once they have grown.
+class Simulation {
+public:
+  /// Checks `program` (CB and net indices in range, every Send/Receive on a net its class is
+  /// part of). `program` and `rates` must outlive the Simulation.
+  static Expected<Simulation> prepare(const Program& program, const Rates& rates);
+  Simulation(Simulation&&) noexcept;
+  Simulation& operator=(Simulation&&) noexcept;
+  ~Simulation();
+
+  /// Simulates with `counts` into `out` (overwritten; its vectors keep their capacity). An Error
+  /// names a thread that can never continue (a deadlock of the program or of its class
+  /// abstraction) with what it waits for.
+  Status run(const LoopCounts& counts, SimResult& out);
+
+private:
+  class Engine;
+  explicit Simulation(std::unique_ptr<Engine> engine);
+  std::unique_ptr<Engine> engine_;
+};
+
+/// Simulation::prepare, then one run.
 Expected<SimResult> simulate(const Program& program, const Rates& rates, const LoopCounts& counts);
 
 } // namespace ttlplan::search::cost

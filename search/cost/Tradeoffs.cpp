@@ -149,7 +149,7 @@ std::optional<Tradeoff> splitTradeoff(const lower::KernelPlan& plan, size_t inde
   for (CoreClass& c : alternative.classes)
     for (Thread& t : c.threads)
       forEachStep(t.steps, [&](Step& s) {
-        if (s.kind == StepKind::Compute && s.origin == chain.location)
+        if (s.kind == StepKind::Compute && alternative.originOf(s) == chain.location)
           s.cycles = std::max(0.0, s.cycles - extra);
       });
   Tradeoff t;
