@@ -128,6 +128,25 @@ void BM_TemplatePreparedExtractAndCost2D8192(benchmark::State& state) {
 }
 BENCHMARK(BM_TemplatePreparedExtractAndCost2D8192)->Unit(benchmark::kMicrosecond);
 
+/// What the tuner pays per block count of one knob binding: the template's Program, extracted
+/// once, predicted (docs/tuning.md).
+void BM_TemplatePredict2D8192(benchmark::State& state) {
+  ir::Device device = *ir::builtinDevice("wormhole_b0");
+  Template t = loadTemplate();
+  Expected<lower::ModulePlan> plan = lower::planModule(*t.module, device, t.options);
+  Expected<cost::Program> program =
+      cost::extractProgram(t.module->topLevel(ir::KernelOp::kName).at(0), plan->kernels[0],
+                           plan->binding.binding, device);
+  int64_t steps = 0;
+  for (auto _ : state) {
+    Expected<cost::Prediction> p = cost::predict(*program, device);
+    steps = p->simulatedSteps;
+    benchmark::DoNotOptimize(p->cycles);
+  }
+  state.counters["simulated_steps"] = double(steps);
+}
+BENCHMARK(BM_TemplatePredict2D8192)->Unit(benchmark::kMicrosecond);
+
 } // namespace
 
 BENCHMARK_MAIN();

@@ -320,28 +320,55 @@ void CompiledValues::run(const std::vector<std::optional<int64_t>>& knobValues,
     out[r] = v[size_t(roots_[r])];
 }
 
+inline void CompiledValues::runOne(size_t i, const std::vector<std::optional<int64_t>>& knobValues,
+                                   const std::vector<std::optional<int64_t>>& leaves,
+                                   std::vector<std::optional<int64_t>>& v) const {
+  const Instruction& in = program_[i];
+  switch (in.code) {
+  case Code::Unknown:
+    v[i] = std::nullopt;
+    break;
+  case Code::Constant:
+    v[i] = in.value;
+    break;
+  case Code::Knob:
+    v[i] = size_t(in.value) < knobValues.size() ? knobValues[size_t(in.value)] : std::nullopt;
+    break;
+  case Code::Leaf:
+    v[i] = size_t(in.value) < leaves.size() ? leaves[size_t(in.value)] : std::nullopt;
+    break;
+  default:
+    v[i] = v[size_t(in.a)] && v[size_t(in.b)] ? apply(in, *v[size_t(in.a)], *v[size_t(in.b)])
+                                              : std::nullopt;
+  }
+}
+
 void CompiledValues::runAll(const std::vector<std::optional<int64_t>>& knobValues,
                             const std::vector<std::optional<int64_t>>& leaves,
                             std::vector<std::optional<int64_t>>& v) const {
-  v.assign(program_.size(), std::nullopt);
+  v.resize(program_.size());
+  for (size_t i = 0; i < program_.size(); ++i)
+    runOne(i, knobValues, leaves, v);
+}
+
+void CompiledValues::runSome(const std::vector<int>& instructions,
+                             const std::vector<std::optional<int64_t>>& knobValues,
+                             const std::vector<std::optional<int64_t>>& leaves,
+                             std::vector<std::optional<int64_t>>& values) const {
+  values.resize(program_.size());
+  for (int i : instructions)
+    runOne(size_t(i), knobValues, leaves, values);
+}
+
+std::vector<uint64_t> CompiledValues::leafMasks() const {
+  std::vector<uint64_t> masks(program_.size(), 0);
   for (size_t i = 0; i < program_.size(); ++i) {
     const Instruction& in = program_[i];
-    switch (in.code) {
-    case Code::Unknown:
-      break;
-    case Code::Constant:
-      v[i] = in.value;
-      break;
-    case Code::Knob:
-      if (size_t(in.value) < knobValues.size()) v[i] = knobValues[size_t(in.value)];
-      break;
-    case Code::Leaf:
-      if (size_t(in.value) < leaves.size()) v[i] = leaves[size_t(in.value)];
-      break;
-    default:
-      if (v[size_t(in.a)] && v[size_t(in.b)]) v[i] = apply(in, *v[size_t(in.a)], *v[size_t(in.b)]);
-    }
+    if (in.code == Code::Leaf) masks[i] = uint64_t(1) << std::min<int64_t>(in.value, 63);
+    if (in.a >= 0) masks[i] |= masks[size_t(in.a)];
+    if (in.b >= 0) masks[i] |= masks[size_t(in.b)];
   }
+  return masks;
 }
 
 void collectKnobs(const Value* value, std::set<std::string>& knobs) {

@@ -85,8 +85,18 @@ public:
   void runAll(const std::vector<std::optional<int64_t>>& knobValues,
               const std::vector<std::optional<int64_t>>& leaves,
               std::vector<std::optional<int64_t>>& values) const;
+  /// runAll() of only `instructions` (ascending) into `values`, which holds every instruction's
+  /// value from an earlier run: what changes when only some leaves do (leafMasks()).
+  void runSome(const std::vector<int>& instructions,
+               const std::vector<std::optional<int64_t>>& knobValues,
+               const std::vector<std::optional<int64_t>>& leaves,
+               std::vector<std::optional<int64_t>>& values) const;
+  /// Per instruction, the leaf slots it depends on: bit j for slot j (slots 63 and up share
+  /// bit 63).
+  std::vector<uint64_t> leafMasks() const;
   int rootInstruction(size_t root) const { return roots_[root]; }
   size_t numRoots() const { return roots_.size(); }
+  size_t size() const { return program_.size(); }
 
   enum class Code : uint8_t {
     Unknown,
@@ -117,6 +127,9 @@ public:
 private:
   int compile(const Value* value, int depth, const LeafSlot& leafSlot,
               const ArgumentSlot& argumentSlot, std::unordered_map<const Value*, int>& seen);
+  void runOne(size_t i, const std::vector<std::optional<int64_t>>& knobValues,
+              const std::vector<std::optional<int64_t>>& leaves,
+              std::vector<std::optional<int64_t>>& v) const;
 
   std::vector<Instruction> program_; ///< operands before their users
   std::vector<int> roots_;           ///< instruction of each root

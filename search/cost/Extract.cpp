@@ -5,6 +5,7 @@
 #include "ttlplan/support/Checked.h"
 
 #include <algorithm>
+#include <array>
 #include <fmt/format.h>
 #include <functional>
 #include <limits>
@@ -105,7 +106,15 @@ struct Control {
   ControlValues values;
   ir::CompiledValues program; // the closure, run per core (the same expression DAG on every core)
   std::unordered_map<const ir::Value*, size_t> index; // closure value -> position
+  // The program's instructions computed from ttl.core_x and not ttl.core_y, from ttl.core_y and
+  // not ttl.core_x, and from both (ascending): what differs between columns, rows and cores.
+  std::vector<int> xOnly, yOnly, mixed;
+  std::vector<int> partOf; // per instruction: 0 neither, 1 x only, 2 y only, 3 both
+  std::vector<int> slotOf; // per instruction: its position in xOnly, yOnly or mixed
 };
+
+// Leaf slots of ttl.core_x and ttl.core_y (lower::coreLeafSlot).
+constexpr int kSlotX = 0, kSlotY = 1;
 
 Control prepareControl(ir::Operation* kernel) {
   Control c;
@@ -113,46 +122,153 @@ Control prepareControl(ir::Operation* kernel) {
   c.program = ir::CompiledValues(c.values.closure, lower::coreLeafSlot);
   for (size_t i = 0; i < c.values.closure.size(); ++i)
     c.index.emplace(c.values.closure[i], i);
+  std::vector<uint64_t> masks = c.program.leafMasks();
+  for (size_t i = 0; i < masks.size(); ++i) {
+    int part = int((masks[i] >> kSlotX) & 1) | int((masks[i] >> kSlotY) & 1) << 1;
+    std::vector<int>* list[] = {nullptr, &c.xOnly, &c.yOnly, &c.mixed};
+    c.partOf.push_back(part);
+    c.slotOf.push_back(list[part] ? int(list[part]->size()) : -1);
+    if (list[part]) list[part]->push_back(int(i));
+  }
   return c;
 }
 
-// Per core, the control values that tell cores apart (GridRoles::controls, each distinct vector
-// once).
+using Values = std::vector<std::optional<int64_t>>;
+
+// The index of `row` in `table`, added when new.
+template <typename Row> int idOf(const Row& row, std::vector<Row>& table) {
+  auto it = std::find(table.begin(), table.end(), row);
+  if (it != table.end()) return int(it - table.begin());
+  table.push_back(row);
+  return int(table.size()) - 1;
+}
+
+// The values of `which` out of `values` (into `out`), and the other way.
+void gather(const std::vector<int>& which, const Values& values, Values& out) {
+  out.resize(which.size());
+  for (size_t k = 0; k < which.size(); ++k)
+    out[k] = values[size_t(which[k])];
+}
+void scatter(const std::vector<int>& which, const Values& part, Values& values) {
+  for (size_t k = 0; k < which.size(); ++k)
+    values[size_t(which[k])] = part[k];
+}
+
+// The index in `patterns` of which of `values` fold, added when new.
+int patternOf(const Values& values, std::vector<std::vector<bool>>& patterns) {
+  auto same = [&](const std::vector<bool>& p) {
+    if (p.size() != values.size()) return false;
+    for (size_t k = 0; k < values.size(); ++k)
+      if (p[k] != values[k].has_value()) return false;
+    return true;
+  };
+  auto it = std::find_if(patterns.begin(), patterns.end(), same);
+  if (it != patterns.end()) return int(it - patterns.begin());
+  std::vector<bool>& p = patterns.emplace_back(values.size());
+  for (size_t k = 0; k < values.size(); ++k)
+    p[k] = values[k].has_value();
+  return int(patterns.size()) - 1;
+}
+
+// The control values of every core (GridRoles::controls, each distinct vector once). The closure
+// is one program over the core's leaves, so what is computed from ttl.core_x alone is evaluated
+// once per column, what is computed from ttl.core_y alone once per row, and only what mixes both
+// once per core. A core's control values are the closure's values at the frontier of its fold
+// pattern (controlFrontier); cores with the same pattern, the same column values and row values
+// at the frontier and the same mixed values there share them, so each combination is assembled
+// once.
 void evaluateControl(GridRoles& g, const Control& control, const ir::Binding& binding) {
   const ir::CompiledValues& program = control.program;
-  std::vector<std::optional<int64_t>> knobs = program.knobValues(binding);
-  std::vector<std::optional<int64_t>> leaves, values, closure(program.numRoots());
-  // Which values fold is the same on almost every core: the frontier is found once per pattern.
-  std::map<std::vector<bool>, std::vector<size_t>> frontiers;
-  std::vector<bool> folds(closure.size()), lastFolds;
-  const std::vector<size_t>* frontier = nullptr;
-  std::map<std::vector<int64_t>, int> distinct;
-  std::vector<int64_t> mine;
+  Values knobs = program.knobValues(binding);
+  Values leaves = lower::coreLeafValues(0, 0, g.rows, g.cols), values;
+  program.runAll(knobs, leaves, values); // core (0, 0): the values no core changes
+  std::vector<Values> columns(size_t(g.cols)), rows(size_t(g.rows));
+  std::vector<std::vector<bool>> patterns; // distinct fold flags of a column, a row or a mix
+  std::vector<int> columnPattern(columns.size()), rowPattern(rows.size());
+  for (int x = 0; x < g.cols; ++x) {
+    leaves[kSlotX] = x;
+    program.runSome(control.xOnly, knobs, leaves, values);
+    gather(control.xOnly, values, columns[size_t(x)]);
+    columnPattern[size_t(x)] = patternOf(columns[size_t(x)], patterns);
+  }
+  for (int y = 0; y < g.rows; ++y) {
+    leaves[kSlotY] = y;
+    program.runSome(control.yOnly, knobs, leaves, values);
+    gather(control.yOnly, values, rows[size_t(y)]);
+    rowPattern[size_t(y)] = patternOf(rows[size_t(y)], patterns);
+  }
+  // Per distinct fold pattern: the frontier, as instructions.
+  struct Frontier {
+    std::vector<int> instructions;
+    std::vector<int> columnKey, rowKey; // per column (row): its values at the frontier, as an id
+  };
+  std::map<std::array<int, 3>, Frontier> frontiers;
+  std::map<std::vector<int64_t>, int> distinct; // a core's key -> index into g.controls
+  std::vector<int64_t> key;
+  Values mix;
   g.controls.clear();
   g.controlOf.assign(g.work.size(), 0);
   for (size_t c = 0; c < g.work.size(); ++c) {
-    leaves = lower::coreLeafValues(int(c) % g.cols, int(c) / g.cols, g.rows, g.cols);
-    program.runAll(knobs, leaves, values);
-    for (size_t i = 0; i < closure.size(); ++i) {
-      closure[i] = values[size_t(program.rootInstruction(i))];
-      folds[i] = closure[i].has_value();
+    int x = int(c) % g.cols, y = int(c) / g.cols;
+    int mixPattern = 0;
+    if (!control.mixed.empty()) {
+      scatter(control.xOnly, columns[size_t(x)], values);
+      scatter(control.yOnly, rows[size_t(y)], values);
+      leaves[kSlotX] = x;
+      leaves[kSlotY] = y;
+      program.runSome(control.mixed, knobs, leaves, values);
+      gather(control.mixed, values, mix);
+      mixPattern = patternOf(mix, patterns);
     }
-    if (!frontier || folds != lastFolds) {
-      auto [it, added] = frontiers.try_emplace(folds);
-      if (added) {
-        std::set<const ir::Value*> seen;
-        for (const ir::Value* root : control.values.roots)
-          controlFrontier(root, control.index, folds, seen, it->second);
+    auto [it, fresh] =
+        frontiers.try_emplace({columnPattern[size_t(x)], rowPattern[size_t(y)], mixPattern});
+    Frontier& frontier = it->second;
+    if (fresh) { // this core's values in full, to find the frontier of its pattern
+      scatter(control.xOnly, columns[size_t(x)], values);
+      scatter(control.yOnly, rows[size_t(y)], values);
+      if (!control.mixed.empty()) scatter(control.mixed, mix, values);
+      std::vector<bool> folds(program.numRoots());
+      for (size_t i = 0; i < folds.size(); ++i)
+        folds[i] = values[size_t(program.rootInstruction(i))].has_value();
+      std::vector<size_t> positions;
+      std::set<const ir::Value*> seen;
+      for (const ir::Value* root : control.values.roots)
+        controlFrontier(root, control.index, folds, seen, positions);
+      for (size_t i : positions)
+        frontier.instructions.push_back(program.rootInstruction(i));
+      auto keysOf = [&](int part, const std::vector<Values>& table, std::vector<int>& keys) {
+        std::vector<Values> seenRows;
+        for (const Values& row : table) {
+          Values atFrontier;
+          for (int i : frontier.instructions)
+            if (control.partOf[size_t(i)] == part)
+              atFrontier.push_back(row[size_t(control.slotOf[size_t(i)])]);
+          keys.push_back(idOf(atFrontier, seenRows));
+        }
+      };
+      keysOf(1, columns, frontier.columnKey);
+      keysOf(2, rows, frontier.rowKey);
+    }
+    key.assign({it->first[0], it->first[1], it->first[2], frontier.columnKey[size_t(x)],
+                frontier.rowKey[size_t(y)]});
+    if (!control.mixed.empty())
+      for (int i : frontier.instructions)
+        if (control.partOf[size_t(i)] == 3) key.push_back(*mix[size_t(control.slotOf[size_t(i)])]);
+    auto known = distinct.find(key);
+    if (known == distinct.end()) {
+      std::vector<int64_t>& mine = g.controls.emplace_back();
+      for (int i : frontier.instructions) {
+        int part = control.partOf[size_t(i)];
+        size_t slot = size_t(control.slotOf[size_t(i)]);
+        const std::optional<int64_t>& v = part == 0   ? values[size_t(i)]
+                                          : part == 1 ? columns[size_t(x)][slot]
+                                          : part == 2 ? rows[size_t(y)][slot]
+                                                      : mix[slot];
+        mine.push_back(*v);
       }
-      frontier = &it->second;
-      lastFolds = folds;
+      known = distinct.emplace(key, int(g.controls.size()) - 1).first;
     }
-    mine.clear();
-    for (size_t i : *frontier)
-      mine.push_back(*closure[i]);
-    auto [it, added] = distinct.try_emplace(mine, int(g.controls.size()));
-    if (added) g.controls.push_back(mine);
-    g.controlOf[c] = it->second;
+    g.controlOf[c] = known->second;
   }
 }
 

@@ -46,16 +46,28 @@ struct NetState {
   std::vector<std::vector<double>> ready; // [receiver slot][receive number]
 };
 
-struct Frame {
-  const std::vector<Step>* steps;
-  size_t pc;
-  int64_t left; // iterations left after the current one
+// A thread's steps compiled to a flat list once per program: a loop becomes LoopBegin, its body,
+// LoopEnd, and every index a step needs (its CB's state, its net's receiver slot) is resolved, so
+// that running a step is a switch and a few loads.
+enum class OpCode : uint8_t { Step, LoopBegin, LoopEnd };
+
+struct Op {
+  OpCode code = OpCode::Step;
+  StepKind kind = StepKind::Compute; // Step: what it does
+  int cb = -1;   // CB steps: index into Engine::cbs_; the class's own CB index is step->cb
+  int net = -1;  // Send, Receive: the net
+  int slot = -1; // Receive: this class's receiver slot on the net
+  int loop = -1; // LoopBegin: index into Engine::loops_
+  int jump = -1; // LoopBegin: the op after its LoopEnd; LoopEnd: the first op of its body
+  const Step* step = nullptr; // the step (LoopBegin: the loop)
 };
 
 struct ThreadState {
   int cls = 0;
   int index = 0;
-  std::vector<Frame> stack;
+  std::vector<Op> code;
+  size_t pc = 0;
+  std::vector<int64_t> left; // per loop being run, innermost last: iterations after this one
   double t = 0;
   double readFree = 0;  // when this thread's reads stop occupying its NoC read path
   double writeFree = 0; // when its writes and multicasts stop occupying the write path
@@ -74,13 +86,12 @@ public:
   Status run(const LoopCounts& counts, SimResult& result);
 
 private:
+  void compile(const std::vector<Step>& steps, int cls, std::vector<Op>& code);
   void reset(SimResult& result);
-  // Executes the thread's next step; false when it must wait for another thread.
+  // Runs the thread's next step; false when it must wait for another thread.
   bool step(ThreadState& th);
-  bool execute(ThreadState& th, const Step& s);
-  void enterLoop(ThreadState& th, const Step& s);
+  bool execute(ThreadState& th, const Op& op);
   std::string describeBlocked(const ThreadState& th) const;
-  int receiverSlot(int net, int cls) const { return slots_[size_t(net)][size_t(cls)]; }
   // The thread does `cycles` of its own work.
   static void spend(ThreadState& th, double cycles) {
     th.t += cycles;
@@ -95,58 +106,85 @@ private:
 
   const Program& program_;
   const Rates& rates_;
-  const LoopCounts* counts_ = nullptr;    // this run's
-  SimResult* result_ = nullptr;           // this run's
-  std::vector<ThreadState> threads_;      // every class's, in class order
-  std::vector<std::vector<CbState>> cbs_; // [class][cb]
+  SimResult* result_ = nullptr;      // this run's
+  std::vector<ThreadState> threads_; // every class's, in class order
+  std::vector<CbState> cbs_;         // every class's CBs, in class order
+  std::vector<size_t> firstCb_;      // per class: its first CB in cbs_
   std::vector<NetState> nets_;
-  std::vector<std::vector<int>> slots_; // [net][class] -> receiver slot or -1
-  bool signalled_ = false;              // a Receive signalled its sender during this round
+  std::vector<const Step*> loops_;  // every loop of every thread
+  std::vector<int64_t> loopCounts_; // this run's count of each
+  bool signalled_ = false;          // a Receive signalled its sender during this round
 };
 
-void Simulation::Engine::enterLoop(ThreadState& th, const Step& s) {
-  int64_t n = (*counts_)(s);
-  if (n > 0 && !s.body.empty()) th.stack.push_back({&s.body, 0, n - 1});
+void Simulation::Engine::compile(const std::vector<Step>& steps, int cls, std::vector<Op>& code) {
+  for (const Step& s : steps) {
+    Op op;
+    op.step = &s;
+    if (s.kind == StepKind::Loop) {
+      size_t begin = code.size();
+      op.code = OpCode::LoopBegin;
+      op.loop = int(loops_.size());
+      loops_.push_back(&s);
+      code.push_back(op);
+      compile(s.body, cls, code);
+      if (code.size() == begin + 1) { // nothing to repeat
+        code.pop_back();
+        loops_.pop_back();
+        continue;
+      }
+      Op end;
+      end.code = OpCode::LoopEnd;
+      end.jump = int(begin + 1);
+      end.step = &s;
+      code.push_back(end);
+      code[begin].jump = int(code.size());
+      continue;
+    }
+    op.kind = s.kind;
+    if (s.cb >= 0) op.cb = int(firstCb_[size_t(cls)]) + s.cb;
+    op.net = s.net;
+    if (s.kind == StepKind::Receive) {
+      const std::vector<int>& receivers = program_.nets[size_t(s.net)].receiverClasses;
+      op.slot = int(std::find(receivers.begin(), receivers.end(), cls) - receivers.begin());
+    }
+    code.push_back(op);
+  }
 }
 
-bool Simulation::Engine::execute(ThreadState& th, const Step& s) {
-  ClassStats& stats = result_->classes[size_t(th.cls)];
-  switch (s.kind) {
+bool Simulation::Engine::execute(ThreadState& th, const Op& op) {
+  const Step& s = *op.step;
+  switch (op.kind) {
   case StepKind::Reserve: {
-    CbState& cb = cbs_[size_t(th.cls)][size_t(s.cb)];
+    CbState& cb = cbs_[size_t(op.cb)];
     int64_t needPopped = cb.reserved - cb.depth; // block that must be free
     if (needPopped >= 0) {
       if (int64_t(cb.popTime.size()) <= needPopped) return false;
       double before = th.t;
       stall(th.stats.stallCbFull, th, cb.popTime[size_t(needPopped)]);
-      stats.cbStall[size_t(s.cb)] += th.t - before;
+      result_->classes[size_t(th.cls)].cbStall[size_t(s.cb)] += th.t - before;
     }
     ++cb.reserved;
     spend(th, rates_.cbSyncCycles);
     return true;
   }
-  case StepKind::Push: {
-    CbState& cb = cbs_[size_t(th.cls)][size_t(s.cb)];
+  case StepKind::Push:
     spend(th, rates_.cbSyncCycles);
-    cb.pushTime.push_back(th.t);
+    cbs_[size_t(op.cb)].pushTime.push_back(th.t);
     return true;
-  }
   case StepKind::Wait: {
-    CbState& cb = cbs_[size_t(th.cls)][size_t(s.cb)];
+    CbState& cb = cbs_[size_t(op.cb)];
     if (int64_t(cb.pushTime.size()) <= cb.waited) return false;
     double before = th.t;
     stall(th.stats.stallCbEmpty, th, cb.pushTime[size_t(cb.waited)]);
-    stats.cbStall[size_t(s.cb)] += th.t - before;
+    result_->classes[size_t(th.cls)].cbStall[size_t(s.cb)] += th.t - before;
     ++cb.waited;
     spend(th, rates_.cbSyncCycles);
     return true;
   }
-  case StepKind::Pop: {
-    CbState& cb = cbs_[size_t(th.cls)][size_t(s.cb)];
+  case StepKind::Pop:
     spend(th, rates_.cbSyncCycles);
-    cb.popTime.push_back(th.t);
+    cbs_[size_t(op.cb)].popTime.push_back(th.t);
     return true;
-  }
   case StepKind::Read:
   case StepKind::Write: {
     bool read = s.kind == StepKind::Read;
@@ -169,7 +207,7 @@ bool Simulation::Engine::execute(ThreadState& th, const Step& s) {
     stall(th.stats.stallTransfer, th, th.lastDone);
     return true;
   case StepKind::Send: {
-    NetState& net = nets_[size_t(s.net)];
+    NetState& net = nets_[size_t(op.net)];
     size_t k = net.arrival.size();
     double readyAt = th.t;
     for (const std::vector<double>& ready : net.ready) {
@@ -184,8 +222,8 @@ bool Simulation::Engine::execute(ThreadState& th, const Step& s) {
     return true;
   }
   case StepKind::Receive: {
-    NetState& net = nets_[size_t(s.net)];
-    std::vector<double>& ready = net.ready[size_t(receiverSlot(s.net, th.cls))];
+    NetState& net = nets_[size_t(op.net)];
+    std::vector<double>& ready = net.ready[size_t(op.slot)];
     if (!th.signalled) { // tell the sender once, then wait for the data
       spend(th, rates_.nocRequestCycles);
       ready.push_back(th.t);
@@ -201,45 +239,51 @@ bool Simulation::Engine::execute(ThreadState& th, const Step& s) {
   case StepKind::Compute:
     spend(th, s.cycles);
     return true;
-  case StepKind::Loop:
-    enterLoop(th, s);
+  case StepKind::Loop: // compiled away
     return true;
   }
   return true;
 }
 
 bool Simulation::Engine::step(ThreadState& th) {
-  while (!th.stack.empty()) {
-    Frame& f = th.stack.back();
-    if (f.pc < f.steps->size()) break;
-    if (f.left > 0) {
-      --f.left;
-      f.pc = 0;
+  for (;;) {
+    if (th.pc >= th.code.size()) {
+      th.done = true;
+      return true;
+    }
+    const Op& op = th.code[th.pc];
+    switch (op.code) {
+    case OpCode::LoopBegin: {
+      int64_t n = loopCounts_[size_t(op.loop)];
+      if (n <= 0) {
+        th.pc = size_t(op.jump);
+      } else {
+        th.left.push_back(n - 1);
+        ++th.pc;
+      }
       continue;
     }
-    th.stack.pop_back();
+    case OpCode::LoopEnd:
+      if (th.left.back() > 0) {
+        --th.left.back();
+        th.pc = size_t(op.jump);
+      } else {
+        th.left.pop_back();
+        ++th.pc;
+      }
+      continue;
+    case OpCode::Step:
+      if (!execute(th, op)) return false;
+      ++th.pc;
+      ++result_->steps;
+      return true;
+    }
   }
-  if (th.stack.empty()) {
-    th.done = true;
-    return true;
-  }
-  Frame& f = th.stack.back();
-  const Step& s = (*f.steps)[f.pc];
-  if (s.kind == StepKind::Loop) {
-    ++f.pc; // before entering: the push may move the frame
-    enterLoop(th, s);
-    return true;
-  }
-  if (!execute(th, s)) return false;
-  ++th.stack.back().pc;
-  ++result_->steps;
-  return true;
 }
 
 std::string Simulation::Engine::describeBlocked(const ThreadState& th) const {
   const CoreClass& cls = program_.classes[size_t(th.cls)];
-  const Frame& f = th.stack.back();
-  const Step& s = (*f.steps)[f.pc];
+  const Step& s = *th.code[th.pc].step;
   static const char* const kRoles[] = {"noc0", "noc1", "compute"};
   std::string what;
   switch (s.kind) {
@@ -266,48 +310,45 @@ std::string Simulation::Engine::describeBlocked(const ThreadState& th) const {
 
 Simulation::Engine::Engine(const Program& program, const Rates& rates)
     : program_(program), rates_(rates) {
-  cbs_.resize(program_.classes.size());
+  for (size_t c = 0; c < program_.classes.size(); ++c) {
+    firstCb_.push_back(cbs_.size());
+    for (const Cb& cb : program_.classes[c].cbs) {
+      cbs_.push_back(CbState{std::max<int64_t>(1, cb.depth), 0, 0, {}, {}});
+      cbs_.back().pushTime.reserve(kReserveBlocks);
+      cbs_.back().popTime.reserve(kReserveBlocks);
+    }
+  }
   for (size_t c = 0; c < program_.classes.size(); ++c) {
     const CoreClass& cls = program_.classes[c];
-    for (const Cb& cb : cls.cbs) {
-      cbs_[c].push_back(CbState{std::max<int64_t>(1, cb.depth), 0, 0, {}, {}});
-      cbs_[c].back().pushTime.reserve(kReserveBlocks);
-      cbs_[c].back().popTime.reserve(kReserveBlocks);
-    }
     for (size_t t = 0; t < cls.threads.size(); ++t) {
       ThreadState th;
       th.cls = int(c);
       th.index = int(t);
+      compile(cls.threads[t].steps, int(c), th.code);
       threads_.push_back(std::move(th));
     }
   }
   nets_.resize(program_.nets.size());
-  slots_.assign(program_.nets.size(), std::vector<int>(program_.classes.size(), -1));
-  for (size_t n = 0; n < program_.nets.size(); ++n) {
-    const Net& net = program_.nets[n];
-    nets_[n].ready.resize(net.receiverClasses.size());
-    for (size_t r = 0; r < net.receiverClasses.size(); ++r)
-      slots_[n][size_t(net.receiverClasses[r])] = int(r);
-  }
+  for (size_t n = 0; n < program_.nets.size(); ++n)
+    nets_[n].ready.resize(program_.nets[n].receiverClasses.size());
+  loopCounts_.resize(loops_.size());
 }
 
 // Back to the start: every history empty (capacity kept), every thread at its first step.
 void Simulation::Engine::reset(SimResult& result) {
-  for (std::vector<CbState>& cbs : cbs_)
-    for (CbState& cb : cbs) {
-      cb.reserved = cb.waited = 0;
-      cb.pushTime.clear();
-      cb.popTime.clear();
-    }
+  for (CbState& cb : cbs_) {
+    cb.reserved = cb.waited = 0;
+    cb.pushTime.clear();
+    cb.popTime.clear();
+  }
   for (NetState& net : nets_) {
     net.arrival.clear();
     for (std::vector<double>& ready : net.ready)
       ready.clear();
   }
   for (ThreadState& th : threads_) {
-    const Thread& thread = program_.classes[size_t(th.cls)].threads[size_t(th.index)];
-    th.stack.clear();
-    th.stack.push_back({&thread.steps, 0, 0});
+    th.pc = 0;
+    th.left.clear();
     th.t = th.readFree = th.writeFree = th.lastDone = 0;
     th.stats = {};
     th.signalled = th.done = false;
@@ -324,9 +365,10 @@ void Simulation::Engine::reset(SimResult& result) {
 }
 
 Status Simulation::Engine::run(const LoopCounts& counts, SimResult& result) {
-  counts_ = &counts;
   result_ = &result;
   reset(result);
+  for (size_t l = 0; l < loops_.size(); ++l)
+    loopCounts_[l] = counts(*loops_[l]);
   // Round robin: each thread runs until it blocks; stop when all are done or none can move.
   size_t remaining = threads_.size();
   while (remaining > 0) {

@@ -108,5 +108,48 @@ TEST(CompiledValues, LoopIndicesInArgumentSlotsAgreeWithEvaluateGivenThem) {
   EXPECT_GT(differsFromUnset, 3); // values that fold only with a loop index are covered
 }
 
+// runSome() re-running only what depends on a changed leaf (leafMasks()) ends where a full run
+// does: move along a row of cores re-running the x-dependent instructions, then down a column
+// re-running the y-dependent ones.
+TEST(CompiledValues, RunSomeOfTheLeafDependentInstructionsMatchesAFullRun) {
+  DiagnosticEngine diags;
+  auto module =
+      parseFile(std::string(TTLPLAN_SOURCE_DIR) + "/examples/matmul_2d_template.ttl", diags);
+  ASSERT_TRUE(module);
+  std::vector<const Value*> values;
+  module->op->walk([&](Operation* op) {
+    for (const Value* r : op->results())
+      if (r->type().is(TypeKind::Index) || r->type().is(TypeKind::Integer)) values.push_back(r);
+  });
+  CompiledValues program(values, leafSlot);
+  std::vector<uint64_t> masks = program.leafMasks();
+  ASSERT_EQ(masks.size(), program.size());
+  std::vector<int> onX, onY;
+  for (size_t i = 0; i < masks.size(); ++i) {
+    EXPECT_EQ(masks[i] & ~uint64_t(3), 0u) << "only slots 0 and 1 are leaves";
+    if (masks[i] & 1) onX.push_back(int(i));
+    if (masks[i] & 2) onY.push_back(int(i));
+  }
+  EXPECT_GT(onX.size(), 3u);
+  EXPECT_GT(onY.size(), 3u);
+  EXPECT_LT(onX.size() + onY.size(), masks.size()); // some depend on no leaf
+  Binding b{{"M", 1024},           {"K", 512},           {"N", 640},         {"per_core_M", 4},
+            {"per_core_N", 5},     {"in0_block_w", 4},   {"out_block_h", 4}, {"out_block_w", 5},
+            {"out_subblock_h", 2}, {"out_subblock_w", 1}};
+  std::vector<std::optional<int64_t>> knobs = program.knobValues(b), some, full;
+  program.runAll(knobs, {0, 0}, some);
+  int changed = 0;
+  for (int y = 0; y < 3; ++y)
+    for (int x = 0; x < 4; ++x) {
+      std::vector<std::optional<int64_t>> before = some;
+      program.runSome(x == 0 ? onY : onX, knobs, {x, y}, some);
+      if (x == 0 && y > 0) program.runSome(onX, knobs, {x, y}, some); // back to column 0
+      program.runAll(knobs, {x, y}, full);
+      EXPECT_EQ(some, full) << "core " << x << "," << y;
+      changed += some != before;
+    }
+  EXPECT_GT(changed, 8); // the runs really changed values
+}
+
 } // namespace
 } // namespace ttlplan::ir

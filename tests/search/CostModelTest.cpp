@@ -653,5 +653,83 @@ TEST(CostModelMatmul, EdgeCoresSplitTheirLoopsAndExtrapolateLikeTheWhole) {
   EXPECT_GT(fast->simulations, 1);
 }
 
+// Classes come from the control values on each core, including those computed from ttl.core_x
+// and ttl.core_y together: here every thread loops n = 2 times on the first 4 cores of the
+// row-major order (index y * 3 + x) and once on the last 2, so (2,0) and (0,1) share a class
+// although neither their column nor their row alone decides n.
+TEST(CostModel, ClassesFollowControlValuesThatMixBothCoordinates) {
+  const char* source = R"(#dram = #ttl.layout<dram, interleaved>
+!tile = !ttcore.tile<32x32, bf16>
+!blk = tensor<1x1x!tile>
+!cb = !ttl.cb<[1, 1], !tile, 2>
+module {
+  ttl.kernel @mixed(%a: tensor<64x96xbf16, #dram>, %c: tensor<64x96xbf16, #dram>)
+      attributes {grid = [2, 3]} {
+    %cb = ttl.create_cb : !cb
+    ttl.datamovement_thread {
+      %c0 = arith.constant 0 : index
+      %c1 = arith.constant 1 : index
+      %c2 = arith.constant 2 : index
+      %c3 = arith.constant 3 : index
+      %c4 = arith.constant 4 : index
+      %x = ttl.core_x : index
+      %y = ttl.core_y : index
+      %row = arith.muli %y, %c3 : index
+      %i = arith.addi %row, %x : index
+      %q = arith.divui %i, %c4 : index
+      %late = arith.minui %q, %c1 : index
+      %n = arith.subi %c2, %late : index
+      scf.for %k = %c0 to %n step %c1 {
+        %v = ttl.cb_reserve %cb : !cb -> !blk
+        %s = ttl.tensor_slice %a[%y, %x] : tensor<64x96xbf16, #dram> -> !blk
+        %r = ttl.copy %s, %v : (!blk, !blk) -> !ttl.transfer_handle<read>
+        ttl.wait %r : !ttl.transfer_handle<read>
+        ttl.cb_push %cb : !cb
+      }
+    }
+    ttl.datamovement_thread {
+      %c0 = arith.constant 0 : index
+      %c1 = arith.constant 1 : index
+      %c2 = arith.constant 2 : index
+      %c3 = arith.constant 3 : index
+      %c4 = arith.constant 4 : index
+      %x = ttl.core_x : index
+      %y = ttl.core_y : index
+      %row = arith.muli %y, %c3 : index
+      %i = arith.addi %row, %x : index
+      %q = arith.divui %i, %c4 : index
+      %late = arith.minui %q, %c1 : index
+      %n = arith.subi %c2, %late : index
+      scf.for %k = %c0 to %n step %c1 {
+        %w = ttl.cb_wait %cb : !cb -> !blk
+        %s = ttl.tensor_slice %c[%y, %x] : tensor<64x96xbf16, #dram> -> !blk
+        %t = ttl.copy %w, %s : (!blk, !blk) -> !ttl.transfer_handle<write>
+        ttl.wait %t : !ttl.transfer_handle<write>
+        ttl.cb_pop %cb : !cb
+      }
+    }
+  }
+}
+)";
+  ir::Device d = wormhole();
+  ir::DiagnosticEngine diags;
+  auto module = ir::parseSource(source, "mixed.ttl", diags);
+  ASSERT_TRUE(module && ir::verify(*module, diags));
+  Expected<lower::ModulePlan> plan = lower::planModule(*module, d, {});
+  ASSERT_TRUE(plan) << plan.error().message;
+  Expected<Program> program = extractProgram(module->topLevel(ir::KernelOp::kName).at(0),
+                                             plan->kernels[0], plan->binding.binding, d);
+  ASSERT_TRUE(program) << program.error().message;
+  std::map<std::pair<int, int>, std::pair<int, int64_t>> classes; // representative -> cores, n
+  for (const CoreClass& c : program->classes) {
+    ASSERT_EQ(c.threads.size(), 2u);
+    ASSERT_EQ(c.threads[0].steps.size(), 1u);
+    classes[{c.representativeX, c.representativeY}] = {c.cores, c.threads[0].steps[0].count};
+  }
+  std::map<std::pair<int, int>, std::pair<int, int64_t>> expected = {{{0, 0}, {4, 2}},
+                                                                     {{1, 1}, {2, 1}}};
+  EXPECT_EQ(classes, expected);
+}
+
 } // namespace
 } // namespace ttlplan::search::cost
