@@ -438,12 +438,13 @@ enum class NodeKind : uint8_t {
 
 struct Node {
   NodeKind kind = NodeKind::Store;
-  int origin = -1;    // index into KernelIr::origins
-  int program = -1;   // For, If: index into KernelIr::programs (-1: malformed, nothing folds)
-  int indexSlot = -1; // For: its induction variable's leaf slot (-1: it has none)
-  int cb = -1;        // CB ops: the CB's create_cb position; Copy, Store: the CB of the view
-  int pipe = -1;      // IfSrc, IfDst, Copy: index into KernelIr::pipes (-1: not a created pipe)
-  int chain = -1;     // Store: index into KernelIr::chains
+  int origin = -1;          // index into KernelIr::origins
+  int program = -1;         // For, If: index into KernelIr::programs (-1: malformed, nothing folds)
+  int indexSlot = -1;       // For: its induction variable's leaf slot (-1: it has none)
+  std::vector<int> onIndex; // For: its program's instructions that depend on the index
+  int cb = -1;              // CB ops: the CB's create_cb position; Copy, Store: the CB of the view
+  int pipe = -1;  // IfSrc, IfDst, Copy: index into KernelIr::pipes (-1: not a created pipe)
+  int chain = -1; // Store: index into KernelIr::chains
   ir::CopyOp::Direction direction = ir::CopyOp::Direction::Invalid; // Copy
   std::vector<Node> body;     // loops, If's then-branch, IfSrc and IfDst
   std::vector<Node> elseBody; // If's else-branch
@@ -594,6 +595,11 @@ Node KernelIr::compile(ir::Operation& op, NodeKind kind) {
     if (op.body().numArguments() > 0)
       if (auto it = indexSlot_.find(op.body().argument(0)); it != indexSlot_.end())
         n.indexSlot = it->second;
+    if (n.program >= 0 && n.indexSlot >= 0 && n.indexSlot < 63) {
+      std::vector<uint64_t> masks = programs[size_t(n.program)].leafMasks();
+      for (size_t i = 0; i < masks.size(); ++i)
+        if ((masks[i] >> n.indexSlot) & 1) n.onIndex.push_back(int(i));
+    }
     n.body = compile(op.body());
     break;
   case NodeKind::If:
@@ -680,6 +686,17 @@ private:
     size_t p = size_t(node.program);
     const ir::CompiledValues& program = ir_.programs[p];
     program.runAll(c_.knobs[p], leaves_, scratch_);
+    return roots(program);
+  }
+  // fold() again after only `node`'s loop index changed (node.onIndex; the indices of loops
+  // around are as in the last fold, which was of this node).
+  const std::vector<std::optional<int64_t>>& refold(const Node& node) {
+    size_t p = size_t(node.program);
+    const ir::CompiledValues& program = ir_.programs[p];
+    program.runSome(node.onIndex, c_.knobs[p], leaves_, scratch_);
+    return roots(program);
+  }
+  const std::vector<std::optional<int64_t>>& roots(const ir::CompiledValues& program) {
     folded_.resize(program.numRoots());
     for (size_t r = 0; r < folded_.size(); ++r)
       folded_[r] = scratch_[size_t(program.rootInstruction(r))];
@@ -745,7 +762,7 @@ Status Walker::loop(const Node& node, std::vector<Step>& out) {
     std::vector<std::optional<int64_t>> last;
     for (int64_t i = 0; i < count; ++i) {
       leaves_[size_t(iv)] = *lb + i * *step;
-      const std::vector<std::optional<int64_t>>& values = fold(node);
+      const std::vector<std::optional<int64_t>>& values = i == 0 ? fold(node) : refold(node);
       if (i == 0 || !std::equal(values.begin() + 3, values.end(), last.begin(), last.end()))
         runs.push_back({i, 0});
       ++runs.back().second;

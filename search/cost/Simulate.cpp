@@ -88,8 +88,8 @@ public:
 private:
   void compile(const std::vector<Step>& steps, int cls, std::vector<Op>& code);
   void reset(SimResult& result);
-  // Runs the thread's next step; false when it must wait for another thread.
-  bool step(ThreadState& th);
+  // Runs the thread until it must wait for another thread or ends; whether it moved.
+  bool advance(ThreadState& th);
   bool execute(ThreadState& th, const Op& op);
   std::string describeBlocked(const ThreadState& th) const;
   // The thread does `cycles` of its own work.
@@ -115,6 +115,14 @@ private:
   std::vector<int64_t> loopCounts_; // this run's count of each
   bool signalled_ = false;          // a Receive signalled its sender during this round
 };
+
+// Ops compile() makes of `steps` at most (a loop: its begin and end).
+static size_t opsOf(const std::vector<Step>& steps) {
+  size_t n = 0;
+  for (const Step& s : steps)
+    n += s.kind == StepKind::Loop ? 2 + opsOf(s.body) : 1;
+  return n;
+}
 
 void Simulation::Engine::compile(const std::vector<Step>& steps, int cls, std::vector<Op>& code) {
   for (const Step& s : steps) {
@@ -245,40 +253,42 @@ bool Simulation::Engine::execute(ThreadState& th, const Op& op) {
   return true;
 }
 
-bool Simulation::Engine::step(ThreadState& th) {
-  for (;;) {
-    if (th.pc >= th.code.size()) {
-      th.done = true;
-      return true;
-    }
-    const Op& op = th.code[th.pc];
-    switch (op.code) {
-    case OpCode::LoopBegin: {
+bool Simulation::Engine::advance(ThreadState& th) {
+  const Op* const code = th.code.data();
+  const size_t size = th.code.size();
+  size_t pc = th.pc;
+  int64_t executed = 0;
+  bool moved = false;
+  while (pc < size) {
+    const Op& op = code[pc];
+    if (op.code == OpCode::Step) {
+      if (!execute(th, op)) break;
+      ++pc;
+      ++executed;
+      moved = true;
+    } else if (op.code == OpCode::LoopBegin) {
       int64_t n = loopCounts_[size_t(op.loop)];
       if (n <= 0) {
-        th.pc = size_t(op.jump);
+        pc = size_t(op.jump);
       } else {
         th.left.push_back(n - 1);
-        ++th.pc;
+        ++pc;
       }
-      continue;
-    }
-    case OpCode::LoopEnd:
-      if (th.left.back() > 0) {
-        --th.left.back();
-        th.pc = size_t(op.jump);
-      } else {
-        th.left.pop_back();
-        ++th.pc;
-      }
-      continue;
-    case OpCode::Step:
-      if (!execute(th, op)) return false;
-      ++th.pc;
-      ++result_->steps;
-      return true;
+    } else if (th.left.back() > 0) { // LoopEnd, more iterations
+      --th.left.back();
+      pc = size_t(op.jump);
+    } else {
+      th.left.pop_back();
+      ++pc;
     }
   }
+  if (pc >= size) {
+    th.done = true;
+    moved = true;
+  }
+  th.pc = pc;
+  result_->steps += executed;
+  return moved;
 }
 
 std::string Simulation::Engine::describeBlocked(const ThreadState& th) const {
@@ -324,6 +334,7 @@ Simulation::Engine::Engine(const Program& program, const Rates& rates)
       ThreadState th;
       th.cls = int(c);
       th.index = int(t);
+      th.code.reserve(opsOf(cls.threads[t].steps));
       compile(cls.threads[t].steps, int(c), th.code);
       threads_.push_back(std::move(th));
     }
@@ -376,8 +387,7 @@ Status Simulation::Engine::run(const LoopCounts& counts, SimResult& result) {
     signalled_ = false;
     for (ThreadState& th : threads_) {
       if (th.done) continue;
-      while (!th.done && step(th))
-        progress = true;
+      if (advance(th)) progress = true;
       if (th.done) --remaining;
     }
     if (!progress && !signalled_ && remaining > 0) {
