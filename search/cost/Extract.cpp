@@ -310,26 +310,43 @@ void assignClasses(GridRoles& g, const lower::KernelPlan& plan) {
   for (size_t i = 0; i < g.receives.size(); ++i)
     if (int from = g.receives[i]; from >= 0)
       senderOf[i] = coreIndex(g, plan.multicastProblem.nets[size_t(from)].sender);
-  std::map<std::vector<int64_t>, int> ids;
-  std::vector<int64_t> sig;
+  // One signature per core, all of one length; a class is the first core with its signature
+  // (compared by hash first).
+  const size_t length = 3 + 2 * g.pipes.size();
+  std::vector<int64_t> sigs(cores * length);
+  std::vector<uint64_t> hashes(cores);
+  std::vector<size_t> firsts; // per class: its first core
   std::vector<int> next(cores);
   for (int round = 0; round < 8; ++round) {
-    ids.clear();
+    firsts.clear();
     for (size_t c = 0; c < cores; ++c) {
+      int64_t* sig = &sigs[c * length];
       // Equal control vectors share their index in g.controls.
-      sig.assign({round == 0 ? 0 : g.classOf[c], g.work[c], g.controlOf[c]});
+      sig[0] = round == 0 ? 0 : g.classOf[c];
+      sig[1] = g.work[c];
+      sig[2] = g.controlOf[c];
       for (size_t p = 0; p < g.pipes.size(); ++p) {
-        sig.push_back(g.sendsOn(c, p) >= 0);
         int from = senderOf[c * g.pipes.size() + p];
-        sig.push_back(from < 0 ? -1 : round == 0 ? 0 : g.classOf[size_t(from)]);
+        sig[3 + 2 * p] = g.sendsOn(c, p) >= 0;
+        sig[4 + 2 * p] = from < 0 ? -1 : round == 0 ? 0 : g.classOf[size_t(from)];
       }
-      auto it = ids.find(sig);
-      if (it == ids.end()) it = ids.emplace(sig, int(ids.size())).first;
-      next[c] = it->second;
+      uint64_t h = 1469598103934665603ull; // FNV-1a over the values
+      for (size_t k = 0; k < length; ++k)
+        h = (h ^ uint64_t(sig[k])) * 1099511628211ull;
+      hashes[c] = h;
+      int id = -1;
+      for (size_t k = 0; k < firsts.size() && id < 0; ++k)
+        if (hashes[firsts[k]] == h && std::equal(sig, sig + length, &sigs[firsts[k] * length]))
+          id = int(k);
+      if (id < 0) {
+        id = int(firsts.size());
+        firsts.push_back(c);
+      }
+      next[c] = id;
     }
-    bool stable = int(ids.size()) == g.classes;
+    bool stable = int(firsts.size()) == g.classes;
     g.classOf = next;
-    g.classes = int(ids.size());
+    g.classes = int(firsts.size());
     if (stable && round > 0) break;
   }
 }
@@ -668,9 +685,13 @@ struct PlanContext {
 // Walks one thread of one representative core into steps.
 class Walker {
 public:
-  Walker(const KernelIr& ir, PlanContext& context, int core) : ir_(ir), c_(context), core_(core) {
+  Walker(const KernelIr& ir, PlanContext& context) : ir_(ir), c_(context) {}
+
+  /// Walks as `core` from now on (the buffers are kept from core to core).
+  void setCore(int core) {
+    core_ = core;
     leaves_ = lower::coreLeafValues(core % c_.g.cols, core / c_.g.cols, c_.g.rows, c_.g.cols);
-    leaves_.resize(ir.leaves);
+    leaves_.resize(ir_.leaves);
   }
 
   Status walk(const std::vector<Node>& nodes, std::vector<Step>& out);
@@ -727,7 +748,7 @@ private:
 
   const KernelIr& ir_;
   PlanContext& c_;
-  int core_;
+  int core_ = 0;
   std::vector<std::optional<int64_t>> leaves_;  // this core's coordinates, then the loop indices
   std::vector<std::optional<int64_t>> scratch_; // every instruction of the program fold() ran
   std::vector<std::optional<int64_t>> folded_;  // its roots
@@ -849,6 +870,7 @@ Status Walker::store(const Node& node, std::vector<Step>& out) {
 }
 
 Status Walker::walk(const std::vector<Node>& nodes, std::vector<Step>& out) {
+  if (out.empty()) out.reserve(nodes.size());
   for (const Node& node : nodes) {
     auto cbStep = [&](StepKind kind) {
       int cb = planCb(node.cb);
@@ -1010,6 +1032,7 @@ Expected<Program> ProgramExtractor::extract(const lower::KernelPlan& plan,
   program.nets = nets.nets;
   program.origins.names = ir.origins;
   program.classes.resize(size_t(g.classes));
+  Walker walker(ir, context);
   for (int core = 0; core < int(g.classOf.size()); ++core) {
     CoreClass& cls = program.classes[size_t(g.classOf[size_t(core)])];
     if (!cls.threads.empty() || !cls.name.empty()) {
@@ -1026,7 +1049,7 @@ Expected<Program> ProgramExtractor::extract(const lower::KernelPlan& plan,
         tiles *= d;
       cls.cbs.push_back({cb.name, 1, tiles * cb.tileBytes});
     }
-    Walker walker(ir, context, core);
+    walker.setCore(core);
     int movers = 0;
     for (const ThreadNodes& nodes : ir.threads) {
       Thread thread;
