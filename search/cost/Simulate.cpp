@@ -54,11 +54,16 @@ enum class OpCode : uint8_t { Step, LoopBegin, LoopEnd };
 struct Op {
   OpCode code = OpCode::Step;
   StepKind kind = StepKind::Compute; // Step: what it does
-  int cb = -1;   // CB steps: index into Engine::cbs_; the class's own CB index is step->cb
-  int net = -1;  // Send, Receive: the net
-  int slot = -1; // Receive: this class's receiver slot on the net
-  int loop = -1; // LoopBegin: index into Engine::loops_
-  int jump = -1; // LoopBegin: the op after its LoopEnd; LoopEnd: the first op of its body
+  int cb = -1;      // CB steps: index into Engine::cbs_; the class's own CB index is step->cb
+  int net = -1;     // Send, Receive: the net
+  int slot = -1;    // Receive: this class's receiver slot on the net
+  int loop = -1;    // LoopBegin: index into Engine::loops_
+  int jump = -1;    // LoopBegin: the op after its LoopEnd; LoopEnd: the first op of its body
+  int localCb = -1; // CB steps: the CB's index in its class (CoreClass::cbs, ClassStats::cbStall)
+  // Durations at the Engine's rates, in cycles: Compute its cycles; Read/Write the issue (per
+  // request), the transfer at the shared rate and at the core's own rate plus the latency; Send
+  // the payload's stream.
+  double own = 0, shared = 0, issue = 0, cycles = 0;
   const Step* step = nullptr; // the step (LoopBegin: the loop)
 };
 
@@ -149,7 +154,18 @@ void Simulation::Engine::compile(const std::vector<Step>& steps, int cls, std::v
       continue;
     }
     op.kind = s.kind;
+    op.localCb = s.cb;
     if (s.cb >= 0) op.cb = int(firstCb_[size_t(cls)]) + s.cb;
+    double bytes = double(s.bytes);
+    if (s.kind == StepKind::Compute) op.cycles = s.cycles;
+    if (s.kind == StepKind::Read || s.kind == StepKind::Write) {
+      bool read = s.kind == StepKind::Read;
+      op.issue = double(s.requests) * rates_.nocRequestCycles;
+      op.shared = bytes / (read ? rates_.readBytesPerCycle : rates_.writeBytesPerCycle);
+      op.own = bytes / (read ? rates_.coreReadBytesPerCycle : rates_.coreWriteBytesPerCycle) +
+               (read ? rates_.dramLatencyCycles : rates_.nocLatencyCycles);
+    }
+    if (s.kind == StepKind::Send) op.shared = bytes / rates_.mcastBytesPerCycle;
     op.net = s.net;
     if (s.kind == StepKind::Receive) {
       const std::vector<int>& receivers = program_.nets[size_t(s.net)].receiverClasses;
@@ -160,7 +176,6 @@ void Simulation::Engine::compile(const std::vector<Step>& steps, int cls, std::v
 }
 
 bool Simulation::Engine::execute(ThreadState& th, const Op& op) {
-  const Step& s = *op.step;
   switch (op.kind) {
   case StepKind::Reserve: {
     CbState& cb = cbs_[size_t(op.cb)];
@@ -169,7 +184,7 @@ bool Simulation::Engine::execute(ThreadState& th, const Op& op) {
       if (int64_t(cb.popTime.size()) <= needPopped) return false;
       double before = th.t;
       stall(th.stats.stallCbFull, th, cb.popTime[size_t(needPopped)]);
-      result_->classes[size_t(th.cls)].cbStall[size_t(s.cb)] += th.t - before;
+      result_->classes[size_t(th.cls)].cbStall[size_t(op.localCb)] += th.t - before;
     }
     ++cb.reserved;
     spend(th, rates_.cbSyncCycles);
@@ -184,7 +199,7 @@ bool Simulation::Engine::execute(ThreadState& th, const Op& op) {
     if (int64_t(cb.pushTime.size()) <= cb.waited) return false;
     double before = th.t;
     stall(th.stats.stallCbEmpty, th, cb.pushTime[size_t(cb.waited)]);
-    result_->classes[size_t(th.cls)].cbStall[size_t(s.cb)] += th.t - before;
+    result_->classes[size_t(th.cls)].cbStall[size_t(op.localCb)] += th.t - before;
     ++cb.waited;
     spend(th, rates_.cbSyncCycles);
     return true;
@@ -195,20 +210,14 @@ bool Simulation::Engine::execute(ThreadState& th, const Op& op) {
     return true;
   case StepKind::Read:
   case StepKind::Write: {
-    bool read = s.kind == StepKind::Read;
-    double issue = double(s.requests) * rates_.nocRequestCycles;
-    spend(th, issue);
+    spend(th, op.issue);
     // The banks give this core its share; when the share binds, other cores' traffic fills the
     // gaps of this one's latency, so the transfer takes the longer of its share of the banks and
     // its own rate plus the latency.
-    double shared = read ? rates_.readBytesPerCycle : rates_.writeBytesPerCycle;
-    double own = read ? rates_.coreReadBytesPerCycle : rates_.coreWriteBytesPerCycle;
-    double latency = read ? rates_.dramLatencyCycles : rates_.nocLatencyCycles;
-    double& engine = read ? th.readFree : th.writeFree;
+    double& engine = op.kind == StepKind::Read ? th.readFree : th.writeFree;
     double start = std::max(engine, th.t);
-    engine = start + double(s.bytes) / shared;
-    double done = start + std::max(double(s.bytes) / own + latency, double(s.bytes) / shared);
-    th.lastDone = std::max(th.lastDone, done);
+    engine = start + op.shared;
+    th.lastDone = std::max(th.lastDone, start + std::max(op.own, op.shared));
     return true;
   }
   case StepKind::WaitTransfers:
@@ -225,7 +234,7 @@ bool Simulation::Engine::execute(ThreadState& th, const Op& op) {
     stall(th.stats.stallNet, th, readyAt);
     // The multicast is issued and streams on the write path while the thread goes on.
     spend(th, rates_.nocRequestCycles);
-    th.writeFree = std::max(th.writeFree, th.t) + double(s.bytes) / rates_.mcastBytesPerCycle;
+    th.writeFree = std::max(th.writeFree, th.t) + op.shared;
     net.arrival.push_back(th.writeFree + rates_.nocLatencyCycles);
     return true;
   }
@@ -245,7 +254,7 @@ bool Simulation::Engine::execute(ThreadState& th, const Op& op) {
     return true;
   }
   case StepKind::Compute:
-    spend(th, s.cycles);
+    spend(th, op.cycles);
     return true;
   case StepKind::Loop: // compiled away
     return true;
