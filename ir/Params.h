@@ -123,6 +123,8 @@ public:
     int a = -1;        ///< operand instructions
     int b = -1;
   };
+  /// Instruction `i` (operands before their users; Instruction::a and ::b index this program).
+  const Instruction& instruction(size_t i) const { return program_[i]; }
 
 private:
   int compile(const Value* value, int depth, const LeafSlot& leafSlot,

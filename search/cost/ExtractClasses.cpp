@@ -127,6 +127,15 @@ Control prepareControl(ir::Operation* kernel) {
     c.slotOf.push_back(list[part] ? int(list[part]->size()) : -1);
     if (list[part]) list[part]->push_back(int(i));
   }
+  std::set<int> readsX, readsY;
+  for (int i : c.mixed)
+    for (int operand : {c.program.instruction(size_t(i)).a, c.program.instruction(size_t(i)).b}) {
+      if (operand < 0) continue;
+      if (c.partOf[size_t(operand)] == 1) readsX.insert(operand);
+      if (c.partOf[size_t(operand)] == 2) readsY.insert(operand);
+    }
+  c.mixedReadsX.assign(readsX.begin(), readsX.end());
+  c.mixedReadsY.assign(readsY.begin(), readsY.end());
   return c;
 }
 
@@ -172,8 +181,10 @@ void evaluateControl(GridRoles& g, const Control& control, const ir::Binding& bi
     int x = int(c) % g.cols, y = int(c) / g.cols;
     int mixPattern = 0;
     if (!control.mixed.empty()) {
-      scatter(control.xOnly, columns[size_t(x)], values);
-      scatter(control.yOnly, rows[size_t(y)], values);
+      for (int i : control.mixedReadsX)
+        values[size_t(i)] = columns[size_t(x)][size_t(control.slotOf[size_t(i)])];
+      for (int i : control.mixedReadsY)
+        values[size_t(i)] = rows[size_t(y)][size_t(control.slotOf[size_t(i)])];
       leaves[kSlotX] = x;
       leaves[kSlotY] = y;
       program.runSome(control.mixed, knobs, leaves, values);

@@ -49,6 +49,9 @@ struct Control {
   std::vector<int> xOnly, yOnly, mixed;
   std::vector<int> partOf; // per instruction: 0 neither, 1 x only, 2 y only, 3 both
   std::vector<int> slotOf; // per instruction: its position in xOnly, yOnly or mixed
+  // The x-only and y-only instructions the mixed ones read: what a core must set before it runs
+  // the mixed instructions.
+  std::vector<int> mixedReadsX, mixedReadsY;
 };
 
 /// The control values and their compiled program, prepared once per kernel.
