@@ -122,10 +122,7 @@ l1::Problem l1ProblemOf(const std::vector<CbPlan>& cbs, const DeviceLimits& limi
 
 void setCount(CbPlan& cb, int64_t count) {
   cb.blockCount = count;
-  int64_t tiles = 1;
-  for (int64_t d : cb.blockShape)
-    tiles *= d;
-  cb.bytes = tiles * cb.tileBytes * count;
+  cb.bytes = cb.blockBytes() * count;
 }
 
 /// The smallest single block-count change that makes the CBs fit, or a sentence saying none does.

@@ -49,6 +49,14 @@ struct CbPlan {
   int source = -1;              ///< KernelProblem::cbs position (-1 for intermediates)
   int chain = -1;               ///< intermediates: index of the chain in KernelPlan::chains
   int32_t value = -1;           ///< intermediates: the planner value id it carries
+
+  /// Bytes of one block: blockShape product * tileBytes.
+  int64_t blockBytes() const {
+    int64_t tiles = 1;
+    for (int64_t d : blockShape)
+      tiles *= d;
+    return tiles * tileBytes;
+  }
 };
 
 /// One sub-problem's outcome.

@@ -6,13 +6,7 @@
 #include "ttlplan/support/Checked.h"
 
 #include <algorithm>
-#include <array>
 #include <fmt/format.h>
-#include <functional>
-#include <limits>
-#include <map>
-#include <set>
-#include <unordered_map>
 
 namespace ttlplan::search::cost {
 
@@ -87,13 +81,6 @@ private:
                 : c_.g.receivesOn(size_t(core_), size_t(p));
   }
   int planCb(int position) const { return position < 0 ? -1 : c_.planCbOf[size_t(position)]; }
-  int64_t viewBytes(int cb) const {
-    const lower::CbPlan& p = c_.plan.cbs[size_t(cb)];
-    int64_t tiles = 1;
-    for (int64_t d : p.blockShape)
-      tiles *= d;
-    return tiles * p.tileBytes;
-  }
   Status error(const Node& node, const std::string& what) const {
     return Error{
         fmt::format("{}: error: cost model: {}", (*ir_.origins)[size_t(node.origin)], what)};
@@ -167,8 +154,8 @@ Status Walker::copy(const Node& node, std::vector<Step>& out) {
   using D = ir::CopyOp::Direction;
   int cb = planCb(node.cb);
   if (cb < 0) return error(node, "a copy whose view is not a CB block");
-  s.bytes = viewBytes(cb);
   const lower::CbPlan& p = c_.plan.cbs[size_t(cb)];
+  s.bytes = p.blockBytes();
   s.requests = p.tileBytes > 0 ? s.bytes / p.tileBytes : 1;
   if (node.direction == D::Read || node.direction == D::Write) {
     s.kind = node.direction == D::Read ? StepKind::Read : StepKind::Write;
@@ -399,12 +386,8 @@ Expected<Program> ProgramExtractor::extract(const lower::KernelPlan& plan,
     cls.representativeX = core % g.cols;
     cls.representativeY = core / g.cols;
     cls.workItems = g.work[size_t(core)];
-    for (const lower::CbPlan& cb : plan.cbs) {
-      int64_t tiles = 1;
-      for (int64_t d : cb.blockShape)
-        tiles *= d;
-      cls.cbs.push_back({cb.name, 1, tiles * cb.tileBytes});
-    }
+    for (const lower::CbPlan& cb : plan.cbs)
+      cls.cbs.push_back({cb.name, 1, cb.blockBytes()});
     walker.setCore(core);
     int movers = 0;
     for (const ThreadNodes& nodes : ir.threads) {

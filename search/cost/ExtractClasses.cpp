@@ -281,11 +281,9 @@ void assignClasses(GridRoles& g, const lower::KernelPlan& plan) {
   for (size_t i = 0; i < g.receives.size(); ++i)
     if (int from = g.receives[i]; from >= 0)
       senderOf[i] = coreIndex(g, plan.multicastProblem.nets[size_t(from)].sender);
-  // One signature per core, all of one length; a class is the first core with its signature
-  // (compared by hash first).
+  // One signature per core, all of one length; a class is the first core with its signature.
   const size_t length = 3 + 2 * g.pipes.size();
   std::vector<int64_t> sigs(cores * length);
-  std::vector<uint64_t> hashes(cores);
   std::vector<size_t> firsts; // per class: its first core
   std::vector<int> next(cores);
   for (int round = 0; round < 8; ++round) {
@@ -301,14 +299,9 @@ void assignClasses(GridRoles& g, const lower::KernelPlan& plan) {
         sig[3 + 2 * p] = g.sendsOn(c, p) >= 0;
         sig[4 + 2 * p] = from < 0 ? -1 : round == 0 ? 0 : g.classOf[size_t(from)];
       }
-      uint64_t h = 1469598103934665603ull; // FNV-1a over the values
-      for (size_t k = 0; k < length; ++k)
-        h = (h ^ uint64_t(sig[k])) * 1099511628211ull;
-      hashes[c] = h;
       int id = -1;
       for (size_t k = 0; k < firsts.size() && id < 0; ++k)
-        if (hashes[firsts[k]] == h && std::equal(sig, sig + length, &sigs[firsts[k] * length]))
-          id = int(k);
+        if (std::equal(sig, sig + length, &sigs[firsts[k] * length])) id = int(k);
       if (id < 0) {
         id = int(firsts.size());
         firsts.push_back(c);

@@ -133,10 +133,11 @@ Node KernelIr::compile(ir::Operation& op, NodeKind kind) {
     if (op.body().numArguments() > 0)
       if (auto it = indexSlot_.find(op.body().argument(0)); it != indexSlot_.end())
         n.indexSlot = it->second;
-    if (n.program >= 0 && n.indexSlot >= 0 && n.indexSlot < 63) {
+    if (n.program >= 0 && n.indexSlot >= 0) {
+      // Slots 63 and up share mask bit 63: a superset of what the index changes, still exact.
       std::vector<uint64_t> masks = programs[size_t(n.program)].leafMasks();
       for (size_t i = 0; i < masks.size(); ++i)
-        if ((masks[i] >> n.indexSlot) & 1) n.onIndex.push_back(int(i));
+        if ((masks[i] >> std::min(n.indexSlot, 63)) & 1) n.onIndex.push_back(int(i));
     }
     n.body = compile(op.body());
     break;

@@ -54,10 +54,10 @@ enum class OpCode : uint8_t { Step, LoopBegin, LoopEnd };
 struct Op {
   OpCode code = OpCode::Step;
   StepKind kind = StepKind::Compute; // Step: what it does
-  int cb = -1;      // CB steps: index into Engine::cbs_; the class's own CB index is step->cb
-  int net = -1;     // Send, Receive: the net
-  int slot = -1;    // Receive: this class's receiver slot on the net
-  int loop = -1;    // LoopBegin: index into Engine::loops_
+  int cb = -1;                       // CB steps: index into Engine::cbs_
+  int net = -1;                      // Send, Receive: the net
+  int slot = -1;                     // Receive: this class's receiver slot on the net
+  int loop = -1;                     // LoopBegin: index into Engine::loops_
   int jump = -1;    // LoopBegin: the op after its LoopEnd; LoopEnd: the first op of its body
   int localCb = -1; // CB steps: the CB's index in its class (CoreClass::cbs, ClassStats::cbStall)
   // Durations at the Engine's rates, in cycles: Compute its cycles; Read/Write the issue (per
@@ -461,15 +461,6 @@ Simulation::~Simulation() = default;
 
 Status Simulation::run(const LoopCounts& counts, SimResult& out) {
   return engine_->run(counts, out);
-}
-
-Expected<SimResult> simulate(const Program& program, const Rates& rates, const LoopCounts& counts) {
-  Expected<Simulation> simulation = Simulation::prepare(program, rates);
-  if (!simulation) return simulation.error();
-  SimResult result;
-  Status ok = simulation->run(counts, result);
-  if (!ok) return ok.error();
-  return result;
 }
 
 } // namespace ttlplan::search::cost

@@ -76,7 +76,4 @@ private:
   std::unique_ptr<Engine> engine_;
 };
 
-/// Simulation::prepare, then one run.
-Expected<SimResult> simulate(const Program& program, const Rates& rates, const LoopCounts& counts);
-
 } // namespace ttlplan::search::cost

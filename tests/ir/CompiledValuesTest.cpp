@@ -7,6 +7,7 @@
 #include <algorithm>
 #include <gtest/gtest.h>
 #include <map>
+#include <memory>
 
 namespace ttlplan::ir {
 namespace {
@@ -17,21 +18,35 @@ std::optional<int> leafSlot(const Operation& op) {
   return std::nullopt;
 }
 
-TEST(CompiledValues, AgreesWithEvaluateOnEveryValueAndCore) {
+std::unique_ptr<Module> loadTemplate() {
   DiagnosticEngine diags;
-  auto module =
-      parseFile(std::string(TTLPLAN_SOURCE_DIR) + "/examples/matmul_2d_template.ttl", diags);
-  ASSERT_TRUE(module);
+  return parseFile(std::string(TTLPLAN_SOURCE_DIR) + "/examples/matmul_2d_template.ttl", diags);
+}
+
+// Every index or integer result in `module`, in walk order.
+std::vector<const Value*> integerValues(Module& module) {
   std::vector<const Value*> values;
-  module->op->walk([&](Operation* op) {
+  module.op->walk([&](Operation* op) {
     for (const Value* r : op->results())
       if (r->type().is(TypeKind::Index) || r->type().is(TypeKind::Integer)) values.push_back(r);
   });
+  return values;
+}
+
+// Every knob of the template but DTYPE, FIDELITY and FP32_DEST_ACC, bound.
+Binding templateBinding() {
+  return {{"M", 1024},           {"K", 512},           {"N", 640},         {"per_core_M", 4},
+          {"per_core_N", 5},     {"in0_block_w", 4},   {"out_block_h", 4}, {"out_block_w", 5},
+          {"out_subblock_h", 2}, {"out_subblock_w", 1}};
+}
+
+TEST(CompiledValues, AgreesWithEvaluateOnEveryValueAndCore) {
+  auto module = loadTemplate();
+  ASSERT_TRUE(module);
+  std::vector<const Value*> values = integerValues(*module);
   ASSERT_GT(values.size(), 50u);
   CompiledValues program(values, leafSlot);
-  Binding full{{"M", 1024},           {"K", 512},           {"N", 640},         {"per_core_M", 4},
-               {"per_core_N", 5},     {"in0_block_w", 4},   {"out_block_h", 4}, {"out_block_w", 5},
-               {"out_subblock_h", 2}, {"out_subblock_w", 1}};
+  Binding full = templateBinding();
   Binding partial = full;
   partial.erase("K");
   Binding zero = full;
@@ -60,16 +75,12 @@ TEST(CompiledValues, AgreesWithEvaluateOnEveryValueAndCore) {
 }
 
 TEST(CompiledValues, LoopIndicesInArgumentSlotsAgreeWithEvaluateGivenThem) {
-  DiagnosticEngine diags;
-  auto module =
-      parseFile(std::string(TTLPLAN_SOURCE_DIR) + "/examples/matmul_2d_template.ttl", diags);
+  auto module = loadTemplate();
   ASSERT_TRUE(module);
-  std::vector<const Value*> values, indices;
+  std::vector<const Value*> values = integerValues(*module), indices;
   module->op->walk([&](Operation* op) {
     if (op->isa("scf.for") && op->body().numArguments() > 0)
       indices.push_back(op->body().argument(0));
-    for (const Value* r : op->results())
-      if (r->type().is(TypeKind::Index) || r->type().is(TypeKind::Integer)) values.push_back(r);
   });
   ASSERT_GE(indices.size(), 2u);
   // Leaf slots 0 and 1 are the core coordinates; the loop indices follow.
@@ -79,9 +90,7 @@ TEST(CompiledValues, LoopIndicesInArgumentSlotsAgreeWithEvaluateGivenThem) {
     return 2 + int(it - indices.begin());
   };
   CompiledValues program(values, leafSlot, argumentSlot);
-  Binding b{{"M", 1024},           {"K", 512},           {"N", 640},         {"per_core_M", 4},
-            {"per_core_N", 5},     {"in0_block_w", 4},   {"out_block_h", 4}, {"out_block_w", 5},
-            {"out_subblock_h", 2}, {"out_subblock_w", 1}};
+  Binding b = templateBinding();
   std::vector<std::optional<int64_t>> knobs = program.knobValues(b), out, all;
   int differsFromUnset = 0;
   for (int64_t i : {0, 1, 3}) {
@@ -112,16 +121,9 @@ TEST(CompiledValues, LoopIndicesInArgumentSlotsAgreeWithEvaluateGivenThem) {
 // does: move along a row of cores re-running the x-dependent instructions, then down a column
 // re-running the y-dependent ones.
 TEST(CompiledValues, RunSomeOfTheLeafDependentInstructionsMatchesAFullRun) {
-  DiagnosticEngine diags;
-  auto module =
-      parseFile(std::string(TTLPLAN_SOURCE_DIR) + "/examples/matmul_2d_template.ttl", diags);
+  auto module = loadTemplate();
   ASSERT_TRUE(module);
-  std::vector<const Value*> values;
-  module->op->walk([&](Operation* op) {
-    for (const Value* r : op->results())
-      if (r->type().is(TypeKind::Index) || r->type().is(TypeKind::Integer)) values.push_back(r);
-  });
-  CompiledValues program(values, leafSlot);
+  CompiledValues program(integerValues(*module), leafSlot);
   std::vector<uint64_t> masks = program.leafMasks();
   ASSERT_EQ(masks.size(), program.size());
   std::vector<int> onX, onY;
@@ -133,10 +135,7 @@ TEST(CompiledValues, RunSomeOfTheLeafDependentInstructionsMatchesAFullRun) {
   EXPECT_GT(onX.size(), 3u);
   EXPECT_GT(onY.size(), 3u);
   EXPECT_LT(onX.size() + onY.size(), masks.size()); // some depend on no leaf
-  Binding b{{"M", 1024},           {"K", 512},           {"N", 640},         {"per_core_M", 4},
-            {"per_core_N", 5},     {"in0_block_w", 4},   {"out_block_h", 4}, {"out_block_w", 5},
-            {"out_subblock_h", 2}, {"out_subblock_w", 1}};
-  std::vector<std::optional<int64_t>> knobs = program.knobValues(b), some, full;
+  std::vector<std::optional<int64_t>> knobs = program.knobValues(templateBinding()), some, full;
   program.runAll(knobs, {0, 0}, some);
   int changed = 0;
   for (int y = 0; y < 3; ++y)
