@@ -4,10 +4,13 @@
 // Spearman's rank correlation and, for the Blackhole sweep, the share of (best, rule) pairs the
 // model orders like the measurement (docs/cost-model.md has the table and what each row compares).
 //
-// Usage: cost_calibration [--data DIR] [--rows] [--fit wormhole_b0|blackhole_p150] [--explain S]
+// Usage: cost_calibration [--data DIR] [--rows] [--fit wormhole_b0|blackhole_p150] [--fix NAME]..
+//                         [--set DEVICE.NAME=VALUE].. [--explain S]
 //   --rows  also print every row (shape, config, measured, predicted, bound)
 //   --fit   search the device's fitted cost constants (cost.*) for the least median error over
 //           that device's rows, and print them (docs/cost-model.md, "Calibration")
+//   --fix   keep the cost constant NAME at its value in the fit
+//   --set   use VALUE for DEVICE's cost constant NAME (before a fit, which starts from it)
 //   --explain  print the bound, the core classes and the critical core's threads of every row
 //           whose label contains S
 #include "ttlplan/search/baselines/TtnnMatmulConfig.h"
@@ -206,10 +209,16 @@ std::vector<Case> whExtremes(const std::string& dir) {
       if (num(row, "M") == 0) {
         c.error = "the shape is not given";
       } else {
-        c.run.problem = problemOf(num(row, "M"), num(row, "K"), num(row, "N"),
-                                  tileBytes(row.at("dtype_hint")), 8, 8, false);
+        // The suite's generic cases (tenstorrent/tt-metal
+        // tests/ttnn/unit_tests/benchmarks/matmul_oob/cases.csv, the commit of the summary): A is
+        // bf16 and the dtype hint is B's (the weights'); the output takes A's dtype; HiFi2, no fp32
+        // accumulation, packer L1 accumulation on. The memory hint places A and the output (L1
+        // interleaved, modelled as DRAM: docs/cost-model.md); B is always in DRAM.
+        c.run.problem = problemOf(num(row, "M"), num(row, "K"), num(row, "N"), 2048, 8, 8, false);
+        c.run.problem.in1TileBytes = tileBytes(row.at("dtype_hint"));
         c.run.config = configOf(row, familyOf(row.at(which + "_family")), which + "_");
-        c.run.fidelity = "HiFi2"; // ttnn's default for bf16/bfp8 (docs/cost-model.md)
+        c.run.fidelity = "HiFi2";
+        c.run.packerL1Acc = true;
       }
       out.push_back(c);
     }
@@ -382,59 +391,78 @@ double objective(std::vector<Case> cases, const std::map<std::string, ir::Device
   return value;
 }
 
-// Coordinate search over the fitted constants, a factor at a time, until no step helps.
+// The fitted constants (cost.*) by their device-file names.
+std::vector<std::pair<const char*, double*>> fittedConstants(ir::CostConstants& k) {
+  return {{"matmul_fpu_efficiency", &k.matmulFpuEfficiency},
+          {"unpack_bytes_per_cycle", &k.unpackBytesPerCycle},
+          {"unpack_cycles_per_tile", &k.unpackCyclesPerTile},
+          {"pack_bytes_per_cycle", &k.packBytesPerCycle},
+          {"pack_cycles_per_tile", &k.packCyclesPerTile},
+          {"dst_round_cycles", &k.dstRoundCycles},
+          {"cb_sync_cycles", &k.cbSyncCycles},
+          {"noc_request_cycles", &k.nocRequestCycles},
+          {"dram_latency_cycles", &k.dramLatencyCycles},
+          {"noc_latency_cycles", &k.nocLatencyCycles},
+          {"launch_ns", &k.launchNs},
+          {"host_dispatch_ns", &k.hostDispatchNs}};
+}
+
+// Coordinate search over the fitted constants, a factor at a time, until no step helps. The
+// constants named in `fixed` keep their values.
 void fit(const std::vector<Case>& cases, std::map<std::string, ir::Device>& devices,
-         const std::string& device) {
+         const std::string& device, const std::vector<std::string>& fixed) {
   ir::CostConstants& k = devices.at(device).cost;
-  double* params[] = {&k.matmulFpuEfficiency,
-                      &k.unpackBytesPerCycle,
-                      &k.unpackCyclesPerTile,
-                      &k.packBytesPerCycle,
-                      &k.packCyclesPerTile,
-                      &k.dstRoundCycles,
-                      &k.cbSyncCycles,
-                      &k.nocRequestCycles,
-                      &k.dramLatencyCycles,
-                      &k.nocLatencyCycles,
-                      &k.launchNs,
-                      &k.hostDispatchNs};
-  const char* names[] = {"matmul_fpu_efficiency",
-                         "unpack_bytes_per_cycle",
-                         "unpack_cycles_per_tile",
-                         "pack_bytes_per_cycle",
-                         "pack_cycles_per_tile",
-                         "dst_round_cycles",
-                         "cb_sync_cycles",
-                         "noc_request_cycles",
-                         "dram_latency_cycles",
-                         "noc_latency_cycles",
-                         "launch_ns",
-                         "host_dispatch_ns"};
+  std::vector<std::pair<const char*, double*>> params;
+  for (auto [name, value] : fittedConstants(k))
+    if (std::find(fixed.begin(), fixed.end(), name) == fixed.end())
+      params.emplace_back(name, value);
   double best = objective(cases, devices, device);
   fmt::print("fit {}: start {:.4f}\n", device, best);
   for (double step : {2.0, 1.4, 1.15, 1.05}) {
     for (bool improved = true; improved;) {
       improved = false;
-      for (size_t i = 0; i < std::size(params); ++i) {
+      for (auto [name, value] : params) {
         for (double f : {step, 1 / step}) {
-          double old = *params[i];
+          double old = *value;
           double next = old * f;
-          if (params[i] == &k.matmulFpuEfficiency) next = std::min(1.0, next);
-          *params[i] = next;
+          if (value == &k.matmulFpuEfficiency) next = std::min(1.0, next);
+          *value = next;
           double v = objective(cases, devices, device);
           if (v < best - 1e-6) {
             best = v;
             improved = true;
           } else {
-            *params[i] = old;
+            *value = old;
           }
         }
       }
     }
     fmt::print("  step {:.2f}: {:.4f}\n", step, best);
   }
-  for (size_t i = 0; i < std::size(params); ++i)
-    fmt::print("    \"{}\": {:.4g},\n", names[i], *params[i]);
+  for (auto [name, value] : fittedConstants(k))
+    fmt::print("    \"{}\": {:.4g},\n", name, *value);
+}
+
+// Applies one --set DEVICE.NAME=VALUE; false (with a message) when it names no fitted constant.
+bool applySetting(const std::string& setting, std::map<std::string, ir::Device>& devices) {
+  size_t dot = setting.find('.'), eq = setting.find('=');
+  if (dot != std::string::npos && eq != std::string::npos && dot < eq) {
+    auto device = devices.find(setting.substr(0, dot));
+    std::string name = setting.substr(dot + 1, eq - dot - 1);
+    char* end = nullptr;
+    double value = std::strtod(setting.c_str() + eq + 1, &end);
+    if (device != devices.end() && *end == '\0' && end != setting.c_str() + eq + 1)
+      for (auto [known, slot] : fittedConstants(device->second.cost))
+        if (name == known) {
+          *slot = value;
+          return true;
+        }
+  }
+  fmt::print(stderr,
+             "cost_calibration: --set takes DEVICE.NAME=VALUE with DEVICE wormhole_b0 or "
+             "blackhole_p150 and NAME a cost.* constant, not '{}'\n",
+             setting);
+  return false;
 }
 
 } // namespace
@@ -443,6 +471,7 @@ int main(int argc, char** argv) {
   std::string dir = std::string(TTLPLAN_SHARED_DIR) + "/bench-data/gemm";
   bool rows = false;
   std::string fitDevice;
+  std::vector<std::string> fixed, settings;
   for (int i = 1; i < argc; ++i) {
     std::string a = argv[i];
     if (a == "--data" && i + 1 < argc)
@@ -451,11 +480,15 @@ int main(int argc, char** argv) {
       rows = true;
     else if (a == "--fit" && i + 1 < argc)
       fitDevice = argv[++i];
+    else if (a == "--fix" && i + 1 < argc)
+      fixed.push_back(argv[++i]);
+    else if (a == "--set" && i + 1 < argc)
+      settings.push_back(argv[++i]);
     else if (a == "--explain" && i + 1 < argc)
       explainFilter = argv[++i];
     else {
       fmt::print(stderr, "usage: cost_calibration [--data DIR] [--rows] [--fit DEVICE] "
-                         "[--explain TEXT]\n");
+                         "[--fix NAME].. [--set DEVICE.NAME=VALUE].. [--explain TEXT]\n");
       return 2;
     }
   }
@@ -468,6 +501,8 @@ int main(int argc, char** argv) {
     }
     devices.emplace(name, *d);
   }
+  for (const std::string& setting : settings)
+    if (!applySetting(setting, devices)) return 2;
   std::vector<Case> cases = allCases(dir);
   if (cases.empty()) {
     fmt::print(stderr, "cost_calibration: no rows under {}\n", dir);
@@ -478,7 +513,7 @@ int main(int argc, char** argv) {
       fmt::print(stderr, "cost_calibration: --fit takes wormhole_b0 or blackhole_p150\n");
       return 2;
     }
-    fit(cases, devices, fitDevice);
+    fit(cases, devices, fitDevice, fixed);
   }
   predictAll(cases, devices);
   fmt::print("cost model {}, calibration wormhole_b0 {} blackhole_p150 {}\n", cost::kModelVersion,

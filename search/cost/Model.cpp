@@ -33,6 +33,9 @@ struct Totals {
   double sendBytes = 0;
   double computeCycles = 0;
   double idealCycles = 0;
+  // The most DRAM cycles one thread of the class needs at a core's own rates: threads transfer on
+  // their own NoC paths (Simulate.cpp), so a core's reader and writer overlap.
+  double busiestThreadDramCycles = 0;
 };
 
 void accumulate(const std::vector<Step>& steps, double times, Totals& t) {
@@ -60,14 +63,6 @@ void accumulate(const std::vector<Step>& steps, double times, Totals& t) {
   }
 }
 
-std::vector<Totals> classTotals(const Program& program) {
-  std::vector<Totals> totals(program.classes.size());
-  for (size_t c = 0; c < program.classes.size(); ++c)
-    for (const Thread& thread : program.classes[c].threads)
-      accumulate(thread.steps, 1, totals[c]);
-  return totals;
-}
-
 double clockGHz(const ir::Device& device) {
   return double(device.clockMhz) / 1000.0;
 }
@@ -83,21 +78,41 @@ double ownDramCycles(const Totals& t, const ir::Device& device) {
          t.writeBytes / double(device.dram.measuredWriteBytesPerCycle);
 }
 
+std::vector<Totals> classTotals(const Program& program, const ir::Device& device) {
+  std::vector<Totals> totals(program.classes.size());
+  for (size_t c = 0; c < program.classes.size(); ++c)
+    for (const Thread& thread : program.classes[c].threads) {
+      Totals one;
+      accumulate(thread.steps, 1, one);
+      Totals& t = totals[c];
+      t.readBytes += one.readBytes;
+      t.writeBytes += one.writeBytes;
+      t.sendBytes += one.sendBytes;
+      t.computeCycles += one.computeCycles;
+      t.idealCycles += one.idealCycles;
+      t.busiestThreadDramCycles = std::max(t.busiestThreadDramCycles, ownDramCycles(one, device));
+    }
+  return totals;
+}
+
 // The banks are shared only as far as they are the bottleneck. The cores' block pipelines run in
 // lock-step (every block waits for the same multicast handshake), so their transfers coincide:
 // what counts is the demand while they transfer, not the average over the kernel. With every core
-// at its own rate, the busiest core's traffic takes `floor` cycles; if all DRAM bytes need longer
+// at its own rate, the busiest thread's traffic takes `floor` cycles; if all DRAM bytes need longer
 // than that at the chip's bandwidth, the load factor rho > 1 slows every core's transfers by rho,
-// so that the busiest core's traffic takes as long as the banks need for all of it. (Until
+// so that the busiest thread's traffic takes as long as the banks need for all of it. (Until
 // cost-2 the floor also counted compute cycles, which spread the traffic over the compute time
-// and let the busiest core's transfers beat the banks' rate.)
+// and let the busiest core's transfers beat the banks' rate. Until cost-4 it was the busiest
+// core's traffic, all its threads summed, while the simulation runs a core's threads' transfers
+// side by side: a core that read A and B on two threads set a floor no thread reached, and the
+// kernel beat the banks' rate.)
 double dramLoad(const Program& program, const std::vector<Totals>& totals,
                 const ir::Device& device) {
   double all = 0, floor = 1;
   for (size_t c = 0; c < totals.size(); ++c) {
     const Totals& t = totals[c];
     all += double(program.classes[c].cores) * (t.readBytes + t.writeBytes);
-    floor = std::max(floor, ownDramCycles(t, device));
+    floor = std::max(floor, t.busiestThreadDramCycles);
   }
   return std::max(1.0, all / bankBytesPerCycle(device) / floor);
 }
@@ -272,7 +287,7 @@ Rates ratesFrom(const Program& program, const std::vector<Totals>& totals,
 } // namespace
 
 Rates ratesFor(const Program& program, const ir::Device& device) {
-  return ratesFrom(program, classTotals(program), device);
+  return ratesFrom(program, classTotals(program, device), device);
 }
 
 std::string calibrationHash(const ir::Device& device) {
@@ -293,7 +308,7 @@ Expected<Prediction> predict(const Program& program, const ir::Device& device,
   if (program.classes.empty()) return Error{"cost model: the program has no cores"};
   if (options.sampleLow < 1 || options.sampleHigh <= options.sampleLow)
     return Error{"cost model: need 1 <= sampleLow < sampleHigh"};
-  std::vector<Totals> totals = classTotals(program);
+  std::vector<Totals> totals = classTotals(program, device);
   Rates rates = ratesFrom(program, totals, device);
   Prediction p;
   Expected<SimResult> sim = extrapolate(program, rates, options, p.simulations);

@@ -15,7 +15,7 @@
 namespace ttlplan::search::cost {
 
 /// Version of the model's equations; a change makes stored predictions stale.
-inline constexpr std::string_view kModelVersion = "cost-3";
+inline constexpr std::string_view kModelVersion = "cost-4";
 
 struct ModelOptions {
   /// Loops longer than `sampleHigh` iterations are simulated at `sampleLow` and `sampleHigh`

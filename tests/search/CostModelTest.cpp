@@ -438,6 +438,32 @@ MatmulRun run2d(uint64_t m, uint64_t k, uint64_t n) {
   return run;
 }
 
+TEST(CostModel, ACoreReadingOnTwoThreadsDoesNotBeatTheBanks) {
+  ir::Device d = wormhole();
+  // 64 cores, each reading 100 blocks of 64 KiB on each of its two data-movement threads. The
+  // threads transfer side by side, so the banks, not one thread's own rate, set the pace: all
+  // bytes at the chip's bandwidth. (Until cost-4 the load factor took the two threads' traffic
+  // as one, and the kernel came out at half the banks' time.)
+  int64_t bytes = 64 * 1024, blocks = 100;
+  Program p;
+  CoreClass cls;
+  cls.name = "reads A and B";
+  cls.cores = 64;
+  for (ThreadRole role : {ThreadRole::Noc0, ThreadRole::Noc1})
+    cls.threads.push_back(
+        {role, {loop(blocks, {transfer(StepKind::Read, bytes), waitTransfers()}, true)}});
+  p.classes.push_back(cls);
+  p.gridRows = p.gridCols = 8;
+  double all = 64.0 * 2 * double(blocks * bytes);
+  double banks = all / (double(d.dram.bandwidthGBps) / (double(d.clockMhz) / 1000));
+  ASSERT_GT(banks, 2 * double(blocks * bytes) / double(d.dram.measuredReadBytesPerCycle));
+  Expected<Prediction> r = predict(p, d);
+  ASSERT_TRUE(r) << r.error().message;
+  EXPECT_GE(r->cycles, banks);
+  EXPECT_LT(r->cycles, 1.1 * banks);
+  EXPECT_GE(r->cycles, r->analytic.dram);
+}
+
 TEST(CostModelMatmul, TwoDimensionalConfigHasFourClassesAndNetsAndRespectsTheBounds) {
   ir::Device d = *ir::builtinDevice("wormhole_b0");
   Expected<Program> program = matmulProgram(run2d(2048, 2048, 2048), d);
