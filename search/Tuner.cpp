@@ -15,6 +15,7 @@
 #include <nlohmann/json.hpp>
 #include <regex>
 #include <set>
+#include <tbb/enumerable_thread_specific.h>
 #include <tbb/parallel_for.h>
 #include <tbb/task_arena.h>
 
@@ -301,16 +302,28 @@ std::vector<size_t> paretoFront(const std::vector<PointSummary>& points) {
 
 namespace {
 
+/// What a round's slot holds once its point is evaluated (or found in the db).
+enum class SlotKind : char {
+  Feasible, ///< an ok record
+  Rejected, ///< a rejected record, kept for the db
+  Counted,  ///< a rejected record already counted and dropped (no db): nothing to reduce
+};
+
+/// Rejections by reason, counted where the records are made (each thread its own map), since the
+/// counts do not depend on the order; merged into the result at the end of the run.
+using RejectionCounts = tbb::enumerable_thread_specific<std::map<std::string, uint64_t>>;
+
 /// Adds a finished round to the result, the db and the strategy, in proposal order.
 class Reducer {
 public:
   Reducer(TuneResult& result, const TuneOptions& options) : result_(result), options_(options) {}
 
-  Status add(Record&& r, bool fromDb) {
+  /// `counted`: a rejected record whose reason is in the RejectionCounts already.
+  Status add(Record&& r, bool fromDb, bool counted) {
     (fromDb ? result_.reused : result_.evaluated) += 1;
     if (r.ok())
       ++result_.feasible;
-    else
+    else if (!counted)
       ++result_.rejected[r.reason];
     if (!fromDb && options_.db)
       if (Status s = options_.db->append(r); !s) return s;
@@ -331,20 +344,90 @@ private:
   std::vector<Record> all_;
 };
 
-/// The positions of a round's ids grouped by their knob values, in order of first appearance: a
-/// group shares its extraction. The planner dimensions come last in the space (tuningSpace), so
-/// ids share their knob values exactly when they agree after dividing by `plannerPoints`, the
-/// number of points of the planner dimensions.
-std::vector<std::vector<size_t>> groupByKnobs(const std::vector<uint64_t>& ids,
-                                              uint64_t plannerPoints) {
-  std::vector<std::vector<size_t>> groups;
-  std::map<uint64_t, size_t> byKnobs;
-  for (size_t i = 0; i < ids.size(); ++i) {
-    auto [it, added] = byKnobs.try_emplace(ids[i] / plannerPoints, groups.size());
-    if (added) groups.emplace_back();
-    groups[it->second].push_back(i);
+/// A round's ids grouped by their knob values: group g is positions[starts[g], starts[g + 1]).
+struct Groups {
+  std::vector<size_t> positions; ///< positions in the round, group after group
+  std::vector<size_t> starts;    ///< where each group begins, and positions.size() at the end
+
+  size_t size() const { return starts.size() - 1; }
+};
+
+/// The positions of a round's ids grouped by their knob values, groups in order of first
+/// appearance and positions in order within a group: a group shares its extraction. The planner
+/// dimensions come last in the space (tuningSpace), so ids share their knob values exactly when
+/// they agree after dividing by `plannerPoints`, the number of points of the planner dimensions.
+Groups groupByKnobs(const std::vector<uint64_t>& ids, uint64_t plannerPoints) {
+  // Sorting (knobs, position) pairs puts each group together in position order; the groups are
+  // then ordered by their first position. No allocation per group or per id.
+  std::vector<std::pair<uint64_t, size_t>> keyed(ids.size());
+  for (size_t i = 0; i < ids.size(); ++i)
+    keyed[i] = {ids[i] / plannerPoints, i};
+  std::sort(keyed.begin(), keyed.end());
+  std::vector<std::pair<size_t, size_t>> runs; // (first position, index in keyed) per group
+  for (size_t k = 0; k < keyed.size(); ++k)
+    if (k == 0 || keyed[k].first != keyed[k - 1].first) runs.emplace_back(keyed[k].second, k);
+  std::sort(runs.begin(), runs.end());
+  Groups groups;
+  groups.positions.reserve(ids.size());
+  groups.starts.reserve(runs.size() + 1);
+  for (auto [first, k] : runs) {
+    groups.starts.push_back(groups.positions.size());
+    for (size_t j = k; j < keyed.size() && keyed[j].first == keyed[k].first; ++j)
+      groups.positions.push_back(keyed[j].second);
   }
+  groups.starts.push_back(groups.positions.size());
   return groups;
+}
+
+/// One round: the proposed ids and, by position, what their evaluation left for the reduction.
+struct Round {
+  std::vector<uint64_t> ids;
+  std::vector<Record> slots;                 ///< the records still to reduce
+  std::vector<char> fromDb;                  ///< 1: the record came from the db
+  std::vector<SlotKind> kinds;               ///< what each slot holds
+  std::vector<std::optional<double>> scores; ///< the predicted time of each feasible point
+
+  explicit Round(std::vector<uint64_t> proposed)
+      : ids(std::move(proposed)), slots(ids.size()), fromDb(ids.size(), 0), kinds(ids.size()),
+        scores(ids.size()) {}
+
+  /// Puts position i's record in place (run by the threads, one position each).
+  void place(size_t i, Record&& r, bool known, const TuningDb* db, RejectionCounts& rejections) {
+    fromDb[i] = known ? 1 : 0;
+    if (r.ok()) {
+      kinds[i] = SlotKind::Feasible;
+      scores[i] = r.predictedNs;
+    } else if (db) {
+      kinds[i] = SlotKind::Rejected;
+    } else {
+      // Without a db a rejected record only counts: it is counted and freed here, by the
+      // threads, so the calling thread's reduction touches the feasible records alone.
+      ++rejections.local()[r.reason];
+      kinds[i] = SlotKind::Counted;
+      return;
+    }
+    slots[i] = std::move(r);
+  }
+};
+
+/// Evaluates group g of the round (points the db holds are taken from it).
+void evaluateGroup(Round& round, const Groups& groups, size_t g, const Space& space,
+                   PointEvaluator& evaluator, const TuningDb* db, RejectionCounts& rejections) {
+  std::vector<size_t> positions;
+  std::vector<ir::Binding> points;
+  for (size_t k = groups.starts[g]; k < groups.starts[g + 1]; ++k) {
+    size_t i = groups.positions[k];
+    ir::Binding point = space.point(round.ids[i]);
+    if (const Record* known = db ? db->lookup(point) : nullptr) {
+      round.place(i, Record(*known), true, db, rejections);
+      continue;
+    }
+    positions.push_back(i);
+    points.push_back(std::move(point));
+  }
+  std::vector<Record> records = evaluator.evaluateGroup(std::move(points));
+  for (size_t j = 0; j < records.size(); ++j)
+    round.place(positions[j], std::move(records[j]), false, db, rejections);
 }
 
 /// The number of points of `space`'s trailing planner dimensions (block_count(...)).
@@ -376,6 +459,7 @@ Expected<TuneResult> tune(const ir::Module& module, const ir::Device& device,
       options.threads > 0 ? options.threads : int(tbb::this_task_arena::max_concurrency());
   tbb::task_arena arena(threads);
   Reducer reducer(result, options);
+  RejectionCounts rejections;
   uint64_t planned = options.strategy.budgetEvals > 0
                          ? std::min(options.strategy.budgetEvals, space->size())
                          : space->size();
@@ -385,38 +469,28 @@ Expected<TuneResult> tune(const ir::Module& module, const ir::Device& device,
   for (;;) {
     std::vector<uint64_t> ids = (*strategy)->propose(std::max<size_t>(1, options.roundSize));
     if (ids.empty()) break;
-    std::vector<Record> slots(ids.size());
-    std::vector<char> fromDb(ids.size(), 0);
-    std::vector<std::vector<size_t>> groups = groupByKnobs(ids, blockCountPoints);
+    Round round(std::move(ids));
+    Groups groups = groupByKnobs(round.ids, blockCountPoints);
     arena.execute([&] {
       tbb::parallel_for(size_t(0), groups.size(), [&](size_t g) {
-        std::vector<size_t> positions;
-        std::vector<ir::Binding> points;
-        for (size_t i : groups[g]) {
-          ir::Binding point = space->point(ids[i]);
-          if (const Record* known = options.db ? options.db->lookup(point) : nullptr) {
-            slots[i] = *known;
-            fromDb[i] = 1;
-            continue;
-          }
-          positions.push_back(i);
-          points.push_back(std::move(point));
-        }
-        std::vector<Record> records = evaluator.evaluateGroup(std::move(points));
-        for (size_t j = 0; j < records.size(); ++j)
-          slots[positions[j]] = std::move(records[j]);
+        evaluateGroup(round, groups, g, *space, evaluator, options.db, rejections);
       });
     });
-    std::vector<std::optional<double>> scores(ids.size());
-    for (size_t i = 0; i < ids.size(); ++i) {
-      if (slots[i].ok()) scores[i] = slots[i].predictedNs;
-      if (Status s = reducer.add(std::move(slots[i]), fromDb[i] != 0); !s) return s.error();
+    for (size_t i = 0; i < round.ids.size(); ++i) {
+      bool counted = round.kinds[i] == SlotKind::Counted;
+      if (counted && !round.fromDb[i]) {
+        ++result.evaluated;
+        continue;
+      }
+      if (Status s = reducer.add(std::move(round.slots[i]), round.fromDb[i] != 0, counted); !s)
+        return s.error();
     }
-    (*strategy)->observe(ids, scores);
+    (*strategy)->observe(round.ids, round.scores);
     // The records' memory is freed by the threads too: freeing a round's bindings and messages
     // on this thread alone took about 6 % of a run of mostly require-rejected points.
     arena.execute([&] {
-      tbb::parallel_for(size_t(0), slots.size(), [&](size_t i) { slots[i] = Record(); });
+      tbb::parallel_for(size_t(0), round.slots.size(),
+                        [&](size_t i) { round.slots[i] = Record(); });
     });
     result.seconds = std::chrono::duration<double>(Clock::now() - start).count();
     if (options.progress) {
@@ -437,6 +511,9 @@ Expected<TuneResult> tune(const ir::Module& module, const ir::Device& device,
   if (result.stop == "space" && options.strategy.budgetEvals > 0 &&
       options.strategy.budgetEvals < space->size())
     result.stop = "budget";
+  for (const std::map<std::string, uint64_t>& counts : rejections)
+    for (const auto& [reason, n] : counts)
+      result.rejected[reason] += n;
   result.top = reducer.best();
   if (result.top.size() > options.top) result.top.resize(options.top);
   result.cache = cache.counters();

@@ -15,6 +15,7 @@
 #include <fstream>
 #include <initializer_list>
 #include <limits>
+#include <optional>
 #include <set>
 #include <tuple>
 #include <unistd.h>
@@ -186,23 +187,40 @@ double rankNs(const Record& r) {
                                                       : std::numeric_limits<double>::infinity();
 }
 
-bool rankedBefore(const Record* a, const Record* b) {
-  if (rankNs(*a) != rankNs(*b)) return rankNs(*a) < rankNs(*b);
-  std::string sa = ir::str(a->point), sb = ir::str(b->point);
-  if (sa != sb) return sa < sb;
-  if (a->point != b->point) return a->point < b->point;
-  return preferredOver(*a, *b);
+/// A record in the ranking with its sort keys: the predicted time, then the point as text. The
+/// text is needed only between equal times, so it is formatted at the first such comparison and
+/// kept (the tuner ranks its records every few dozen feasible points).
+struct RankEntry {
+  double ns;
+  const Record* record;
+  mutable std::optional<std::string> text; // ir::str(record->point), once formatted
+
+  const std::string& pointText() const {
+    if (!text) text = ir::str(record->point);
+    return *text;
+  }
+};
+
+bool rankedBefore(const RankEntry& a, const RankEntry& b) {
+  if (a.ns != b.ns) return a.ns < b.ns;
+  if (a.pointText() != b.pointText()) return a.pointText() < b.pointText();
+  if (a.record->point != b.record->point) return a.record->point < b.record->point;
+  return preferredOver(*a.record, *b.record);
 }
 
+struct PointLess {
+  bool operator()(const ir::Binding* a, const ir::Binding* b) const { return *a < *b; }
+};
+
 std::vector<const Record*> ranked(const std::vector<Record>& records) {
-  std::vector<const Record*> usable;
+  std::vector<RankEntry> usable;
   for (const Record& r : records)
-    if (r.ok() && !r.stale) usable.push_back(&r);
+    if (r.ok() && !r.stale) usable.push_back({rankNs(r), &r, std::nullopt});
   std::sort(usable.begin(), usable.end(), rankedBefore);
-  std::set<ir::Binding> seen;
+  std::set<const ir::Binding*, PointLess> seen; // the first (best) record of each point
   std::vector<const Record*> out;
-  for (const Record* r : usable)
-    if (seen.insert(r->point).second) out.push_back(r);
+  for (const RankEntry& e : usable)
+    if (seen.insert(&e.record->point).second) out.push_back(e.record);
   return out;
 }
 
