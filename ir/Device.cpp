@@ -424,6 +424,9 @@ void readTransfers(Reader& r, Dram& dram, Noc& noc) {
   assign(dram.measuredReadBytesPerCycle, r.integer("dram.measured_read_bytes_per_cycle", perCycle));
   assign(dram.measuredWriteBytesPerCycle,
          r.integer("dram.measured_write_bytes_per_cycle", perCycle));
+  if (r.peek("dram.measured_interleaved_gb_per_s"))
+    dram.measuredInterleavedGBps =
+        r.real("dram.measured_interleaved_gb_per_s", 1, double(dram.bandwidthGBps)).value_or(0);
   assign(noc.count, r.integer("noc.count", {1, 9}));
   assign(noc.linkBytesPerCycle, r.integer("noc.link_bytes_per_cycle", perCycle));
   assign(noc.maxPacketBytes, r.integer("noc.max_packet_bytes", {1, int64_t{1} << 24}));
@@ -585,13 +588,19 @@ json dstJson(const DstRegister& dst) {
           {"default_sync", dst.defaultFullSync ? "full" : "half"}};
 }
 
+json dramJson(const Dram& dram) {
+  json j = {{"banks", dram.banks},
+            {"bandwidth_gb_per_s", dram.bandwidthGBps},
+            {"measured_read_bytes_per_cycle", dram.measuredReadBytesPerCycle},
+            {"measured_write_bytes_per_cycle", dram.measuredWriteBytesPerCycle}};
+  if (dram.measuredInterleavedGBps > 0)
+    j["measured_interleaved_gb_per_s"] = dram.measuredInterleavedGBps;
+  return j;
+}
+
 json transfersJson(const Dram& dram, const Noc& noc) {
   return {
-      {"dram",
-       {{"banks", dram.banks},
-        {"bandwidth_gb_per_s", dram.bandwidthGBps},
-        {"measured_read_bytes_per_cycle", dram.measuredReadBytesPerCycle},
-        {"measured_write_bytes_per_cycle", dram.measuredWriteBytesPerCycle}}},
+      {"dram", dramJson(dram)},
       {"noc",
        {{"count", noc.count},
         {"link_bytes_per_cycle", noc.linkBytesPerCycle},

@@ -83,6 +83,9 @@ struct Dram {
   int64_t bandwidthGBps = 0;              // peak bandwidth, GB/s
   int64_t measuredReadBytesPerCycle = 0;  // one core reading DRAM, bytes per clock cycle
   int64_t measuredWriteBytesPerCycle = 0; // one core writing DRAM, bytes per clock cycle
+  // Every core reading interleaved pages at once, GB/s: what the banks deliver in practice;
+  // 0 where not measured (the peak is used then).
+  double measuredInterleavedGBps = 0;
 
   bool operator==(const Dram&) const = default;
 };

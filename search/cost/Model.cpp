@@ -67,9 +67,12 @@ double clockGHz(const ir::Device& device) {
   return double(device.clockMhz) / 1000.0;
 }
 
-// What the DRAM banks deliver to the whole chip, bytes per cycle.
+// What the DRAM banks deliver to the whole chip, bytes per cycle: the measured rate of every core
+// reading interleaved pages where the device has one, else the peak.
 double bankBytesPerCycle(const ir::Device& device) {
-  return double(device.dram.bandwidthGBps) / clockGHz(device);
+  double gbps = device.dram.measuredInterleavedGBps > 0 ? device.dram.measuredInterleavedGBps
+                                                        : double(device.dram.bandwidthGBps);
+  return gbps / clockGHz(device);
 }
 
 // One core's DRAM traffic at its own read and write rates, cycles.

@@ -96,6 +96,8 @@ TEST(DeviceFacts, WormholeB0) {
   EXPECT_EQ(wh.noc.maxPacketBytes, 8192);
   EXPECT_EQ(wh.dram.measuredReadBytesPerCycle, 22);
   EXPECT_EQ(wh.dram.measuredWriteBytesPerCycle, 21);
+  // tt-metal test_dram_bandwidth.py: 40 MiB read by the 8x8 grid in 195.3 us.
+  EXPECT_DOUBLE_EQ(wh.dram.measuredInterleavedGBps, 214.7);
   EXPECT_EQ(wh.noc.measuredMulticastBytesPerCycle, 15);
   EXPECT_EQ(wh.noc.measuredMulticastLinkedBytesPerCycle, 22);
   EXPECT_EQ(wh.kernel.semaphoresPerCore, 16);
@@ -125,6 +127,7 @@ TEST(DeviceFacts, BlackholeP150) {
   EXPECT_EQ(bh.noc.maxPacketBytes, 16384);
   EXPECT_EQ(bh.dram.measuredReadBytesPerCycle, 33);
   EXPECT_EQ(bh.dram.measuredWriteBytesPerCycle, 34);
+  EXPECT_EQ(bh.dram.measuredInterleavedGBps, 0); // not measured: the model takes the peak
   EXPECT_EQ(bh.noc.measuredMulticastBytesPerCycle, 24);
   EXPECT_EQ(bh.noc.measuredMulticastLinkedBytesPerCycle, 41);
 }
@@ -227,6 +230,18 @@ TEST(DeviceErrors, OutOfRangeValuesAreNamedWithTheRange) {
   doc["l1"]["unreserved_base"] = 2000000;
   EXPECT_EQ(errorOf(doc),
             "my.json: field 'l1.unreserved_base' = 2000000 is out of range [0, 1499136)");
+}
+
+TEST(DeviceErrors, MeasuredInterleavedBandwidthIsOptionalAndAtMostThePeak) {
+  json doc = builtinJson("wormhole_b0");
+  doc["dram"].erase("measured_interleaved_gb_per_s");
+  EXPECT_EQ(errorOf(doc), "");
+  doc["dram"]["measured_interleaved_gb_per_s"] = 300.5;
+  EXPECT_EQ(
+      errorOf(doc),
+      "my.json: field 'dram.measured_interleaved_gb_per_s' = 300.5 is out of range [1.0, 288.0]");
+  doc["dram"]["measured_interleaved_gb_per_s"] = "fast";
+  EXPECT_NE(errorOf(doc).find("dram.measured_interleaved_gb_per_s"), std::string::npos);
 }
 
 TEST(DeviceErrors, CrossFieldLimits) {
