@@ -214,7 +214,8 @@ std::vector<Case> whExtremes(const std::string& dir) {
         // bf16 and the dtype hint is B's (the weights'); the output takes A's dtype; HiFi2, no fp32
         // accumulation, packer L1 accumulation on. The memory hint places A and the output (L1
         // interleaved, modelled as DRAM: docs/cost-model.md); B is always in DRAM.
-        c.run.problem = problemOf(num(row, "M"), num(row, "K"), num(row, "N"), 2048, 8, 8, false);
+        c.run.problem =
+            problemOf(num(row, "M"), num(row, "K"), num(row, "N"), tileBytes("bf16"), 8, 8, false);
         c.run.problem.in1TileBytes = tileBytes(row.at("dtype_hint"));
         c.run.config = configOf(row, familyOf(row.at(which + "_family")), which + "_");
         c.run.fidelity = "HiFi2";
@@ -451,7 +452,9 @@ bool applySetting(const std::string& setting, std::map<std::string, ir::Device>&
     std::string name = setting.substr(dot + 1, eq - dot - 1);
     char* end = nullptr;
     double value = std::strtod(setting.c_str() + eq + 1, &end);
-    if (device != devices.end() && *end == '\0' && end != setting.c_str() + eq + 1)
+    bool valid =
+        *end == '\0' && end != setting.c_str() + eq + 1 && std::isfinite(value) && value > 0;
+    if (device != devices.end() && valid)
       for (auto [known, slot] : fittedConstants(device->second.cost))
         if (name == known) {
           *slot = value;
@@ -460,7 +463,7 @@ bool applySetting(const std::string& setting, std::map<std::string, ir::Device>&
   }
   fmt::print(stderr,
              "cost_calibration: --set takes DEVICE.NAME=VALUE with DEVICE wormhole_b0 or "
-             "blackhole_p150 and NAME a cost.* constant, not '{}'\n",
+             "blackhole_p150, NAME a cost.* constant and VALUE a number > 0, not '{}'\n",
              setting);
   return false;
 }
@@ -507,6 +510,18 @@ int main(int argc, char** argv) {
   if (cases.empty()) {
     fmt::print(stderr, "cost_calibration: no rows under {}\n", dir);
     return 1;
+  }
+  for (const std::string& name : fixed) {
+    std::vector<std::pair<const char*, double*>> known =
+        fittedConstants(devices.begin()->second.cost);
+    if (fitDevice.empty() ||
+        std::none_of(known.begin(), known.end(), [&](const auto& k) { return name == k.first; })) {
+      fmt::print(stderr,
+                 "cost_calibration: --fix takes a cost.* constant and needs --fit, not "
+                 "'{}'\n",
+                 name);
+      return 2;
+    }
   }
   if (!fitDevice.empty()) {
     if (!devices.count(fitDevice)) {

@@ -92,8 +92,9 @@ public:
   std::optional<std::string> choice(const std::string& path,
                                     const std::vector<std::string>& allowed);
   std::optional<bool> flag(const std::string& path);
-  // A number (integer or float) in [lo, hi].
-  std::optional<double> real(const std::string& path, double lo, double hi);
+  // A number (integer or float) in [lo, hi]; `bound` names the field that set hi, if one did.
+  std::optional<double> real(const std::string& path, double lo, double hi,
+                             const std::string& bound = {});
   // Looks up a field that may be absent (nullptr then) without reporting it.
   const json* peek(const std::string& path);
   // Reports `path` as a problem; `what` follows the field's name.
@@ -248,13 +249,15 @@ std::optional<bool> Reader::flag(const std::string& path) {
   return value->get<bool>();
 }
 
-std::optional<double> Reader::real(const std::string& path, double lo, double hi) {
+std::optional<double> Reader::real(const std::string& path, double lo, double hi,
+                                   const std::string& bound) {
   const json* value = find(path, true);
   if (!value || !typeIs(path, *value, value->is_number(), "number")) return std::nullopt;
   double number = value->get<double>();
   if (!(number >= lo && number <= hi)) {
+    std::string why = bound.empty() ? "" : " (limited by " + bound + ")";
     problem(path, "= " + value->dump() + " is out of range [" + json(lo).dump() + ", " +
-                      json(hi).dump() + "]");
+                      json(hi).dump() + "]" + why);
     return std::nullopt;
   }
   return number;
@@ -420,13 +423,17 @@ void readTiles(Reader& r, TileSizes& tiles) {
 void readTransfers(Reader& r, Dram& dram, Noc& noc) {
   Range perCycle{1, 4097};
   assign(dram.banks, r.integer("dram.banks", {1, kMaxSmallCount}));
-  assign(dram.bandwidthGBps, r.integer("dram.bandwidth_gb_per_s", {1, 1000000}));
+  std::optional<int64_t> peak = r.integer("dram.bandwidth_gb_per_s", {1, 1000000});
+  assign(dram.bandwidthGBps, peak);
   assign(dram.measuredReadBytesPerCycle, r.integer("dram.measured_read_bytes_per_cycle", perCycle));
   assign(dram.measuredWriteBytesPerCycle,
          r.integer("dram.measured_write_bytes_per_cycle", perCycle));
+  // At most the peak, when the peak is known (else only its own error is reported).
   if (r.peek("dram.measured_interleaved_gb_per_s"))
     dram.measuredInterleavedGBps =
-        r.real("dram.measured_interleaved_gb_per_s", 1, double(dram.bandwidthGBps)).value_or(0);
+        r.real("dram.measured_interleaved_gb_per_s", 1, peak ? double(*peak) : 1e6,
+               peak ? "dram.bandwidth_gb_per_s" : "")
+            .value_or(0);
   assign(noc.count, r.integer("noc.count", {1, 9}));
   assign(noc.linkBytesPerCycle, r.integer("noc.link_bytes_per_cycle", perCycle));
   assign(noc.maxPacketBytes, r.integer("noc.max_packet_bytes", {1, int64_t{1} << 24}));

@@ -10,6 +10,7 @@
 #include "ttlplan/search/cost/Model.h"
 
 #include <algorithm>
+#include <cassert>
 #include <chrono>
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
@@ -304,6 +305,7 @@ namespace {
 
 /// What a round's slot holds once its point is evaluated (or found in the db).
 enum class SlotKind : char {
+  Empty,    ///< not filled (an evaluator bug if it reaches the reduction)
   Feasible, ///< an ok record
   Rejected, ///< a rejected record, kept for the db
   Counted,  ///< a rejected record already counted and dropped (no db): nothing to reduce
@@ -318,12 +320,11 @@ class Reducer {
 public:
   Reducer(TuneResult& result, const TuneOptions& options) : result_(result), options_(options) {}
 
-  /// `counted`: a rejected record whose reason is in the RejectionCounts already.
-  Status add(Record&& r, bool fromDb, bool counted) {
+  Status add(Record&& r, bool fromDb) {
     (fromDb ? result_.reused : result_.evaluated) += 1;
     if (r.ok())
       ++result_.feasible;
-    else if (!counted)
+    else
       ++result_.rejected[r.reason];
     if (!fromDb && options_.db)
       if (Status s = options_.db->append(r); !s) return s;
@@ -391,13 +392,14 @@ struct Round {
       : ids(std::move(proposed)), slots(ids.size()), fromDb(ids.size(), 0), kinds(ids.size()),
         scores(ids.size()) {}
 
-  /// Puts position i's record in place (run by the threads, one position each).
-  void place(size_t i, Record&& r, bool known, const TuningDb* db, RejectionCounts& rejections) {
+  /// Puts position i's record in place (run by the threads, one position each). `keepRejected`:
+  /// a db will store the rejected records too.
+  void place(size_t i, Record&& r, bool known, bool keepRejected, RejectionCounts& rejections) {
     fromDb[i] = known ? 1 : 0;
     if (r.ok()) {
       kinds[i] = SlotKind::Feasible;
       scores[i] = r.predictedNs;
-    } else if (db) {
+    } else if (keepRejected) {
       kinds[i] = SlotKind::Rejected;
     } else {
       // Without a db a rejected record only counts: it is counted and freed here, by the
@@ -419,15 +421,16 @@ void evaluateGroup(Round& round, const Groups& groups, size_t g, const Space& sp
     size_t i = groups.positions[k];
     ir::Binding point = space.point(round.ids[i]);
     if (const Record* known = db ? db->lookup(point) : nullptr) {
-      round.place(i, Record(*known), true, db, rejections);
+      round.place(i, Record(*known), true, true, rejections);
       continue;
     }
     positions.push_back(i);
     points.push_back(std::move(point));
   }
   std::vector<Record> records = evaluator.evaluateGroup(std::move(points));
+  assert(records.size() == positions.size()); // one record per point
   for (size_t j = 0; j < records.size(); ++j)
-    round.place(positions[j], std::move(records[j]), false, db, rejections);
+    round.place(positions[j], std::move(records[j]), false, db != nullptr, rejections);
 }
 
 /// The number of points of `space`'s trailing planner dimensions (block_count(...)).
@@ -477,12 +480,11 @@ Expected<TuneResult> tune(const ir::Module& module, const ir::Device& device,
       });
     });
     for (size_t i = 0; i < round.ids.size(); ++i) {
-      bool counted = round.kinds[i] == SlotKind::Counted;
-      if (counted && !round.fromDb[i]) {
+      if (round.kinds[i] == SlotKind::Counted) { // evaluated here, never from a db
         ++result.evaluated;
         continue;
       }
-      if (Status s = reducer.add(std::move(round.slots[i]), round.fromDb[i] != 0, counted); !s)
+      if (Status s = reducer.add(std::move(round.slots[i]), round.fromDb[i] != 0); !s)
         return s.error();
     }
     (*strategy)->observe(round.ids, round.scores);

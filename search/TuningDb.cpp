@@ -203,7 +203,7 @@ struct RankEntry {
 
 bool rankedBefore(const RankEntry& a, const RankEntry& b) {
   if (a.ns != b.ns) return a.ns < b.ns;
-  if (a.pointText() != b.pointText()) return a.pointText() < b.pointText();
+  if (int c = a.pointText().compare(b.pointText()); c != 0) return c < 0;
   if (a.record->point != b.record->point) return a.record->point < b.record->point;
   return preferredOver(*a.record, *b.record);
 }
@@ -214,6 +214,7 @@ struct PointLess {
 
 std::vector<const Record*> ranked(const std::vector<Record>& records) {
   std::vector<RankEntry> usable;
+  usable.reserve(records.size());
   for (const Record& r : records)
     if (r.ok() && !r.stale) usable.push_back({rankNs(r), &r, std::nullopt});
   std::sort(usable.begin(), usable.end(), rankedBefore);

@@ -34,8 +34,20 @@ struct Totals {
   double computeCycles = 0;
   double idealCycles = 0;
   // The most DRAM cycles one thread of the class needs at a core's own rates: threads transfer on
-  // their own NoC paths (Simulate.cpp), so a core's reader and writer overlap.
+  // their own NoC paths (Simulate.cpp), so a core's reader and writer overlap. A thread's own
+  // reads and writes are summed, as for threads that wait for their reads before they write
+  // (the matmul programs' NoC 1 thread reads B, waits, writes C, waits).
   double busiestThreadDramCycles = 0;
+
+  /// Adds another thread's sums (not the busiest-thread figure, which the caller keeps).
+  Totals& operator+=(const Totals& o) {
+    readBytes += o.readBytes;
+    writeBytes += o.writeBytes;
+    sendBytes += o.sendBytes;
+    computeCycles += o.computeCycles;
+    idealCycles += o.idealCycles;
+    return *this;
+  }
 };
 
 void accumulate(const std::vector<Step>& steps, double times, Totals& t) {
@@ -88,11 +100,7 @@ std::vector<Totals> classTotals(const Program& program, const ir::Device& device
       Totals one;
       accumulate(thread.steps, 1, one);
       Totals& t = totals[c];
-      t.readBytes += one.readBytes;
-      t.writeBytes += one.writeBytes;
-      t.sendBytes += one.sendBytes;
-      t.computeCycles += one.computeCycles;
-      t.idealCycles += one.idealCycles;
+      t += one;
       t.busiestThreadDramCycles = std::max(t.busiestThreadDramCycles, ownDramCycles(one, device));
     }
   return totals;
@@ -245,7 +253,7 @@ Analytic analyticBounds(const Program& program, const ir::Device& device,
     const Totals& t = totals[c];
     int n = program.classes[c].cores;
     a.compute = std::max(a.compute, t.computeCycles);
-    a.dram = std::max(a.dram, ownDramCycles(t, device));
+    a.dram = std::max(a.dram, t.busiestThreadDramCycles);
     a.dramBytes += n * (t.readBytes + t.writeBytes);
     a.noc = std::max(a.noc, t.sendBytes / double(device.noc.measuredMulticastLinkedBytesPerCycle));
     a.mcastBytes += n * t.sendBytes;

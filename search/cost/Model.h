@@ -32,7 +32,7 @@ std::string_view toString(Bound bound);
 /// The analytic level, in cycles of the device clock.
 struct Analytic {
   double compute = 0;    ///< the busiest core's compute-thread work
-  double dram = 0;       ///< DRAM bytes against the banks, or one core's bytes against its NoC rate
+  double dram = 0;       ///< DRAM bytes against the banks, or one thread's against a core's rate
   double noc = 0;        ///< the busiest sender's multicast bytes
   double latency = 0;    ///< predicted time no throughput bound explains (handshakes, fill, syncs)
   double imbalance = 0;  ///< time the busiest core works past the mean core (uneven work split)

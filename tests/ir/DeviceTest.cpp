@@ -237,11 +237,16 @@ TEST(DeviceErrors, MeasuredInterleavedBandwidthIsOptionalAndAtMostThePeak) {
   doc["dram"].erase("measured_interleaved_gb_per_s");
   EXPECT_EQ(errorOf(doc), "");
   doc["dram"]["measured_interleaved_gb_per_s"] = 300.5;
-  EXPECT_EQ(
-      errorOf(doc),
-      "my.json: field 'dram.measured_interleaved_gb_per_s' = 300.5 is out of range [1.0, 288.0]");
+  EXPECT_EQ(errorOf(doc), "my.json: field 'dram.measured_interleaved_gb_per_s' = 300.5 is out of "
+                          "range [1.0, 288.0] (limited by dram.bandwidth_gb_per_s)");
   doc["dram"]["measured_interleaved_gb_per_s"] = "fast";
   EXPECT_NE(errorOf(doc).find("dram.measured_interleaved_gb_per_s"), std::string::npos);
+  // Without a peak only the peak is reported: the measured rate is not checked against 0.
+  doc["dram"]["measured_interleaved_gb_per_s"] = 214.7;
+  doc["dram"].erase("bandwidth_gb_per_s");
+  std::string error = errorOf(doc);
+  EXPECT_NE(error.find("dram.bandwidth_gb_per_s"), std::string::npos) << error;
+  EXPECT_EQ(error.find("measured_interleaved"), std::string::npos) << error;
 }
 
 TEST(DeviceErrors, CrossFieldLimits) {

@@ -117,6 +117,49 @@ TEST(Tuner, OneAndTwoThreadsGiveTheSameResultAndRecords) {
   }
 }
 
+TEST(Tuner, WithoutADbTheCountsAndTopAreThoseOfARunWithOne) {
+  // Without a db the threads count the rejected points themselves (per-thread maps merged at the
+  // end) and drop their records; the result must not depend on that or on the thread count.
+  // 8,232 points rejected for three reasons (require, cores, l1).
+  auto module = load(kSource + "/examples/matmul_2d_template.ttl");
+  ASSERT_TRUE(module);
+  ir::Device d = wormhole();
+  ir::Binding fixed{{"M", 2048},
+                    {"K", 2048},
+                    {"N", 2048},
+                    {"DTYPE", ir::KnobValue::symbol("bf16")},
+                    {"FIDELITY", ir::KnobValue::symbol("HiFi2")},
+                    {"FP32_DEST_ACC", 0},
+                    {"out_subblock_h", 1},
+                    {"out_subblock_w", 1},
+                    {"per_core_M", 8}};
+  std::vector<TuneResult> runs;
+  for (bool withDb : {true, false})
+    for (int threads : {1, 2}) {
+      std::string path = tempPath("nodb.jsonl");
+      Expected<TuningDb> db = TuningDb::create(path, tuningHeader(*module, d, fixed));
+      ASSERT_TRUE(db) << db.error().message;
+      TuneOptions o = exhaustive(threads);
+      if (withDb) o.db = &*db;
+      Expected<TuneResult> r = tune(*module, d, fixed, o);
+      ASSERT_TRUE(r) << r.error().message;
+      runs.push_back(std::move(*r));
+    }
+  ASSERT_EQ(runs[0].rejected.size(), 3u); // several reasons, so the merge has keys to join
+  for (size_t i = 1; i < runs.size(); ++i) {
+    EXPECT_EQ(runs[i].evaluated, runs[0].evaluated) << i;
+    EXPECT_EQ(runs[i].feasible, runs[0].feasible) << i;
+    EXPECT_EQ(runs[i].rejected, runs[0].rejected) << i;
+    // A run with a db keeps each record's plans (for `db rerank`); nothing else may differ.
+    auto withoutPlans = [](std::vector<Record> top) {
+      for (Record& r : top)
+        r.plans.clear();
+      return withoutTiming(std::move(top));
+    };
+    EXPECT_EQ(withoutPlans(runs[i].top), withoutPlans(runs[0].top)) << i;
+  }
+}
+
 TEST(Tuner, ResumeAfterACrashEndsWithTheUninterruptedResult) {
   auto module = load(kSource + "/examples/matmul_template.ttl");
   ASSERT_TRUE(module);
