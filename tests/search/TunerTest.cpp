@@ -90,6 +90,18 @@ TEST(Tuner, ExhaustiveFindsTheBruteForceOptimum) {
     EXPECT_LE(*result->top[i - 1].predictedNs, *result->top[i].predictedNs);
 }
 
+/// The 2-D template's knobs bound to size^3, bf16, HiFi2, 1 x 1 sub-blocks.
+ir::Binding fixed2D(int64_t size = 1024) {
+  return {{"M", size},
+          {"K", size},
+          {"N", size},
+          {"DTYPE", ir::KnobValue::symbol("bf16")},
+          {"FIDELITY", ir::KnobValue::symbol("HiFi2")},
+          {"FP32_DEST_ACC", 0},
+          {"out_subblock_h", 1},
+          {"out_subblock_w", 1}};
+}
+
 TEST(Tuner, OneAndTwoThreadsGiveTheSameResultAndRecords) {
   auto module = load(kSource + "/examples/matmul_template.ttl");
   ASSERT_TRUE(module);
@@ -124,15 +136,8 @@ TEST(Tuner, WithoutADbTheCountsAndTopAreThoseOfARunWithOne) {
   auto module = load(kSource + "/examples/matmul_2d_template.ttl");
   ASSERT_TRUE(module);
   ir::Device d = wormhole();
-  ir::Binding fixed{{"M", 2048},
-                    {"K", 2048},
-                    {"N", 2048},
-                    {"DTYPE", ir::KnobValue::symbol("bf16")},
-                    {"FIDELITY", ir::KnobValue::symbol("HiFi2")},
-                    {"FP32_DEST_ACC", 0},
-                    {"out_subblock_h", 1},
-                    {"out_subblock_w", 1},
-                    {"per_core_M", 8}};
+  ir::Binding fixed = fixed2D(2048);
+  fixed["per_core_M"] = 8;
   std::vector<TuneResult> runs;
   for (bool withDb : {true, false})
     for (int threads : {1, 2}) {
@@ -240,18 +245,6 @@ TEST(Tuner, KnobValuesAddedToTheDomainReuseTheRecords) {
   auto other = parseText(wider);
   ASSERT_TRUE(other);
   EXPECT_NE(kernelSourceHash(*narrow), kernelSourceHash(*other));
-}
-
-/// The 2-D template's knobs bound to 1024^3, bf16, HiFi2, 1 x 1 sub-blocks.
-ir::Binding fixed2D() {
-  return {{"M", 1024},
-          {"K", 1024},
-          {"N", 1024},
-          {"DTYPE", ir::KnobValue::symbol("bf16")},
-          {"FIDELITY", ir::KnobValue::symbol("HiFi2")},
-          {"FP32_DEST_ACC", 0},
-          {"out_subblock_h", 1},
-          {"out_subblock_w", 1}};
 }
 
 /// The reason `point` of the 2-D template (under fixed2D()) is rejected, or "ok".
