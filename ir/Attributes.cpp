@@ -107,7 +107,11 @@ Attribute Attribute::knobExpr(KnobExpr expr) {
 // goes through storage(). Callers test `is(kind)` or `operator bool` to tell absent from empty.
 namespace {
 const AttributeStorage& emptyStorage() {
-  static const AttributeStorage empty{AttrKind::Unit};
+  static const AttributeStorage empty = [] {
+    AttributeStorage s{}; // every member value-initialised (no -Wmissing-field-initializers)
+    s.kind = AttrKind::Unit;
+    return s;
+  }();
   return empty;
 }
 } // namespace
