@@ -1,19 +1,47 @@
 #include "ttlplan/lower/passes/PassUtil.h"
 
 #include <charconv>
-#include <regex>
+#include <string_view>
 
 namespace ttlplan::lower {
 
+namespace {
+
+// Reads an unsigned number at text[pos..] up to `stop`; false unless it is one or more digits
+// that fit (a too-long number is no location, never an exception).
+bool readNumber(const std::string& text, size_t& pos, char stop, uint32_t& out) {
+  const char* first = text.data() + pos;
+  const char* last = text.data() + text.size();
+  auto [end, ec] = std::from_chars(first, last, out);
+  if (ec != std::errc() || end == first || end == last || *end != stop) return false;
+  pos = size_t(end - text.data()) + 1;
+  return true;
+}
+
+// Splits "FILE:LINE:COL: error: MESSAGE" (FILE without ':' or a line break) into the location and
+// where MESSAGE starts; false when `text` does not start that way.
+bool splitLocation(const std::string& text, ir::Location& location, size_t& message) {
+  size_t colon = text.find_first_of(":\n");
+  if (colon == 0 || colon == std::string::npos || text[colon] != ':') return false;
+  size_t pos = colon + 1;
+  uint32_t line = 0, column = 0;
+  if (!readNumber(text, pos, ':', line) || !readNumber(text, pos, ':', column)) return false;
+  constexpr std::string_view kError = " error: ";
+  if (text.compare(pos, kError.size(), kError) != 0) return false;
+  location.file = std::make_shared<const std::string>(text.substr(0, colon));
+  location.line = line;
+  location.column = column;
+  message = pos + kError.size();
+  return true;
+}
+
+} // namespace
+
 void reportError(PassContext& context, const std::string& text) {
-  static const std::regex prefix(R"(^([^\n:]+):(\d+):(\d+): error: )");
-  std::smatch m;
-  if (std::regex_search(text, m, prefix)) {
-    ir::Location location;
-    location.file = std::make_shared<const std::string>(m[1].str());
-    location.line = static_cast<uint32_t>(std::stoul(m[2].str()));
-    location.column = static_cast<uint32_t>(std::stoul(m[3].str()));
-    context.diagnostics.error(location, text.substr(m.length(0)));
+  ir::Location location;
+  size_t message = 0;
+  if (splitLocation(text, location, message)) {
+    context.diagnostics.error(location, text.substr(message));
     return;
   }
   context.diagnostics.error(ir::Location(), text);

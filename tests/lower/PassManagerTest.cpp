@@ -4,6 +4,7 @@
 
 #include "ttlplan/ir/Parser.h"
 #include "ttlplan/ir/Rewrite.h"
+#include "ttlplan/lower/passes/PassUtil.h"
 
 #include <gtest/gtest.h>
 
@@ -128,6 +129,31 @@ TEST(PassManager, ExpandThreadsKeepsTheUserLocations) {
     }
   });
   EXPECT_GE(checked, 10);
+}
+
+TEST(PassUtil, PlannerErrorTextBecomesADiagnosticAtItsLocation) {
+  ir::DiagnosticEngine diags;
+  ir::Module module;
+  ir::Device device = *ir::builtinDevice("wormhole_b0");
+  PassContext context{module, device, diags, {}, std::nullopt, {}, true};
+  reportError(context, "k.ttl:12:5: error: %cba does not fit in L1\n  note: more");
+  reportError(context, "no location here: error: plain");
+  reportError(context, "k.ttl:x:5: error: not a line number");
+  // A line number too long for 32 bits is no location (it used to throw from std::stoul).
+  reportError(context, "k.ttl:99999999999999999999:1: error: huge");
+  reportError(context, "a:b\nc:1:2: error: a line break before the numbers");
+  const std::vector<ir::Diagnostic>& d = diags.diagnostics();
+  ASSERT_EQ(d.size(), 5u);
+  ASSERT_TRUE(d[0].location.file);
+  EXPECT_EQ(*d[0].location.file, "k.ttl");
+  EXPECT_EQ(d[0].location.line, 12u);
+  EXPECT_EQ(d[0].location.column, 5u);
+  EXPECT_EQ(d[0].message, "%cba does not fit in L1\n  note: more");
+  for (size_t i = 1; i < d.size(); ++i) {
+    EXPECT_FALSE(d[i].location.file) << i;
+    EXPECT_EQ(d[i].location.line, 0u) << i;
+  }
+  EXPECT_EQ(d[3].message, "k.ttl:99999999999999999999:1: error: huge");
 }
 
 } // namespace
