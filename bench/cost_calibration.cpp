@@ -408,6 +408,13 @@ std::vector<std::pair<const char*, double*>> fittedConstants(ir::CostConstants& 
           {"host_dispatch_ns", &k.hostDispatchNs}};
 }
 
+// The slot of the fitted constant `name`, or nullptr when there is none of that name.
+double* fittedConstant(ir::CostConstants& k, const std::string& name) {
+  for (auto [known, slot] : fittedConstants(k))
+    if (name == known) return slot;
+  return nullptr;
+}
+
 // Coordinate search over the fitted constants, a factor at a time, until no step helps. The
 // constants named in `fixed` keep their values.
 void fit(const std::vector<Case>& cases, std::map<std::string, ir::Device>& devices,
@@ -454,12 +461,11 @@ bool applySetting(const std::string& setting, std::map<std::string, ir::Device>&
     double value = std::strtod(setting.c_str() + eq + 1, &end);
     bool valid =
         *end == '\0' && end != setting.c_str() + eq + 1 && std::isfinite(value) && value > 0;
-    if (device != devices.end() && valid)
-      for (auto [known, slot] : fittedConstants(device->second.cost))
-        if (name == known) {
-          *slot = value;
-          return true;
-        }
+    double* slot = device != devices.end() ? fittedConstant(device->second.cost, name) : nullptr;
+    if (slot && valid) {
+      *slot = value;
+      return true;
+    }
   }
   fmt::print(stderr,
              "cost_calibration: --set takes DEVICE.NAME=VALUE with DEVICE wormhole_b0 or "
@@ -512,10 +518,7 @@ int main(int argc, char** argv) {
     return 1;
   }
   for (const std::string& name : fixed) {
-    std::vector<std::pair<const char*, double*>> known =
-        fittedConstants(devices.begin()->second.cost);
-    if (fitDevice.empty() ||
-        std::none_of(known.begin(), known.end(), [&](const auto& k) { return name == k.first; })) {
+    if (fitDevice.empty() || !fittedConstant(devices.begin()->second.cost, name)) {
       fmt::print(stderr,
                  "cost_calibration: --fix takes a cost.* constant and needs --fit, not "
                  "'{}'\n",

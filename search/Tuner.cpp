@@ -303,14 +303,6 @@ std::vector<size_t> paretoFront(const std::vector<PointSummary>& points) {
 
 namespace {
 
-/// What a round's slot holds once its point is evaluated (or found in the db).
-enum class SlotKind : char {
-  Empty,    ///< not filled (an evaluator bug if it reaches the reduction)
-  Feasible, ///< an ok record
-  Rejected, ///< a rejected record, kept for the db
-  Counted,  ///< a rejected record already counted and dropped (no db): nothing to reduce
-};
-
 /// Rejections by reason, counted where the records are made (each thread its own map), since the
 /// counts do not depend on the order; merged into the result at the end of the run.
 using RejectionCounts = tbb::enumerable_thread_specific<std::map<std::string, uint64_t>>;
@@ -385,11 +377,11 @@ struct Round {
   std::vector<uint64_t> ids;
   std::vector<Record> slots;                 ///< the records still to reduce
   std::vector<char> fromDb;                  ///< 1: the record came from the db
-  std::vector<SlotKind> kinds;               ///< what each slot holds
+  std::vector<char> counted;                 ///< 1: rejected, counted and dropped (no db)
   std::vector<std::optional<double>> scores; ///< the predicted time of each feasible point
 
   explicit Round(std::vector<uint64_t> proposed)
-      : ids(std::move(proposed)), slots(ids.size()), fromDb(ids.size(), 0), kinds(ids.size()),
+      : ids(std::move(proposed)), slots(ids.size()), fromDb(ids.size(), 0), counted(ids.size(), 0),
         scores(ids.size()) {}
 
   /// Puts position i's record in place (run by the threads, one position each). `keepRejected`:
@@ -397,15 +389,12 @@ struct Round {
   void place(size_t i, Record&& r, bool known, bool keepRejected, RejectionCounts& rejections) {
     fromDb[i] = known ? 1 : 0;
     if (r.ok()) {
-      kinds[i] = SlotKind::Feasible;
       scores[i] = r.predictedNs;
-    } else if (keepRejected) {
-      kinds[i] = SlotKind::Rejected;
-    } else {
+    } else if (!keepRejected) {
       // Without a db a rejected record only counts: it is counted and freed here, by the
       // threads, so the calling thread's reduction touches the feasible records alone.
       ++rejections.local()[r.reason];
-      kinds[i] = SlotKind::Counted;
+      counted[i] = 1;
       return;
     }
     slots[i] = std::move(r);
@@ -480,7 +469,7 @@ Expected<TuneResult> tune(const ir::Module& module, const ir::Device& device,
       });
     });
     for (size_t i = 0; i < round.ids.size(); ++i) {
-      if (round.kinds[i] == SlotKind::Counted) { // evaluated here, never from a db
+      if (round.counted[i]) { // evaluated here, never from a db
         ++result.evaluated;
         continue;
       }
