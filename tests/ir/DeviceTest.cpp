@@ -45,7 +45,8 @@ std::vector<std::string> linesOf(const std::string& text) {
 
 TEST(DeviceBuiltins, NamesAreSortedAndIncludeTheDefault) {
   std::vector<std::string> names = builtinDeviceNames();
-  EXPECT_EQ(names, (std::vector<std::string>{"blackhole_p150", "wormhole_b0", "wormhole_n300"}));
+  EXPECT_EQ(names, (std::vector<std::string>{"blackhole_p150", "blackhole_p150_140c", "wormhole_b0",
+                                             "wormhole_n300"}));
   EXPECT_NE(std::find(names.begin(), names.end(), kDefaultDevice), names.end());
 }
 
@@ -65,7 +66,8 @@ TEST(DeviceBuiltins, UnknownNameListsTheKnownOnes) {
   Expected<Device> device = builtinDevice("grayskull");
   ASSERT_FALSE(device.ok());
   EXPECT_NE(device.error().message.find("unknown device 'grayskull'"), std::string::npos);
-  EXPECT_NE(device.error().message.find("blackhole_p150, wormhole_b0, wormhole_n300"),
+  EXPECT_NE(device.error().message.find(
+                "blackhole_p150, blackhole_p150_140c, wormhole_b0, wormhole_n300"),
             std::string::npos);
 }
 
@@ -130,6 +132,36 @@ TEST(DeviceFacts, BlackholeP150) {
   EXPECT_EQ(bh.dram.measuredInterleavedGBps, 0); // not measured: the model takes the peak
   EXPECT_EQ(bh.noc.measuredMulticastBytesPerCycle, 24);
   EXPECT_EQ(bh.noc.measuredMulticastLinkedBytesPerCycle, 41);
+}
+
+// The 140-core firmware's p150 (the grid of tt-metal's GEMM_FLOPS P150 tables, 13 x 10): no column
+// harvested, one for dispatch. Only the grid (and the words about it) differs from blackhole_p150.
+TEST(DeviceFacts, BlackholeP150On140CoreFirmware) {
+  Device bh = mustLoad("blackhole_p150_140c");
+  EXPECT_EQ(bh.arch, "blackhole");
+  EXPECT_EQ(bh.grid.compute, (GridShape{10, 13}));
+  EXPECT_EQ(bh.grid.compute.cores(), 130);
+  EXPECT_EQ(bh.grid.physicalTensix, (GridShape{10, 14}));
+  // Translated columns are NoC0 columns (nothing harvested): 1..7, then 10..16 past DRAM/ARC/L2CPU.
+  const std::vector<int>& columns = bh.grid.translatedColumns;
+  ASSERT_GE(columns.size(), 13u);
+  for (size_t i = 1; i < columns.size(); ++i)
+    EXPECT_LT(columns[i - 1], columns[i]) << "translated column " << i;
+  EXPECT_EQ(columns.front(), 1);
+  EXPECT_EQ(columns[6], 7);
+  EXPECT_EQ(columns[7], 10);  // NoC columns 8 and 9 hold no Tensix cores
+  EXPECT_EQ(columns[12], 15); // the last compute column; 16 runs dispatch
+  EXPECT_EQ(bh.grid.translatedRows, mustLoad("blackhole_p150").grid.translatedRows);
+
+  json p140 = builtinJson("blackhole_p150_140c");
+  json p120 = builtinJson("blackhole_p150");
+  EXPECT_EQ(p140["name"].get<std::string>(), "blackhole_p150_140c");
+  for (const char* key : {"name", "grid", "notes", "sources"}) {
+    p140.erase(key);
+    p120.erase(key);
+  }
+  EXPECT_EQ(p140, p120) << "fields differ besides grid, notes and sources:\n"
+                        << json::diff(p120, p140).dump(2);
 }
 
 // An n300 chip is an n150 chip with one more harvested row: per-chip numbers match.
@@ -369,18 +401,21 @@ TEST(DeviceTable, OneAlignedRowPerDevice) {
   for (const std::string& name : builtinDeviceNames())
     devices.push_back(mustLoad(name));
   std::vector<std::string> lines = linesOf(formatDeviceTable(devices));
-  ASSERT_EQ(lines.size(), 4u);
+  ASSERT_EQ(lines.size(), 5u);
   EXPECT_EQ(lines[0].rfind("name", 0), 0u);
-  EXPECT_NE(lines[2].find("wormhole_b0"), std::string::npos);
+  EXPECT_NE(lines[2].find("blackhole_p150_140c"), std::string::npos);
+  EXPECT_NE(lines[3].find("wormhole_b0"), std::string::npos);
   // Columns line up: each row's grid and L1 cells start where their headers do.
   size_t gridColumn = lines[0].find("grid");
   size_t l1Column = lines[0].find("L1 KiB");
   EXPECT_EQ(lines[1].find("10x11"), gridColumn);
   EXPECT_EQ(lines[1].find("1536"), l1Column);
-  EXPECT_EQ(lines[2].find("8x8"), gridColumn);
-  EXPECT_EQ(lines[2].find("1464"), l1Column);
-  EXPECT_NE(lines[2].find("8/16"), std::string::npos);
-  EXPECT_EQ(lines[3].find("7x8"), gridColumn);
+  EXPECT_EQ(lines[2].find("10x13"), gridColumn);
+  EXPECT_EQ(lines[2].find("1536"), l1Column);
+  EXPECT_EQ(lines[3].find("8x8"), gridColumn);
+  EXPECT_EQ(lines[3].find("1464"), l1Column);
+  EXPECT_NE(lines[3].find("8/16"), std::string::npos);
+  EXPECT_EQ(lines[4].find("7x8"), gridColumn);
 }
 
 } // namespace
