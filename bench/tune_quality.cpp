@@ -5,11 +5,12 @@
 // device's 12 columns, when that template's family can take the row's config, else the row is
 // skipped and counted) with
 // M, K, N, DTYPE, FIDELITY, FP32_DEST_ACC, per_core_M and per_core_N bound as the sweep had them,
-// and in0_block_w, out_block_h, out_block_w and the `?` block count searched exhaustively
-// (search::tune, 2 threads). Then it classifies the pick against the two measured configs of the
-// shape: the sweep's fastest candidate ("best"), tt-mlir's rule (measured: within 5 % of best or
-// not), or unmeasured (a config no row timed: its time is not guessed). bench/tune_quality.md
-// has the table, the summary and the assumptions.
+// (and the sub-blocks to 1 x 1, which the planner re-picks), and in0_block_w, out_block_h,
+// out_block_w and the `?` block count searched exhaustively over the shipped templates' own
+// domains, unedited, as `ttlplan tune` would (search::tune, 2 threads). Then it classifies the pick
+// against the two measured configs of the shape: the sweep's fastest candidate ("best"), tt-mlir's
+// rule (measured: within 5 % of best or not), or unmeasured (a config no row timed: its time is not
+// guessed). bench/tune_quality.md has the table, the summary and the assumptions.
 //
 // Usage: tune_quality [--csv FILE] [--examples DIR] [--threads N] [--max-block-count N]
 //                     [--only TEXT]
@@ -130,54 +131,19 @@ std::optional<std::vector<Shape>> readSweep(const std::string& path, std::string
   return shapes;
 }
 
-// ---- the template -------------------------------------------------------------------------------
+// ---- the templates ------------------------------------------------------------------------------
 
-std::optional<std::string> readText(const std::string& path) {
-  std::ifstream in(path);
-  if (!in) return std::nullopt;
-  std::stringstream ss;
-  ss << in.rdbuf();
-  return ss.str();
-}
-
-// `text` with the value list of `ttl.param @name = [...]` replaced by `values`.
-std::optional<std::string> withDomain(std::string text, const std::string& name,
-                                      const std::vector<int64_t>& values) {
-  std::string key = "ttl.param @" + name + " = [";
-  size_t at = text.find(key);
-  if (at == std::string::npos) return std::nullopt;
-  size_t open = at + key.size();
-  size_t close = text.find(']', open);
-  if (close == std::string::npos) return std::nullopt;
-  return text.replace(open, close - open, fmt::format("{}", fmt::join(values, ", ")));
-}
-
-// The integer values of `ttl.param @name` in `text`.
-std::vector<int64_t> domainOf(const std::string& text, const std::string& name) {
-  std::vector<int64_t> out;
-  std::string key = "ttl.param @" + name + " = [";
-  size_t at = text.find(key);
-  if (at == std::string::npos) return out;
-  size_t open = at + key.size();
-  std::stringstream list(text.substr(open, text.find(']', open) - open));
-  std::string item;
-  while (std::getline(list, item, ','))
-    out.push_back(std::stoll(item));
-  return out;
-}
-
-std::vector<int64_t> divisors(uint64_t n, uint64_t upTo) {
-  std::vector<int64_t> out;
-  for (uint64_t d = 1; d <= std::min(n, upTo); ++d)
-    if (n % d == 0) out.push_back(int64_t(d));
-  return out;
-}
-
-std::vector<int64_t> unite(std::vector<int64_t> a, const std::vector<int64_t>& b) {
-  a.insert(a.end(), b.begin(), b.end());
-  std::sort(a.begin(), a.end());
-  a.erase(std::unique(a.begin(), a.end()), a.end());
-  return a;
+// The shipped template `path`, parsed and verified as `ttlplan tune` reads it (nothing edited);
+// null with `error` when it does not load.
+std::unique_ptr<ir::Module> loadTemplate(const std::string& path, std::string& error) {
+  ir::DiagnosticEngine diags;
+  std::unique_ptr<ir::Module> module = ir::parseFile(path, diags);
+  if (!module || !ir::verify(*module, diags)) {
+    for (const auto& d : diags.diagnostics())
+      error += d.message + "; ";
+    return nullptr;
+  }
+  return module;
 }
 
 // ---- one shape ----------------------------------------------------------------------------------
@@ -269,46 +235,12 @@ struct Settings {
   int maxBlockCount = 4;
 };
 
-Outcome tuneShape(const Shape& s, const std::string& templateText, const ir::Device& device,
+Outcome tuneShape(const Shape& s, const ir::Module& module, const ir::Device& device,
                   const Settings& settings) {
   Outcome out;
   out.shape = &s;
-  const uint64_t kt = s.k / 32;
-  // Domains: the template's, widened by the values the sweep's candidate set allows (divisors of
-  // per_core_M / per_core_N for the blocks, divisors of Kt up to 32 for in0_block_w); the bound
-  // knobs get exactly their value.
-  std::string text = templateText;
-  std::map<std::string, std::vector<int64_t>> domains = {
-      {"M", {int64_t(s.m)}},
-      {"K", {int64_t(s.k)}},
-      {"N", {int64_t(s.n)}},
-      {"per_core_M", {s.perCoreM}},
-      {"per_core_N", {s.perCoreN}},
-      {"out_subblock_h", {1}},
-      {"out_subblock_w", {1}},
-      {"in0_block_w", unite(domainOf(text, "in0_block_w"), divisors(kt, 32))},
-      {"out_block_h", unite(domainOf(text, "out_block_h"), divisors(s.perCoreM, s.perCoreM))},
-      {"out_block_w", unite(domainOf(text, "out_block_w"), divisors(s.perCoreN, s.perCoreN))},
-  };
-  // The 1-D template's layout: the device's columns to a row, as the sweep ran it.
-  if (s.family != "2d") domains["grid_x"] = {int64_t(device.grid.compute.columns)};
-  for (const auto& [name, values] : domains) {
-    std::optional<std::string> next = withDomain(text, name, values);
-    if (!next) {
-      out.skipped = "the template has no ttl.param @" + name;
-      return out;
-    }
-    text = *next;
-  }
-  ir::DiagnosticEngine diags;
-  std::unique_ptr<ir::Module> module = ir::parseSource(text, s.id + ".ttl", diags);
-  if (!module || !ir::verify(*module, diags)) {
-    std::string msg;
-    for (const auto& d : diags.diagnostics())
-      msg += d.message + "; ";
-    out.skipped = "the widened template does not parse/verify: " + msg;
-    return out;
-  }
+  // What a user tuning this shape binds: the problem, the sweep's per-core split and its data
+  // types; every other knob keeps the template's domain (ttnn's candidate space for the shape).
   ir::Binding fixed;
   fixed["M"] = int64_t(s.m);
   fixed["K"] = int64_t(s.k);
@@ -328,7 +260,7 @@ Outcome tuneShape(const Shape& s, const std::string& templateText, const ir::Dev
   options.threads = settings.threads;
   options.top = 1u << 20; // keep every feasible record: ties and the best config's model rank
   options.plan.maxBlockCount = settings.maxBlockCount;
-  Expected<search::TuneResult> result = search::tune(*module, device, fixed, options);
+  Expected<search::TuneResult> result = search::tune(module, device, fixed, options);
   if (!result) {
     out.skipped = "tune: " + result.error().message;
     return out;
@@ -366,7 +298,7 @@ Outcome tuneShape(const Shape& s, const std::string& templateText, const ir::Dev
                            {"out_block_h", int64_t(c.h)},
                            {"out_block_w", int64_t(c.bw)}};
       if (!bcDim.empty()) point[bcDim] = bc;
-      search::Record r = search::evaluatePoint(*module, device, point, fixed, options.plan, &cache);
+      search::Record r = search::evaluatePoint(module, device, point, fixed, options.plan, &cache);
       if (r.ok() && r.predictedNs) {
         if (!e.ns || *r.predictedNs < *e.ns) e.ns = r.predictedNs;
       } else if (e.why.empty()) {
@@ -489,10 +421,14 @@ int main(int argc, char** argv) {
     fmt::print(stderr, "tune_quality: {}\n", error);
     return 1;
   }
-  std::optional<std::string> t2d = readText(settings.examples + "/matmul_2d_template.ttl");
-  std::optional<std::string> t1d = readText(settings.examples + "/matmul_1d_template.ttl");
+  std::string loadError;
+  std::unique_ptr<ir::Module> t2d =
+      loadTemplate(settings.examples + "/matmul_2d_template.ttl", loadError);
+  std::unique_ptr<ir::Module> t1d =
+      loadTemplate(settings.examples + "/matmul_1d_template.ttl", loadError);
   if (!t2d || !t1d) {
-    fmt::print(stderr, "tune_quality: cannot read the templates under {}\n", settings.examples);
+    fmt::print(stderr, "tune_quality: the templates under {} do not load: {}\n", settings.examples,
+               loadError);
     return 1;
   }
   Expected<ir::Device> device = ir::builtinDevice("blackhole_p150");

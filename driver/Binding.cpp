@@ -13,6 +13,7 @@
 #include "ttlplan/search/baselines/TtnnBinding.h"
 #include "ttlplan/search/cost/Model.h"
 
+#include <algorithm>
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 #include <optional>
@@ -86,7 +87,9 @@ Result<Pick> tuneBest(const ir::Module& module, const ir::Device& device, const 
                                  "DB"));
     return e;
   }
-  size_t counts = space->dimensions().size() - std::min(space->dimensions().size(), unbound);
+  size_t counts = size_t(std::count_if(
+      space->dimensions().begin(), space->dimensions().end(),
+      [](const search::Dimension& d) { return search::isBlockCountDimension(d.name); }));
   std::string what = plural(unbound, "unbound knob");
   if (counts) what += " and " + plural(counts, "block count");
   return Pick{result->top.front(),

@@ -13,8 +13,8 @@ constexpr TypeKind kNone = TypeKind::Opaque;
 constexpr OpDef kOps[] = {
     // Structure.
     {"builtin.module", "a TTL file: params and kernels", F::Module, P::Anywhere, 0, 0, 1, kNone},
-    {"ttl.param", "a tunable knob: a symbol and its candidate values", F::Param, P::ModuleBody, 0,
-     0, 0, kNone},
+    {"ttl.param", "a tunable knob: a symbol and its domain (its candidate values)", F::Param,
+     P::ModuleBody, 0, 0, 0, kNone},
     {"ttl.kernel", "a kernel: arguments, grid, work items, resources and threads", F::Kernel,
      P::ModuleBody, 0, 0, 1, kNone},
     {"func.func",
@@ -301,7 +301,7 @@ std::string_view syntaxOf(AsmFormat format) {
     return "[private] @name(%a: T [{..}], ...) [-> T | -> (T [{..}], ...)] [attributes {..}] "
            "[{ ... }]";
   case AsmFormat::Param:
-    return "@name = [v0, v1, ...] [{..}]";
+    return "@name = [v0, v1, ...] or range(..) or divisors(..) [{problem}]";
   case AsmFormat::Thread:
     return "{ ... } [{..}]";
   case AsmFormat::WorkLoop:

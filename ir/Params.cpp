@@ -3,6 +3,7 @@
 #include "ttlplan/ir/Attributes.h"
 
 #include <algorithm>
+#include <fmt/format.h>
 #include <unordered_map>
 #include <unordered_set>
 
@@ -136,10 +137,13 @@ void collectKnobsAt(const Value* value, std::set<std::string>& knobs, int depth,
 bool forEachFrom(const std::vector<const Param*>& knobs, size_t i, Binding& binding,
                  const std::function<bool(const Binding&)>& visit) {
   if (i == knobs.size()) return visit(binding);
-  for (const KnobValue& v : knobs[i]->values) {
-    binding[knobs[i]->name] = v;
-    if (!forEachFrom(knobs, i + 1, binding, visit)) return false;
-  }
+  Expected<std::vector<KnobValue>> values = knobs[i]->domain.values(binding);
+  if (values)
+    for (const KnobValue& v : *values) {
+      binding[knobs[i]->name] = v;
+      if (!forEachFrom(knobs, i + 1, binding, visit)) return false;
+    }
+  binding.erase(knobs[i]->name);
   return true;
 }
 
@@ -154,15 +158,34 @@ std::vector<Param> collectParams(const Module& module) {
     p.op = op.get();
     Attribute name = op->attribute("sym_name");
     if (name.is(AttrKind::String) || name.is(AttrKind::SymbolRef)) p.name = name.stringValue();
-    Attribute values = op->attribute("values");
-    if (values.is(AttrKind::Array))
-      for (const Attribute& v : values.elements()) {
-        if (v.is(AttrKind::Integer)) p.values.push_back(v.intValue());
-        if (v.is(AttrKind::String)) p.values.push_back(KnobValue::symbol(v.stringValue()));
-      }
+    // A malformed domain reads as an empty list, which the verifier reports.
+    Expected<KnobDomain> domain = KnobDomain::fromAttributes(
+        op->attribute("values"), op->attribute("range"), op->attribute("divisors"));
+    if (domain) p.domain = std::move(*domain);
+    Attribute problem = op->attribute("problem");
+    p.problem = problem.is(AttrKind::Unit) || (problem.is(AttrKind::Bool) && problem.boolValue());
     out.push_back(std::move(p));
   }
   return out;
+}
+
+Status checkProblemKnobsBound(const std::vector<Param>& params, const Binding& binding) {
+  std::vector<const Param*> unbound;
+  for (const Param& p : params)
+    if (p.problem && !binding.count(p.name) && findParam(params, p.name) == &p)
+      unbound.push_back(&p);
+  if (unbound.empty()) return Status::success();
+  std::string names, example, detail;
+  for (const Param* p : unbound) {
+    names += (names.empty() ? "@" : ", @") + p->name;
+    example += (example.empty() ? "" : ",") + p->name + "=VALUE";
+    detail += fmt::format("\n  @{} = {} ({})", p->name, p->domain.str(), p->op->location().str());
+  }
+  return Error{fmt::format("{} {} problem knob{} (the problem's sizes and types, which the search "
+                           "never chooses): bind {} with --bind {}{}",
+                           names, unbound.size() == 1 ? "is a" : "are",
+                           unbound.size() == 1 ? "" : "s", unbound.size() == 1 ? "it" : "them",
+                           example, detail)};
 }
 
 const Param* findParam(const std::vector<Param>& params, const std::string& name) {
@@ -401,30 +424,32 @@ std::optional<DataType> resolveDataType(const Type& tile, const Binding& binding
   return parseDataType(it->second.symbol());
 }
 
-std::string Param::domain() const {
-  std::string out;
-  for (const KnobValue& v : values)
-    out += (out.empty() ? "" : ", ") + v.str();
-  return "[" + out + "]";
+Expected<bool> Param::allows(const KnobValue& value, const Binding& binding) const {
+  Expected<bool> in = domain.contains(value, binding);
+  if (!in) return Error{fmt::format("the domain of @{}, {}", name, in.error().message)};
+  return in;
 }
 
-bool Param::allows(const KnobValue& value) const {
-  return std::find(values.begin(), values.end(), value) != values.end();
+Expected<std::vector<KnobValue>> Param::values(const Binding& binding) const {
+  Expected<std::vector<KnobValue>> v = domain.values(binding);
+  if (!v) return Error{fmt::format("the domain of @{}, {}", name, v.error().message)};
+  return v;
 }
 
-uint64_t countBindings(const std::vector<const Param*>& knobs, uint64_t cap) {
+std::optional<uint64_t> countListBindings(const std::vector<const Param*>& knobs, uint64_t cap) {
   uint64_t count = 1;
   for (const Param* p : knobs) {
-    count *= p->values.size();
+    if (p->domain.kind() != KnobDomain::Kind::List) return std::nullopt;
+    count *= p->domain.listValues().size();
     if (count == 0) return 0;
-    if (count > cap) return cap + 1;
+    if (count > cap) count = cap + 1;
   }
   return count;
 }
 
-bool forEachBinding(const std::vector<const Param*>& knobs,
+bool forEachBinding(const std::vector<const Param*>& knobs, const Binding& base,
                     const std::function<bool(const Binding&)>& visit) {
-  Binding binding;
+  Binding binding = base;
   return forEachFrom(knobs, 0, binding, visit);
 }
 

@@ -3,6 +3,7 @@
 // knob), and constant folding of index/i1 expressions built from `ttl.param_value`, constants and
 // `arith` ops under a binding. The verifier uses them to fold `ttl.require`; the search uses them
 // to instantiate templates.
+#include "ttlplan/ir/KnobDomain.h"
 #include "ttlplan/ir/KnobValue.h"
 #include "ttlplan/ir/Operation.h"
 
@@ -17,22 +18,28 @@
 
 namespace ttlplan::ir {
 
-/// One `ttl.param @NAME = [v0, v1, ...]`.
+/// One `ttl.param @NAME = DOMAIN [{problem}]`.
 struct Param {
-  std::string name;              ///< without '@'
-  std::vector<KnobValue> values; ///< the candidates: integers, or symbols (`bf16`, `HiFi4`)
-  Operation* op = nullptr;       ///< the defining `ttl.param`
+  std::string name;     ///< without '@'
+  KnobDomain domain;    ///< the values a binding may give it (KnobDomain)
+  bool problem = false; ///< a problem knob (`{problem}`): the user binds it, the search never does
+  Operation* op = nullptr; ///< the defining `ttl.param`
 
   /// True when the knob's values are symbols (the verifier rejects a mix).
-  bool isSymbolic() const { return !values.empty() && values.front().isSymbol(); }
-  /// "[1, 2, 4]" or "[bf16, bfp8_b]".
-  std::string domain() const;
-  /// True when `value` is one of the candidates.
-  bool allows(const KnobValue& value) const;
+  bool isSymbolic() const { return domain.isSymbolic(); }
+  /// True when `value` is in the domain under `binding` (which binds the knobs the domain
+  /// reads). Error: the domain does not evaluate under `binding` (the message names the knob).
+  Expected<bool> allows(const KnobValue& value, const Binding& binding = {}) const;
+  /// The domain's values under `binding`; Error as KnobDomain::values(), naming the knob.
+  Expected<std::vector<KnobValue>> values(const Binding& binding = {}) const;
 };
 
 /// The `ttl.param` ops directly in the module body, in order (duplicates included).
 std::vector<Param> collectParams(const Module& module);
+
+/// Every problem knob of `params` (`{problem}`) is bound in `binding`; the Error names the unbound
+/// ones, their domains and where they are declared, and says to bind them.
+Status checkProblemKnobsBound(const std::vector<Param>& params, const Binding& binding);
 
 /// The first param named `name`, or null.
 const Param* findParam(const std::vector<Param>& params, const std::string& name);
@@ -152,12 +159,16 @@ std::optional<int64_t> resolveDim(const Dim& dim, const Binding& binding);
 /// data type; nullopt otherwise.
 std::optional<DataType> resolveDataType(const Type& tile, const Binding& binding);
 
-/// Number of bindings of `knobs` (the product of their value counts), saturating at `cap + 1`.
-uint64_t countBindings(const std::vector<const Param*>& knobs, uint64_t cap);
+/// Number of bindings of `knobs` when each has a list domain (the product of their lengths),
+/// saturating at `cap + 1`; nullopt when a domain is computed (range, divisors).
+std::optional<uint64_t> countListBindings(const std::vector<const Param*>& knobs, uint64_t cap);
 
-/// Calls `visit` for each binding of `knobs` (Cartesian product, first knob slowest) until it
-/// returns false. Returns false when stopped early.
-bool forEachBinding(const std::vector<const Param*>& knobs,
+/// Calls `visit` for each binding of `knobs` that extends `base` (Cartesian product in the order
+/// of `knobs`, first knob slowest; each domain evaluated under `base` and the knobs before it, so
+/// a knob must come after the knobs its domain reads), until it returns false. A prefix under
+/// which a domain is empty or does not evaluate has no bindings. The bindings passed include
+/// `base`. Returns false when stopped early.
+bool forEachBinding(const std::vector<const Param*>& knobs, const Binding& base,
                     const std::function<bool(const Binding&)>& visit);
 
 } // namespace ttlplan::ir

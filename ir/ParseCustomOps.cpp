@@ -294,8 +294,20 @@ bool Parser::parseParam(OpState& state) {
   state.attributes.push_back({"sym_name", Attribute::string(tok_.text)});
   consume();
   if (!expect(TokenKind::Equal, "after the knob name")) return false;
+  if (is(TokenKind::BareIdent) && isKnobDomainFunction(tok_.text)) { // range(..), divisors(..)
+    size_t p = tok_.offset;
+    std::string message;
+    KnobDomain domain = parseKnobDomainCall(lexer_.source(), p, message);
+    if (!message.empty()) return error(p, message);
+    lexer_.resetTo(p);
+    consume();
+    for (NamedAttribute& a : domain.toAttributes())
+      state.attributes.push_back(std::move(a));
+    return parseOptionalAttrDict(state.attributes);
+  }
   if (!is(TokenKind::LSquare))
-    return error("a knob's values must be a list like [1, 2, 4] or [bf16, bfp8_b]");
+    return error("a knob's domain must be a list like [1, 2, 4] or [bf16, bfp8_b], "
+                 "range(start, stop, step) or divisors(n)");
   consume();
   std::vector<Attribute> values;
   while (!is(TokenKind::RSquare)) {

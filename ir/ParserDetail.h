@@ -1,6 +1,7 @@
 #pragma once
 // Internal to the parser: the Parser class, whose parts live in Parser.cpp (values, regions,
 // ops, top level), ParseTypes.cpp, ParseAttributes.cpp and ParseCustomOps.cpp.
+#include "ttlplan/ir/KnobDomain.h"
 #include "ttlplan/ir/Lexer.h"
 #include "ttlplan/ir/OpRegistry.h"
 #include "ttlplan/ir/Parser.h"

@@ -1,5 +1,6 @@
 #include "ttlplan/ir/Printer.h"
 
+#include "ttlplan/ir/KnobDomain.h"
 #include "ttlplan/ir/OpRegistry.h"
 
 #include <algorithm>
@@ -74,7 +75,10 @@ bool canPrintCustom(const Operation& op) {
            entryAttrs("res_attrs", numResults);
   }
   case AsmFormat::Param:
-    return stringAttr("sym_name") && op.attribute("values").is(AttrKind::Array);
+    return stringAttr("sym_name") &&
+           KnobDomain::fromAttributes(op.attribute("values"), op.attribute("range"),
+                                      op.attribute("divisors"))
+               .ok();
   case AsmFormat::Thread:
   case AsmFormat::ScfIf:
     if (def->format == AsmFormat::ScfIf && op.operand(0)->type() != Type::integer(1)) return false;
@@ -181,7 +185,7 @@ std::vector<std::string_view> elidedAttributes(AsmFormat format) {
   case AsmFormat::Func:
     return {"sym_name", "sym_visibility", "function_type", "arg_attrs", "res_attrs"};
   case AsmFormat::Param:
-    return {"sym_name", "values"};
+    return {"sym_name", "values", "range", "divisors"};
   case AsmFormat::CreatePipe:
     return {"static_coords"};
   case AsmFormat::ParamValue:
@@ -613,8 +617,12 @@ void Printer::printCustom(Operation& op) {
     printFunc(op);
     return;
   case AsmFormat::Param:
-    out_ += fmt::format(" @{} = {}", keyOrString(op.attribute("sym_name").stringValue()),
-                        paramValues(op.attribute("values")));
+    out_ +=
+        fmt::format(" @{} = {}", keyOrString(op.attribute("sym_name").stringValue()),
+                    op.attribute("values") ? paramValues(op.attribute("values"))
+                                           : KnobDomain::fromAttributes({}, op.attribute("range"),
+                                                                        op.attribute("divisors"))
+                                                 ->str());
     attrDict(op, elided, false);
     return;
   case AsmFormat::Thread:

@@ -7,6 +7,7 @@
 #include "ttlplan/ir/Params.h"
 #include "ttlplan/ir/VerifierDetail.h"
 
+#include <algorithm>
 #include <fmt/format.h>
 #include <map>
 #include <set>
@@ -20,7 +21,7 @@ constexpr uint64_t kMaxBindings = 100000;
 
 // ---- declarations -------------------------------------------------------------------------
 
-void checkParamValues(const Operation& op, const std::string& name, DiagnosticEngine& diags) {
+void checkListValues(const Operation& op, const std::string& name, DiagnosticEngine& diags) {
   Attribute values = op.attribute("values");
   if (!values.is(AttrKind::Array) || values.elements().empty())
     return (void)diags.error(op.location(), fmt::format("knob @{} needs a non-empty list of "
@@ -46,6 +47,50 @@ void checkParamValues(const Operation& op, const std::string& name, DiagnosticEn
   }
 }
 
+/// A computed domain (range, divisors) reads knobs declared before it; when it reads none it is
+/// evaluated here: it must evaluate, and a searched knob's must be small enough to list and not
+/// empty.
+void checkComputedDomain(const Param& p, const std::vector<Param>& params, size_t index,
+                         DiagnosticEngine& diags) {
+  std::set<std::string> reads;
+  p.domain.collectKnobs(reads);
+  // An unknown or symbol knob is reported where references are checked.
+  for (const std::string& k : reads) {
+    const Param* q = findParam(params, k);
+    size_t at = q ? size_t(q - params.data()) : 0;
+    if (!q || at < index) continue;
+    diags
+        .error(p.op->location(),
+               fmt::format("the domain of @{}, {}, reads @{}, which is {}; a domain may read "
+                           "only knobs declared before it (declare @{} first)",
+                           p.name, p.domain.str(), k, at == index ? "itself" : "declared after it",
+                           k))
+        .note(q->op->location(), fmt::format("@{} is declared here", k));
+  }
+  if (!reads.empty()) return;
+  // Nothing to bind: evaluate it now. A problem knob is never listed, so its size is free.
+  if (p.problem) {
+    if (Expected<bool> ok = p.domain.contains(KnobValue(int64_t(0)), {}); !ok)
+      diags.error(p.op->location(), fmt::format("knob @{}: {}", p.name, ok.error().message));
+    return;
+  }
+  Expected<std::vector<KnobValue>> values = p.domain.values({});
+  if (!values)
+    diags.error(p.op->location(), fmt::format("knob @{}: {}", p.name, values.error().message));
+  else if (values->empty())
+    diags.error(p.op->location(), fmt::format("the domain of @{}, {}, is empty; give it at least "
+                                              "one value",
+                                              p.name, p.domain.str()));
+}
+
+void checkProblemAttribute(const Param& p, DiagnosticEngine& diags) {
+  Attribute a = p.op->attribute("problem");
+  if (a && !a.is(AttrKind::Unit) && !a.is(AttrKind::Bool))
+    diags.error(p.op->location(), fmt::format("the problem attribute of @{} takes no value: "
+                                              "write {{problem}}",
+                                              p.name));
+}
+
 void checkDeclarations(const std::vector<Param>& params, DiagnosticEngine& diags) {
   for (size_t i = 0; i < params.size(); ++i) {
     const Param& p = params[i];
@@ -62,7 +107,15 @@ void checkDeclarations(const std::vector<Param>& params, DiagnosticEngine& diags
           .note(first->op->location(), "the first declaration is here");
       continue;
     }
-    checkParamValues(*p.op, p.name, diags);
+    checkProblemAttribute(p, diags);
+    Expected<KnobDomain> domain = KnobDomain::fromAttributes(
+        p.op->attribute("values"), p.op->attribute("range"), p.op->attribute("divisors"));
+    if (!domain)
+      diags.error(p.op->location(), fmt::format("knob @{}: {}", p.name, domain.error().message));
+    else if (domain->kind() == KnobDomain::Kind::List)
+      checkListValues(*p.op, p.name, diags);
+    else
+      checkComputedDomain(p, params, i, diags);
   }
 }
 
@@ -129,7 +182,17 @@ Uses referencedKnobs(Operation& op) {
 
 /// The first value of `p` that `need` rejects, or empty when all fit.
 std::string misfit(const Param& p, Need need) {
-  for (const KnobValue& v : p.values) {
+  if (p.domain.kind() != KnobDomain::Kind::List) {
+    if (need == Need::Integer) return {};
+    // A computed domain holds integers: 0 or 1 only where it evaluates to a subset of them.
+    Expected<std::vector<KnobValue>> values = p.domain.values({});
+    if (need == Need::ZeroOrOne && values &&
+        std::all_of(values->begin(), values->end(),
+                    [](const KnobValue& v) { return v.integer() == 0 || v.integer() == 1; }))
+      return {};
+    return p.domain.str();
+  }
+  for (const KnobValue& v : p.domain.listValues()) {
     bool ok = need == Need::Integer     ? v.isInteger()
               : need == Need::ZeroOrOne ? v.isInteger() && (v.integer() == 0 || v.integer() == 1)
               : need == Need::DataType  ? v.isSymbol() && parseDataType(v.symbol()).has_value()
@@ -170,7 +233,8 @@ void checkReferences(Module& module, const std::vector<Param>& params, Diagnosti
                      fmt::format("knob @{} is used here where {} is needed, but its value {} is "
                                  "not; use a knob whose values fit",
                                  name, needText(need), bad))
-              .note(p->op->location(), fmt::format("@{} = {} is declared here", name, p->domain()));
+              .note(p->op->location(),
+                    fmt::format("@{} = {} is declared here", name, p->domain.str()));
           break;
         }
     }
@@ -228,7 +292,7 @@ std::string knobList(const std::vector<const Param*>& knobs) {
 bool satisfiable(const std::vector<Operation*>& conditions,
                  const std::vector<const Param*>& knobs) {
   bool found = false;
-  forEachBinding(knobs, [&](const Binding& binding) {
+  forEachBinding(knobs, {}, [&](const Binding& binding) {
     for (const Operation* r : conditions)
       if (foldRequire(*r, binding) == std::optional<bool>(false)) return true;
     found = true;
@@ -246,8 +310,9 @@ bool checkRequire(Operation& require, const std::vector<Param>& params, Diagnost
                                     "remove the ttl.require");
     return false;
   }
-  uint64_t count = countBindings(knobs, kMaxBindings);
-  if (count == 0 || count > kMaxBindings) return true; // bad declarations are reported already
+  // Only list domains are searched here (a computed one may be large or read other knobs).
+  std::optional<uint64_t> count = countListBindings(knobs, kMaxBindings);
+  if (!count || *count == 0 || *count > kMaxBindings) return true; // bad ones reported already
   if (satisfiable({&require}, knobs)) return true;
   auto d = diags.error(require.location(), fmt::format("no binding of {} satisfies this "
                                                        "requirement",
@@ -270,8 +335,8 @@ void checkKernelRequires(Operation& kernel, const std::vector<Param>& params,
   std::vector<const Param*> knobs;
   if (!allOk || conditions.size() < 2 || !knobsOf(conditions, params, knobs) || knobs.empty())
     return;
-  uint64_t count = countBindings(knobs, kMaxBindings);
-  if (count == 0 || count > kMaxBindings || satisfiable(conditions, knobs)) return;
+  std::optional<uint64_t> count = countListBindings(knobs, kMaxBindings);
+  if (!count || *count == 0 || *count > kMaxBindings || satisfiable(conditions, knobs)) return;
   auto d = diags.error(kernel.location(),
                        fmt::format("no binding of {} satisfies all ttl.require of this kernel "
                                    "together",

@@ -30,7 +30,10 @@ Expected<ir::Binding> parseBindingList(const std::string& text);
 /// Why a binding is not legal: the first `ttl.require` that does not hold, or the first knob
 /// expression that does not evaluate (division by zero, inexact '/').
 struct BindingFailure {
-  bool require = false;           ///< a ttl.require (else a knob expression)
+  /// "domain" (a knob's value is not in its domain, or a dependent domain is empty or does not
+  /// evaluate), "require" (a ttl.require) or "knob-expression" (an expression that does not
+  /// evaluate): the tuner's rejection reason.
+  std::string reason;
   std::string location;           ///< file:line:col of the op
   std::string message;            ///< "LOC: error: ttl.require does not hold"
   std::vector<std::string> knobs; ///< the knobs the failing condition or expression reads
@@ -41,17 +44,23 @@ struct BindingFailure {
 class BindingChecker {
 public:
   explicit BindingChecker(const ir::Module& module);
-  /// nullopt when every ttl.require folds to true and every knob expression evaluates.
+  /// nullopt when every knob whose domain reads other knobs has a value in it (or, unbound, a
+  /// domain that is not empty), every ttl.require folds to true and every knob expression
+  /// evaluates. The other knobs' domains are not read: a Space takes its values from them.
   std::optional<BindingFailure> check(const ir::Binding& binding) const;
 
 private:
+  std::optional<BindingFailure> checkDomains(const ir::Binding& binding) const;
+
+  std::vector<ir::Param> dependent_; ///< the knobs whose domains read other knobs
   std::vector<ir::Operation*> requires_;
   ir::CompiledValues conditions_; ///< root i: the condition of requires_[i]
   std::vector<std::pair<ir::KnobExpr, ir::Operation*>> exprs_;
 };
 
-/// Every knob of `requested` exists among `params` and its value is in the knob's domain; the
-/// error names the knob, the value and the domain (as `--bind` reports it).
+/// Every knob of `requested` exists among `params` and its value is in the knob's domain (where
+/// the domain reads only knobs of `requested`; the others are checked per binding); the error
+/// names the knob, the value and the domain (as `--bind` reports it).
 Status checkRequested(const std::vector<ir::Param>& params, const ir::Binding& requested);
 
 /// With no knobs: the empty binding. Otherwise the knobs in `requested` (a partial binding,

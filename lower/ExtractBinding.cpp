@@ -81,6 +81,31 @@ std::vector<KnobUse> knobExpressions(const ir::Module& module) {
 
 } // namespace
 
+namespace {
+
+/// " = [1, 2, 4] under per_core_M=4" for a domain that reads knobs of `binding`, else "".
+std::string evaluatedDomain(const ir::Param& p, const ir::Binding& binding) {
+  std::set<std::string> reads;
+  p.domain.collectKnobs(reads);
+  if (reads.empty()) return {};
+  ir::Binding used;
+  for (const std::string& k : reads)
+    if (auto it = binding.find(k); it != binding.end()) used.insert(*it);
+  Expected<std::vector<ir::KnobValue>> values = p.domain.values(binding);
+  if (!values || values->size() > 16) return fmt::format(" under {}", ir::str(used));
+  return fmt::format(" = {} under {}", ir::KnobDomain::list(*values).str(), ir::str(used));
+}
+
+/// True when every knob `p`'s domain reads is bound in `binding`.
+bool readsOnly(const ir::Param& p, const ir::Binding& binding) {
+  std::set<std::string> reads;
+  p.domain.collectKnobs(reads);
+  return std::all_of(reads.begin(), reads.end(),
+                     [&](const std::string& k) { return binding.count(k) != 0; });
+}
+
+} // namespace
+
 Status checkRequested(const std::vector<ir::Param>& params, const ir::Binding& requested) {
   for (const auto& [name, value] : requested) {
     const ir::Param* p = ir::findParam(params, name);
@@ -91,12 +116,18 @@ Status checkRequested(const std::vector<ir::Param>& params, const ir::Binding& r
       return Error{fmt::format("--bind: the module has no knob @{}; its knobs are {}", name,
                                known.empty() ? "none" : known)};
     }
-    if (p->allows(value)) continue;
+    if (!readsOnly(*p, requested)) continue; // checked with the rest of each binding
+    Expected<bool> allowed = p->allows(value, requested);
+    if (!allowed)
+      return Error{fmt::format("--bind: {}={}: {} ({})", name, value.str(), allowed.error().message,
+                               p->op->location().str())};
+    if (*allowed) continue;
     std::string kind = value.isSymbol() && !p->isSymbolic()   ? " (a symbol for an integer knob)"
                        : !value.isSymbol() && p->isSymbolic() ? " (an integer for a symbol knob)"
                                                               : "";
-    return Error{fmt::format("--bind: {}={} is not a value of @{}{}; its domain is {} ({})", name,
-                             value.str(), name, kind, p->domain(), p->op->location().str())};
+    return Error{fmt::format("--bind: {}={} is not a value of @{}{}; its domain is {}{} ({})", name,
+                             value.str(), name, kind, p->domain.str(),
+                             evaluatedDomain(*p, requested), p->op->location().str())};
   }
   return Status::success();
 }
@@ -142,6 +173,8 @@ Expected<ir::Binding> parseBindingList(const std::string& text) {
 }
 
 BindingChecker::BindingChecker(const ir::Module& module) : requires_(requires_Of(module)) {
+  for (ir::Param& p : ir::collectParams(module))
+    if (p.domain.isDependent()) dependent_.push_back(std::move(p));
   // The conditions compiled once: the tuner checks every point of a space against them.
   std::vector<const ir::Value*> conditions;
   for (ir::Operation* r : requires_)
@@ -151,14 +184,48 @@ BindingChecker::BindingChecker(const ir::Module& module) : requires_(requires_Of
     exprs_.push_back({std::move(use.expr), use.op});
 }
 
+std::optional<BindingFailure> BindingChecker::checkDomains(const ir::Binding& binding) const {
+  for (const ir::Param& p : dependent_) {
+    auto it = binding.find(p.name);
+    std::string problem;
+    if (it != binding.end()) {
+      Expected<bool> allowed = p.allows(it->second, binding);
+      if (!allowed)
+        problem = allowed.error().message;
+      else if (!*allowed)
+        problem = fmt::format("{}={} is not in the domain of @{}, {}{}", p.name, it->second.str(),
+                              p.name, p.domain.str(), evaluatedDomain(p, binding));
+    } else {
+      Expected<std::vector<ir::KnobValue>> values = p.values(binding);
+      if (!values)
+        problem = values.error().message;
+      else if (values->empty())
+        problem = fmt::format("the domain of @{}, {}, is empty{}", p.name, p.domain.str(),
+                              evaluatedDomain(p, binding));
+    }
+    if (problem.empty()) continue;
+    BindingFailure f;
+    f.reason = "domain";
+    f.location = p.op->location().str();
+    f.message = fmt::format("{}: error: {}", f.location, problem);
+    std::set<std::string> knobs{p.name};
+    p.domain.collectKnobs(knobs);
+    f.knobs.assign(knobs.begin(), knobs.end());
+    return f;
+  }
+  return std::nullopt;
+}
+
 std::optional<BindingFailure> BindingChecker::check(const ir::Binding& binding) const {
+  if (!dependent_.empty())
+    if (std::optional<BindingFailure> f = checkDomains(binding)) return f;
   std::vector<std::optional<int64_t>> values;
   conditions_.run(conditions_.knobValues(binding), {}, values);
   for (size_t i = 0; i < requires_.size(); ++i) {
     if (values[i] && (*values[i] & 1) != 0) continue; // an i1: as ir::foldRequire reads it
     ir::Operation* r = requires_[i];
     BindingFailure f;
-    f.require = true;
+    f.reason = "require";
     f.location = r->location().str();
     f.message = fmt::format("{}: error: ttl.require does not hold", f.location);
     std::set<std::string> knobs;
@@ -170,6 +237,7 @@ std::optional<BindingFailure> BindingChecker::check(const ir::Binding& binding) 
   for (const auto& [expr, op] : exprs_)
     if (Expected<int64_t> v = expr.evaluate(binding); !v) {
       BindingFailure f;
+      f.reason = "knob-expression";
       f.location = op->location().str();
       f.message = fmt::format("{}: error: {}", f.location, v.error().message);
       std::set<std::string> knobs;
@@ -192,6 +260,7 @@ Expected<ChosenBinding> chooseBinding(const ir::Module& module,
   };
   ir::Binding fixed = requested ? *requested : ir::Binding{};
   if (Status s = checkRequested(params, fixed); !s) return s.error();
+  if (Status s = ir::checkProblemKnobsBound(params, fixed); !s) return s.error();
   std::vector<const ir::Param*> knobs;
   for (const ir::Param& p : params)
     if (!fixed.count(p.name) && std::none_of(knobs.begin(), knobs.end(),
@@ -207,11 +276,9 @@ Expected<ChosenBinding> chooseBinding(const ir::Module& module,
   int64_t checked = 0;
   bool timeUp = false;
   const Deadline deadline = Deadline::in(limits.timeLimitSeconds);
-  (void)ir::forEachBinding(knobs, [&](const ir::Binding& b) {
-    ir::Binding all = b;
-    all.insert(fixed.begin(), fixed.end());
+  (void)ir::forEachBinding(knobs, fixed, [&](const ir::Binding& all) {
     if (failing(all).empty()) {
-      found = std::move(all);
+      found = all;
       return false;
     }
     timeUp = (++checked & 255) == 0 && deadline.passed();

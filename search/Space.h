@@ -10,6 +10,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <map>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -17,13 +18,32 @@
 
 namespace ttlplan::search {
 
-/// One searched choice: a knob's domain, or a planner choice the tuner searches.
+/// One searched choice: a knob's domain, a planner choice the tuner searches, or a joint
+/// dimension: knobs whose domains read each other (`@out_block_h = divisors(@per_core_M)`), whose
+/// candidates are their legal combinations.
 struct Dimension {
-  /// The knob's name without '@', or the planner choice's name ("?%cba"); unique in a Space.
+  /// The knob's name without '@', or the planner choice's name ("block_count(%cba)"); a joint
+  /// dimension's knobs joined by '+' ("per_core_M+out_block_h"). Unique in a Space.
   std::string name;
-  /// The candidates in canonical order (index 0 is id 0's value); distinct, at least one.
+  /// A plain dimension's candidates in canonical order (index 0 is id 0's value); distinct, at
+  /// least one. Empty for a joint dimension.
   std::vector<ir::KnobValue> values;
+  /// A joint dimension's knobs, each after the knobs its domain reads (declaration order); empty
+  /// for a plain dimension.
+  std::vector<std::string> knobs;
+  /// A joint dimension's candidates: a value per knob, in canonical order (lexicographic, each
+  /// knob's values in its domain's order). A candidate stops short of `knobs` where a domain is
+  /// empty or does not evaluate under the values before it: that point binds fewer knobs and the
+  /// binding checker rejects it (reason "domain").
+  std::vector<std::vector<ir::KnobValue>> tuples;
+
+  bool isJoint() const { return !knobs.empty(); }
+  /// Number of candidates.
+  size_t size() const { return isJoint() ? tuples.size() : values.size(); }
 };
+
+/// The most values a joint dimension may have: its candidates are listed in memory.
+inline constexpr uint64_t kMaxJointCandidates = uint64_t(1) << 20;
 
 /// The most points a Space may have. Larger spaces are an Error when they are built (rather than
 /// a saturated size), so every id, position and count of a valid Space fits in a uint64_t.
@@ -40,15 +60,20 @@ public:
   /// dimension addDimension() refuses.
   static Expected<Space> create(std::vector<Dimension> dimensions, ir::Binding fixed = {});
 
-  /// The space of a template's knobs: every knob of `params` not in `fixed` becomes a dimension in
-  /// declaration order (a duplicated name counts once, with its first declaration's values, as
-  /// ir::findParam does). Error: a fixed knob no param declares or whose value is not in its
-  /// domain (the message names the knob and its domain), or a space over kMaxSpaceSize.
+  /// The space of a template's knobs. Every knob of `params` not in `fixed` is searched (a
+  /// duplicated name counts once, with its first declaration, as ir::findParam does): a knob
+  /// whose domain reads no searched knob is a plain dimension of its domain's values under
+  /// `fixed`; knobs whose domains read each other (directly or through others) form one joint
+  /// dimension. Dimensions are ordered by their first knob's declaration. Errors: a fixed knob no
+  /// param declares or whose value is not in its domain (where the domain reads only fixed knobs;
+  /// the message names the knob and its domain), an unbound problem knob, a searched domain over
+  /// ir::kMaxDomainValues values, a joint dimension over kMaxJointCandidates, a space over
+  /// kMaxSpaceSize. Each error names the knob and where it is declared.
   static Expected<Space> fromParams(const std::vector<ir::Param>& params, const ir::Binding& fixed);
 
   /// Appends `dimension` as the fastest-varying one (ids of existing points change). Error, and
-  /// the space unchanged: no values, a repeated value, a name already searched or fixed, or a
-  /// product over kMaxSpaceSize.
+  /// the space unchanged: no values, a repeated value (or candidate), a name (or a joint
+  /// dimension's knob) already searched or fixed, or a product over kMaxSpaceSize.
   Status addDimension(Dimension dimension);
 
   /// The searched dimensions, slowest first.
@@ -76,7 +101,13 @@ public:
   std::vector<uint64_t> neighbours(uint64_t id) const;
 
 private:
+  /// The index of the candidate of dimension `d` that `point` binds (adding to `matched` the
+  /// entries of `point` it reads), or nullopt when it binds none.
+  std::optional<size_t> indexIn(size_t d, const ir::Binding& point, size_t& matched) const;
+
   std::vector<Dimension> dimensions_;
+  /// Per joint dimension (by index), each candidate's index by its values.
+  std::vector<std::map<std::vector<ir::KnobValue>, size_t>> tupleIndex_;
   std::vector<uint64_t> strides_; ///< id weight of each dimension: the product of the later sizes
   ir::Binding fixed_;
   uint64_t size_ = 1;

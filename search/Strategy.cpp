@@ -266,7 +266,7 @@ private:
 Evolve::Evolve(const Space& space, uint64_t budget, uint64_t seed)
     : RoundStrategy(space, budget, seed) {
   for (size_t d = 0; d < space.dimensions().size(); ++d)
-    if (space.dimensions()[d].values.size() > 1) mutable_.push_back(d);
+    if (space.dimensions()[d].size() > 1) mutable_.push_back(d);
 }
 
 std::vector<uint64_t> Evolve::nextRound(uint64_t room) {
@@ -306,7 +306,7 @@ void Evolve::mutate(std::vector<size_t>& indices) {
   if (mutable_.empty()) return;
   size_t d = mutable_[size_t(rng_.below(mutable_.size()))];
   // A uniform value other than the current one: draw from n - 1 and skip over the current.
-  size_t v = size_t(rng_.below(space_.dimensions()[d].values.size() - 1));
+  size_t v = size_t(rng_.below(space_.dimensions()[d].size() - 1));
   indices[d] = v >= indices[d] ? v + 1 : v;
 }
 

@@ -14,7 +14,6 @@
 #include <chrono>
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
-#include <regex>
 #include <set>
 #include <tbb/enumerable_thread_specific.h>
 #include <tbb/parallel_for.h>
@@ -39,10 +38,6 @@ std::string fnv1a(std::string_view text) {
 
 constexpr std::string_view kBlockCountPrefix = "block_count(";
 
-bool isBlockCountDimension(const std::string& name) {
-  return name.rfind(kBlockCountPrefix, 0) == 0;
-}
-
 /// `message`, and the knobs it concerns when there are any: "... (knobs A, B)".
 std::string withKnobs(const std::string& message, const std::vector<std::string>& knobs) {
   return knobs.empty() ? message : fmt::format("{} (knobs {})", message, fmt::join(knobs, ", "));
@@ -64,6 +59,10 @@ Record rejected(Record r, std::string reason, std::string detail) {
 
 std::string blockCountDimension(const std::string& cbName) {
   return fmt::format("{}{})", kBlockCountPrefix, cbName);
+}
+
+bool isBlockCountDimension(const std::string& name) {
+  return name.rfind(kBlockCountPrefix, 0) == 0;
 }
 
 PointParts splitPoint(const ir::Binding& point, const ir::Binding& fixed) {
@@ -125,8 +124,26 @@ Expected<Space> tuningSpace(const ir::Module& module, const ir::Binding& fixed,
 }
 
 std::string kernelSourceHash(const ir::Module& module) {
-  static const std::regex domain(R"((ttl\.param\s+@[A-Za-z_][A-Za-z0-9_]*\s*=\s*)\[[^\]]*\])");
-  return fnv1a(std::regex_replace(ir::print(module), domain, "$1[]"));
+  // The knobs' domains are left out (`ttl.param @BM = [1, 2]` hashes as `ttl.param @BM = []`,
+  // range(..) and divisors(..) too): widening one keeps the records of the points they share.
+  std::string text = ir::print(module), out;
+  size_t begin = 0;
+  while (begin < text.size()) {
+    size_t end = std::min(text.find('\n', begin), text.size());
+    std::string_view line(text.data() + begin, end - begin);
+    size_t param = line.find("ttl.param @"), eq = line.find(" = ");
+    if (param != std::string_view::npos && eq != std::string_view::npos && eq > param) {
+      size_t attrs = line.find(" {", eq);
+      out += line.substr(0, eq);
+      out += " = []";
+      if (attrs != std::string_view::npos) out += line.substr(attrs);
+    } else {
+      out += line;
+    }
+    if (end < text.size()) out += '\n';
+    begin = end + 1;
+  }
+  return fnv1a(out);
 }
 
 DbHeader tuningHeader(const ir::Module& module, const ir::Device& device,
@@ -193,7 +210,7 @@ std::vector<Record> PointEvaluator::evaluateGroup(std::vector<ir::Binding> point
     Record r;
     if (failure) {
       r.point = std::move(point);
-      r = rejected(std::move(r), failure->require ? "require" : "knob-expression", failureDetail);
+      r = rejected(std::move(r), failure->reason, failureDetail);
     } else {
       PointParts parts = splitPoint(point, fixed_);
       r.point = std::move(point);
@@ -427,7 +444,7 @@ uint64_t plannerPoints(const Space& space) {
   uint64_t n = 1;
   const std::vector<Dimension>& dims = space.dimensions();
   for (auto d = dims.rbegin(); d != dims.rend() && isBlockCountDimension(d->name); ++d)
-    n *= d->values.size();
+    n *= d->size();
   return n;
 }
 

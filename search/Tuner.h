@@ -82,6 +82,8 @@ struct TuneResult {
 
 /// The name of the planner dimension of a `?` CB: "block_count(%cbc)".
 std::string blockCountDimension(const std::string& cbName);
+/// True for the name of a planner dimension (blockCountDimension()), false for a knob's.
+bool isBlockCountDimension(const std::string& name);
 
 /// A point split into knob values and planner choices.
 struct PointParts {

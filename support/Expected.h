@@ -45,6 +45,8 @@ public:
     assert(!ok());
     return std::get<E>(state_);
   }
+  /// The value, or `fallback` when this holds an error.
+  T value_or(T fallback) const& { return ok() ? std::get<T>(state_) : std::move(fallback); }
 
 private:
   std::variant<T, E> state_;

@@ -44,7 +44,7 @@ ordered_json resultJson(const search::TuneResult& result, const TuneFlags& flags
     j["bound_knobs"][name] = knobJson(value);
   j["space"]["size"] = result.space.size();
   for (const search::Dimension& d : result.space.dimensions())
-    j["space"]["dimensions"].push_back({{"name", d.name}, {"values", d.values.size()}});
+    j["space"]["dimensions"].push_back({{"name", d.name}, {"values", d.size()}});
   j["strategy"] = flags.strategy;
   j["seed"] = flags.seed;
   j["budget_evals"] = flags.budgetEvals;
@@ -75,7 +75,7 @@ ordered_json resultJson(const search::TuneResult& result, const TuneFlags& flags
 std::string describeSpace(const search::Space& space) {
   std::string dims;
   for (const search::Dimension& d : space.dimensions())
-    dims += fmt::format("{}{} ({})", dims.empty() ? "" : ", ", d.name, d.values.size());
+    dims += fmt::format("{}{} ({})", dims.empty() ? "" : ", ", d.name, d.size());
   return fmt::format("space: {} points{}{}\n", space.size(), dims.empty() ? "" : " over ", dims);
 }
 

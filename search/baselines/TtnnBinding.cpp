@@ -13,13 +13,15 @@ Expected<ir::KnobValue> problemKnob(const std::vector<ir::Param>& params,
   auto it = partial.find(name);
   if (it != partial.end()) return it->second;
   const ir::Param* param = ir::findParam(params, name);
-  if (!param || param->values.empty())
+  if (!param)
     return Error{fmt::format("--config ttnn-default: the kernel has no knob @{} (it needs "
                              "ttnn's knob names, as examples/matmul_2d_template.ttl)",
                              name)};
-  if (param->values.size() == 1 || firstValueIsDefault) return param->values.front();
-  return Error{fmt::format("--config ttnn-default: bind @{} (one of {}) with --bind", name,
-                           param->domain())};
+  const std::vector<ir::KnobValue>& list = param->domain.listValues();
+  bool isList = param->domain.kind() == ir::KnobDomain::Kind::List;
+  if (isList && !list.empty() && (list.size() == 1 || firstValueIsDefault)) return list.front();
+  return Error{fmt::format("--config ttnn-default: bind @{} (its domain is {}) with --bind", name,
+                           param->domain.str())};
 }
 
 Expected<uint64_t> positive(const ir::KnobValue& v, const std::string& name) {
@@ -81,11 +83,12 @@ Expected<DefaultBinding> ttnnDefaultBinding(const std::vector<ir::Param>& params
   // FP32_DEST_ACC 0) are part of the binding: a planning command tunes the knobs still unbound,
   // which must not move them away from what ttnn sized its config for.
   if (!partial.count("DTYPE"))
-    if (const ir::Param* dtype = ir::findParam(params, "DTYPE"))
-      out.binding["DTYPE"] = dtype->values.front();
+    if (const ir::Param* dtype = ir::findParam(params, "DTYPE");
+        dtype && !dtype->domain.listValues().empty())
+      out.binding["DTYPE"] = dtype->domain.listValues().front();
   if (!partial.count("FP32_DEST_ACC"))
     if (const ir::Param* fp32 = ir::findParam(params, "FP32_DEST_ACC");
-        fp32 && fp32->allows(ir::KnobValue(int64_t(0))))
+        fp32 && fp32->allows(ir::KnobValue(int64_t(0)), out.binding).value_or(false))
       out.binding["FP32_DEST_ACC"] = ir::KnobValue(int64_t(0));
   for (const char* name : kConfigKnobs) {
     ir::KnobValue value(int64_t(configValue(*config, name)));
@@ -96,20 +99,25 @@ Expected<DefaultBinding> ttnnDefaultBinding(const std::vector<ir::Param>& params
     if (given != partial.end() && !(given->second == value))
       return Error{fmt::format("--config ttnn-default sets @{} = {} ({}); --bind gives {}", name,
                                value.str(), familyName(config->family), given->second.str())};
-    if (!param->allows(value))
+    out.binding[name] = value;
+  }
+  // Checked once all are set: a domain may read the others (`divisors(@per_core_M)`).
+  for (const char* name : kConfigKnobs) {
+    const ir::Param* param = ir::findParam(params, name);
+    const ir::KnobValue& value = out.binding.at(name);
+    if (!param->allows(value, out.binding).value_or(false))
       return Error{fmt::format("--config ttnn-default sets @{} = {} ({}), which is not in its "
                                "domain {}",
-                               name, value.str(), familyName(config->family), param->domain())};
-    out.binding[name] = value;
+                               name, value.str(), familyName(config->family), param->domain.str())};
   }
   // A template that lays its cores out row by row (matmul_1d_template's @grid_x, the x of ttnn's
   // compute_with_storage_grid_size) gets ttnn's default: the device's columns.
   if (const ir::Param* gridX = ir::findParam(params, "grid_x"); gridX && !partial.count("grid_x")) {
     ir::KnobValue columns(int64_t(device.grid.compute.columns));
-    if (!gridX->allows(columns))
+    if (!gridX->allows(columns, out.binding).value_or(false))
       return Error{fmt::format("--config ttnn-default sets @grid_x = {} (the device's columns), "
                                "which is not in its domain {}",
-                               columns.str(), gridX->domain())};
+                               columns.str(), gridX->domain.str())};
     out.binding["grid_x"] = columns;
   }
   return out;

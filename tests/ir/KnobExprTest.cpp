@@ -150,10 +150,10 @@ TEST(KnobSyntax, CollectsSymbolAndIntegerValues) {
   std::vector<Param> params = collectParams(*module);
   ASSERT_EQ(params.size(), 2u);
   EXPECT_TRUE(params[0].isSymbolic());
-  EXPECT_EQ(params[0].domain(), "[bf16, HiFi4]");
-  EXPECT_TRUE(params[0].allows(KnobValue::symbol("HiFi4")));
+  EXPECT_EQ(params[0].domain.str(), "[bf16, HiFi4]");
+  EXPECT_TRUE(params[0].allows(KnobValue::symbol("HiFi4")).value_or(false));
   EXPECT_FALSE(params[1].isSymbolic());
-  EXPECT_EQ(params[1].values, (std::vector<KnobValue>{0, 1}));
+  EXPECT_EQ(params[1].domain.listValues(), (std::vector<KnobValue>{0, 1}));
 }
 
 TEST(KnobSyntax, ReportsExpressionSyntaxErrorsAtTheirPlace) {

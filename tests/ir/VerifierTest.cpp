@@ -212,7 +212,7 @@ TEST(Params, EvaluatesExpressionsUnderABinding) {
   std::vector<Param> params = collectParams(*module);
   ASSERT_EQ(params.size(), 1u);
   EXPECT_EQ(params[0].name, "BM");
-  EXPECT_EQ(params[0].values, (std::vector<KnobValue>{1, 2, 4}));
+  EXPECT_EQ(params[0].domain.listValues(), (std::vector<KnobValue>{1, 2, 4}));
   Operation* require = nullptr;
   module->op->walk([&](Operation* op) {
     if (op->isa("ttl.require")) require = op;
@@ -225,9 +225,9 @@ TEST(Params, EvaluatesExpressionsUnderABinding) {
   EXPECT_EQ(foldRequire(*require, {{"BM", 4}}), std::optional<bool>(false)); // 2 > 4
   EXPECT_EQ(foldRequire(*require, {}), std::nullopt);                        // unbound
   std::vector<const Param*> all = {&params[0]};
-  EXPECT_EQ(countBindings(all, 100), 3u);
+  EXPECT_EQ(countListBindings(all, 100), std::optional<uint64_t>(3));
   int visited = 0;
-  forEachBinding(all, [&](const Binding&) { return ++visited < 2; });
+  forEachBinding(all, {}, [&](const Binding&) { return ++visited < 2; });
   EXPECT_EQ(visited, 2);
   EXPECT_EQ(resolveDim(Dim::ofParam("BM"), {{"BM", 4}}), std::optional<int64_t>(4));
   EXPECT_EQ(resolveDim(Dim::dynamic(), {}), std::nullopt);

@@ -9,8 +9,19 @@ import subprocess
 import sys
 
 
+def example_bind(source):
+    """The `// example-bind: K=V,...` line of a template with problem knobs (examples/README.md)."""
+    with open(source) as f:
+        for line in f:
+            m = re.match(r"// example-bind: (\S+)", line)
+            if m:
+                return ["--bind", m.group(1)]
+    return []
+
+
 def main():
     ttlplan, mlir_opt, source, *flags = sys.argv[1:]
+    flags = example_bind(source) + flags
     run = subprocess.run([ttlplan, "lower", "--generic", "--print-ir-after-all", source, *flags],
                          capture_output=True, text=True)
     if run.returncode != 0:

@@ -60,7 +60,7 @@ if(CASE STREQUAL "partial_bind_matches_tune")
                     "${best_binding}")
 
 elseif(CASE STREQUAL "evolve_matches_tune")
-  # 921,984 points: over the bound, so 20000 points of the seeded evolve strategy, as
+  # 23,104 points: over the bound, so 20000 points of the seeded evolve strategy, as
   # `tune --strategy evolve --budget-evals 20000` (seed 1) visits them; `cost` predicts the same.
   set(bind M=256,K=256,N=256,DTYPE=bf16,FIDELITY=HiFi2,FP32_DEST_ACC=0)
   ttlplan_run(tune 0 tune ${mm2d} --bind ${bind} --strategy evolve --budget-evals 20000 --quiet
@@ -70,7 +70,7 @@ elseif(CASE STREQUAL "evolve_matches_tune")
   ttlplan_run(cost 0 cost ${mm2d} --bind ${bind} --json -)
   string(JSON cost_ns GET "${cost_out}" predicted_ns)
   expect_match("cost's stderr" "${cost_err}"
-               "^tuned 7 unbound knobs and 1 block count over 20000 of 921984 points \\(evolve, seed 1\\)")
+               "^tuned 7 unbound knobs and 1 block count over 20000 of 23104 points \\(evolve, seed 1\\)")
   if(NOT cost_ns STREQUAL best_ns)
     message(FATAL_ERROR "cost predicts ${cost_ns} ns, tune's best ${best_ns} ns")
   endif()

@@ -15,7 +15,8 @@ endfunction()
 file(GLOB run_examples CONFIGURE_DEPENDS ${PROJECT_SOURCE_DIR}/examples/*.ttl)
 foreach(example IN LISTS run_examples)
   get_filename_component(stem ${example} NAME_WE)
-  ttlplan_run_test(example.${stem} 0 "PASS" ${example})
+  ttlplan_example_bind(${example} example_bind)
+  ttlplan_run_test(example.${stem} 0 "PASS" ${example} ${example_bind})
 endforeach()
 
 # Eltwise and matmul over 3 grids and 3 block shapes each (knobs of tests/run/*_grid.ttl).

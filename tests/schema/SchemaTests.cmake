@@ -35,12 +35,14 @@ set(schema_sizes M=256,K=256,N=256,DTYPE=bf16,FIDELITY=HiFi4,FP32_DEST_ACC=0)
 file(GLOB schema_examples CONFIGURE_DEPENDS ${PROJECT_SOURCE_DIR}/examples/*.ttl)
 foreach(input IN LISTS schema_examples)
   get_filename_component(stem ${input} NAME_WE)
-  # Every example as it is (the templates' knobs tuned) on both devices, plan and cost.
+  # Every example as it is (the templates' knobs tuned, their problem knobs from the example's
+  # `// example-bind:` line) on both devices, plan and cost.
+  ttlplan_example_bind(${input} example_bind)
   foreach(device wormhole_b0 blackhole_p150)
     ttlplan_schema_test(plan.${stem}.${device} plan STATUS planned
-                        ARGS plan ${input} --json - --device ${device})
+                        ARGS plan ${input} ${example_bind} --json - --device ${device})
     ttlplan_schema_test(cost.${stem}.${device} cost
-                        ARGS cost ${input} --json - --device ${device})
+                        ARGS cost ${input} ${example_bind} --json - --device ${device})
   endforeach()
 endforeach()
 # The ttnn templates with the problem bound, and ttnn's default config.

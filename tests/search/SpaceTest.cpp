@@ -2,6 +2,9 @@
 // leave fixed knobs out, refuse bad fixed values and oversized spaces; and --shard parsing.
 #include "ttlplan/search/Space.h"
 
+#include "ttlplan/ir/Diagnostics.h"
+#include "ttlplan/ir/Parser.h"
+
 #include <gtest/gtest.h>
 
 namespace ttlplan::search {
@@ -10,7 +13,7 @@ namespace {
 ir::Param param(std::string name, std::vector<ir::KnobValue> values) {
   ir::Param p;
   p.name = std::move(name);
-  p.values = std::move(values);
+  p.domain = ir::KnobDomain::list(std::move(values));
   return p;
 }
 
@@ -30,7 +33,7 @@ TEST(Space, IdsFollowForEachBindingAndRoundTrip) {
   ASSERT_TRUE(space) << space.error().message;
   ASSERT_EQ(space->size(), 12u);
   std::vector<ir::Binding> expected;
-  ir::forEachBinding({&params[0], &params[1], &params[2]}, [&](const ir::Binding& b) {
+  ir::forEachBinding({&params[0], &params[1], &params[2]}, {}, [&](const ir::Binding& b) {
     expected.push_back(b);
     return true;
   });
@@ -145,6 +148,147 @@ TEST(Space, NoDimensionsIsOnePoint) {
   EXPECT_EQ(space.binding(0), (ir::Binding{{"BM", 2}}));
   EXPECT_TRUE(space.point(0).empty());
   EXPECT_EQ(space.idOf({}), 0u);
+}
+
+/// Knobs declared by TTL text (dependent domains need expressions).
+std::vector<ir::Param> paramsOf(const char* text, std::unique_ptr<ir::Module>& keep) {
+  ir::DiagnosticEngine diags;
+  keep = ir::parseSource(text, "t.ttl", diags);
+  EXPECT_TRUE(keep) << ir::format(diags.diagnostics());
+  return keep ? ir::collectParams(*keep) : std::vector<ir::Param>{};
+}
+
+const char* const kDependent = "ttl.param @M = range(32, 1048577, 32) {problem}\n"
+                               "ttl.param @L = [7, 9]\n"
+                               "ttl.param @P = range(1, @M / 32 + 1)\n"
+                               "ttl.param @W = divisors(@M / 32)\n"
+                               "ttl.param @B = divisors(@P)\n"
+                               "ttl.param @S = divisors(@B)\n";
+
+TEST(Space, DependentDomainsFormOneJointDimensionOfTheirLegalCombinations) {
+  std::unique_ptr<ir::Module> keep;
+  std::vector<ir::Param> params = paramsOf(kDependent, keep);
+  Expected<Space> space = Space::fromParams(params, {{"M", 192}}); // 6 tiles
+  ASSERT_TRUE(space) << space.error().message;
+  // L and W read no searched knob: dimensions of their own; P, B and S read each other: one
+  // joint dimension, ordered by its first knob.
+  ASSERT_EQ(space->dimensions().size(), 3u);
+  EXPECT_EQ(space->dimensions()[0].name, "L");
+  EXPECT_EQ(space->dimensions()[1].name, "P+B+S");
+  EXPECT_EQ(space->dimensions()[2].name, "W");
+  EXPECT_EQ(space->dimensions()[2].values, (std::vector<ir::KnobValue>{1, 2, 3, 6}));
+  // The combinations, by brute force in canonical order: p in 1..6, b | p, s | b.
+  std::vector<ir::Binding> joint;
+  for (int64_t p = 1; p <= 6; ++p)
+    for (int64_t b = 1; b <= p; ++b)
+      for (int64_t sub = 1; sub <= b; ++sub)
+        if (p % b == 0 && b % sub == 0) joint.push_back({{"P", p}, {"B", b}, {"S", sub}});
+  ASSERT_EQ(space->dimensions()[1].size(), joint.size());
+  EXPECT_EQ(space->size(), 2 * joint.size() * 4); // exact, before any search
+  for (uint64_t id = 0; id < space->size(); ++id) {
+    ir::Binding b = space->binding(id);
+    EXPECT_EQ(b.at("M"), ir::KnobValue(192));
+    std::vector<size_t> at = space->indices(id);
+    ir::Binding expected = joint[at[1]];
+    expected["M"] = 192;
+    expected["L"] = at[0] == 0 ? 7 : 9;
+    expected["W"] = space->dimensions()[2].values[at[2]];
+    EXPECT_EQ(b, expected) << id;
+    EXPECT_EQ(space->idOf(b), id);
+    EXPECT_EQ(space->idOf(space->point(id)), id);
+  }
+  // Not a combination of the joint dimension: no id.
+  ir::Binding bad = space->binding(0);
+  bad["B"] = 4;
+  EXPECT_EQ(space->idOf(bad), std::nullopt);
+  // Neighbours step through the joint dimension's candidates like any other.
+  EXPECT_EQ(space->neighbours(0).size(), 3u); // L up, joint up, W up
+}
+
+TEST(Space, BoundKnobsTurnDependentDomainsIntoLists) {
+  std::unique_ptr<ir::Module> keep;
+  std::vector<ir::Param> params = paramsOf(kDependent, keep);
+  Expected<Space> space = Space::fromParams(params, {{"M", 192}, {"P", 4}});
+  ASSERT_TRUE(space) << space.error().message;
+  // B reads only P (bound) now, S reads B: one joint dimension B+S of 1/1, 2/1, 2/2, 4/1, 4/2,
+  // 4/4, after L and W (ordered by their first knob's declaration).
+  ASSERT_EQ(space->dimensions().size(), 3u);
+  EXPECT_EQ(space->dimensions()[2].name, "B+S");
+  EXPECT_EQ(space->dimensions()[2].tuples, (std::vector<std::vector<ir::KnobValue>>{
+                                               {1, 1}, {2, 1}, {2, 2}, {4, 1}, {4, 2}, {4, 4}}));
+  // Bound out of its (evaluated) domain: refused with the domain; P = 7 > 6 tiles.
+  Expected<Space> outside = Space::fromParams(params, {{"M", 192}, {"P", 7}});
+  ASSERT_FALSE(outside);
+  EXPECT_NE(outside.error().message.find("'P' = 7 is not in its domain range(1, @M / 32 + 1)"),
+            std::string::npos)
+      << outside.error().message;
+  // A knob bound where its domain reads a searched knob is checked per point, not here.
+  EXPECT_TRUE(Space::fromParams(params, {{"M", 192}, {"B", 3}}));
+}
+
+TEST(Space, ProblemKnobsMustBeBound) {
+  std::unique_ptr<ir::Module> keep;
+  std::vector<ir::Param> params = paramsOf(kDependent, keep);
+  Expected<Space> space = Space::fromParams(params, {});
+  ASSERT_FALSE(space);
+  EXPECT_NE(space.error().message.find("@M is a problem knob"), std::string::npos)
+      << space.error().message;
+  // Bound outside its domain: M must be a multiple of 32.
+  Expected<Space> odd = Space::fromParams(params, {{"M", 100}});
+  ASSERT_FALSE(odd);
+  EXPECT_NE(odd.error().message.find("'M' = 100 is not in its domain"), std::string::npos);
+}
+
+TEST(Space, AnEmptyDomainIsOnePointThatBindsLess) {
+  std::unique_ptr<ir::Module> keep;
+  std::vector<ir::Param> params = paramsOf("ttl.param @A = range(1, 4)\n"
+                                           "ttl.param @B = range(@A, 3)\n"
+                                           "ttl.param @C = range(@K, 2)\n"
+                                           "ttl.param @K = [5]\n",
+                                           keep);
+  ASSERT_EQ(params.size(), 4u);
+  // C reads K, declared after it (the verifier refuses that); bound, K gives C an empty domain.
+  Expected<Space> space = Space::fromParams(params, {{"K", 5}});
+  ASSERT_TRUE(space) << space.error().message;
+  // A+B: (1, 1), (1, 2), (2, 2), then A = 3 with B's domain range(3, 3) empty: a point without B.
+  ASSERT_EQ(space->dimensions()[0].name, "A+B");
+  EXPECT_EQ(space->dimensions()[0].tuples,
+            (std::vector<std::vector<ir::KnobValue>>{{1, 1}, {1, 2}, {2, 2}, {3}}));
+  // C alone, empty: one point binding nothing of it.
+  ASSERT_EQ(space->dimensions()[1].name, "C");
+  EXPECT_EQ(space->dimensions()[1].size(), 1u);
+  EXPECT_EQ(space->size(), 4u);
+  ir::Binding last = space->binding(3);
+  EXPECT_EQ(last, (ir::Binding{{"A", 3}, {"K", 5}}));
+  EXPECT_EQ(space->idOf(last), 3u);
+}
+
+TEST(Space, OversizedDomainsAreLocatedErrors) {
+  std::unique_ptr<ir::Module> keep;
+  std::vector<ir::Param> params = paramsOf("ttl.param @N = range(1, 4294967296) {problem}\n"
+                                           "ttl.param @P = range(1, @N + 1)\n",
+                                           keep);
+  EXPECT_TRUE(Space::fromParams(params, {{"N", 1000}}));
+  Expected<Space> wide = Space::fromParams(params, {{"N", 2000000}});
+  ASSERT_FALSE(wide);
+  EXPECT_NE(wide.error().message.find("the domain of @P, range(1, @N + 1), has 2000000 values "
+                                      "under N=2000000, more than the 1048576"),
+            std::string::npos)
+      << wide.error().message;
+  EXPECT_NE(wide.error().message.find("t.ttl:2:"), std::string::npos) << wide.error().message;
+  // A joint dimension over its limit: about 2048^3 / 6 combinations, refused once counted past
+  // 2^20.
+  std::vector<ir::Param> joint = paramsOf("ttl.param @N = range(1, 4294967296) {problem}\n"
+                                          "ttl.param @P = range(1, @N + 1)\n"
+                                          "ttl.param @Q = range(1, @N + 1)\n"
+                                          "ttl.param @R = range(@P, @Q + 1)\n",
+                                          keep);
+  Expected<Space> big = Space::fromParams(joint, {{"N", 2048}});
+  ASSERT_FALSE(big);
+  EXPECT_NE(big.error().message.find("the knobs @P, @Q, @R (whose domains read each other) have "
+                                     "more than 1048576 combinations under N=2048"),
+            std::string::npos)
+      << big.error().message;
 }
 
 TEST(Space, ParseShard) {

@@ -84,7 +84,8 @@ TEST(TtnnBinding, ErrorsNameTheKnob) {
   ir::Device d = *ir::builtinDevice("wormhole_b0");
   Expected<DefaultBinding> noM = ttnnDefaultBinding(params, {{"K", 4096}, {"N", 4096}}, d);
   ASSERT_FALSE(noM);
-  EXPECT_NE(noM.error().message.find("bind @M (one of [64,"), std::string::npos)
+  EXPECT_NE(noM.error().message.find("bind @M (its domain is range(32, 1048577, 32))"),
+            std::string::npos)
       << noM.error().message;
   Expected<DefaultBinding> conflict =
       ttnnDefaultBinding(params, {{"M", 4096}, {"K", 4096}, {"N", 4096}, {"per_core_M", 2}}, d);
@@ -98,10 +99,17 @@ TEST(TtnnBinding, ErrorsNameTheKnob) {
       ttnnDefaultBinding(params, {{"M", 64}, {"K", 64}, {"N", 8192}}, d);
   ASSERT_TRUE(wide) << wide.error().message;
   EXPECT_EQ(wide->config.family, MatmulFamily::MultiCast1DIn0);
-  // 768 = 24 tiles over 8 rows: 3-tile per-core blocks, whose sub-block height 3 the template's
-  // domain [1, 2, 4, 8] lacks.
-  Expected<DefaultBinding> notInDomain =
-      ttnnDefaultBinding(params, {{"M", 768}, {"K", 1024}, {"N", 1024}}, d);
+  // 768 = 24 tiles over 8 rows: 3-tile per-core blocks with a sub-block height of 3, which the
+  // shipped template's domain divisors(@out_block_h) holds; a template whose domain is the list
+  // [1, 2, 4, 8] lacks it, and the error names the knob, the value and the domain.
+  ir::Binding tall{{"M", 768}, {"K", 1024}, {"N", 1024}};
+  Expected<DefaultBinding> inDomain = ttnnDefaultBinding(params, tall, d);
+  ASSERT_TRUE(inDomain) << inDomain.error().message;
+  EXPECT_EQ(inDomain->binding.at("out_subblock_h"), ir::KnobValue(3));
+  std::vector<ir::Param> listed = params;
+  for (ir::Param& p : listed)
+    if (p.name == "out_subblock_h") p.domain = ir::KnobDomain::list({1, 2, 4, 8});
+  Expected<DefaultBinding> notInDomain = ttnnDefaultBinding(listed, tall, d);
   ASSERT_FALSE(notInDomain);
   EXPECT_NE(notInDomain.error().message.find(
                 "sets @out_subblock_h = 3 (MultiCast2D), which is not in its domain [1, 2, 4, 8]"),

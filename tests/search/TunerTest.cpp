@@ -132,11 +132,13 @@ TEST(Tuner, OneAndTwoThreadsGiveTheSameResultAndRecords) {
 TEST(Tuner, WithoutADbTheCountsAndTopAreThoseOfARunWithOne) {
   // Without a db the threads count the rejected points themselves (per-thread maps merged at the
   // end) and drop their records; the result must not depend on that or on the thread count.
-  // 8,232 points rejected for three reasons (require, cores, l1).
+  // 5,600 points (per_core_N+out_block_w 50, out_block_h 4, in0_block_w 7, block count 4),
+  // rejected for three reasons (require: one column of cores; cores: more than 8; l1).
   auto module = load(kSource + "/examples/matmul_2d_template.ttl");
   ASSERT_TRUE(module);
   ir::Device d = wormhole();
   ir::Binding fixed = fixed2D(2048);
+  fixed["N"] = 512;
   fixed["per_core_M"] = 8;
   std::vector<TuneResult> runs;
   for (bool withDb : {true, false})
@@ -150,6 +152,7 @@ TEST(Tuner, WithoutADbTheCountsAndTopAreThoseOfARunWithOne) {
       ASSERT_TRUE(r) << r.error().message;
       runs.push_back(std::move(*r));
     }
+  EXPECT_EQ(runs[0].space.size(), 5600u);
   ASSERT_EQ(runs[0].rejected.size(), 3u); // several reasons, so the merge has keys to join
   for (size_t i = 1; i < runs.size(); ++i) {
     EXPECT_EQ(runs[i].evaluated, runs[0].evaluated) << i;
@@ -247,6 +250,61 @@ TEST(Tuner, KnobValuesAddedToTheDomainReuseTheRecords) {
   EXPECT_NE(kernelSourceHash(*narrow), kernelSourceHash(*other));
 }
 
+TEST(Tuner, JointDimensionsShardResumeAndRejectOutsideTheirDomains) {
+  // The 2-D template at 128^3 with out_subblock_h bound to 2: its domain divisors(@out_block_h)
+  // reads a searched knob, so each point with an odd out_block_h is rejected, reason "domain".
+  auto module = load(kSource + "/examples/matmul_2d_template.ttl");
+  ASSERT_TRUE(module);
+  ir::Device d = wormhole();
+  ir::Binding fixed = fixed2D(128);
+  fixed.erase("out_subblock_w");
+  fixed["out_subblock_h"] = 2;
+  Expected<Space> space = tuningSpace(*module, fixed, true, 4);
+  ASSERT_TRUE(space) << space.error().message;
+  // Dimensions: per_core_M+out_block_h (8 combinations), per_core_N+out_block_w+out_subblock_w
+  // (13), in0_block_w (3) and the output CB's block count (4): 1,248 points.
+  EXPECT_EQ(space->size(), 8u * 13u * 3u * 4u);
+  uint64_t odd = 0;
+  for (uint64_t id = 0; id < space->size(); ++id)
+    odd += space->binding(id).at("out_block_h").integer() % 2;
+  ASSERT_GT(odd, 0u);
+  std::string single = tempPath("joint.jsonl");
+  DbHeader header = tuningHeader(*module, d, fixed);
+  Expected<TuningDb> db = TuningDb::create(single, header);
+  ASSERT_TRUE(db);
+  TuneOptions o = exhaustive(2);
+  o.db = &*db;
+  Expected<TuneResult> whole = tune(*module, d, fixed, o);
+  ASSERT_TRUE(whole) << whole.error().message;
+  EXPECT_EQ(whole->evaluated, space->size());
+  EXPECT_EQ(whole->rejected["domain"], odd);
+  ASSERT_FALSE(whole->top.empty());
+  EXPECT_EQ(whole->top.front().point.at("out_block_h").integer() % 2, 0);
+  // Shards merge into the single run.
+  std::string s0 = tempPath("j0.jsonl"), s1 = tempPath("j1.jsonl"), merged = tempPath("jm.jsonl"),
+              sorted = tempPath("js.jsonl");
+  for (auto [index, path] : {std::pair{0, s0}, std::pair{1, s1}}) {
+    Expected<TuningDb> part = TuningDb::create(path, header);
+    ASSERT_TRUE(part);
+    TuneOptions po = exhaustive(1);
+    po.strategy.shard = {uint64_t(index), 2};
+    po.db = &*part;
+    ASSERT_TRUE(tune(*module, d, fixed, po));
+  }
+  ASSERT_TRUE(merge({s0, s1}, merged));
+  ASSERT_TRUE(merge({single}, sorted));
+  EXPECT_EQ(stripTiming(readText(merged)), stripTiming(readText(sorted)));
+  // Resume from the first shard's records: they are reused, the rest evaluated, same result.
+  Expected<TuningDb> resumed = TuningDb::open(s0, header);
+  ASSERT_TRUE(resumed) << resumed.error().message;
+  o.db = &*resumed;
+  Expected<TuneResult> second = tune(*module, d, fixed, o);
+  ASSERT_TRUE(second);
+  EXPECT_EQ(second->reused, (space->size() + 1) / 2);
+  EXPECT_EQ(second->reused + second->evaluated, space->size());
+  EXPECT_EQ(withoutTiming(second->top), withoutTiming(whole->top));
+}
+
 /// The reason `point` of the 2-D template (under fixed2D()) is rejected, or "ok".
 std::string reasonOf(const ir::Module& module, const ir::Device& d, ir::Binding point) {
   Record r = evaluatePoint(module, d, point, fixed2D(), {}, nullptr);
@@ -267,8 +325,8 @@ TEST(Tuner, RejectionReasonsNameTheResource) {
                        {"per_core_N", perCore}};
   };
   EXPECT_EQ(reasonOf(*module, d, point(4, 4, 4)), "ok");
-  EXPECT_EQ(reasonOf(*module, d, point(4, 4, 5)), "require"); // 32 tiles do not split by 5
-  EXPECT_EQ(reasonOf(*module, d, point(4, 1, 1)), "cores");   // a 32 x 32 grid on 8 x 8
+  EXPECT_EQ(reasonOf(*module, d, point(4, 4, 5)), "domain"); // out_block 4 does not divide 5
+  EXPECT_EQ(reasonOf(*module, d, point(4, 1, 1)), "cores");  // a 32 x 32 grid on 8 x 8
   ir::Binding big = point(16, 16, 16);
   big["block_count(%cbc)"] = 3;
   EXPECT_EQ(reasonOf(*module, d, big), "l1"); // 3 x 512 KiB of output blocks
