@@ -151,15 +151,17 @@ Result<std::optional<ir::Binding>> resolveKnobs(const KnobRequest& flags, const 
     binding = *parsed;
   }
   if (flags.config.empty()) return binding;
-  Expected<search::baselines::DefaultBinding> config = search::baselines::ttnnDefaultBinding(
-      ir::collectParams(module), binding.value_or(ir::Binding{}), device);
+  auto bind = flags.config == "tt-mlir-rule" ? search::baselines::ttMlirRuleBinding
+                                             : search::baselines::ttnnDefaultBinding;
+  Expected<search::baselines::DefaultBinding> config =
+      bind(ir::collectParams(module), binding.value_or(ir::Binding{}), device);
   if (!config) return Error::input(config.error().message);
-  log(fmt::format("ttnn-default: {} (in0_block_w {}, out_subblock {}x{}, out_block {}x{}, "
-                  "per_core {}x{}): {}\n",
-                  search::baselines::familyName(config->config.family), config->config.in0BlockW,
-                  config->config.outSubblockH, config->config.outSubblockW,
-                  config->config.outBlockH, config->config.outBlockW, config->config.perCoreM,
-                  config->config.perCoreN, config->config.why));
+  log(fmt::format("{}: {} (in0_block_w {}, out_subblock {}x{}, out_block {}x{}, per_core {}x{}): "
+                  "{}\n",
+                  flags.config, search::baselines::familyName(config->config.family),
+                  config->config.in0BlockW, config->config.outSubblockH,
+                  config->config.outSubblockW, config->config.outBlockH, config->config.outBlockW,
+                  config->config.perCoreM, config->config.perCoreN, config->config.why));
   return std::optional<ir::Binding>(config->binding);
 }
 

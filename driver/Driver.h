@@ -39,7 +39,7 @@ struct DeviceRequest {
 /// What binding to plan with: --bind, --config, --db, --no-tune.
 struct KnobRequest {
   std::string bind;   ///< --bind NAME=V,...
-  std::string config; ///< --config: "" or "ttnn-default"
+  std::string config; ///< --config: "", "ttnn-default" or "tt-mlir-rule"
   /// --db FILE (the planning functions): the unbound knobs from the best record of a tuning db
   /// instead of a search (`tune --db` has its own meaning: the records it writes).
   std::string db;

@@ -40,13 +40,14 @@ const OptionTable& targetOptions() {
            ""},
           {"bind", bindDoc, Text, 0, 0, {}, ""},
           {"config",
-           "ttnn-default: bind a matmul template's config knobs (in0_block_w, out_subblock_h/w, "
-           "out_block_h/w, per_core_M/N) the way ttnn's default matmul heuristic picks them for "
-           "the bound M, K, N, DTYPE and grid (docs/baselines.md)",
+           "Bind a matmul template's config knobs (in0_block_w, out_subblock_h/w, "
+           "out_block_h/w, per_core_M/N) as a baseline picks them for the bound M, K, N, DTYPE "
+           "and grid: ttnn-default (ttnn's default matmul heuristic) or tt-mlir-rule (tt-mlir's "
+           "TTNNSetMatmulProgramConfig rule over the sweeps' candidates) (docs/baselines.md)",
            Choice,
            0,
            0,
-           {"ttnn-default"},
+           {"ttnn-default", "tt-mlir-rule"},
            ""},
           {"db",
            "Take the knobs --bind leaves out (and the `?` block counts) from the best record of "

@@ -13,7 +13,10 @@ void addKnobFlags(CLI::App& command, KnobFlags& knobs, DeviceFlags& device, Knob
     addOption(command, target.at("db"), knobs.db)->check(CLI::ExistingFile);
     command.add_flag("--no-tune", knobs.noTune, std::string(target.at("no-tune").doc));
   }
-  addOption(command, target.at("config"), knobs.config)->check(CLI::IsMember({"ttnn-default"}));
+  const OptionRecord& config = target.at("config");
+  addOption(command, config, knobs.config)
+      ->check(
+          CLI::IsMember(std::vector<std::string>(config.choices.begin(), config.choices.end())));
   addOption(command, target.at("grid"), device.grid);
 }
 

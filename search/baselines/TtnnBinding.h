@@ -1,6 +1,7 @@
 #pragma once
-// `--config ttnn-default` (docs/baselines.md): completes a matmul template's binding with the
-// program config ttnn's default selection picks for its shape. The template must use ttnn's knob
+// `--config ttnn-default` and `--config tt-mlir-rule` (docs/baselines.md): complete a matmul
+// template's binding with the program config ttnn's default selection, or tt-mlir's rule, picks
+// for its shape. The template must use ttnn's knob
 // names (examples/matmul_2d_template.ttl, matmul_1d_template.ttl): problem knobs M, K, N, DTYPE,
 // FP32_DEST_ACC and config knobs in0_block_w, out_subblock_h, out_subblock_w, out_block_h,
 // out_block_w, per_core_M, per_core_N.
@@ -35,5 +36,12 @@ struct DefaultBinding {
 /// leaves it out.
 Expected<DefaultBinding> ttnnDefaultBinding(const std::vector<ir::Param>& params,
                                             const ir::Binding& partial, const ir::Device& device);
+
+/// `--config tt-mlir-rule`: as ttnnDefaultBinding, with the config tt-mlir's rule picks for the
+/// shape (baselines::ttMlirRule with the sweeps' default options, on the family the sweeps route
+/// it to). Errors as ttnnDefaultBinding's, and when no candidate fits the sweep's L1 budget or the
+/// rule routes the shape to 1-D mcast_in1 (which the templates do not implement).
+Expected<DefaultBinding> ttMlirRuleBinding(const std::vector<ir::Param>& params,
+                                           const ir::Binding& partial, const ir::Device& device);
 
 } // namespace ttlplan::search::baselines
