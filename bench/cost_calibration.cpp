@@ -206,6 +206,8 @@ std::vector<Case> whExtremes(const std::string& dir) {
       c.device = "wormhole_b0";
       c.label = fmt::format("{} {} {}", row.at("case"), which, row.at(which + "_config"));
       c.measuredNs = real(row, which + "_device_us") * 1000;
+      c.pairKey = row.at("case"); // legacy and v2: two configs of one shape
+      c.selection = which;
       if (num(row, "M") == 0) {
         c.error = "the shape is not given";
       } else {
@@ -313,12 +315,14 @@ double spearman(const std::vector<double>& a, const std::vector<double>& b) {
 struct Summary {
   int predicted = 0, skipped = 0;
   double median = NAN, p90 = NAN, rho = NAN;
+  double medianRatio = NAN; ///< median predicted / measured: the bias the error's size hides
+  int hostRows = 0;         ///< rows measured on the host (scored against Prediction::hostNs)
   int pairs = 0, pairsAgree = 0;
 };
 
 Summary summarize(const std::vector<Case>& cases, const std::string& file) {
   Summary s;
-  std::vector<double> errors, measured, predicted;
+  std::vector<double> errors, ratios, measured, predicted;
   std::map<std::string, std::map<std::string, const Case*>> bySweep;
   for (const Case& c : cases) {
     if (c.file != file) continue;
@@ -328,11 +332,14 @@ Summary summarize(const std::vector<Case>& cases, const std::string& file) {
     }
     ++s.predicted;
     errors.push_back(std::abs(c.predictedNs / c.measuredNs - 1));
+    ratios.push_back(c.predictedNs / c.measuredNs);
+    s.hostRows += c.hostMeasured ? 1 : 0;
     measured.push_back(c.measuredNs);
     predicted.push_back(c.predictedNs);
     if (!c.pairKey.empty()) bySweep[c.pairKey][c.selection] = &c;
   }
   s.median = quantile(errors, 0.5);
+  s.medianRatio = quantile(ratios, 0.5);
   s.p90 = quantile(errors, 0.9);
   s.rho = spearman(measured, predicted);
   for (const auto& [shape, sel] : bySweep) {
@@ -360,15 +367,60 @@ std::vector<Case> allCases(const std::string& dir) {
 }
 
 void printTable(const std::vector<Case>& cases) {
-  fmt::print("{:<36} {:>6} {:>6} {:>9} {:>9} {:>9} {:>12}\n", "file", "rows", "skip", "median",
-             "p90", "spearman", "pairs");
+  // "time": what the file's rows measure, and so the prediction each is scored against: device
+  // kernel time (Prediction::deviceNs) or host wall clock (Prediction::hostNs, device plus
+  // dispatch). "ratio" is the median predicted / measured (1 = no bias).
+  fmt::print("{:<36} {:>6} {:>6} {:>7} {:>9} {:>9} {:>7} {:>9} {:>12}\n", "file", "rows", "skip",
+             "time", "median", "p90", "ratio", "spearman", "pairs");
   for (const char* file : kFiles) {
     Summary s = summarize(cases, file);
     std::string pairs = s.pairs ? fmt::format("{}/{} {:.0f}%", s.pairsAgree, s.pairs,
                                               100.0 * s.pairsAgree / s.pairs)
                                 : "-";
-    fmt::print("{:<36} {:>6} {:>6} {:>8.1f}% {:>8.1f}% {:>9.3f} {:>12}\n", file, s.predicted,
-               s.skipped, 100 * s.median, 100 * s.p90, s.rho, pairs);
+    const char* time = s.hostRows == 0 ? "device" : s.hostRows == s.predicted ? "host" : "mixed";
+    fmt::print("{:<36} {:>6} {:>6} {:>7} {:>8.1f}% {:>8.1f}% {:>7.3f} {:>9.3f} {:>12}\n", file,
+               s.predicted, s.skipped, time, 100 * s.median, 100 * s.p90, s.medianRatio, s.rho,
+               pairs);
+  }
+}
+
+// How far the model's ratio of two configs of one shape is from the measured ratio: over every
+// pair of predicted rows with the same pairKey (the sweep's three rows of a shape, the extremes'
+// legacy and v2), |ln(predicted a / predicted b) - ln(measured a / measured b)|. Its 75th
+// percentile, as a fraction, is the device's cost.rank_uncertainty: a predicted gain below it is
+// within the model's error on the order of two configs (search::choosePick keeps the baseline).
+struct PairError {
+  int pairs = 0;
+  double median = NAN, p75 = NAN; ///< exp(quantile) - 1
+};
+
+PairError pairError(const std::vector<Case>& cases, const std::string& device) {
+  std::map<std::string, std::vector<const Case*>> groups;
+  for (const Case& c : cases)
+    if (c.device == device && !c.pairKey.empty() && c.error.empty() && c.predictedNs > 0 &&
+        c.measuredNs > 0)
+      groups[c.file + "/" + c.pairKey].push_back(&c);
+  std::vector<double> errors;
+  for (const auto& [key, group] : groups)
+    for (size_t i = 0; i < group.size(); ++i)
+      for (size_t j = i + 1; j < group.size(); ++j)
+        errors.push_back(std::abs(std::log(group[i]->predictedNs / group[j]->predictedNs) -
+                                  std::log(group[i]->measuredNs / group[j]->measuredNs)));
+  PairError e;
+  e.pairs = int(errors.size());
+  if (errors.empty()) return e;
+  e.median = std::exp(quantile(errors, 0.5)) - 1;
+  e.p75 = std::exp(quantile(errors, 0.75)) - 1;
+  return e;
+}
+
+void printPairErrors(const std::vector<Case>& cases) {
+  fmt::print("\nranking error on same-shape pairs (|ln(pred ratio / measured ratio)|; the p75 is "
+             "cost.rank_uncertainty)\n");
+  for (const char* device : {"wormhole_b0", "blackhole_p150"}) {
+    PairError e = pairError(cases, device);
+    fmt::print("{:<16} {:>4} pairs  median {:>5.1f}%  p75 {:>5.1f}%\n", device, e.pairs,
+               100 * e.median, 100 * e.p75);
   }
 }
 
@@ -547,5 +599,6 @@ int main(int argc, char** argv) {
                  c.measuredNs, c.predictedNs, c.predictedNs / c.measuredNs, c.bound, c.error);
     }
   printTable(cases);
+  printPairErrors(cases);
   return 0;
 }

@@ -19,6 +19,7 @@
 #include "ttlplan/ir/Params.h"
 #include "ttlplan/ir/Parser.h"
 #include "ttlplan/ir/Verifier.h"
+#include "ttlplan/search/Pick.h"
 #include "ttlplan/search/Tuner.h"
 #include "ttlplan/search/baselines/TtnnMatmulConfig.h"
 #include "ttlplan/support/CsvTable.h"
@@ -173,6 +174,12 @@ struct Outcome {
   std::optional<Config> candidatePick;
   std::string candidateClass;
   int bestCandidateRank = 0;
+  // The tuner's pick with tt-mlir's rule as its baseline (search::choosePick, margin the
+  // device's cost.rank_uncertainty): the rule's config unless the fastest point is predicted
+  // faster by more than the margin.
+  std::optional<Config> anchored;
+  std::string anchoredClass;
+  bool keptRule = false;
 };
 
 const char* const kSearched[] = {"in0_block_w", "out_block_h", "out_block_w"};
@@ -346,6 +353,19 @@ Outcome tuneShape(const Shape& s, const ir::Module& module, const ir::Device& de
   // The pick against the measurements.
   const Config& pick = *out.pick;
   out.pickClass = classOf(s, pick, "unmeasured");
+  search::Record fastest;
+  fastest.status = "ok";
+  fastest.predictedNs = out.pickNs;
+  std::optional<search::Record> rule;
+  if (s.rule.present && out.rule.ns) {
+    rule = search::Record();
+    rule->status = "ok";
+    rule->predictedNs = out.rule.ns;
+  }
+  search::Pick anchored = search::choosePick(fastest, rule, device.cost.rankUncertainty);
+  out.keptRule = anchored.keptBaseline;
+  out.anchored = anchored.keptBaseline ? s.rule.config : pick;
+  out.anchoredClass = classOf(s, *out.anchored, "unmeasured");
   if (out.pickClass == "best") {
     out.pickNote = "best";
   } else if (out.pickClass != "unmeasured") {
@@ -557,8 +577,25 @@ int main(int argc, char** argv) {
       if (o.bestCandidateRank) bestCandidateRanks.push_back(o.bestCandidateRank);
     }
   }
+  int anchoredBest = 0, anchoredWithin5 = 0, keptRule = 0;
+  for (const Outcome& o : outcomes) {
+    if (!o.skipped.empty() || !o.anchored) continue;
+    anchoredBest += o.anchoredClass == "best";
+    anchoredWithin5 += o.anchoredClass == "best" || o.anchoredClass == "within5";
+    keptRule += o.keptRule;
+  }
   double seconds = std::chrono::duration<double>(Clock::now() - start).count();
   fmt::print("\nsummary\n");
+  fmt::print("  THE TUNER'S PICK, tt-mlir's rule as its baseline (search::choosePick: the rule's "
+             "config unless the\n  fastest point is predicted faster by more than "
+             "cost.rank_uncertainty = {:.1f} %), over {} tuned shapes:\n",
+             100 * device->cost.rankUncertainty, tuned);
+  fmt::print("    pick == measured best:                  {} (the rule's config: {})\n",
+             pct(anchoredBest, tuned), pct(ruleIsBest, tuned));
+  fmt::print("    pick measured within 5 % of best:       {} (the rule's config: {})\n",
+             pct(anchoredWithin5, tuned), pct(ruleOk, tuned));
+  fmt::print("    kept the rule's config:                 {}\n", pct(keptRule, tuned));
+  fmt::print("  the fastest predicted point alone (no baseline):\n");
   fmt::print("  shapes in the sweep:                      {}\n", considered);
   fmt::print("  shapes tuned:                             {}\n", tuned);
   for (const auto& [reason, count] : skipReasons)

@@ -500,12 +500,15 @@ constexpr CostField kCostFields[] = {
 void readCost(Reader& r, CostConstants& cost) {
   for (const CostField& field : kCostFields)
     cost.*field.member = r.real(field.path, field.lo, field.hi).value_or(0);
+  if (r.peek("cost.rank_uncertainty"))
+    cost.rankUncertainty = r.real("cost.rank_uncertainty", 0, 10).value_or(0);
 }
 
 json costJson(const CostConstants& cost) {
   json out = json::object();
   for (const CostField& field : kCostFields)
     out[std::string(field.path).substr(5)] = cost.*field.member;
+  if (cost.rankUncertainty > 0) out["rank_uncertainty"] = cost.rankUncertainty;
   return out;
 }
 

@@ -141,6 +141,11 @@ struct CostConstants {
   double nocLatencyCycles = 0;    // one flag or semaphore message between two cores
   double launchNs = 0;            // device time to start and finish a program, not in the kernels
   double hostDispatchNs = 0;      // extra time a host-side (untraced) measurement of one op sees
+  // Optional (0 when absent): the model's measured error on the ratio of the predicted times of
+  // two configs of one shape, as a fraction (bench/cost_calibration: the 75th percentile over
+  // same-shape pairs). A tuned point predicted faster than the baseline config by less than this
+  // is not trusted to be faster (search::choosePick). Not a model input: calibrationHash skips it.
+  double rankUncertainty = 0;
 
   bool operator==(const CostConstants&) const = default;
 };

@@ -281,6 +281,21 @@ TEST(DeviceErrors, MeasuredInterleavedBandwidthIsOptionalAndAtMostThePeak) {
   EXPECT_EQ(error.find("measured_interleaved"), std::string::npos) << error;
 }
 
+TEST(DeviceErrors, RankUncertaintyIsOptionalAndInRange) {
+  json doc = builtinJson("blackhole_p150");
+  EXPECT_EQ(mustLoad("blackhole_p150").cost.rankUncertainty, 0.188);
+  doc["cost"].erase("rank_uncertainty");
+  doc["sources"].erase("cost.rank_uncertainty");
+  EXPECT_EQ(errorOf(doc), "");
+  EXPECT_EQ(parseDevice(doc.dump(), "my.json")->cost.rankUncertainty, 0);
+  // Absent stays absent when written back (0 is not written).
+  EXPECT_FALSE(toJson(*parseDevice(doc.dump(), "my.json"))["cost"].contains("rank_uncertainty"));
+  doc["cost"]["rank_uncertainty"] = -0.1;
+  EXPECT_NE(errorOf(doc).find("field 'cost.rank_uncertainty' = -0.1 is out of range"),
+            std::string::npos)
+      << errorOf(doc);
+}
+
 TEST(DeviceErrors, CrossFieldLimits) {
   json doc = builtinJson("wormhole_b0");
   doc["grid"]["compute"] = {11, 8};

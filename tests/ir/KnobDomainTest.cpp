@@ -31,6 +31,14 @@ std::vector<int64_t> ints(const Expected<std::vector<KnobValue>>& values) {
   return out;
 }
 
+/// The knobs `text` declares; the module is kept in `keep` (the params point into it).
+std::vector<Param> paramsOf(const char* text, std::unique_ptr<Module>& keep) {
+  DiagnosticEngine diags;
+  keep = parseSource(text, "t.ttl", diags);
+  EXPECT_TRUE(keep) << format(diags.diagnostics());
+  return keep ? collectParams(*keep) : std::vector<Param>{};
+}
+
 std::string errorOf(const KnobDomain& d, const Binding& b) {
   Expected<std::vector<KnobValue>> v = d.values(b);
   EXPECT_FALSE(v) << d.str();
@@ -173,13 +181,12 @@ TEST(KnobDomain, CustomAndGenericFormsRoundTrip) {
 }
 
 TEST(KnobDomain, ForEachBindingEvaluatesDependentDomainsInOrder) {
-  DiagnosticEngine diags;
-  auto module = parseSource("ttl.param @P = range(1, 5)\n"
-                            "ttl.param @B = divisors(@P)\n"
-                            "ttl.param @S = range(@B, 3)\n",
-                            "t.ttl", diags);
-  ASSERT_TRUE(module);
-  std::vector<Param> params = collectParams(*module);
+  std::unique_ptr<Module> keep;
+  std::vector<Param> params = paramsOf("ttl.param @P = range(1, 5)\n"
+                                       "ttl.param @B = divisors(@P)\n"
+                                       "ttl.param @S = range(@B, 3)\n",
+                                       keep);
+  ASSERT_EQ(params.size(), 3u);
   std::vector<const Param*> knobs{&params[0], &params[1], &params[2]};
   // Brute force over a box that holds every value, filtered by the definitions.
   std::vector<Binding> expected;
@@ -205,13 +212,12 @@ TEST(KnobDomain, ForEachBindingEvaluatesDependentDomainsInOrder) {
 }
 
 TEST(KnobDomain, UnboundProblemKnobsAreNamed) {
-  DiagnosticEngine diags;
-  auto module = parseSource("ttl.param @M = range(32, 1048577, 32) {problem}\n"
-                            "ttl.param @N = range(32, 1048577, 32) {problem}\n"
-                            "ttl.param @B = [1, 2]\n",
-                            "t.ttl", diags);
-  ASSERT_TRUE(module);
-  std::vector<Param> params = collectParams(*module);
+  std::unique_ptr<Module> keep;
+  std::vector<Param> params = paramsOf("ttl.param @M = range(32, 1048577, 32) {problem}\n"
+                                       "ttl.param @N = range(32, 1048577, 32) {problem}\n"
+                                       "ttl.param @B = [1, 2]\n",
+                                       keep);
+  ASSERT_EQ(params.size(), 3u);
   EXPECT_TRUE(checkProblemKnobsBound(params, {{"M", 64}, {"N", 64}}));
   Status one = checkProblemKnobsBound(params, {{"M", 64}, {"B", 1}});
   ASSERT_FALSE(one);

@@ -760,5 +760,16 @@ module {
   EXPECT_EQ(classes, expected);
 }
 
+// The ranking uncertainty is measured from the predictions, not an input to them: changing it
+// keeps every record's calibration current.
+TEST(CostModel, RankUncertaintyIsNotPartOfTheCalibrationHash) {
+  ir::Device d = *ir::builtinDevice("blackhole_p150");
+  std::string hash = calibrationHash(d);
+  d.cost.rankUncertainty = 0.5;
+  EXPECT_EQ(calibrationHash(d), hash);
+  d.cost.hostDispatchNs += 1; // a model input does change it
+  EXPECT_NE(calibrationHash(d), hash);
+}
+
 } // namespace
 } // namespace ttlplan::search::cost
