@@ -117,9 +117,12 @@ Expected<Space> tuningSpace(const ir::Module& module, const ir::Binding& fixed,
   std::set<std::string> added; // a CB name shared by kernels is one dimension
   for (ir::Operation* kernel : module.topLevel(ir::KernelOp::kName))
     for (const auto& [position, name] : dynamicCbs(kernel))
-      if (added.insert(name).second)
-        if (Status s = space->addDimension({blockCountDimension(name), counts}); !s)
-          return s.error();
+      if (added.insert(name).second) {
+        Dimension d;
+        d.name = blockCountDimension(name);
+        d.values = counts;
+        if (Status s = space->addDimension(std::move(d)); !s) return s.error();
+      }
   return space;
 }
 
