@@ -1,4 +1,5 @@
 // Knob bindings for `ttlplan plan`: --bind, or the first binding every ttl.require accepts.
+#include "ttlplan/ir/DomainReads.h"
 #include "ttlplan/ir/Ops.h"
 #include "ttlplan/lower/Extract.h"
 #include "ttlplan/support/Deadline.h"
@@ -96,14 +97,6 @@ std::string evaluatedDomain(const ir::Param& p, const ir::Binding& binding) {
   return fmt::format(" = {} under {}", ir::KnobDomain::list(*values).str(), ir::str(used));
 }
 
-/// True when every knob `p`'s domain reads is bound in `binding`.
-bool readsOnly(const ir::Param& p, const ir::Binding& binding) {
-  std::set<std::string> reads;
-  p.domain.collectKnobs(reads);
-  return std::all_of(reads.begin(), reads.end(),
-                     [&](const std::string& k) { return binding.count(k) != 0; });
-}
-
 } // namespace
 
 Status checkRequested(const std::vector<ir::Param>& params, const ir::Binding& requested) {
@@ -116,7 +109,8 @@ Status checkRequested(const std::vector<ir::Param>& params, const ir::Binding& r
       return Error{fmt::format("--bind: the module has no knob @{}; its knobs are {}", name,
                                known.empty() ? "none" : known)};
     }
-    if (!readsOnly(*p, requested)) continue; // checked with the rest of each binding
+    if (!ir::domainReadsOnly(p->domain, requested))
+      continue; // checked with the rest of each binding
     Expected<bool> allowed = p->allows(value, requested);
     if (!allowed)
       return Error{fmt::format("--bind: {}={}: {} ({})", name, value.str(), allowed.error().message,

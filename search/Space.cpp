@@ -1,5 +1,7 @@
 #include "ttlplan/search/Space.h"
 
+#include "ttlplan/ir/DomainReads.h"
+
 #include <algorithm>
 #include <cassert>
 #include <charconv>
@@ -30,11 +32,7 @@ Status checkFixed(const std::vector<ir::Param>& params, const ir::Binding& fixed
   for (const auto& [name, value] : fixed) {
     const ir::Param* p = ir::findParam(params, name);
     if (!p) return Error{"fixed knob '" + name + "' is not a ttl.param of the kernel"};
-    std::set<std::string> reads;
-    p->domain.collectKnobs(reads);
-    if (std::any_of(reads.begin(), reads.end(),
-                    [&](const std::string& k) { return !fixed.count(k); }))
-      continue;
+    if (!ir::domainReadsOnly(p->domain, fixed)) continue; // checked per point
     Expected<bool> allowed = p->allows(value, fixed);
     if (!allowed)
       return Error{fmt::format("fixed knob '{}' = {}: {} ({})", name, value.str(),
