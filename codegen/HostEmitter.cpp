@@ -2,6 +2,7 @@
 
 #include "ttlplan/codegen/CppText.h"
 #include "ttlplan/ir/Ops.h"
+#include "ttlplan/ir/Padding.h"
 #include "ttlplan/ir/Verifier.h"
 #include "ttlplan/lower/Extract.h"
 #include "ttlplan/lower/passes/DataMovementSupport.h"
@@ -86,9 +87,11 @@ int64_t intEntry(const ir::Attribute& dict, std::string_view key, bool& found) {
 
 struct TensorInfo {
   Value* value = nullptr;
-  std::string name; ///< the SSA name, used for the .npy files
-  std::string var;  ///< buf_<name>
-  std::vector<int64_t> shape;
+  std::string name;                 ///< the SSA name, used for the .npy files
+  std::string var;                  ///< buf_<name>
+  std::vector<int64_t> shape;       ///< logical, in elements
+  std::vector<int64_t> paddedShape; ///< rounded up to whole tiles (ir/Padding.h)
+  std::string pad;                  ///< the pad value's C++ spelling; empty when not padded
   ir::DataType dataType = ir::DataType::BF16;
   int64_t tileBytes = 0;
   int64_t bytes = 0;
@@ -122,6 +125,12 @@ private:
     if (!c.empty()) line(indent, c);
   }
   bool collectTensors();
+  bool anyPadded() const {
+    for (const TensorInfo& t : tensors_)
+      if (!t.pad.empty()) return true;
+    return false;
+  }
+  void emitPaddedIo();
   bool collectCbs();
   bool emitLaunch(Operation& launch);
   Operation* callee(Operation& launch);
@@ -192,19 +201,76 @@ bool HostEmitter::collectTensors() {
                                  info.name, t.elementType().str()));
       continue;
     }
-    if (elements % 1024 != 0) {
-      ok = fail(loc, fmt::format("codegen: tensor %{} has {} elements, not a whole number of "
-                                 "32x32 tiles",
-                                 info.name, elements));
-      continue;
+    // A tensor that is not whole tiles lives padded to them, with the value apply-plan derived
+    // (ir/Padding.h); the host pads it on the way in and crops it on the way out.
+    info.paddedShape = info.shape;
+    for (int64_t& n : info.paddedShape)
+      n = (n + ir::kPadTile - 1) / ir::kPadTile * ir::kPadTile;
+    if (info.paddedShape != info.shape) {
+      ir::Attribute pads = kernel_.attribute(ir::kPadAttribute);
+      size_t index = tensors_.size();
+      if (!pads.is(ir::AttrKind::Array) || index >= pads.elements().size() ||
+          !pads.elements()[index].is(ir::AttrKind::String)) {
+        ok = fail(loc, fmt::format("codegen: tensor %{} ({}) is not whole 32x32 tiles and the "
+                                   "kernel has no {} attribute; run apply-plan",
+                                   info.name, t.str(), ir::kPadAttribute));
+        continue;
+      }
+      info.pad = pads.elements()[index].stringValue() == ir::padValueName(ir::PadValue::NegInf)
+                     ? "-std::numeric_limits<float>::infinity()"
+                     : "0.0f";
     }
+    (void)elements;
     info.dataType = *dt;
     info.tileBytes = device_.tileBytes(*dt);
-    info.bytes = elements / 1024 * info.tileBytes;
+    info.bytes = info.paddedShape[0] / 32 * (info.paddedShape[1] / 32) * info.tileBytes;
     tensorOf_[arg] = tensors_.size();
     tensors_.push_back(std::move(info));
   }
   return ok;
+}
+
+void HostEmitter::emitPaddedIo() {
+  line(0, "// A tensor that is not whole tiles: INPUT_DIR/<tensor>.npy (rows x cols) padded to");
+  line(0, "// padded_rows x padded_cols with `pad` (the value its readers need), as tile pages.");
+  line(0, "std::vector<uint32_t> load_padded(const std::string& path, uint64_t rows, uint64_t "
+          "cols,");
+  line(0, "                                  uint64_t padded_rows, uint64_t padded_cols, float "
+          "pad,");
+  line(0, "                                  tt::DataFormat format) {");
+  line(1, "ttlplan::emu::Matrix m;");
+  line(1, "std::vector<uint32_t> words;");
+  line(1, "std::string error;");
+  line(1, "if (ttlplan::emu::readNpy(path, m, error) && (m.rows != rows || m.cols != cols))");
+  line(2, "error = path + \": expected a \" + std::to_string(rows) + \"x\" + "
+          "std::to_string(cols) +");
+  line(2, "        \" matrix, found \" + std::to_string(m.rows) + \"x\" + "
+          "std::to_string(m.cols);");
+  line(1, "if (!error.empty() ||");
+  line(1, "    !ttlplan::emu::tilize(ttlplan::emu::padMatrix(m, padded_rows, padded_cols, pad), "
+          "format,");
+  line(1, "                          words, error)) {");
+  line(2, "std::fprintf(stderr, \"host: error: %s\\n\", error.c_str());");
+  line(2, "std::exit(1);");
+  line(1, "}");
+  line(1, "return words;");
+  line(0, "}");
+  line(0, "");
+  line(0,
+       "// The tile pages of a padded tensor, cropped to rows x cols, as OUTPUT_DIR/<tensor>.npy.");
+  line(0, "void store_cropped(const std::string& path, const std::vector<uint32_t>& words, "
+          "uint64_t rows,");
+  line(0, "                   uint64_t cols, uint64_t padded_rows, uint64_t padded_cols,");
+  line(0, "                   tt::DataFormat format) {");
+  line(1, "ttlplan::emu::Matrix m;");
+  line(1, "std::string error;");
+  line(1, "if (!ttlplan::emu::untilize(words, padded_rows, padded_cols, format, m, error) ||");
+  line(1, "    !ttlplan::emu::writeNpy(path, ttlplan::emu::cropMatrix(m, rows, cols), error)) {");
+  line(2, "std::fprintf(stderr, \"host: error: %s\\n\", error.c_str());");
+  line(2, "std::exit(1);");
+  line(1, "}");
+  line(0, "}");
+  line(0, "");
 }
 
 bool HostEmitter::collectCbs() {
@@ -437,6 +503,7 @@ std::optional<std::string> HostEmitter::run() {
   line(0, "#include <cstdint>");
   line(0, "#include <cstdio>");
   line(0, "#include <cstdlib>");
+  if (anyPadded()) line(0, "#include <limits>");
   line(0, "#include <memory>");
   line(0, "#include <string>");
   line(0, "#include <vector>");
@@ -479,6 +546,7 @@ std::optional<std::string> HostEmitter::run() {
   line(1, "}");
   line(0, "}");
   line(0, "");
+  if (anyPadded()) emitPaddedIo();
   line(0, "} // namespace");
   line(0, "");
   line(0, "int main(int argc, char** argv) {");
@@ -506,9 +574,15 @@ std::optional<std::string> HostEmitter::run() {
     line(1, fmt::format("std::shared_ptr<Buffer> {} = CreateBuffer(InterleavedBufferConfig{{"
                         "device, {}, {}, BufferType::DRAM}});",
                         t.var, t.bytes, t.tileBytes));
-    line(1, fmt::format("EnqueueWriteBuffer(cq, {}, load(input_dir + \"/{}.npy\", {}, {}, {}), "
-                        "true);",
-                        t.var, t.name, t.shape[0], t.shape[1], format));
+    if (t.pad.empty())
+      line(1, fmt::format("EnqueueWriteBuffer(cq, {}, load(input_dir + \"/{}.npy\", {}, {}, {}), "
+                          "true);",
+                          t.var, t.name, t.shape[0], t.shape[1], format));
+    else
+      line(1, fmt::format("EnqueueWriteBuffer(cq, {}, load_padded(input_dir + \"/{}.npy\", {}, {}, "
+                          "{}, {}, {}, {}), true);",
+                          t.var, t.name, t.shape[0], t.shape[1], t.paddedShape[0], t.paddedShape[1],
+                          t.pad, format));
   }
   line(0, "");
 
@@ -554,8 +628,14 @@ std::optional<std::string> HostEmitter::run() {
     line(1, "{");
     line(2, "std::vector<uint32_t> words;");
     line(2, fmt::format("EnqueueReadBuffer(cq, {}, words, true);", t.var));
-    line(2, fmt::format("store(output_dir + \"/{}.npy\", words, {}, {}, tt::DataFormat::{});",
-                        t.name, t.shape[0], t.shape[1], dataFormatName(t.dataType)));
+    if (t.pad.empty())
+      line(2, fmt::format("store(output_dir + \"/{}.npy\", words, {}, {}, tt::DataFormat::{});",
+                          t.name, t.shape[0], t.shape[1], dataFormatName(t.dataType)));
+    else
+      line(2, fmt::format("store_cropped(output_dir + \"/{}.npy\", words, {}, {}, {}, {}, "
+                          "tt::DataFormat::{});",
+                          t.name, t.shape[0], t.shape[1], t.paddedShape[0], t.paddedShape[1],
+                          dataFormatName(t.dataType)));
     line(1, "}");
   }
   line(1, "CloseDevice(device);");

@@ -1,6 +1,7 @@
 #include "ttlplan/ir/Verifier.h"
 
 #include "ttlplan/ir/OpRegistry.h"
+#include "ttlplan/ir/Padding.h"
 #include "ttlplan/ir/VerifierDetail.h"
 
 namespace ttlplan::ir {
@@ -64,6 +65,26 @@ bool isKind(const Type& type, TypeKind kind) {
 
 } // namespace detail
 
+namespace {
+
+/// A kernel of fixed shapes whose tensors that are not whole tiles have no pad value that keeps
+/// its reductions exact (ir/Padding.h; a template is checked by apply-plan, once bound).
+void verifyPadding(Module& module, DiagnosticEngine& diagnostics) {
+  for (Operation* kernel : detail::kernelsOf(module)) {
+    std::string problem = paddingProblem(*kernel);
+    if (problem.empty()) continue;
+    size_t end = problem.find('\n');
+    auto report = diagnostics.error(kernel->location(), problem.substr(0, end));
+    while (end != std::string::npos) {
+      size_t next = problem.find('\n', end + 1);
+      report.note(kernel->location(), problem.substr(end + 1, next - end - 1));
+      end = next;
+    }
+  }
+}
+
+} // namespace
+
 bool verify(Module& module, DiagnosticEngine& diagnostics) {
   size_t before = diagnostics.errorCount();
   if (!module.op) return false;
@@ -72,6 +93,7 @@ bool verify(Module& module, DiagnosticEngine& diagnostics) {
   detail::verifyParams(module, diagnostics);
   detail::verifyTypes(module, diagnostics);
   detail::verifyCircularBuffers(module, diagnostics);
+  if (diagnostics.errorCount() == before) verifyPadding(module, diagnostics);
   return diagnostics.errorCount() == before;
 }
 

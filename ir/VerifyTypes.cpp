@@ -342,13 +342,22 @@ bool checkSliceSource(const Operation& op, DiagnosticEngine& diags) {
                                            str(t)));
     return false;
   }
-  for (const Dim& d : t.shape()) // a knob dim is checked once a binding gives it a value
-    if (!d.hasKnobs() && (!d.isStatic() || d.value % kTileSize != 0)) {
-      diags.error(op.location(), fmt::format("ttl.tensor_slice source {} is not tile aligned: "
-                                             "its dimensions must be multiples of 32",
+  // Any size: a tensor that is not whole tiles is padded to them (ir/Padding.h), in 2-D only.
+  for (const Dim& d : t.shape())
+    if (!d.hasKnobs() && !d.isStatic()) {
+      diags.error(op.location(), fmt::format("ttl.tensor_slice source {} has a dimension that is "
+                                             "neither a number nor a knob",
                                              str(t)));
       return false;
     }
+  if (t.shape().size() != 2)
+    for (const Dim& d : t.shape())
+      if (d.isStatic() && d.value % kTileSize != 0) {
+        diags.error(op.location(), fmt::format("ttl.tensor_slice source {} is not whole 32x32 "
+                                               "tiles; only 2-D tensors may be padded to them",
+                                               str(t)));
+        return false;
+      }
   return true;
 }
 
@@ -357,7 +366,7 @@ void checkSliceBounds(const Operation& op, const Type& tensor, const Type& block
                       DiagnosticEngine& diags) {
   for (size_t d = 0; d < block.shape().size(); ++d) {
     if (!tensor.shape()[d].isStatic()) continue; // a knob: bounds depend on the binding
-    int64_t tiles = tensor.shape()[d].value / kTileSize;
+    int64_t tiles = (tensor.shape()[d].value + kTileSize - 1) / kTileSize; // padded to tiles
     const Dim& extent = block.shape()[d];
     if (extent.isStatic() && extent.value > tiles && !clip)
       return (void)diags.error(op.location(),

@@ -31,8 +31,9 @@ std::span<const PassInfo> registeredPasses() {
       {"plan", "plan L1, CB indices, DST, cores and multicast (lower::planModule)",
        planner::plannerOptions().records, createPlanPass},
       {"apply-plan",
-       "write the plan into the IR (ttl.bind_cb, grid, work ranges, pipe nets) and substitute the "
-       "knob binding",
+       "write the plan into the IR (ttl.bind_cb, grid, work ranges, pipe nets), substitute the "
+       "knob binding and derive the pad value of each tensor that is not whole tiles "
+       "(ttl.pad_values)",
        {},
        createApplyPlanPass},
       {"infer-dst",

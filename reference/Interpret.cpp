@@ -6,6 +6,7 @@
 #include "ttlplan/reference/Interpret.h"
 
 #include "ttlplan/ir/Ops.h"
+#include "ttlplan/ir/Padding.h"
 #include "ttlplan/lower/Extract.h"
 #include "ttlplan/support/Checked.h"
 #include "ttlplan/support/Deadline.h"
@@ -1164,6 +1165,10 @@ interpretUnchecked(Operation* kernel, const std::map<std::string, HostTensor>& i
   info.workItems = cores->problem ? cores->problem->items : 0;
 
   if (Status s = readArguments(info); !s) return s.error();
+  // A tensor that is not whole tiles is held padded to them, with the value ir/Padding.h derives
+  // (as the host program pads it), and cropped when the run ends.
+  Expected<std::vector<ir::TensorPadding>> padding = ir::derivePadding(*kernel, info.binding);
+  if (!padding) return padding.error();
   std::vector<HostTensor> tensors;
   for (const Argument& a : info.arguments) {
     HostTensor t{a.shape, {}};
@@ -1180,6 +1185,18 @@ interpretUnchecked(Operation* kernel, const std::map<std::string, HostTensor>& i
       t.data = it->second.data;
     }
     tensors.push_back(std::move(t));
+  }
+  for (size_t i = 0; i < tensors.size(); ++i) {
+    const ir::TensorPadding& p = (*padding)[i];
+    if (!p.padded()) continue;
+    double value = p.pad == ir::PadValue::NegInf ? -INFINITY : 0.0;
+    HostTensor padded{{p.paddedRows, p.paddedCols},
+                      std::vector<double>(static_cast<size_t>(p.paddedRows * p.paddedCols), value)};
+    for (int64_t r = 0; r < p.rows; ++r)
+      std::copy_n(tensors[i].data.begin() + r * p.cols, p.cols,
+                  padded.data.begin() + r * p.paddedCols);
+    tensors[i] = std::move(padded);
+    info.arguments[i].shape = tensors[i].shape;
   }
   for (const auto& input : inputs) {
     const std::string& inputName = input.first; // not a structured binding: clang < 16 cannot
@@ -1247,8 +1264,18 @@ interpretUnchecked(Operation* kernel, const std::map<std::string, HostTensor>& i
   if (machine.stopped) return Error{*machine.stopped};
 
   std::map<std::string, HostTensor> out;
-  for (size_t i = 0; i < info.arguments.size(); ++i)
-    out[info.arguments[i].name] = std::move(machine.tensors[i]);
+  for (size_t i = 0; i < info.arguments.size(); ++i) {
+    HostTensor& t = machine.tensors[i];
+    const ir::TensorPadding& p = (*padding)[i];
+    if (p.padded()) {
+      HostTensor cropped{{p.rows, p.cols},
+                         std::vector<double>(static_cast<size_t>(p.rows * p.cols))};
+      for (int64_t r = 0; r < p.rows; ++r)
+        std::copy_n(t.data.begin() + r * p.paddedCols, p.cols, cropped.data.begin() + r * p.cols);
+      t = std::move(cropped);
+    }
+    out[info.arguments[i].name] = std::move(t);
+  }
   return out;
 }
 

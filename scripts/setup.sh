@@ -9,6 +9,7 @@ packages=(
   mlir-16-tools llvm-16-tools   # test tools only: mlir-opt-16 checks the generic form
   slurm-wlm munge               # test tools only: tests/slurm runs scripts/slurm on a private cluster
   python3 python3-jsonschema    # test tools only: tests/schema validates JSON output (docs/schema)
+  python3-numpy                 # test tools only: tests/run/padding_numpy.py checks the emulator
   chromium libxml2-utils fonts-dejavu-core  # test tools only: tests/report opens the HTML reports
   clang libclang-rt-14-dev      # test tools only: scripts/fuzz.sh builds the libFuzzer harnesses
 )

@@ -2,6 +2,7 @@
 #include "Runtime.h"
 #include "ttlplan_host_io.h"
 
+#include <algorithm>
 #include <cstring>
 #include <fstream>
 #include <sstream>
@@ -209,6 +210,22 @@ bool untilize(const std::vector<uint32_t>& words, uint64_t rows, uint64_t cols,
                     32 * sizeof(float));
     }
   return true;
+}
+
+Matrix padMatrix(const Matrix& m, uint64_t rows, uint64_t cols, float value) {
+  Matrix out{rows, cols, std::vector<float>(rows * cols, value)};
+  for (uint64_t r = 0; r < m.rows && r < rows; ++r)
+    std::copy_n(m.data.begin() + r * m.cols, std::min(m.cols, cols), out.data.begin() + r * cols);
+  return out;
+}
+
+Matrix cropMatrix(const Matrix& m, uint64_t rows, uint64_t cols) {
+  rows = std::min(rows, m.rows);
+  cols = std::min(cols, m.cols);
+  Matrix out{rows, cols, std::vector<float>(rows * cols)};
+  for (uint64_t r = 0; r < rows; ++r)
+    std::copy_n(m.data.begin() + r * m.cols, cols, out.data.begin() + r * cols);
+  return out;
 }
 
 } // namespace ttlplan::emu

@@ -1,5 +1,6 @@
 // apply-plan: writes the plan of the `plan` pass into the IR (lower/ApplyPlan.h) and substitutes
 // the chosen knob binding, so that later passes read everything from the IR.
+#include "ttlplan/ir/Padding.h"
 #include "ttlplan/lower/ApplyPlan.h"
 #include "ttlplan/lower/Instantiate.h"
 #include "ttlplan/lower/passes/PassUtil.h"
@@ -24,11 +25,34 @@ public:
         reportError(context, status.error().message);
         return false;
       }
+      if (!annotatePadding(context, *kernel)) return false;
       statistic("kernels", "kernels annotated") += 1;
     }
     // The knobs are all substituted; their declarations go too.
     for (ir::Operation* param : context.module.topLevel("ttl.param"))
       context.module.body().remove(param);
+    return true;
+  }
+
+private:
+  /// The pad value of each argument (ir/Padding.h) on a kernel that has a tensor that is not whole
+  /// tiles, for the host program; kernels of whole tiles stay as they were.
+  bool annotatePadding(PassContext& context, ir::Operation& kernel) {
+    Expected<std::vector<ir::TensorPadding>> padding = ir::derivePadding(kernel, {});
+    if (!padding) {
+      reportError(context, padding.error().message);
+      return false;
+    }
+    std::vector<ir::Attribute> values;
+    bool any = false;
+    for (const ir::TensorPadding& t : *padding) {
+      values.push_back(ir::Attribute::string(std::string(ir::padValueName(t.pad))));
+      any |= t.padded();
+    }
+    if (any) {
+      kernel.setAttribute(ir::kPadAttribute, ir::Attribute::array(std::move(values)));
+      statistic("padded", "kernels with tensors padded to whole tiles") += 1;
+    }
     return true;
   }
 };

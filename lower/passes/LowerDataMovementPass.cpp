@@ -419,16 +419,16 @@ private:
       return std::nullopt;
     }
     if (t.shape().size() != 2 || !t.shape()[0].isStatic() || !t.shape()[1].isStatic() ||
-        tileType.tileColumns() <= 0 || t.shape()[1].value % tileType.tileColumns() != 0) {
-      error(slice, fmt::format("only 2-D tensors with a static shape of whole tiles are "
-                               "supported, got {}",
-                               t.str()));
+        tileType.tileColumns() <= 0 || tileType.tileRows() <= 0) {
+      error(slice,
+            fmt::format("only 2-D tensors with a static shape are supported, got {}", t.str()));
       return std::nullopt;
     }
+    // A tensor that is not whole tiles lives padded to them (ir/Padding.h): its pages are tiles.
     TensorAccess access;
     access.pageBytes = context_.device.tileBytes(tileType.tileDataType());
-    access.columnTiles = t.shape()[1].value / tileType.tileColumns();
-    access.rowTiles = t.shape()[0].value / tileType.tileRows();
+    access.columnTiles = (t.shape()[1].value + tileType.tileColumns() - 1) / tileType.tileColumns();
+    access.rowTiles = (t.shape()[0].value + tileType.tileRows() - 1) / tileType.tileRows();
     ir::Block& body = func_->body();
     OpBuilder b = body.empty() ? OpBuilder::atEnd(body) : OpBuilder::before(prologueEnd());
     b.setLocation(slice->location());

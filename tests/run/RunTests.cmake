@@ -103,3 +103,17 @@ foreach(bind IN ITEMS
   string(REGEX REPLACE "_per_core.*" "" tag "${tag}")
   ttlplan_run_test(matmul_1d.${tag} 0 "PASS" ${mm1d} --bind ${bind})
 endforeach()
+
+# Tensors that are not whole tiles, padded and cropped by the host program (ir/Padding.h): the
+# emulator's output against numpy, one test per case of tests/run/padding_numpy.py (which says
+# what each checks and why its inputs are chosen so that a wrong pad value shows) ...
+foreach(case IN ITEMS matmul_1000x1000x1000 matmul_33x65x17 softmax_1000_columns row_max_negative
+                      eltwise_add_1x1)
+  add_test(NAME run.padding_numpy.${case}
+           COMMAND ${Python3_EXECUTABLE} ${run_dir}/padding_numpy.py $<TARGET_FILE:ttlplan>
+                   ${PROJECT_SOURCE_DIR} ${CMAKE_CURRENT_BINARY_DIR}/scratch/run.padding_numpy ${case})
+  set_tests_properties(run.padding_numpy.${case} PROPERTIES TIMEOUT 600)
+endforeach()
+# ... and a maximum over block-float tiles, which cannot hold the -inf it needs, is refused.
+ttlplan_cli_test(padding_block_float_refused 1 -1 "block-float tensors cannot hold -inf"
+                 lower ${run_dir}/padding/max_dtype.ttl --bind DTYPE=bfp8_b)

@@ -41,6 +41,12 @@ bool tilize(const Matrix& m, tt::DataFormat format, std::vector<uint32_t>& words
 bool untilize(const std::vector<uint32_t>& words, uint64_t rows, uint64_t cols,
               tt::DataFormat format, Matrix& out, std::string& error);
 
+/// `m` grown to rows x cols (each at least m's), the new elements `value`: how the host pads a
+/// tensor that is not whole tiles (docs/language.md, "Tensors of any shape").
+Matrix padMatrix(const Matrix& m, uint64_t rows, uint64_t cols, float value);
+/// The top-left rows x cols of `m` (each at most m's): how the host crops the padding off.
+Matrix cropMatrix(const Matrix& m, uint64_t rows, uint64_t cols);
+
 /// `value` rounded to bf16 (round to nearest, ties to even), as a float.
 float roundToBf16(float value);
 
