@@ -51,8 +51,8 @@ std::string sourceText(const ir::Binding& fixed, const std::string& what) {
 /// What choosePlanBinding picked: the record and how it was found.
 struct Pick {
   search::Record record;
-  std::string line;   ///< the stderr line, without "picked ..."
-  std::string source; ///< for the report
+  std::string line; ///< the stderr line, without "picked ..."
+  std::string what; ///< how it was found, for the report ("tuned: the fastest predicted of ...")
 };
 
 /// The best point search::tune finds over the unbound knobs (and `?` block counts).
@@ -92,15 +92,12 @@ Result<Pick> tuneBest(const ir::Module& module, const ir::Device& device, const 
       [](const search::Dimension& d) { return search::isBlockCountDimension(d.name); }));
   std::string what = plural(unbound, "unbound knob");
   if (counts) what += " and " + plural(counts, "block count");
+  std::string searched = exhaustive ? fmt::format("all {} points", result->evaluated)
+                                    : fmt::format("{} points of {} searched by evolve, seed 1",
+                                                  result->evaluated, space->size());
   return Pick{result->top.front(),
               fmt::format("tuned {} over {}, {} fit", what, points, result->feasible),
-              sourceText(fixed, exhaustive ? fmt::format("tuned: the fastest predicted of all "
-                                                         "{} points",
-                                                         result->evaluated)
-                                           : fmt::format("tuned: the fastest predicted of {} "
-                                                         "points of {} searched by evolve, "
-                                                         "seed 1",
-                                                         result->evaluated, space->size()))};
+              "tuned: the fastest predicted of " + searched};
 }
 
 /// The best usable record of --db for this kernel, binding and device.
@@ -137,7 +134,7 @@ Result<Pick> dbBest(const KnobRequest& flags, const ir::Module& module, const ir
                                     tuneCommand(flags, module)));
   }
   return Pick{*best, fmt::format("best record of --db {}", flags.db),
-              sourceText(fixed, "the best record of tuning db " + flags.db)};
+              "the best record of tuning db " + flags.db};
 }
 
 } // namespace
@@ -190,9 +187,25 @@ Result<lower::PlanOptions> choosePlanBinding(const KnobRequest& flags, const ir:
                           ? tuneBest(module, device, fixed, unbound, options.maxBlockCount)
                           : dbBest(flags, module, device, fixed, log);
   if (!pick) return pick.error();
+  // The fastest point, or tt-mlir's rule's config when the model cannot tell them apart
+  // (docs/tuning.md, "The pick"), as `tune` reports it.
+  planner::kernel::PlanOptions planOptions;
+  planOptions.maxBlockCount = options.maxBlockCount;
+  RulePick chosen = pickOverRule(module, device, fixed, pick->record, planOptions);
+  if (chosen.pick.keptBaseline) {
+    pick->line += fmt::format("; kept tt-mlir's rule (the fastest is predicted {:.1f} % faster, "
+                              "within the cost model's ranking uncertainty of {:.1f} %)",
+                              100 * chosen.pick.predictedGain, 100 * chosen.pick.margin);
+    const bool tuned = pick->what.starts_with("tuned: ");
+    pick->what = fmt::format("{}tt-mlir's rule, kept over {} ({:.1f} % faster, within the cost "
+                             "model's ranking uncertainty of {:.1f} %)",
+                             tuned ? "tuned: " : "", pick->what.substr(tuned ? 7 : 0),
+                             100 * chosen.pick.predictedGain, 100 * chosen.pick.margin);
+    pick->record = chosen.pick.record;
+  }
   search::PointParts parts = search::splitPoint(pick->record.point, fixed);
   options.binding = parts.knobs;
-  options.bindingSource = pick->source;
+  options.bindingSource = sourceText(fixed, pick->what);
   options.kernelBlockCounts = search::kernelBlockCounts(module, parts.blockCounts);
   log(fmt::format("{}: picked {} (predicted {:.1f} us)\n", pick->line, pointText(pick->record),
                   pick->record.predictedNs.value_or(0) / 1000.0));

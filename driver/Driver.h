@@ -10,6 +10,7 @@
 #include "ttlplan/ir/Operation.h"
 #include "ttlplan/ir/Params.h"
 #include "ttlplan/lower/KernelPlanner.h"
+#include "ttlplan/search/Pick.h"
 #include "ttlplan/search/Tuner.h"
 #include "ttlplan/search/TuningDb.h"
 #include "ttlplan/search/cost/Report.h"
@@ -20,6 +21,7 @@
 #include <memory>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace ttlplan::driver {
@@ -193,17 +195,43 @@ struct RunOutcome {
   bool passed = false; ///< exit 0 and every argument within tolerance (and dumped)
 };
 
-/// ttnn's default config of a matmul template, evaluated like any point.
+/// A baseline config of a matmul template (ttnn's default, tt-mlir's rule), evaluated like any
+/// point.
 struct TuneBaseline {
   ir::Binding binding;
   search::Record record;
 };
+
+/// `config` ("ttnn-default" or "tt-mlir-rule", as --config spells them) bound over `fixed` and
+/// `anchor` (other knob values the config is to be sized for, such as a point's DTYPE) and
+/// evaluated; its record's point holds every knob `fixed` leaves out. nullopt for a kernel that is
+/// not a matmul template, knobs that already bind other config values, or a config that does not
+/// fit.
+std::optional<TuneBaseline> evaluateBaseline(std::string_view config, const ir::Module& module,
+                                             const ir::Device& device, const ir::Binding& fixed,
+                                             const planner::kernel::PlanOptions& plan,
+                                             const ir::Binding& anchor = {});
+
+/// The pick of a search (docs/tuning.md, "The pick") and the baseline it was weighed against.
+struct RulePick {
+  search::Pick pick;
+  std::optional<TuneBaseline> rule; ///< tt-mlir's rule's config for the fastest point's problem
+};
+
+/// The pick of a search whose fastest feasible point is `fastest`: tt-mlir's rule's config, sized
+/// for the fastest point's problem and precision knobs (DTYPE, FIDELITY, ...), unless `fastest`
+/// is predicted faster by more than the device's cost.rank_uncertainty; `fastest` for a kernel
+/// that is not a matmul template or where the rule's config does not fit.
+RulePick pickOverRule(const ir::Module& module, const ir::Device& device, const ir::Binding& fixed,
+                      const search::Record& fastest, const planner::kernel::PlanOptions& plan);
 
 struct Tuned {
   Source source;
   ir::Binding fixed; ///< the knobs --bind and --config fixed
   search::TuneResult result;
   std::optional<TuneBaseline> baseline; ///< for the matmul templates, when ttnn's config fits
+  std::optional<TuneBaseline> rule;     ///< tt-mlir's rule's config, likewise
+  std::optional<search::Pick> pick;     ///< the point to use (pickOverRule); nullopt: none fits
 };
 
 /// What a rerank did.

@@ -1,4 +1,5 @@
-// tuneFile: the autotuner on a file (search/Tuner.h), with its records file and ttnn's baseline.
+// tuneFile: the autotuner on a file (search/Tuner.h), with its records file, the baselines (ttnn's
+// default config, tt-mlir's rule) and the pick.
 #include "ttlplan/driver/Driver.h"
 #include "ttlplan/ir/Params.h"
 #include "ttlplan/lower/Extract.h"
@@ -8,22 +9,6 @@
 namespace ttlplan::driver {
 
 namespace {
-
-/// ttnn's default config for a matmul template, evaluated like any point; nullopt otherwise.
-std::optional<TuneBaseline> ttnnBaseline(const ir::Module& module, const ir::Device& device,
-                                         const ir::Binding& fixed,
-                                         const planner::kernel::PlanOptions& plan) {
-  Expected<search::baselines::DefaultBinding> config =
-      search::baselines::ttnnDefaultBinding(ir::collectParams(module), fixed, device);
-  if (!config) return std::nullopt;
-  ir::Binding point;
-  for (const auto& [name, value] : config->binding)
-    if (!fixed.count(name)) point[name] = value;
-  TuneBaseline b{config->binding,
-                 search::evaluatePoint(module, device, point, fixed, plan, nullptr)};
-  if (!b.record.ok()) return std::nullopt;
-  return b;
-}
 
 /// The search options from the request; bad strategy or shard texts are Usage errors.
 Result<search::TuneOptions> tuneOptions(const TuneRequest& request) {
@@ -44,6 +29,44 @@ Result<search::TuneOptions> tuneOptions(const TuneRequest& request) {
 }
 
 } // namespace
+
+std::optional<TuneBaseline> evaluateBaseline(std::string_view config, const ir::Module& module,
+                                             const ir::Device& device, const ir::Binding& fixed,
+                                             const planner::kernel::PlanOptions& plan,
+                                             const ir::Binding& anchor) {
+  auto bind = config == "tt-mlir-rule" ? search::baselines::ttMlirRuleBinding
+                                       : search::baselines::ttnnDefaultBinding;
+  ir::Binding partial = fixed;
+  partial.insert(anchor.begin(), anchor.end());
+  Expected<search::baselines::DefaultBinding> bound =
+      bind(ir::collectParams(module), partial, device);
+  if (!bound) return std::nullopt;
+  ir::Binding point;
+  for (const auto& [name, value] : bound->binding)
+    if (!fixed.count(name)) point[name] = value;
+  TuneBaseline b{bound->binding,
+                 search::evaluatePoint(module, device, point, fixed, plan, nullptr)};
+  if (!b.record.ok()) return std::nullopt;
+  return b;
+}
+
+RulePick pickOverRule(const ir::Module& module, const ir::Device& device, const ir::Binding& fixed,
+                      const search::Record& fastest, const planner::kernel::PlanOptions& plan) {
+  // The rule sizes a config for the problem and precision the fastest point has: only the
+  // config knobs (and the planner's block counts) may differ between the two.
+  ir::Binding anchor = search::splitPoint(fastest.point, fixed).knobs;
+  for (const char* name : search::baselines::kConfigKnobs)
+    anchor.erase(name);
+  anchor.erase("grid_x");
+  for (const auto& [name, value] : fixed)
+    anchor.erase(name);
+  RulePick out;
+  out.rule = evaluateBaseline("tt-mlir-rule", module, device, fixed, plan, anchor);
+  std::optional<search::Record> baseline;
+  if (out.rule) baseline = out.rule->record;
+  out.pick = search::choosePick(fastest, baseline, device.cost.rankUncertainty);
+  return out;
+}
 
 Result<Tuned> tuneFile(const TuneRequest& request, const ir::Device& device, const Log& log,
                        const std::function<void(const search::Space&)>& beforeSearch,
@@ -85,8 +108,15 @@ Result<Tuned> tuneFile(const TuneRequest& request, const ir::Device& device, con
   }
   Expected<search::TuneResult> result = search::tune(module, device, fixed, *options);
   if (!result) return Error::input(result.error().message);
-  Tuned out{std::move(*source), fixed, std::move(*result), std::nullopt};
-  out.baseline = ttnnBaseline(*out.source.module, device, fixed, options->plan);
+  Tuned out{std::move(*source), fixed, std::move(*result), std::nullopt, std::nullopt,
+            std::nullopt};
+  out.baseline = evaluateBaseline("ttnn-default", *out.source.module, device, fixed, options->plan);
+  if (!out.result.top.empty()) {
+    RulePick p =
+        pickOverRule(*out.source.module, device, fixed, out.result.top.front(), options->plan);
+    out.rule = std::move(p.rule);
+    out.pick = std::move(p.pick);
+  }
   return out;
 }
 

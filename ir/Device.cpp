@@ -502,6 +502,8 @@ void readCost(Reader& r, CostConstants& cost) {
     cost.*field.member = r.real(field.path, field.lo, field.hi).value_or(0);
   if (r.peek("cost.rank_uncertainty"))
     cost.rankUncertainty = r.real("cost.rank_uncertainty", 0, 10).value_or(0);
+  if (r.peek("cost.host_time_factor"))
+    cost.hostTimeFactor = r.real("cost.host_time_factor", 1, 10).value_or(1);
 }
 
 json costJson(const CostConstants& cost) {
@@ -509,6 +511,7 @@ json costJson(const CostConstants& cost) {
   for (const CostField& field : kCostFields)
     out[std::string(field.path).substr(5)] = cost.*field.member;
   if (cost.rankUncertainty > 0) out["rank_uncertainty"] = cost.rankUncertainty;
+  if (cost.hostTimeFactor != 1) out["host_time_factor"] = cost.hostTimeFactor;
   return out;
 }
 

@@ -146,6 +146,10 @@ struct CostConstants {
   // same-shape pairs). A tuned point predicted faster than the baseline config by less than this
   // is not trusted to be faster (search::choosePick). Not a model input: calibrationHash skips it.
   double rankUncertainty = 0;
+  // Optional (1 when absent): a host-side measurement of one op sees the device time times this,
+  // plus hostDispatchNs (Prediction::hostNs). Measured where one report gives both times of the
+  // same runs. Only host predictions read it (records store device time): calibrationHash skips it.
+  double hostTimeFactor = 1;
 
   bool operator==(const CostConstants&) const = default;
 };

@@ -12,6 +12,7 @@
 #include "ttlplan/support/Expected.h"
 
 #include <optional>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -48,11 +49,16 @@ public:
   /// domain that is not empty), every ttl.require folds to true and every knob expression
   /// evaluates. The other knobs' domains are not read: a Space takes its values from them.
   std::optional<BindingFailure> check(const ir::Binding& binding) const;
+  /// Stops checking that the values bound to `knobs` are in their domains: a search::Space draws
+  /// them from their domains (evaluated under the knobs they read), so its points hold them by
+  /// construction. A knob left unbound (its domain empty under the point) is still reported.
+  void trustDomainsOf(const std::set<std::string>& knobs);
 
 private:
   std::optional<BindingFailure> checkDomains(const ir::Binding& binding) const;
 
   std::vector<ir::Param> dependent_; ///< the knobs whose domains read other knobs
+  std::vector<bool> trusted_;        ///< per dependent_ knob: a bound value is not checked
   std::vector<ir::Operation*> requires_;
   ir::CompiledValues conditions_; ///< root i: the condition of requires_[i]
   std::vector<std::pair<ir::KnobExpr, ir::Operation*>> exprs_;

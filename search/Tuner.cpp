@@ -175,6 +175,14 @@ PointEvaluator::PointEvaluator(const ir::Module& module, const ir::Device& devic
   }
 }
 
+void PointEvaluator::trustSpace(const Space& space) {
+  std::set<std::string> searched;
+  for (const Dimension& d : space.dimensions())
+    for (const std::string& knob : d.knobs.empty() ? std::vector<std::string>{d.name} : d.knobs)
+      if (!isBlockCountDimension(knob)) searched.insert(knob);
+  checker_.trustDomainsOf(searched);
+}
+
 Record PointEvaluator::evaluate(const ir::Binding& point) const {
   return evaluateGroup({point}).front();
 }
@@ -466,6 +474,7 @@ Expected<TuneResult> tune(const ir::Module& module, const ir::Device& device,
   pk::PlanCache cache;
   PointEvaluator evaluator(module, device, fixed, options.plan, &cache);
   evaluator.setKeepPlans(options.db != nullptr); // for `db rerank`
+  evaluator.trustSpace(*space);
   const uint64_t blockCountPoints = plannerPoints(*space);
   int threads =
       options.threads > 0 ? options.threads : int(tbb::this_task_arena::max_concurrency());

@@ -125,6 +125,9 @@ public:
   /// cost program of the first plan that fits is re-used for the others with their CB depths
   /// (cost::setCbDepths). A point with other knob values is evaluated on its own.
   std::vector<Record> evaluateGroup(std::vector<ir::Binding> points) const;
+  /// Points come from `space` only: the domains of the knobs it searches are not checked again
+  /// per point (those of the fixed knobs that read searched ones still are).
+  void trustSpace(const Space& space);
   /// Whether ok records keep their kernels' plans (Record::plans; a tuning db's records do).
   void setKeepPlans(bool keep) { keepPlans_ = keep; }
   /// `stored` (an ok record with plans, of this module and fixed knobs) costed again by this

@@ -1,5 +1,6 @@
 // `ttlplan tune`: the autotuner's command line (search/Tuner.h): the space, a progress line, the
-// rejections by reason, the top K beside ttnn's default config, JSON, records, --emit.
+// rejections by reason, the top K beside ttnn's default config and tt-mlir's rule, the pick, JSON,
+// records, --emit.
 #include "tools/TuneCommand.h"
 
 #include "tools/HtmlReport.h"
@@ -33,9 +34,11 @@ using nlohmann::ordered_json;
 
 using Baseline = driver::TuneBaseline;
 
-ordered_json resultJson(const search::TuneResult& result, const TuneFlags& flags,
-                        const ir::Device& device, const ir::Binding& fixed,
-                        const std::optional<Baseline>& baseline) {
+ordered_json resultJson(const TuneFlags& flags, const ir::Device& device,
+                        const driver::Tuned& tuned) {
+  const search::TuneResult& result = tuned.result;
+  const ir::Binding& fixed = tuned.fixed;
+  const std::optional<Baseline>& baseline = tuned.baseline;
   ordered_json j;
   j["schema_version"] = 1;
   j["device"] = device.name;
@@ -63,6 +66,18 @@ ordered_json resultJson(const search::TuneResult& result, const TuneFlags& flags
     if (!result.top.empty() && result.top.front().predictedNs)
       j["baseline"]["speedup"] = *baseline->record.predictedNs / *result.top.front().predictedNs;
   }
+  if (tuned.rule && tuned.pick) {
+    j["rule"] = recordJson(tuned.rule->record, fixed);
+    j["rule"]["name"] = "tt-mlir-rule";
+    j["rule"]["speedup"] = tuned.pick->predictedGain + 1;
+  }
+  if (tuned.pick) {
+    j["pick"] = recordJson(tuned.pick->record, fixed);
+    j["pick"]["source"] = tuned.pick->keptBaseline ? "rule" : "best";
+    j["pick"]["predicted_gain"] = tuned.pick->predictedGain;
+    j["pick"]["margin"] = tuned.pick->margin;
+    j["pick"]["why"] = tuned.pick->why;
+  }
   double perSecond = result.seconds > 0 ? double(result.evaluated) / result.seconds : 0;
   // Wall-clock figures only under "timing" (determinism: strip them to compare runs).
   j["evaluations_per_second"]["timing"] = perSecond;
@@ -79,7 +94,9 @@ std::string describeSpace(const search::Space& space) {
   return fmt::format("space: {} points{}{}\n", space.size(), dims.empty() ? "" : " over ", dims);
 }
 
-std::string formatTable(const search::TuneResult& result, const std::optional<Baseline>& baseline) {
+std::string formatTable(const driver::Tuned& tuned) {
+  const search::TuneResult& result = tuned.result;
+  const std::optional<Baseline>& baseline = tuned.baseline;
   std::string out = fmt::format("evaluated {} points ({} from the db), {} fit; stopped: {}\n",
                                 result.evaluated, result.reused, result.feasible, result.stop);
   for (const auto& [reason, count] : result.rejected)
@@ -98,6 +115,19 @@ std::string formatTable(const search::TuneResult& result, const std::optional<Ba
     out += fmt::format("predicted speedup over ttnn's default config: {:.2f}x\n",
                        *baseline->record.predictedNs / *result.top.front().predictedNs);
   }
+  if (tuned.rule && tuned.pick) {
+    row("rule", tuned.rule->record);
+    out += fmt::format("predicted speedup over tt-mlir's rule: {:.2f}x\n",
+                       tuned.pick->predictedGain + 1);
+  }
+  if (tuned.pick && tuned.rule)
+    out += fmt::format("pick: {} ({} {:.1f} % faster than tt-mlir's rule, {} the cost model's "
+                       "ranking uncertainty of {:.1f} %; docs/tuning.md, \"The pick\")\n",
+                       tuned.pick->keptBaseline ? "rule" : "1",
+                       tuned.pick->keptBaseline ? "the fastest point is predicted only"
+                                                : "the fastest point is predicted",
+                       100 * tuned.pick->predictedGain,
+                       tuned.pick->keptBaseline ? "within" : "beyond", 100 * tuned.pick->margin);
   return out;
 }
 
@@ -153,13 +183,13 @@ int writeTunePage(const TuneFlags& flags, const ir::Device& device, const driver
         {{"predicted_ns", p.predictedNs}, {"l1_bytes", p.l1Bytes}, {"bound", p.bound}});
   tune["points"] = std::move(points);
   tune["pareto"] = search::paretoFront(tuned.result.points);
-  if (tuned.result.top.empty()) {
+  if (!tuned.pick) {
     logToStderr("warning: --html: no point fits, so the page has no plan\n");
     return writeOutput(flags.htmlOutput,
                        report::renderHtml({"tune", nlohmann::json::object(), nullptr, tune,
                                            device.grid.compute.rows, device.grid.compute.columns}));
   }
-  search::PointParts parts = search::splitPoint(tuned.result.top.front().point, tuned.fixed);
+  search::PointParts parts = search::splitPoint(tuned.pick->record.point, tuned.fixed);
   PlanFlags pick;
   pick.input = flags.input;
   pick.knobs.bind = ir::str(parts.knobs);
@@ -179,7 +209,8 @@ CLI::App* addTuneCommand(CLI::App& app, TuneFlags& flags, DeviceFlags& device) {
       "tune", "Search the unbound knobs of a TTL template (and the planner's `?` block counts) "
               "for the fastest predicted kernel: every point is checked against the "
               "ttl.requires, planned and costed; prints the space, the rejections by reason and "
-              "the top K beside ttnn's default config (docs/tuning.md)");
+              "the top K beside ttnn's default config and tt-mlir's rule, and the pick "
+              "(docs/tuning.md)");
   cmd->add_option("file", flags.input, "TTL file")->required()->check(CLI::ExistingFile);
   addKnobFlags(*cmd, flags.knobs, device, KnobUse::Tune);
   const OptionTable& tune = search::tuneOptions();
@@ -198,9 +229,12 @@ CLI::App* addTuneCommand(CLI::App& app, TuneFlags& flags, DeviceFlags& device) {
                   "Write one self-contained HTML page: every evaluated point (time against L1 "
                   "bytes, the Pareto front, the pick, ttnn's default), the top K and the pick's "
                   "plan with its pictures (docs/reports.md)");
-  cmd->add_option("--emit", flags.emitDir, "Compile the best point into DIR (like `compile`)");
+  cmd->add_option("--emit", flags.emitDir,
+                  "Compile the pick into DIR (like `compile`): the fastest point, or tt-mlir's "
+                  "rule's config for a matmul template when the fastest is predicted faster by "
+                  "less than the cost model's ranking uncertainty (docs/tuning.md, \"The pick\")");
   cmd->add_flag("--verify-best", flags.verifyBest,
-                "Run the best point on the emulator against the reference (like `run`)");
+                "Run the pick on the emulator against the reference (like `run`)");
   cmd->add_flag("--quiet", flags.quiet, "No progress line");
   addOption(*cmd, planner::plannerOptions().at("max-block-count"), flags.maxBlockCount);
   addOption(*cmd, planner::plannerOptions().at("node-limit"), flags.nodeLimit);
@@ -233,22 +267,20 @@ int runTune(const TuneFlags& flags, const DeviceFlags& deviceFlags) {
   driver::Result<driver::Tuned> tuned =
       driver::tuneFile(request, *device, logToStderr, printSpace, progressLine(quiet));
   if (!tuned) return report(tuned.error());
-  const search::TuneResult& result = tuned->result;
-  ordered_json resultObject = resultJson(result, flags, *device, tuned->fixed, tuned->baseline);
+  ordered_json resultObject = resultJson(flags, *device, *tuned);
   if (!flags.htmlOutput.empty())
     if (int rc = writeTunePage(flags, *device, *tuned, resultObject); rc != kSuccess) return rc;
   std::string json = resultObject.dump(2) + "\n";
   if (jsonToStdout) {
     if (int rc = writeOutput("", json); rc != kSuccess) return rc;
   } else {
-    std::cout << formatTable(result, tuned->baseline);
+    std::cout << formatTable(*tuned);
     if (!flags.jsonOutput.empty())
       if (int rc = writeOutput(flags.jsonOutput, json); rc != kSuccess) return rc;
   }
-  if (result.top.empty())
-    return (flags.emitDir.empty() && !flags.verifyBest) ? kSuccess : kInvalidInput;
+  if (!tuned->pick) return (flags.emitDir.empty() && !flags.verifyBest) ? kSuccess : kInvalidInput;
   if (flags.emitDir.empty() && !flags.verifyBest) return kSuccess;
-  return emitBest(flags, deviceFlags, result.top.front(), tuned->fixed, *tuned->source.module);
+  return emitBest(flags, deviceFlags, tuned->pick->record, tuned->fixed, *tuned->source.module);
 }
 
 } // namespace ttlplan::tools

@@ -306,6 +306,8 @@ std::string calibrationHash(const ir::Device& device) {
   // The ranking uncertainty is measured from the predictions, not used by them: leaving it out
   // keeps records costed before it was measured current.
   j["cost"].erase("rank_uncertainty");
+  // The host time factor scales host predictions only; records store device time.
+  j["cost"].erase("host_time_factor");
   nlohmann::json read = {{"cost", j["cost"]},       {"dram", j["dram"]},
                          {"noc", j["noc"]},         {"compute", j["compute"]},
                          {"clock", j["clock_mhz"]}, {"tile_bytes", j["tile_bytes"]}};
@@ -330,7 +332,7 @@ Expected<Prediction> predict(const Program& program, const ir::Device& device,
   p.simulatedSteps = sim->steps;
   p.cycles = sim->end;
   p.deviceNs = p.cycles / clockGHz(device) + device.cost.launchNs;
-  p.hostNs = p.deviceNs + device.cost.hostDispatchNs;
+  p.hostNs = p.deviceNs * device.cost.hostTimeFactor + device.cost.hostDispatchNs;
   for (size_t c = 0; c < totals.size(); ++c)
     p.idealCycles += double(program.classes[c].cores) * totals[c].idealCycles;
   p.idealCycles /= double(std::max(1, program.gridRows * program.gridCols));

@@ -771,5 +771,24 @@ TEST(CostModel, RankUncertaintyIsNotPartOfTheCalibrationHash) {
   EXPECT_NE(calibrationHash(d), hash);
 }
 
+TEST(CostModel, HostTimeIsDeviceTimeTimesTheFactorPlusDispatch) {
+  ir::Device d = wormhole();
+  ASSERT_NEAR(d.cost.hostTimeFactor, 1.104, 1e-12); // ir/devices/wormhole_b0.json
+  Program p = pipeline(8, 2, 2, 2048, 100, 2048);
+  Expected<Prediction> r = predict(p, d);
+  ASSERT_TRUE(r);
+  EXPECT_NEAR(r->hostNs, r->deviceNs * 1.104 + d.cost.hostDispatchNs, 1e-6);
+  // The factor scales host predictions only: the device time and the records' hash stay.
+  std::string hash = calibrationHash(d);
+  d.cost.hostTimeFactor = 2;
+  Expected<Prediction> doubled = predict(p, d);
+  ASSERT_TRUE(doubled);
+  EXPECT_EQ(doubled->deviceNs, r->deviceNs);
+  EXPECT_NEAR(doubled->hostNs, r->deviceNs * 2 + d.cost.hostDispatchNs, 1e-6);
+  EXPECT_EQ(calibrationHash(d), hash);
+  // Blackhole has no device times to separate a factor from.
+  EXPECT_EQ(ir::builtinDevice("blackhole_p150")->cost.hostTimeFactor, 1);
+}
+
 } // namespace
 } // namespace ttlplan::search::cost
