@@ -51,7 +51,7 @@ std::string tuneScatter(const nlohmann::json& tune) {
   double xMax = *std::max_element(bytes.begin(), bytes.end());
   double yMin = *std::min_element(ns.begin(), ns.end());
   double yMax = *std::max_element(ns.begin(), ns.end());
-  for (const char* key : {"best", "baseline"}) {
+  for (const char* key : {"best", "pick", "baseline"}) {
     const nlohmann::json r = field(tune, key, nlohmann::json());
     if (!r.is_object() || !r.contains("predicted_ns") || !r["predicted_ns"].is_number()) continue;
     xMax = std::max(xMax, get<double>(r, "l1_bytes", 0));
@@ -109,7 +109,9 @@ std::string tuneScatter(const nlohmann::json& tune) {
     svg.raw(fmt::format(R"(<polyline class="pareto" points="{}" fill="none" stroke="#000" )"
                         R"(stroke-width="1.5"><title>Pareto front: {} points</title></polyline>)",
                         front, pareto.size()));
-  const nlohmann::json best = field(tune, "best", nlohmann::json());
+  // The pick (tt-mlir's rule's config or the best point; docs/tuning.md), or the best point in a
+  // JSON written before the pick was.
+  const nlohmann::json best = field(tune, "pick", field(tune, "best", nlohmann::json()));
   if (best.is_object() && field(best, "predicted_ns", nlohmann::json()).is_number())
     svg.circle(xOf(get<double>(best, "l1_bytes", 0)), yOf(get<double>(best, "predicted_ns", 0)), 8,
                "none", "pick",
