@@ -187,7 +187,6 @@ bool HostEmitter::collectTensors() {
                                  info.name, t.str()));
       continue;
     }
-    const int64_t elements = *count;
     if (info.shape.size() != 2) {
       ok = fail(loc, fmt::format("codegen: tensor %{} has rank {}; the host program reads and "
                                  "writes 2-D .npy files only",
@@ -220,7 +219,6 @@ bool HostEmitter::collectTensors() {
                      ? "-std::numeric_limits<float>::infinity()"
                      : "0.0f";
     }
-    (void)elements;
     info.dataType = *dt;
     info.tileBytes = device_.tileBytes(*dt);
     info.bytes = info.paddedShape[0] / 32 * (info.paddedShape[1] / 32) * info.tileBytes;
@@ -241,12 +239,7 @@ void HostEmitter::emitPaddedIo() {
   line(1, "ttlplan::emu::Matrix m;");
   line(1, "std::vector<uint32_t> words;");
   line(1, "std::string error;");
-  line(1, "if (ttlplan::emu::readNpy(path, m, error) && (m.rows != rows || m.cols != cols))");
-  line(2, "error = path + \": expected a \" + std::to_string(rows) + \"x\" + "
-          "std::to_string(cols) +");
-  line(2, "        \" matrix, found \" + std::to_string(m.rows) + \"x\" + "
-          "std::to_string(m.cols);");
-  line(1, "if (!error.empty() ||");
+  line(1, "if (!ttlplan::emu::readNpyOfShape(path, rows, cols, m, error) ||");
   line(1, "    !ttlplan::emu::tilize(ttlplan::emu::padMatrix(m, padded_rows, padded_cols, pad), "
           "format,");
   line(1, "                          words, error)) {");
@@ -521,12 +514,8 @@ std::optional<std::string> HostEmitter::run() {
   line(1, "ttlplan::emu::Matrix m;");
   line(1, "std::vector<uint32_t> words;");
   line(1, "std::string error;");
-  line(1, "if (ttlplan::emu::readNpy(path, m, error) && (m.rows != rows || m.cols != cols))");
-  line(2, "error = path + \": expected a \" + std::to_string(rows) + \"x\" + "
-          "std::to_string(cols) +");
-  line(2, "        \" matrix, found \" + std::to_string(m.rows) + \"x\" + "
-          "std::to_string(m.cols);");
-  line(1, "if (!error.empty() || !ttlplan::emu::tilize(m, format, words, error)) {");
+  line(1, "if (!ttlplan::emu::readNpyOfShape(path, rows, cols, m, error) ||");
+  line(1, "    !ttlplan::emu::tilize(m, format, words, error)) {");
   line(2, "std::fprintf(stderr, \"host: error: %s\\n\", error.c_str());");
   line(2, "std::exit(1);");
   line(1, "}");

@@ -455,17 +455,16 @@ std::optional<std::vector<TensorPadding>> derive(Operation& kernel, const Bindin
   for (unsigned ones = 0; ones <= n && (n <= 12 || ones <= 2); ++ones)
     for (uint64_t mask = 0; mask < (uint64_t{1} << std::min<size_t>(n, 20)); ++mask)
       if (static_cast<unsigned>(__builtin_popcountll(mask)) == ones) masks.push_back(mask);
+  uint64_t blockFloat = 0; // choices whose tiles cannot hold -inf
+  for (size_t c = 0; c < n && c < 64; ++c)
+    if (readAsBlockFloat(kernel, args[choices[c]], binding)) blockFloat |= uint64_t{1} << c;
   Analysis analysis(kernel, binding, tensors, args);
   std::vector<std::string> tried;
   for (uint64_t mask : masks) {
+    if (mask & blockFloat) continue;
     std::vector<PadValue> pads(args.size(), PadValue::Zero);
-    bool representable = true;
     for (size_t c = 0; c < n; ++c)
-      if (mask >> c & 1) {
-        pads[choices[c]] = PadValue::NegInf;
-        representable &= !readAsBlockFloat(kernel, args[choices[c]], binding);
-      }
-    if (!representable) continue;
+      if (mask >> c & 1) pads[choices[c]] = PadValue::NegInf;
     std::optional<Failure> failure = analysis.run(pads);
     if (!failure) {
       for (size_t c : choices)

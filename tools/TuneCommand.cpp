@@ -119,8 +119,6 @@ std::string formatTable(const driver::Tuned& tuned) {
     row("rule", tuned.rule->record);
     out += fmt::format("predicted speedup over tt-mlir's rule: {:.2f}x\n",
                        tuned.pick->predictedGain + 1);
-  }
-  if (tuned.pick && tuned.rule)
     out += fmt::format("pick: {} ({} {:.1f} % faster than tt-mlir's rule, {} the cost model's "
                        "ranking uncertainty of {:.1f} %; docs/tuning.md, \"The pick\")\n",
                        tuned.pick->keptBaseline ? "rule" : "1",
@@ -128,6 +126,7 @@ std::string formatTable(const driver::Tuned& tuned) {
                                                 : "the fastest point is predicted",
                        100 * tuned.pick->predictedGain,
                        tuned.pick->keptBaseline ? "within" : "beyond", 100 * tuned.pick->margin);
+  }
   return out;
 }
 

@@ -127,6 +127,15 @@ bool readNpy(const std::string& path, Matrix& out, std::string& error) {
   return true;
 }
 
+bool readNpyOfShape(const std::string& path, uint64_t rows, uint64_t cols, Matrix& out,
+                    std::string& error) {
+  if (!readNpy(path, out, error)) return false;
+  if (out.rows == rows && out.cols == cols) return true;
+  error = path + ": expected a " + std::to_string(rows) + "x" + std::to_string(cols) +
+          " matrix, found " + std::to_string(out.rows) + "x" + std::to_string(out.cols);
+  return false;
+}
+
 bool writeNpy(const std::string& path, const Matrix& m, std::string& error) {
   if (m.data.size() != m.rows * m.cols) {
     error = path + ": matrix holds " + std::to_string(m.data.size()) + " values, not " +

@@ -24,6 +24,9 @@ struct Matrix {
 
 /// Reads a 2-D float32 .npy file (format version 1, 2 or 3).
 bool readNpy(const std::string& path, Matrix& out, std::string& error);
+/// readNpy, and an error naming both shapes when the matrix is not rows x cols.
+bool readNpyOfShape(const std::string& path, uint64_t rows, uint64_t cols, Matrix& out,
+                    std::string& error);
 /// Writes `m` as a 2-D '<f4' C-order .npy file (format version 1.0).
 bool writeNpy(const std::string& path, const Matrix& m, std::string& error);
 
