@@ -3,6 +3,7 @@
 // of one feasible point. Compare the thread counts within one run (machines are noisy): the ratio
 // is the scaling.
 //   build/bench/tune_bench --benchmark_counters_tabular=true
+// TTLPLAN_TUNE_BENCH_TEMPLATE=FILE times another template text with the same fixed knobs.
 #include "ttlplan/ir/Parser.h"
 #include "ttlplan/ir/Verifier.h"
 #include "ttlplan/search/Tuner.h"
@@ -14,10 +15,15 @@
 namespace ttlplan {
 namespace {
 
+/// The shipped 2-D template, or the file TTLPLAN_TUNE_BENCH_TEMPLATE names: an older template
+/// text, so that two builds can be timed on the same space (docs/tuning.md, Measurements).
 std::unique_ptr<ir::Module> loadTemplate() {
   ir::DiagnosticEngine diags;
+  const char* path = std::getenv("TTLPLAN_TUNE_BENCH_TEMPLATE");
   auto module =
-      ir::parseFile(std::string(TTLPLAN_SOURCE_DIR) + "/examples/matmul_2d_template.ttl", diags);
+      ir::parseFile(path ? std::string(path)
+                         : std::string(TTLPLAN_SOURCE_DIR) + "/examples/matmul_2d_template.ttl",
+                    diags);
   if (!module || !ir::verify(*module, diags)) std::abort();
   return module;
 }

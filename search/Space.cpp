@@ -243,6 +243,13 @@ Status Space::addDimension(Dimension dimension) {
   strides_.push_back(1);
   dimensions_.push_back(std::move(dimension));
   tupleIndex_.push_back(std::move(index));
+  const Dimension& added = dimensions_.back();
+  const auto d = uint32_t(dimensions_.size() - 1);
+  if (!added.isJoint()) byName_.emplace_back(d, -1);
+  for (size_t k = 0; k < added.knobs.size(); ++k)
+    byName_.emplace_back(d, int32_t(k));
+  std::sort(byName_.begin(), byName_.end(),
+            [&](const auto& a, const auto& b) { return knobName(a) < knobName(b); });
   return Status::success();
 }
 
@@ -266,18 +273,24 @@ uint64_t Space::idOfIndices(const std::vector<size_t>& indices) const {
   return id;
 }
 
+const std::string& Space::knobName(std::pair<uint32_t, int32_t> knob) const {
+  const Dimension& dim = dimensions_[knob.first];
+  return knob.second < 0 ? dim.name : dim.knobs[size_t(knob.second)];
+}
+
 ir::Binding Space::point(uint64_t id) const {
   ir::Binding out;
   std::vector<size_t> at = indices(id);
-  for (size_t d = 0; d < dimensions_.size(); ++d) {
+  for (const auto& [d, k] : byName_) {
     const Dimension& dim = dimensions_[d];
-    if (!dim.isJoint()) {
-      out[dim.name] = dim.values[at[d]];
+    if (k < 0) {
+      out.emplace_hint(out.end(), dim.name, dim.values[at[d]]);
       continue;
     }
+    // A joint candidate cut short binds only its first knobs.
     const std::vector<ir::KnobValue>& tuple = dim.tuples[at[d]];
-    for (size_t k = 0; k < tuple.size(); ++k)
-      out[dim.knobs[k]] = tuple[k];
+    if (size_t(k) < tuple.size())
+      out.emplace_hint(out.end(), dim.knobs[size_t(k)], tuple[size_t(k)]);
   }
   return out;
 }

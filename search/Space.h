@@ -104,11 +104,16 @@ private:
   /// The index of the candidate of dimension `d` that `point` binds (adding to `matched` the
   /// entries of `point` it reads), or nullopt when it binds none.
   std::optional<size_t> indexIn(size_t d, const ir::Binding& point, size_t& matched) const;
+  /// The name of an entry of byName_.
+  const std::string& knobName(std::pair<uint32_t, int32_t> knob) const;
 
   std::vector<Dimension> dimensions_;
   /// Per joint dimension (by index), each candidate's index by its values.
   std::vector<std::map<std::vector<ir::KnobValue>, size_t>> tupleIndex_;
   std::vector<uint64_t> strides_; ///< id weight of each dimension: the product of the later sizes
+  /// Every searched knob as (dimension, index in its knobs, or -1 for a plain dimension), sorted
+  /// by name, so point() builds its map in key order (one hinted insertion per knob).
+  std::vector<std::pair<uint32_t, int32_t>> byName_;
   ir::Binding fixed_;
   uint64_t size_ = 1;
 };
