@@ -438,7 +438,7 @@ std::optional<std::string> HostEmitter::run() {
     fail(kernel_.location(), fmt::format("codegen: kernel @{} has no ttl.grid_planned = [rows, "
                                          "cols] (sides in [1, {}]); run the plan and apply-plan "
                                          "passes",
-                                         kernelName, lower::kMaxGridSide));
+                                         kernelName, kMaxGridSide));
     return std::nullopt;
   }
   const std::vector<int64_t> grid = {planned->first, planned->second};

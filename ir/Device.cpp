@@ -1,6 +1,7 @@
 #include "ttlplan/ir/Device.h"
 
 #include "ttlplan/ir/EmbeddedDevices.h"
+#include "ttlplan/support/GridLimits.h"
 #include "ttlplan/support/ReadFile.h"
 
 #include <algorithm>
@@ -55,8 +56,6 @@ int Device::dstCapacityTiles(bool fullSync, bool fp32Accumulation) const {
 
 namespace {
 
-// NoC coordinates are 6-bit fields, so no grid is wider or taller than this.
-constexpr int64_t kMaxNocCoordinate = 64;
 constexpr int64_t kMaxSmallCount = 257;
 constexpr int64_t kMaxBytes = int64_t{1} << 32;
 constexpr int64_t kMaxCycles = 1000000;

@@ -10,6 +10,7 @@
 #include "ttlplan/planner/dst/Problem.h"
 #include "ttlplan/planner/multicast/Solve.h"
 #include "ttlplan/support/Expected.h"
+#include "ttlplan/support/GridLimits.h"
 
 #include <optional>
 #include <set>
@@ -106,10 +107,6 @@ struct CbInfo {
 /// description), so that the planner's sums of CB sizes stay exact (planner/l1/Problem.h allows
 /// 2^52 B in all) and a runaway block count is a located error, not an overflow.
 constexpr int64_t kMaxCbBytes = int64_t{1} << 40;
-
-/// The longest side of a kernel's grid extraction (and every pass reading `ttl.grid_planned`)
-/// accepts. Whether a grid fits the device is the planner's check; this keeps the numbers sane.
-constexpr int64_t kMaxGridSide = 1024;
 
 /// The CBs of `kernel` in program order. A CB whose block, or whose blocks together, exceed
 /// kMaxCbBytes is an error naming it.

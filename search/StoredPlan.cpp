@@ -2,6 +2,7 @@
 #include "ttlplan/search/StoredPlan.h"
 
 #include "ttlplan/planner/dst/Problem.h"
+#include "ttlplan/support/GridLimits.h"
 
 #include <fmt/format.h>
 #include <fmt/ranges.h>
@@ -15,8 +16,8 @@ using Core = planner::multicast::Core;
 
 namespace {
 
-// Grids, shapes and counts beyond these are not a plan any device has: refused on decode.
-constexpr int64_t kMaxGridSide = 1024;
+// Counts beyond this are not a plan any device has: refused on decode (as grids beyond
+// kMaxGridSide, support/GridLimits.h).
 constexpr int64_t kMaxCount = int64_t(1) << 40;
 
 OJson pair(int64_t a, int64_t b) {

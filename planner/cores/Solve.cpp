@@ -1,5 +1,7 @@
 #include "ttlplan/planner/cores/Solve.h"
 
+#include "ttlplan/support/GridLimits.h"
+
 #include <algorithm>
 #include <chrono>
 #include <limits>
@@ -116,9 +118,6 @@ static Result solveUnguarded(const Problem& problem, const SolveLimits& limits) 
   if (items <= 0) return finish(SolveStatus::Error, "there are no work items");
   if (device.rows <= 0 || device.cols <= 0)
     return finish(SolveStatus::Error, "the grid must have at least one row and one column");
-  // Far above any chip (NoCs are at most 64 x 64), and small enough that rows * cols fits `int`
-  // and one range per core fits in memory.
-  constexpr int kMaxGridSide = 1024;
   if (device.rows > kMaxGridSide || device.cols > kMaxGridSide)
     return finish(SolveStatus::Error, "the grid may have at most " + std::to_string(kMaxGridSide) +
                                           " rows and columns");
