@@ -33,9 +33,9 @@ using Log = std::function<void(const std::string&)>;
 
 /// Which device: --device, --device-file, --grid.
 struct DeviceRequest {
-  std::string name = "wormhole_b0"; ///< --device: a built-in description
-  std::string file;                 ///< --device-file (wins over `name`)
-  std::string grid;                 ///< --grid YxX: the compute grid instead of the device's
+  std::string name{ir::kDefaultDevice}; ///< --device: a built-in description
+  std::string file;                     ///< --device-file (wins over `name`)
+  std::string grid;                     ///< --grid YxX: the compute grid instead of the device's
 };
 
 /// What binding to plan with: --bind, --config, --db, --no-tune.
@@ -52,10 +52,11 @@ struct KnobRequest {
 struct PlanRequest {
   std::string input;                ///< the TTL file
   std::optional<size_t> inputChunk; ///< only this `// -----` chunk of it (--split-input-file)
-  std::string solver = "exact";     ///< --solver (L1 placement back end)
-  double timeLimitSeconds = 0;      ///< --time-limit per sub-problem; 0 = none
+  std::string solver{
+      planner::l1::toString(planner::kernel::kDefaultSolver)}; ///< --solver (L1 placement back end)
+  double timeLimitSeconds = 0; ///< --time-limit per sub-problem; 0 = none
   KnobRequest knobs;
-  int maxBlockCount = 4;          ///< --max-block-count
+  int maxBlockCount = planner::kernel::kDefaultMaxBlockCount; ///< --max-block-count
   planner::l1::ExactParams exact; ///< --no-RULE: the exact L1 solver's pruning rules
   /// Per kernel, block counts of its `?` CBs by position (no flag: `tune --html` plans its pick
   /// with them; lower::PlanOptions::kernelBlockCounts).
@@ -70,11 +71,11 @@ struct LowerRequest {
   bool printIrAfterAll = false;          ///< --print-ir-after-all (to the Log)
   std::vector<std::string> printIrAfter; ///< --print-ir-after NAME (to the Log)
   bool timePasses = false;               ///< --time-passes (to the Log)
-  bool generic = false;         ///< --generic: IR (lower's output, every dump) in generic MLIR form
-  std::string solver = "exact"; ///< --solver
-  double timeLimitSeconds = 0;  ///< --time-limit per sub-problem
+  bool generic = false; ///< --generic: IR (lower's output, every dump) in generic MLIR form
+  std::string solver{planner::l1::toString(planner::kernel::kDefaultSolver)}; ///< --solver
+  double timeLimitSeconds = 0; ///< --time-limit per sub-problem
   KnobRequest knobs;
-  int maxBlockCount = 4;          ///< --max-block-count
+  int maxBlockCount = planner::kernel::kDefaultMaxBlockCount; ///< --max-block-count
   planner::l1::ExactParams exact; ///< --no-RULE: the exact L1 solver's pruning rules
   /// Per kernel, block counts of its `?` CBs by position (no flag: `tune --emit` passes the tuned
   /// ones; lower::PlanOptions::kernelBlockCounts).
@@ -128,9 +129,10 @@ struct TuneRequest {
   bool resume = false;                 ///< --resume: continue --db
   std::string shard;                   ///< --shard I/N
   size_t top = 5;                      ///< --top K
-  int maxBlockCount = 4;               ///< --max-block-count: `?` counts searched are 1..N
-  int64_t nodeLimit = 0;               ///< --node-limit per planner sub-problem
-  bool keepPoints = false;             ///< every feasible point in the result (--html's scatter)
+  int maxBlockCount =
+      planner::kernel::kDefaultMaxBlockCount; ///< --max-block-count: `?` counts searched are 1..N
+  int64_t nodeLimit = 0;                      ///< --node-limit per planner sub-problem
+  bool keepPoints = false; ///< every feasible point in the result (--html's scatter)
 };
 
 /// `db rerank`.

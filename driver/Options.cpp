@@ -23,7 +23,7 @@ const OptionTable& targetOptions() {
       "What `plan`, `cost`, `lower`, `compile`, `run` and `tune` work on besides the file: the "
       "device and the knob binding (`tune` has a --db of its own, see tune).",
       {
-          {"device", deviceDoc, Text, 0, 0, {}, "wormhole_b0"},
+          {"device", deviceDoc, Text, 0, 0, {}, ir::kDefaultDevice},
           {"device-file",
            "A device description JSON file (docs/devices.md); wins over --device",
            Text,

@@ -35,6 +35,7 @@ std::vector<std::string_view> solverNames() {
 } // namespace
 
 const OptionTable& plannerOptions() {
+  static const std::string maxBlockCountText = std::to_string(kernel::kDefaultMaxBlockCount);
   static const OptionTable table{
       "planner",
       "How `plan`, `lower`, `compile`, `run`, `cost` and the `plan` pass plan each kernel (and "
@@ -42,7 +43,8 @@ const OptionTable& plannerOptions() {
       "(`plan{max-block-count=2}`). The exact solver's pruning rules are all safe (the optimum "
       "is kept); switching one off shows what it buys (docs/l1-exact-solver.md).",
       {
-          {"solver", "L1 placement back end", Choice, 0, 0, solverNames(), "exact"},
+          {"solver", "L1 placement back end", Choice, 0, 0, solverNames(),
+           l1::toString(kernel::kDefaultSolver)},
           {"time-limit",
            "Wall-clock seconds per planner sub-problem, 0 for none; a limit hit with a plan in "
            "hand is reported as feasible with a gap",
@@ -65,7 +67,7 @@ const OptionTable& plannerOptions() {
            1,
            64,
            {},
-           "4"},
+           maxBlockCountText},
           {"canonical-order",
            "Exact L1: place buffers by non-decreasing offset only (prunes other orders of the "
            "same placement)",

@@ -39,10 +39,10 @@ struct VerifyFlags {
 };
 
 struct AllocFlags {
-  std::string input;              ///< FILE.csv
-  std::string output;             ///< -o; stdout when empty
-  int64_t capacity = 0;           ///< --capacity; 0 = unbounded (minimise the peak)
-  std::string solver = "exact";   ///< --solver
+  std::string input;    ///< FILE.csv
+  std::string output;   ///< -o; stdout when empty
+  int64_t capacity = 0; ///< --capacity; 0 = unbounded (minimise the peak)
+  std::string solver{planner::l1::toString(planner::kernel::kDefaultSolver)}; ///< --solver
   double timeLimitSeconds = 0;    ///< --time-limit; 0 = none
   int64_t nodeLimit = 0;          ///< --node-limit; 0 = none
   planner::l1::ExactParams exact; ///< --no-RULE: the exact solver's pruning rules

@@ -23,10 +23,14 @@ namespace ttlplan::planner::kernel {
 /// Version of the planning rules; a change makes stored plans (tuning records) stale.
 inline constexpr std::string_view kPlannerVersion = "planner-1";
 
+/// The defaults of --solver and --max-block-count, for every command and request that has them.
+inline constexpr l1::L1Solver kDefaultSolver = l1::L1Solver::Exact;
+inline constexpr int kDefaultMaxBlockCount = 4;
+
 struct PlanOptions {
-  l1::L1Solver solver = l1::L1Solver::Exact; ///< --solver
+  l1::L1Solver solver = kDefaultSolver;      ///< --solver
   SolveLimits limits;                        ///< --time-limit per sub-problem (and node budget)
-  int maxBlockCount = 4;                     ///< --max-block-count: deepest `?` block count tried
+  int maxBlockCount = kDefaultMaxBlockCount; ///< --max-block-count: deepest `?` block count tried
   l1::ExactParams exact;                     ///< the exact L1 solver's pruning rules (--no-RULE)
   /// Block counts the caller fixes for `?` CBs, by CB position (the search's planner choices);
   /// the others start at maxBlockCount and shrink until L1 fits.
