@@ -21,6 +21,7 @@
 #include "ttlplan/ir/Verifier.h"
 #include "ttlplan/search/Pick.h"
 #include "ttlplan/search/Tuner.h"
+#include "ttlplan/search/baselines/TtnnBinding.h"
 #include "ttlplan/search/baselines/TtnnMatmulConfig.h"
 #include "ttlplan/support/CsvTable.h"
 
@@ -328,8 +329,7 @@ Outcome tuneShape(const Shape& s, const ir::Module& module, const ir::Device& de
   p.k = s.k;
   p.n = s.n;
   p.fp32DestAcc = true;
-  p.gridRows = uint32_t(device.grid.compute.rows);
-  p.gridCols = uint32_t(device.grid.compute.columns);
+  bl::placeOn(p, device);
   bl::SweepOptions so;
   so.transposeA = s.transposeA;
   Expected<std::vector<bl::MatmulConfig>> cands = bl::sweepCandidates(p, so);

@@ -106,10 +106,8 @@ Expected<std::vector<ChainInfo>> extractChains(ir::Operation* kernel, const ir::
     chain.problem.sync =
         device.dst.defaultFullSync ? planner::dst::SyncMode::Full : planner::dst::SyncMode::Half;
     chain.problem.fp32Accumulation = math->fp32DestAcc || dt == ir::DataType::F32;
-    // The planner halves deviceTiles for fp32 accumulation; start from the device's own fp32
-    // capacity (dst.tiles_full_sync_fp32) so that the plan uses exactly that number.
-    chain.problem.deviceTiles = chain.problem.fp32Accumulation ? 2 * device.dst.tilesFullSyncFp32
-                                                               : device.dst.tilesFullSync;
+    chain.problem.capacityTiles =
+        device.dstCapacityTiles(device.dst.defaultFullSync, chain.problem.fp32Accumulation);
     chain.problem.intermediateTileBytes = device.tileBytes(dt);
     chain.ops = std::move(ops);
     out.push_back(std::move(chain));

@@ -58,7 +58,7 @@ OJson chainJson(const pk::ChainPlan& c) {
             {"ops", std::move(ops)},
             {"block", pair(p.chain.blockRows, p.chain.blockCols)},
             {"results", p.chain.results},
-            {"device_tiles", p.deviceTiles},
+            {"capacity_tiles", p.capacityTiles},
             {"sync", p.sync == dst::SyncMode::Half ? "half" : "full"},
             {"fp32", p.fp32Accumulation},
             {"intermediate_tile_bytes", p.intermediateTileBytes}}},
@@ -137,11 +137,18 @@ dst::Problem chainProblem(const OJson& j) {
   }
   std::tie(p.chain.blockRows, p.chain.blockCols) = pairAt(j, "block", 1);
   p.chain.results = j.at("results").get<std::vector<dst::ValueId>>();
-  p.deviceTiles = count(j, "device_tiles", 1);
   std::string sync = j.at("sync").get<std::string>();
   if (sync != "half" && sync != "full") fail("\"sync\" must be \"half\" or \"full\"");
   p.sync = sync == "half" ? dst::SyncMode::Half : dst::SyncMode::Full;
   p.fp32Accumulation = j.at("fp32").get<bool>();
+  if (j.contains("capacity_tiles")) {
+    p.capacityTiles = count(j, "capacity_tiles", 1);
+  } else {
+    // Records written before the capacity came from the device held its full-sync 16-bit count,
+    // which the planner halved for half sync and for fp32 accumulation.
+    p.capacityTiles = count(j, "device_tiles", 1) / (p.sync == dst::SyncMode::Half ? 2 : 1) /
+                      (p.fp32Accumulation ? 2 : 1);
+  }
   p.intermediateTileBytes = count(j, "intermediate_tile_bytes", 1);
   if (std::string e = dst::problemError(p); !e.empty()) fail("DST chain: " + e);
   return p;

@@ -287,12 +287,10 @@ private:
     ++errors_;
   }
 
-  /// DST tiles one chain may use: the device's, halved for half sync, halved for fp32 tiles.
+  /// DST tiles one chain may use: the device's count in its default sync mode, fp32 for f32 tiles.
   int64_t dstCapacity(ir::DataType dataType) const {
-    int64_t tiles = context_->device.dst.tilesFullSync;
-    if (!context_->device.dst.defaultFullSync) tiles /= 2;
-    if (dataType == ir::DataType::F32) tiles /= 2;
-    return tiles;
+    const ir::Device& device = context_->device;
+    return device.dstCapacityTiles(device.dst.defaultFullSync, dataType == ir::DataType::F32);
   }
 
   bool lowerFunc(PassContext& context, Operation* func) {

@@ -7,10 +7,13 @@
 // op that reads CB operands (matmul, reduce, bcast) one of which the chain computes, where the
 // output block changes (a reduction's B x 1 result), and where even 1 x 1 does not fit.
 //
-// DST capacity in tiles (FACTS.md), from Problem::deviceTiles (16 on Wormhole and Blackhole):
+// DST capacity in tiles is the device's (ir::Device::dstCapacityTiles; FACTS.md): on Wormhole and
+// Blackhole
 //   | sync mode | bf16 / 16-bit accumulation | fp32 accumulation |
 //   | full      | 16                         | 8                 |
 //   | half      | 8 (the default)            | 4                 |
+// The caller looks it up for the chain's sync mode and accumulation (lower/ExtractDst.cpp); the
+// planner takes Problem::capacityTiles as given.
 #include "ttlplan/planner/SolveStatus.h"
 
 #include <cstddef>
@@ -69,15 +72,14 @@ enum class SyncMode {
 
 struct Problem {
   Chain chain;
-  int64_t deviceTiles = 16; ///< DST tiles of 16-bit data in full-sync mode (the device's number)
-  SyncMode sync = SyncMode::Half;
-  bool fp32Accumulation = false;        ///< fp32 DST halves the tiles
+  /// DST tiles the chain may use: the device's count for `sync` and `fp32Accumulation`
+  /// (ir::Device::dstCapacityTiles). At least 1.
+  int64_t capacityTiles = 8;
+  SyncMode sync = SyncMode::Half;       ///< for reports; capacityTiles already counts it
+  bool fp32Accumulation = false;        ///< fp32 DST (reports; capacityTiles already counts it)
   int64_t intermediateTileBytes = 2048; ///< bytes of one tile of an intermediate CB (bf16 2048,
                                         ///< fp32 4096)
 };
-
-/// The DST tiles a chain may use: deviceTiles, halved for half sync, halved for fp32 accumulation.
-int64_t capacityTiles(const Problem& problem);
 
 /// Empty when well formed, else what is wrong: no ops, a block or capacity below 1, an op block
 /// with one side 0 or a side below 0, a value id out of [0, kMaxValueId), a value defined twice,

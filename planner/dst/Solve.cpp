@@ -97,13 +97,6 @@ std::string opName(const Problem& problem, size_t op) {
 
 } // namespace
 
-int64_t capacityTiles(const Problem& problem) {
-  int64_t tiles = problem.deviceTiles;
-  if (problem.sync == SyncMode::Half) tiles /= 2;
-  if (problem.fp32Accumulation) tiles /= 2;
-  return tiles;
-}
-
 std::optional<Subblock> chooseSubblock(int64_t blockRows, int64_t blockCols, int64_t maxTiles,
                                        bool matmul) {
   if (maxTiles < 1 || blockRows < 1 || blockCols < 1) return std::nullopt;
@@ -135,17 +128,6 @@ std::optional<Subblock> chooseSubblock(int64_t blockRows, int64_t blockCols, int
     }
   }
   return best;
-}
-
-Subblock ttnnSubblockChoice(int64_t perCoreM, int64_t perCoreN, bool fp32Accumulation) {
-  static constexpr int64_t kList[][2] = {{4, 2}, {2, 4}, {8, 1}, {1, 8}, {7, 1}, {1, 7}, {3, 2},
-                                         {2, 3}, {6, 1}, {1, 6}, {5, 1}, {1, 5}, {2, 2}, {4, 1},
-                                         {1, 4}, {3, 1}, {1, 3}, {2, 1}, {1, 2}, {1, 1}};
-  for (const auto& [h, w] : kList) {
-    if (fp32Accumulation && h * w > 4) continue;
-    if (perCoreM % h == 0 && perCoreN % w == 0) return {h, w};
-  }
-  return {1, 1};
 }
 
 std::vector<LiveInterval> liveIntervals(const Problem& problem, size_t firstOp, size_t endOp) {
@@ -198,7 +180,7 @@ static Result solveUnguarded(const Problem& problem) {
   }
   const Chain& chain = problem.chain;
   const size_t n = chain.ops.size();
-  const int64_t capacity = capacityTiles(problem);
+  const int64_t capacity = problem.capacityTiles;
   auto segmentNeed = [&](size_t a, size_t b) {
     ++result.stats.nodes;
     return static_cast<int64_t>(maxLive(liveIntervals(problem, a, b)));

@@ -42,12 +42,6 @@ struct Subblock {
 std::optional<Subblock> chooseSubblock(int64_t blockRows, int64_t blockCols, int64_t maxTiles,
                                        bool matmul = false);
 
-/// The ttnn matmul heuristic (FACTS.md), the baseline: walk (4,2),(2,4),(8,1),(1,8),(7,1),(1,7),
-/// (3,2),(2,3),(6,1),(1,6),(5,1),(1,5),(2,2),(4,1),(1,4),(3,1),(1,3),(2,1),(1,2),(1,1) as (h, w),
-/// skip h * w > 4 under fp32 accumulation, take the first with perCoreM % h == 0 and
-/// perCoreN % w == 0. It ignores the chain's live values and full-sync capacity.
-Subblock ttnnSubblockChoice(int64_t perCoreM, int64_t perCoreN, bool fp32Accumulation);
-
 /// The values live at each point of a segment (ops [firstOp, endOp)) as closed intervals
 /// [start, end] over points 2*i+1 (read of op i) and 2*i+2 (write of op i). Indexed by value id;
 /// a value not live in the segment has start = -1. Precondition: problemError is empty.

@@ -55,11 +55,8 @@ std::string problemError(const Problem& problem) {
   if (chain.blockRows < 1 || chain.blockCols < 1)
     return "chain '" + chain.id + "' has block " + std::to_string(chain.blockRows) + "x" +
            std::to_string(chain.blockCols);
-  if (problem.deviceTiles < 1)
-    return "DST device tiles " + std::to_string(problem.deviceTiles) + " is below 1";
-  int64_t capacity = problem.deviceTiles / (problem.sync == SyncMode::Half ? 2 : 1) /
-                     (problem.fp32Accumulation ? 2 : 1);
-  if (capacity < 1) return "DST capacity is 0 tiles for this sync mode and accumulation";
+  if (problem.capacityTiles < 1)
+    return "DST capacity " + std::to_string(problem.capacityTiles) + " is below 1 tile";
   if (problem.intermediateTileBytes < 1) return "intermediate tile bytes below 1";
   auto badId = [](ValueId v) { return v < 0 || v >= kMaxValueId; };
   std::set<ValueId> definedSet, usedSet;
@@ -90,8 +87,7 @@ Validity validate(const Problem& problem, const Solution& solution) {
   if (!problemError(problem).empty()) return Validity::InvalidProblem;
   const Chain& chain = problem.chain;
   const size_t n = chain.ops.size();
-  const int64_t capacity = problem.deviceTiles / (problem.sync == SyncMode::Half ? 2 : 1) /
-                           (problem.fp32Accumulation ? 2 : 1);
+  const int64_t capacity = problem.capacityTiles;
 
   // Segments: contiguous, non-empty, covering [0, n).
   if (solution.segments.empty()) return Validity::BadSegments;

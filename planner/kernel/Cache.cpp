@@ -21,7 +21,7 @@ std::string signature(const dst::Problem& problem, const SolveLimits& limits) {
   std::string out;
   auto it = std::back_inserter(out);
   const dst::Chain& c = problem.chain;
-  fmt::format_to(it, "dst {} {} {} {} {}|{} {} {}|", problem.deviceTiles, int(problem.sync),
+  fmt::format_to(it, "dst {} {} {} {} {}|{} {} {}|", problem.capacityTiles, int(problem.sync),
                  problem.fp32Accumulation, problem.intermediateTileBytes, c.id, c.blockRows,
                  c.blockCols, c.ops.size());
   for (const dst::Op& op : c.ops)

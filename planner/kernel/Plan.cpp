@@ -256,11 +256,11 @@ std::optional<Rejection> KernelPlanner::planDst() {
           reject(failure(r.status, Resource::Dst), r.status,
                  fmt::format("DST: kernel {}: chain {} ({}) does not fit {} DST tiles{}: {}; "
                              "use a smaller block or split the expression",
-                             plan_.name, info.id, info.location, dst::capacityTiles(info.problem),
-                             where, r.message));
+                             plan_.name, info.id, info.location, info.problem.capacityTiles, where,
+                             r.message));
       out.chain = int(c);
       out.needed = r.liveAtExceedingOp;
-      out.available = dst::capacityTiles(info.problem);
+      out.available = info.problem.capacityTiles;
       return out;
     }
     ChainPlan chain;
@@ -268,7 +268,7 @@ std::optional<Rejection> KernelPlanner::planDst() {
     chain.location = info.location;
     chain.dataType = info.dataType;
     chain.matmul = dst::isMatmulChain(info.problem.chain);
-    chain.capacityTiles = dst::capacityTiles(info.problem);
+    chain.capacityTiles = info.problem.capacityTiles;
     chain.problem = info.problem;
     chain.solution = *r.solution;
     for (const dst::IntermediateCb& ic : chain.solution.intermediates) {

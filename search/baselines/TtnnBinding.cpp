@@ -61,9 +61,7 @@ Expected<MatmulProblem> problemOf(const std::vector<ir::Param>& params, const ir
   p.in0TileBytes = p.in1TileBytes = p.outTileBytes = uint32_t(device.tileBytes(*type));
   auto fp32 = partial.find("FP32_DEST_ACC");
   p.fp32DestAcc = fp32 != partial.end() && fp32->second.isInteger() && fp32->second.integer();
-  p.gridRows = uint32_t(device.grid.compute.rows);
-  p.gridCols = uint32_t(device.grid.compute.columns);
-  p.l1FreeBytes = uint64_t(device.freeL1Bytes());
+  placeOn(p, device);
   return p;
 }
 
@@ -150,5 +148,13 @@ Expected<DefaultBinding> bindConfig(const std::vector<ir::Param>& params,
 }
 
 } // namespace
+
+void placeOn(MatmulProblem& problem, const ir::Device& device) {
+  problem.gridRows = uint32_t(device.grid.compute.rows);
+  problem.gridCols = uint32_t(device.grid.compute.columns);
+  problem.l1FreeBytes = uint64_t(device.freeL1Bytes());
+  problem.dstTiles = uint32_t(device.dstCapacityTiles(device.dst.defaultFullSync, false));
+  problem.dstTilesFp32 = uint32_t(device.dstCapacityTiles(device.dst.defaultFullSync, true));
+}
 
 } // namespace ttlplan::search::baselines

@@ -37,6 +37,9 @@ struct DefaultBinding {
 Expected<DefaultBinding> ttnnDefaultBinding(const std::vector<ir::Param>& params,
                                             const ir::Binding& partial, const ir::Device& device);
 
+/// `problem` on `device`: its compute grid, the L1 free for CBs and its DST capacities.
+void placeOn(MatmulProblem& problem, const ir::Device& device);
+
 /// `--config tt-mlir-rule`: as ttnnDefaultBinding, with the config tt-mlir's rule picks for the
 /// shape (baselines::ttMlirRule with the sweeps' default options, on the family the sweeps route
 /// it to). Errors as ttnnDefaultBinding's, and when no candidate fits the sweep's L1 budget or the

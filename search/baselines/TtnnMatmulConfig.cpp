@@ -238,8 +238,7 @@ uint64_t ttnnCbEstimate(const MatmulProblem& p, uint32_t blockH, uint32_t blockW
 }
 
 uint32_t dstCapacity(const MatmulProblem& p) {
-  const uint32_t tiles = p.dstFullSync ? 16 : 8;
-  return p.fp32DestAcc ? tiles / 2 : tiles;
+  return p.fp32DestAcc ? p.dstTilesFp32 : p.dstTiles;
 }
 
 Subblock ttnnSubblock(uint32_t blockH, uint32_t blockW, uint32_t capacity) {

@@ -35,14 +35,17 @@ const char* familyName(MatmulFamily family);
 
 /// One rank-2 matmul [M x K] @ [K x N] with interleaved operands, and the device it runs on.
 struct MatmulProblem {
-  uint64_t m = 0;                 ///< rows of in0 and of the output, elements (padded up to tiles)
-  uint64_t k = 0;                 ///< inner dimension, elements
-  uint64_t n = 0;                 ///< columns of in1 and of the output, elements
-  uint32_t in0TileBytes = 2048;   ///< bytes of one in0 tile (bf16 2048, bfp8_b 1088, bfp4_b 576)
-  uint32_t in1TileBytes = 2048;   ///< bytes of one in1 tile
-  uint32_t outTileBytes = 2048;   ///< bytes of one output tile
-  bool fp32DestAcc = false;       ///< fp32 DST accumulation (halves DST, 4096 B intermediate tiles)
-  bool dstFullSync = false;       ///< DST in full-sync mode (twice the tiles of half sync)
+  uint64_t m = 0;               ///< rows of in0 and of the output, elements (padded up to tiles)
+  uint64_t k = 0;               ///< inner dimension, elements
+  uint64_t n = 0;               ///< columns of in1 and of the output, elements
+  uint32_t in0TileBytes = 2048; ///< bytes of one in0 tile (bf16 2048, bfp8_b 1088, bfp4_b 576)
+  uint32_t in1TileBytes = 2048; ///< bytes of one in1 tile
+  uint32_t outTileBytes = 2048; ///< bytes of one output tile
+  bool fp32DestAcc = false;     ///< fp32 DST accumulation (halves DST, 4096 B intermediate tiles)
+  /// DST tiles one sub-block may use in the device's default sync mode, without and with fp32
+  /// accumulation (ir::Device::dstCapacityTiles; 8 and 4 on Wormhole and Blackhole).
+  uint32_t dstTiles = 8;
+  uint32_t dstTilesFp32 = 4;
   uint32_t gridRows = 8;          ///< compute grid rows (ttnn's compute_with_storage_grid_size.y)
   uint32_t gridCols = 8;          ///< compute grid columns (.x)
   uint64_t l1FreeBytes = 1395424; ///< L1 bytes per core free for CBs (ttnn get_max_l1_space)
@@ -75,14 +78,15 @@ Expected<MatmulConfig> ttnnDefaultMatmulConfig(const MatmulProblem& p);
 uint64_t ttnnCbEstimate(const MatmulProblem& p, uint32_t blockH, uint32_t blockW, uint32_t blockK);
 
 /// The (h, w) ttnn walks for sub-blocks, first that fits: volume 8 down to 1 (SUBBLOCK_HW_CHOICES).
-/// `capacity` is the DST tile count (8 half-sync, 4 with fp32 accumulation).
+/// `capacity` is the DST tile count (dstCapacity).
 struct Subblock {
   uint32_t h = 1; ///< sub-block rows
   uint32_t w = 1; ///< sub-block columns
 };
 Subblock ttnnSubblock(uint32_t blockH, uint32_t blockW, uint32_t capacity);
 
-/// DST tiles available to one sub-block for `p` (16 full-sync / 8 half-sync, halved by fp32 acc).
+/// DST tiles available to one sub-block for `p`: dstTilesFp32 under fp32 accumulation, else
+/// dstTiles.
 uint32_t dstCapacity(const MatmulProblem& p);
 
 /// Options of the matmul_oob sweep scripts (their command-line defaults).

@@ -5,6 +5,7 @@
 // output block); the infeasible op is the first that cannot fit alone; the ttnn list never beats
 // the optimum.
 #include "ttlplan/planner/dst/Solve.h"
+#include "ttlplan/search/baselines/TtnnMatmulConfig.h"
 
 #include <algorithm>
 #include <gtest/gtest.h>
@@ -161,6 +162,8 @@ Problem randomChain(std::mt19937_64& rng) {
       if (uniform(0, 2) == 0) p.chain.results.push_back(v);
   p.sync = uniform(0, 1) ? SyncMode::Full : SyncMode::Half;
   p.fp32Accumulation = uniform(0, 1) == 1;
+  // Wormhole's and Blackhole's counts (ir/devices/*.json, dst).
+  p.capacityTiles = (p.sync == SyncMode::Full ? 16 : 8) / (p.fp32Accumulation ? 2 : 1);
   p.intermediateTileBytes = p.fp32Accumulation ? 4096 : 2048;
   return p;
 }
@@ -171,7 +174,7 @@ TEST(DstRandom, PlansAreValidAndOptimalAgainstBruteForce) {
   for (int t = 0; t < kProblems; ++t) {
     Problem p = randomChain(rng);
     ASSERT_TRUE(problemError(p).empty()) << problemError(p);
-    const int64_t cap = capacityTiles(p);
+    const int64_t cap = p.capacityTiles;
     const size_t n = p.chain.ops.size();
     Result r = solve(p);
     const int whole = liveAt(p, 0, n);
@@ -214,7 +217,10 @@ TEST(DstRandom, PlansAreValidAndOptimalAgainstBruteForce) {
         }
       EXPECT_EQ(s.rounds, bestRounds) << "problem " << t;
       EXPECT_EQ(s.segments[0].subblockCols, bestW) << "problem " << t;
-      Subblock tt = ttnnSubblockChoice(B, C, p.fp32Accumulation);
+      // ttnn walks its list within the half-sync capacity, whatever the problem's sync mode.
+      auto ttnn =
+          search::baselines::ttnnSubblock(uint32_t(B), uint32_t(C), p.fp32Accumulation ? 4u : 8u);
+      Subblock tt{int64_t(ttnn.h), int64_t(ttnn.w)};
       if (whole * tt.rows * tt.cols <= cap) {
         ++ttnnCompared;
         int64_t ttRounds = (B / tt.rows) * (C / tt.cols);

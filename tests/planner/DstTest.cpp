@@ -1,11 +1,31 @@
 // DST allocation and sub-blocking: hand-made chains, the ttnn baseline, infeasibility reports.
+#include "ttlplan/ir/Device.h"
 #include "ttlplan/planner/dst/Solve.h"
+#include "ttlplan/search/baselines/TtnnMatmulConfig.h"
 
 #include <array>
 #include <gtest/gtest.h>
 
 namespace ttlplan::planner::dst {
 namespace {
+
+/// Wormhole's DST capacity for a sync mode and accumulation (the device's count).
+int64_t wormholeCapacity(SyncMode sync, bool fp32) {
+  return ir::builtinDevice("wormhole_b0")->dstCapacityTiles(sync == SyncMode::Full, fp32);
+}
+
+/// Sets the accumulation and the capacity that goes with it on Wormhole.
+void setFp32(Problem& p, bool fp32) {
+  p.fp32Accumulation = fp32;
+  p.capacityTiles = wormholeCapacity(p.sync, fp32);
+}
+
+/// ttnn's sub-block for a per-core block (baselines::ttnnSubblock) at Wormhole's half-sync DST.
+Subblock ttnnChoice(int64_t perCoreM, int64_t perCoreN, bool fp32) {
+  auto s = search::baselines::ttnnSubblock(uint32_t(perCoreM), uint32_t(perCoreN),
+                                           uint32_t(wormholeCapacity(SyncMode::Half, fp32)));
+  return {int64_t(s.h), int64_t(s.w)};
+}
 
 Problem chainOf(std::vector<Op> ops, int64_t rows, int64_t cols, SyncMode sync = SyncMode::Half,
                 bool fp32 = false) {
@@ -15,20 +35,23 @@ Problem chainOf(std::vector<Op> ops, int64_t rows, int64_t cols, SyncMode sync =
   p.chain.blockRows = rows;
   p.chain.blockCols = cols;
   p.sync = sync;
-  p.fp32Accumulation = fp32;
+  setFp32(p, fp32);
   return p;
 }
 
-TEST(Dst, CapacityTable) {
-  Problem p;
-  p.sync = SyncMode::Full;
-  EXPECT_EQ(capacityTiles(p), 16);
-  p.sync = SyncMode::Half;
-  EXPECT_EQ(capacityTiles(p), 8);
-  p.fp32Accumulation = true;
-  EXPECT_EQ(capacityTiles(p), 4);
-  p.sync = SyncMode::Full;
-  EXPECT_EQ(capacityTiles(p), 8);
+TEST(Dst, TheCapacityIsTheProblemsNotTheSyncMode) {
+  // One live value on an 8x8 block: the sub-block fills the capacity (each power of two divides
+  // the block), whatever sync mode and accumulation the problem names (the device's count decides).
+  Problem p = chainOf({{"ttl.exp", {0}, 1}}, 8, 8, SyncMode::Half);
+  for (int64_t capacity : {1, 2, 4, 8, 16}) {
+    p.capacityTiles = capacity;
+    Result r = solve(p);
+    ASSERT_EQ(r.status, SolveStatus::Optimal) << r.message;
+    const Segment& s = r.solution->segments.at(0);
+    EXPECT_EQ(s.subblockRows * s.subblockCols, capacity) << capacity;
+    EXPECT_EQ(s.peakTiles, capacity) << capacity;
+    EXPECT_EQ(validate(p, *r.solution), Validity::Valid);
+  }
 }
 
 TEST(Dst, UnaryChainRunsInPlaceAndPrefersWideSubblocks) {
@@ -47,7 +70,7 @@ TEST(Dst, UnaryChainRunsInPlaceAndPrefersWideSubblocks) {
   EXPECT_FALSE(r.exceedingOp);
   EXPECT_EQ(validate(p, *r.solution), Validity::Valid);
   // The ttnn list takes (4, 2) first: same rounds, narrower.
-  EXPECT_EQ(ttnnSubblockChoice(4, 4, false), (Subblock{4, 2}));
+  EXPECT_EQ(ttnnChoice(4, 4, false), (Subblock{4, 2}));
 }
 
 TEST(Dst, BinaryOpNeedsTwoSlots) {
@@ -77,7 +100,7 @@ TEST(Dst, MatmulAccumulatorLivesWithTheBias) {
   EXPECT_EQ(s.rounds, 4);
   EXPECT_EQ(validate(p, *r.solution), Validity::Valid);
   // fp32 accumulation halves the capacity: 4 tiles / 2 values -> 2 tiles per sub-block.
-  p.fp32Accumulation = true;
+  setFp32(p, true);
   Result f = solve(p);
   ASSERT_EQ(f.status, SolveStatus::Optimal);
   EXPECT_EQ(f.solution->segments[0].subblockRows, 1);
@@ -92,21 +115,21 @@ TEST(Dst, MatmulAccumulatorLivesWithTheBias) {
   EXPECT_EQ(m.solution->segments[0].subblockRows, 4);
   EXPECT_EQ(m.solution->segments[0].subblockCols, 4);
   EXPECT_EQ(m.solution->rounds, 4);
-  EXPECT_EQ(ttnnSubblockChoice(8, 8, false), (Subblock{4, 2}));
+  EXPECT_EQ(ttnnChoice(8, 8, false), (Subblock{4, 2}));
 }
 
 TEST(Dst, TtnnListOrder) {
-  EXPECT_EQ(ttnnSubblockChoice(4, 4, false), (Subblock{4, 2}));
-  EXPECT_EQ(ttnnSubblockChoice(4, 4, true), (Subblock{2, 2})); // h*w > 4 skipped
-  EXPECT_EQ(ttnnSubblockChoice(2, 4, false), (Subblock{2, 4}));
-  EXPECT_EQ(ttnnSubblockChoice(1, 8, false), (Subblock{1, 8}));
-  EXPECT_EQ(ttnnSubblockChoice(1, 8, true), (Subblock{1, 4}));
-  EXPECT_EQ(ttnnSubblockChoice(7, 7, false), (Subblock{7, 1}));
-  EXPECT_EQ(ttnnSubblockChoice(3, 4, false), (Subblock{3, 2}));
-  EXPECT_EQ(ttnnSubblockChoice(9, 9, false), (Subblock{3, 1}));
-  EXPECT_EQ(ttnnSubblockChoice(5, 5, true), (Subblock{1, 1}));
-  EXPECT_EQ(ttnnSubblockChoice(6, 6, false), (Subblock{3, 2}));
-  EXPECT_EQ(ttnnSubblockChoice(1, 1, false), (Subblock{1, 1}));
+  EXPECT_EQ(ttnnChoice(4, 4, false), (Subblock{4, 2}));
+  EXPECT_EQ(ttnnChoice(4, 4, true), (Subblock{2, 2})); // h*w > 4 skipped
+  EXPECT_EQ(ttnnChoice(2, 4, false), (Subblock{2, 4}));
+  EXPECT_EQ(ttnnChoice(1, 8, false), (Subblock{1, 8}));
+  EXPECT_EQ(ttnnChoice(1, 8, true), (Subblock{1, 4}));
+  EXPECT_EQ(ttnnChoice(7, 7, false), (Subblock{7, 1}));
+  EXPECT_EQ(ttnnChoice(3, 4, false), (Subblock{3, 2}));
+  EXPECT_EQ(ttnnChoice(9, 9, false), (Subblock{3, 1}));
+  EXPECT_EQ(ttnnChoice(5, 5, true), (Subblock{1, 1}));
+  EXPECT_EQ(ttnnChoice(6, 6, false), (Subblock{3, 2}));
+  EXPECT_EQ(ttnnChoice(1, 1, false), (Subblock{1, 1}));
 }
 
 TEST(Dst, ChooseSubblockMinimisesRoundsThenPrefersWidth) {
@@ -157,7 +180,7 @@ TEST(Dst, OpWhoseOperandsExceedCapacityIsInfeasible) {
   EXPECT_EQ(r.liveAtExceedingOp, 5);
   EXPECT_FALSE(r.solution);
   EXPECT_NE(r.message.find("ttl.where5"), std::string::npos);
-  p.fp32Accumulation = false; // 8 tiles: fits at 1x1
+  setFp32(p, false); // 8 tiles: fits at 1x1
   EXPECT_EQ(solve(p).status, SolveStatus::Optimal);
 }
 
@@ -176,7 +199,7 @@ TEST(Dst, MalformedChainsAreErrors) {
   badResult.chain.results = {0};
   EXPECT_EQ(solve(badResult).status, SolveStatus::Error);
   Problem zero = chainOf({{"ttl.exp", {0}, 1}}, 1, 1, SyncMode::Half, true);
-  zero.deviceTiles = 2;
+  zero.capacityTiles = 0;
   EXPECT_EQ(solve(zero).status, SolveStatus::Error);
 }
 

@@ -189,6 +189,28 @@ TEST(StoredPlan, TamperedPlansAreErrors) {
   EXPECT_FALSE(parseStoredPlans("{}")) << "not an array";
 }
 
+TEST(StoredPlan, ADstChainStoresItsCapacityAndOlderRecordsKeepTheirs) {
+  std::string plans = mcastPlan();
+  OJson parsed = OJson::parse(plans);
+  ASSERT_FALSE(parsed[0]["chains"].empty());
+  OJson& problem = parsed[0]["chains"][0]["problem"];
+  const bool fullSync = problem["sync"] == "full", fp32 = problem["fp32"] == true;
+  const int capacity = wormhole().dstCapacityTiles(fullSync, fp32);
+  EXPECT_EQ(problem["capacity_tiles"], capacity);
+  // A record written before the capacity came from the device held the device's full-sync
+  // 16-bit count (16), which the planner halved for half sync and for fp32 accumulation.
+  problem.erase("capacity_tiles");
+  problem["device_tiles"] = 16;
+  Expected<std::vector<planner::kernel::KernelPlan>> old = parseStoredPlans(parsed.dump());
+  ASSERT_TRUE(old) << old.error().message;
+  EXPECT_EQ(old->at(0).chains.at(0).problem.capacityTiles,
+            16 / (fullSync ? 1 : 2) / (fp32 ? 2 : 1));
+  EXPECT_EQ(old->at(0).chains.at(0).problem.capacityTiles, capacity);
+  EXPECT_NE(errorAfter(plans, [](OJson& p) { p["chains"][0]["problem"]["capacity_tiles"] = 0; })
+                .find("\"capacity_tiles\" 0 is outside"),
+            std::string::npos);
+}
+
 TEST(StoredPlan, RecostRefusesARecordWithoutUsablePlans) {
   auto module = testing::loadVerified(kSource + "/examples/matmul_mcast_2d.ttl");
   ASSERT_TRUE(module);
