@@ -92,25 +92,21 @@ void registerKernel(const std::string& path, KernelEntry entry) {
 }
 
 DeviceSpec wormholeB0Spec() {
-  DeviceSpec s;
-  s.name = "wormhole_b0";
-  s.grid_rows = 8;
-  s.grid_cols = 8;
-  s.l1_bytes = 1499136;
-  s.l1_unreserved_base = 103712;
-  s.dram_banks = 12;
-  s.dram_bank_bytes = 1073741824ull;
-  for (uint32_t i = 0; i < 8; ++i) {
-    s.noc_x.push_back(18 + i);
-    s.noc_y.push_back(18 + i);
-  }
-  s.dst_tiles_full_sync = 16;
-  s.dst_full_sync = false;
-  s.semaphores = 16;
-  s.semaphore_base = 100000;
-  s.max_cbs = 32;
-  s.max_runtime_args = 341;
-  return s;
+  static const DeviceSpec spec = [] {
+    static const char* const kJson =
+#include "DefaultDevice.inc"
+        ;
+    DeviceSpec s;
+    std::string error;
+    if (!parseDeviceSpec(kJson, s, error)) {
+      // The build wrote it from the device ttlplan plans for; it cannot fail to parse.
+      std::fprintf(stderr, "ttlplan emulator: the built-in device does not parse: %s\n",
+                   error.c_str());
+      std::abort();
+    }
+    return s;
+  }();
+  return spec;
 }
 
 bool parseDeviceSpec(const std::string& text, DeviceSpec& out, std::string& error) {
@@ -165,6 +161,21 @@ bool parseDeviceSpec(const std::string& text, DeviceSpec& out, std::string& erro
       !u32("semaphores", s.semaphores, 0, 1024) ||
       !u32("semaphore_base", s.semaphore_base, 0, s.l1_bytes) ||
       !u32("max_cbs", s.max_cbs, 1, 256) || !u32("max_runtime_args", s.max_runtime_args, 0, 65536))
+    return false;
+  // Optional, for spec files written before they were: halves of the full-sync count.
+  s.dst_tiles_half_sync = s.dst_tiles_full_sync / 2;
+  s.dst_tiles_full_sync_fp32 = s.dst_tiles_full_sync / 2;
+  if (j.contains("dst_tiles_half_sync") &&
+      !u32("dst_tiles_half_sync", s.dst_tiles_half_sync, 1, s.dst_tiles_full_sync))
+    return false;
+  if (j.contains("dst_tiles_full_sync_fp32") &&
+      !u32("dst_tiles_full_sync_fp32", s.dst_tiles_full_sync_fp32, 1, s.dst_tiles_full_sync))
+    return false;
+  s.dst_tiles_half_sync_fp32 = std::min(s.dst_tiles_half_sync, s.dst_tiles_full_sync_fp32) / 2;
+  if (s.dst_tiles_half_sync_fp32 == 0) s.dst_tiles_half_sync_fp32 = 1;
+  if (j.contains("dst_tiles_half_sync_fp32") &&
+      !u32("dst_tiles_half_sync_fp32", s.dst_tiles_half_sync_fp32, 1,
+           std::min(s.dst_tiles_half_sync, s.dst_tiles_full_sync_fp32)))
     return false;
   auto sync = j.find("dst_full_sync");
   if (sync != j.end()) {

@@ -324,7 +324,8 @@ bool setUp(Run& r) {
         t->compute = std::make_unique<ComputeState>();
         const bool full = spec.dst_full_sync || kd.fullSync;
         t->compute->capacity =
-            std::max(1u, spec.dst_tiles_full_sync / (full ? 1 : 2) / (kd.fp32DestAcc ? 2 : 1));
+            kd.fp32DestAcc ? (full ? spec.dst_tiles_full_sync_fp32 : spec.dst_tiles_half_sync_fp32)
+                           : (full ? spec.dst_tiles_full_sync : spec.dst_tiles_half_sync);
         t->compute->capacityWhy = std::string(full ? "full" : "half") + " sync, fp32_dest_acc_en " +
                                   (kd.fp32DestAcc ? "on" : "off");
       }

@@ -1,5 +1,7 @@
 // Host helpers of the emulator: float32 .npy files and tilize/untilize in every data format.
 #include "EmuTestSupport.h"
+#include "ttlplan/codegen/EmuBuild.h"
+#include "ttlplan/ir/Device.h"
 
 #include <cmath>
 #include <cstdio>
@@ -176,6 +178,57 @@ TEST(EmuHostIo, DeviceSpecJson) {
   broken.replace(broken.find("\"noc_y\": [18, 19]"), 17, "\"noc_y\": [18]");
   EXPECT_FALSE(parseDeviceSpec(broken, s, error));
   EXPECT_NE(error.find("'noc_y'"), std::string::npos) << error;
+}
+
+TEST(EmuHostIo, DstCountsDefaultToHalvesAndAreCheckedAgainstEachOther) {
+  const std::string json = R"({"grid_rows": 1, "grid_cols": 1, "l1_bytes": 1499136,
+    "l1_unreserved_base": 103712, "dram_banks": 12, "dram_bank_bytes": 1073741824,
+    "noc_x": [18], "noc_y": [18], "dst_tiles_full_sync": 16, "semaphores": 16,
+    "semaphore_base": 103456, "max_cbs": 32, "max_runtime_args": 341)";
+  DeviceSpec s;
+  std::string error;
+  ASSERT_TRUE(parseDeviceSpec(json + "}", s, error)) << error;
+  EXPECT_EQ(s.dst_tiles_half_sync, 8u);
+  EXPECT_EQ(s.dst_tiles_full_sync_fp32, 8u);
+  EXPECT_EQ(s.dst_tiles_half_sync_fp32, 4u);
+  ASSERT_TRUE(parseDeviceSpec(json + R"(, "dst_tiles_half_sync": 2, "dst_tiles_full_sync_fp32": 6,
+    "dst_tiles_half_sync_fp32": 2})",
+                              s, error))
+      << error;
+  EXPECT_EQ(s.dst_tiles_half_sync, 2u);
+  EXPECT_EQ(s.dst_tiles_full_sync_fp32, 6u);
+  EXPECT_EQ(s.dst_tiles_half_sync_fp32, 2u);
+  EXPECT_FALSE(parseDeviceSpec(json + R"(, "dst_tiles_half_sync": 17})", s, error));
+  EXPECT_NE(error.find("'dst_tiles_half_sync'"), std::string::npos) << error;
+  EXPECT_FALSE(parseDeviceSpec(json + R"(, "dst_tiles_half_sync": 2,
+    "dst_tiles_half_sync_fp32": 3})",
+                               s, error));
+  EXPECT_NE(error.find("'dst_tiles_half_sync_fp32'"), std::string::npos) << error;
+}
+
+TEST(EmuHostIo, TheBuiltInDeviceIsTtlplansWormholeB0) {
+  // The emulator's default is the description ttlplan plans for, as `ttlplan run` writes it.
+  Expected<ir::Device> device = ir::builtinDevice("wormhole_b0");
+  ASSERT_TRUE(device);
+  DeviceSpec written;
+  std::string error;
+  ASSERT_TRUE(parseDeviceSpec(codegen::emitEmuDeviceSpec(*device), written, error)) << error;
+  const DeviceSpec builtIn = wormholeB0Spec();
+  EXPECT_EQ(builtIn.name, "wormhole_b0");
+  EXPECT_EQ(builtIn.grid_rows, uint32_t(device->grid.compute.rows));
+  EXPECT_EQ(builtIn.grid_cols, uint32_t(device->grid.compute.columns));
+  EXPECT_EQ(builtIn.l1_bytes, uint32_t(device->l1.sizeBytes));
+  EXPECT_EQ(builtIn.l1_unreserved_base, uint32_t(device->l1.unreservedBase));
+  EXPECT_EQ(builtIn.dst_tiles_half_sync, uint32_t(device->dstCapacityTiles(false, false)));
+  EXPECT_EQ(builtIn.dst_tiles_half_sync_fp32, uint32_t(device->dstCapacityTiles(false, true)));
+  EXPECT_EQ(builtIn.max_cbs, uint32_t(device->cb.maxPerProgram));
+  // Semaphores end where the CBs begin: 16 of 16 B below 103,712.
+  EXPECT_EQ(builtIn.semaphore_base, 103712u - 16u * 16u);
+  EXPECT_EQ(builtIn.semaphore_base, written.semaphore_base);
+  EXPECT_EQ(builtIn.noc_x, written.noc_x);
+  EXPECT_EQ(builtIn.noc_y, written.noc_y);
+  EXPECT_EQ(builtIn.dram_banks, written.dram_banks);
+  EXPECT_EQ(builtIn.max_runtime_args, written.max_runtime_args);
 }
 
 } // namespace

@@ -54,7 +54,12 @@ struct DeviceSpec {
   uint64_t dram_bank_bytes = 0;
   std::vector<uint32_t> noc_x; // translated NoC x of each logical column
   std::vector<uint32_t> noc_y; // translated NoC y of each logical row
+  // DST tiles per sync mode and accumulation (ir/devices/*.json's dst section). The last three
+  // default to halves: half sync and fp32 accumulation each halve the full-sync 16-bit count.
   uint32_t dst_tiles_full_sync = 0;
+  uint32_t dst_tiles_half_sync = 0;
+  uint32_t dst_tiles_full_sync_fp32 = 0;
+  uint32_t dst_tiles_half_sync_fp32 = 0;
   bool dst_full_sync = false;
   uint32_t semaphores = 0;
   uint32_t semaphore_base = 0;
@@ -62,7 +67,8 @@ struct DeviceSpec {
   uint32_t max_runtime_args = 0;
 };
 
-/// The Wormhole B0 numbers of docs/emulator.md.
+/// ttlplan's built-in wormhole_b0 (ir/devices/wormhole_b0.json) as `ttlplan run` hands it to the
+/// emulator; written into this library at build time (docs/emulator.md).
 DeviceSpec wormholeB0Spec();
 /// Parses the TTLPLAN_EMU_DEVICE JSON format; on failure `error` names the bad field.
 bool parseDeviceSpec(const std::string& json, DeviceSpec& out, std::string& error);
