@@ -1,7 +1,11 @@
 #pragma once
 // The op registry: one entry per op this IR knows (name, summary, custom assembly format, where the
-// op may appear, operand/result/region counts). The parser, printer, verifier and `ttlplan ops`
-// all read this table; an op that is not in it is kept and printed in generic form.
+// op may appear, operand/result/region counts, and for compute ops what they do to tiles, the
+// kernel API call they lower to and the measured cost that prices them). The parser, printer,
+// verifier, lower-compute, the cost model and `ttlplan ops` read this table; an op that is not in
+// it is kept and printed in generic form. The reference interpreter and the emulator keep their
+// own arithmetic (they are the independent checks); tests/ir/OpRecordsTest.cpp fails when a
+// compute op lacks an API name, a cost class, a reference function or an emulator function.
 #include "ttlplan/ir/Types.h"
 
 #include <array>
@@ -58,6 +62,37 @@ enum class Placement {
   DataMovement, ///< inside a datamovement thread
 };
 
+/// What a compute op does to tiles: the kind the verifier, lower-compute and the cost model treat
+/// it by.
+enum class ComputeKind : uint8_t {
+  None,   ///< not a compute op
+  Unary,  ///< elementwise, one operand: an SFPU op on its DST tiles, in place
+  Binary, ///< elementwise, two operands in DST
+  Matmul, ///< reads both operands from CBs (srcA/srcB), accumulates over K
+  Reduce, ///< reads its operand from a CB, accumulates over `dims`
+  Bcast,  ///< reads its operand from a CB, repeats row/column/element 0
+  Store,  ///< packs a DST value into a reserved view
+};
+
+/// The measured per-tile cost that prices a compute op (ir::ComputeCosts, docs/cost-model.md).
+enum class CostClass : uint8_t {
+  None,          ///< no compute cost of its own (store: the pack is priced apart)
+  EltwiseAddSub, ///< compute.eltwise_add_sub (FPU add/sub/max, unpacker broadcast)
+  EltwiseMul,    ///< compute.eltwise_mul, by fidelity phases
+  Sfpu,          ///< compute.sfpu_exp: exp is the one measured SFPU op; the others are priced as it
+  Matmul,        ///< compute.matmul, by fidelity phases
+  ReduceSum,     ///< compute.reduce_sum, by fidelity phases
+  ReduceMax,     ///< compute.reduce_max
+};
+
+/// A compute op's record (ComputeKind::None for every other op).
+struct ComputeDef {
+  ComputeKind kind = ComputeKind::None;
+  std::string_view apiFn;   ///< the TT-Metalium compute kernel API call ("exp_tile")
+  std::string_view apiInit; ///< the init it needs before it ("exp_tile_init"); empty for store
+  CostClass cost = CostClass::None;
+};
+
 struct OpDef {
   std::string_view name;    ///< full name, e.g. "ttl.cb_wait"
   std::string_view summary; ///< one line for `ttlplan ops` and docs
@@ -67,6 +102,7 @@ struct OpDef {
   int numResults;           ///< exact count; -1 for variadic
   int numRegions;           ///< exact count
   TypeKind impliedOperand;  ///< operand type for ImpliedTypes / PipeRegion formats
+  ComputeDef compute = {};  ///< compute ops: kind, kernel API call, cost class
 };
 
 /// `ttl.create_pipe`'s `static_coords` holds this where the coordinate is an operand (MLIR's

@@ -174,11 +174,9 @@ void checkWait(const Operation& op, DiagnosticEngine& diags) {
 // ---- compute ------------------------------------------------------------------------------
 
 bool isElementwise(const Operation& op) {
-  static const std::set<std::string> names = {"ttl.add",   "ttl.sub",  "ttl.mul",  "ttl.max",
-                                              "ttl.exp",   "ttl.log",  "ttl.sqrt", "ttl.rsqrt",
-                                              "ttl.recip", "ttl.relu", "ttl.gelu", "ttl.sigmoid",
-                                              "ttl.tanh",  "ttl.neg",  "ttl.abs"};
-  return names.count(op.name()) != 0;
+  const OpDef* def = op.def();
+  return def &&
+         (def->compute.kind == ComputeKind::Unary || def->compute.kind == ComputeKind::Binary);
 }
 
 void checkElementwise(const Operation& op, DiagnosticEngine& diags) {

@@ -871,17 +871,8 @@ private:
 
   Status execBinary(Operation& op) {
     const std::string& n = op.name();
-    double (*f)(double, double) = nullptr;
-    if (n == "ttl.add")
-      f = [](double a, double b) { return a + b; };
-    else if (n == "ttl.sub")
-      f = [](double a, double b) { return a - b; };
-    else if (n == "ttl.mul")
-      f = [](double a, double b) { return a * b; };
-    else if (n == "ttl.max")
-      f = [](double a, double b) { return std::max(a, b); };
-    else
-      return opError(op, fmt::format("{} is not supported", n));
+    BinaryFunction f = binaryFunction(n);
+    if (!f) return opError(op, fmt::format("{} is not supported", n));
     Expected<MatrixPtr> a = block(op, 0);
     if (!a) return a.error();
     Expected<MatrixPtr> b = block(op, 1);
@@ -897,32 +888,8 @@ private:
   }
 
   Status execUnary(Operation& op) {
-    const std::string& n = op.name();
-    double (*f)(double) = nullptr;
-    if (n == "ttl.exp")
-      f = [](double x) { return std::exp(x); };
-    else if (n == "ttl.log")
-      f = [](double x) { return std::log(x); };
-    else if (n == "ttl.sqrt")
-      f = [](double x) { return std::sqrt(x); };
-    else if (n == "ttl.rsqrt")
-      f = [](double x) { return 1.0 / std::sqrt(x); };
-    else if (n == "ttl.recip")
-      f = [](double x) { return 1.0 / x; };
-    else if (n == "ttl.relu")
-      f = [](double x) { return x > 0 ? x : 0.0; };
-    else if (n == "ttl.gelu")
-      f = [](double x) { return 0.5 * x * (1.0 + std::erf(x / std::sqrt(2.0))); };
-    else if (n == "ttl.sigmoid")
-      f = [](double x) { return 1.0 / (1.0 + std::exp(-x)); };
-    else if (n == "ttl.tanh")
-      f = [](double x) { return std::tanh(x); };
-    else if (n == "ttl.neg")
-      f = [](double x) { return -x; };
-    else if (n == "ttl.abs")
-      f = [](double x) { return std::fabs(x); };
-    else
-      return opError(op, fmt::format("{} is not supported", n));
+    UnaryFunction f = unaryFunction(op.name());
+    if (!f) return opError(op, fmt::format("{} is not supported", op.name()));
     Expected<MatrixPtr> a = block(op, 0);
     if (!a) return a.error();
     auto out = std::make_shared<Matrix>((*a)->rows, (*a)->cols);
@@ -1055,21 +1022,6 @@ const std::set<std::string, std::less<>>& supportedOps() {
                                                          "ttl.semaphore_wait",
                                                          "ttl.semaphore_set",
                                                          "ttl.semaphore_inc",
-                                                         "ttl.add",
-                                                         "ttl.sub",
-                                                         "ttl.mul",
-                                                         "ttl.max",
-                                                         "ttl.exp",
-                                                         "ttl.log",
-                                                         "ttl.sqrt",
-                                                         "ttl.rsqrt",
-                                                         "ttl.recip",
-                                                         "ttl.relu",
-                                                         "ttl.gelu",
-                                                         "ttl.sigmoid",
-                                                         "ttl.tanh",
-                                                         "ttl.neg",
-                                                         "ttl.abs",
                                                          "ttl.matmul",
                                                          "ttl.reduce_sum",
                                                          "ttl.reduce_max",
@@ -1102,7 +1054,7 @@ Status checkSupported(Operation* kernel) {
   for (auto& top : ir::KernelOp(kernel).body().operations()) {
     top->walk([&](Operation* op) {
       if (error) return;
-      if (!supportedOps().count(op->name())) {
+      if (!supportsOp(op->name())) {
         error = opError(*op, fmt::format("{} is not supported", op->name()));
         return;
       }
@@ -1349,6 +1301,39 @@ interpretKernel(ir::Operation* kernel, const std::map<std::string, HostTensor>& 
   } catch (const std::exception& e) {
     return Error{fmt::format("reference: {}", e.what())};
   }
+}
+
+UnaryFunction unaryFunction(std::string_view op) {
+  static const std::map<std::string_view, UnaryFunction> functions = {
+      {"ttl.exp", [](double x) { return std::exp(x); }},
+      {"ttl.log", [](double x) { return std::log(x); }},
+      {"ttl.sqrt", [](double x) { return std::sqrt(x); }},
+      {"ttl.rsqrt", [](double x) { return 1.0 / std::sqrt(x); }},
+      {"ttl.recip", [](double x) { return 1.0 / x; }},
+      {"ttl.relu", [](double x) { return x > 0 ? x : 0.0; }},
+      {"ttl.gelu", [](double x) { return 0.5 * x * (1.0 + std::erf(x / std::sqrt(2.0))); }},
+      {"ttl.sigmoid", [](double x) { return 1.0 / (1.0 + std::exp(-x)); }},
+      {"ttl.tanh", [](double x) { return std::tanh(x); }},
+      {"ttl.neg", [](double x) { return -x; }},
+      {"ttl.abs", [](double x) { return std::fabs(x); }},
+  };
+  auto it = functions.find(op);
+  return it == functions.end() ? nullptr : it->second;
+}
+
+BinaryFunction binaryFunction(std::string_view op) {
+  static const std::map<std::string_view, BinaryFunction> functions = {
+      {"ttl.add", [](double a, double b) { return a + b; }},
+      {"ttl.sub", [](double a, double b) { return a - b; }},
+      {"ttl.mul", [](double a, double b) { return a * b; }},
+      {"ttl.max", [](double a, double b) { return std::max(a, b); }},
+  };
+  auto it = functions.find(op);
+  return it == functions.end() ? nullptr : it->second;
+}
+
+bool supportsOp(std::string_view op) {
+  return supportedOps().count(op) || unaryFunction(op) || binaryFunction(op);
 }
 
 } // namespace ttlplan::reference

@@ -14,6 +14,7 @@
 #include <map>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace ttlplan::reference {
@@ -52,6 +53,15 @@ Expected<std::vector<ArgumentInfo>> kernelArguments(ir::Operation* kernel,
 Expected<std::map<std::string, HostTensor>>
 interpretKernel(ir::Operation* kernel, const std::map<std::string, HostTensor>& inputs,
                 const ir::Device& device, const ReferenceOptions& options);
+
+/// The interpreter's own arithmetic for the elementwise ops (independent of the compiler's op
+/// records): the function of one element, or null when the reference has none for `op`.
+using UnaryFunction = double (*)(double);
+using BinaryFunction = double (*)(double, double);
+UnaryFunction unaryFunction(std::string_view op);
+BinaryFunction binaryFunction(std::string_view op);
+/// True when the interpreter runs `op` (an elementwise op through the functions above).
+bool supportsOp(std::string_view op);
 
 /// Which `work` items core `coreIndex` (row-major in the grid) runs: split_work_to_cores
 /// (FACTS.md): target = min(items, cores), q = items / target, r = items % target; the first r

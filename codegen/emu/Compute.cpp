@@ -36,27 +36,40 @@ enum OpKind : uint32_t {
   kOpKinds
 };
 
+/// Each op kind's kernel API call and the init it needs, by OpKind.
+struct OpNames {
+  const char* call;
+  const char* init;
+};
+constexpr OpNames kOpNames[kOpKinds] = {
+    {"copy_tile", "copy_tile_init"},
+    {"matmul_tiles", "mm_init"},
+    {"unary_bcast", "unary_bcast_init"},
+    {"add_binary_tile", "add_binary_tile_init"},
+    {"sub_binary_tile", "sub_binary_tile_init"},
+    {"mul_binary_tile", "mul_binary_tile_init"},
+    {"binary_max_tile", "binary_max_tile_init"},
+    {"exp_tile", "exp_tile_init"},
+    {"log_tile", "log_tile_init"},
+    {"sqrt_tile", "sqrt_tile_init"},
+    {"rsqrt_tile", "rsqrt_tile_init"},
+    {"recip_tile", "recip_tile_init"},
+    {"relu_tile", "relu_tile_init"},
+    {"gelu_tile", "gelu_tile_init"},
+    {"sigmoid_tile", "sigmoid_tile_init"},
+    {"tanh_tile", "tanh_tile_init"},
+    {"negative_tile", "negative_tile_init"},
+    {"abs_tile", "abs_tile_init"},
+    {"fill_tile", "fill_tile_init"},
+    {"reduce_tile", "reduce_init"},
+};
+
 const char* opName(OpKind k) {
-  static const char* names[kOpKinds] = {
-      "copy_tile",       "matmul_tiles",    "unary_bcast", "add_binary_tile", "sub_binary_tile",
-      "mul_binary_tile", "binary_max_tile", "exp_tile",    "log_tile",        "sqrt_tile",
-      "rsqrt_tile",      "recip_tile",      "relu_tile",   "gelu_tile",       "sigmoid_tile",
-      "tanh_tile",       "negative_tile",   "abs_tile",    "fill_tile",       "reduce_tile"};
-  return names[k];
+  return kOpNames[k].call;
 }
 
 const char* initName(OpKind k) {
-  static const char* names[kOpKinds] = {"copy_tile_init",       "mm_init",
-                                        "unary_bcast_init",     "add_binary_tile_init",
-                                        "sub_binary_tile_init", "mul_binary_tile_init",
-                                        "binary_max_tile_init", "exp_tile_init",
-                                        "log_tile_init",        "sqrt_tile_init",
-                                        "rsqrt_tile_init",      "recip_tile_init",
-                                        "relu_tile_init",       "gelu_tile_init",
-                                        "sigmoid_tile_init",    "tanh_tile_init",
-                                        "negative_tile_init",   "abs_tile_init",
-                                        "fill_tile_init",       "reduce_init"};
-  return names[k];
+  return kOpNames[k].init;
 }
 
 /// The calling thread's compute state; a misuse report and null from a data-movement kernel.
@@ -190,6 +203,13 @@ void matmulTile(const float* __restrict a, const float* __restrict b, float* __r
 }
 
 } // namespace
+
+std::vector<std::pair<std::string, std::string>> computeApiCalls() {
+  std::vector<std::pair<std::string, std::string>> out;
+  for (const OpNames& n : kOpNames)
+    out.emplace_back(n.call, n.init);
+  return out;
+}
 
 void unaryBcast(BroadcastType type, uint32_t cb, uint32_t tile, uint32_t dst,
                 const std::source_location& loc) {

@@ -33,38 +33,14 @@ using ir::Operation;
 using ir::Value;
 
 /// The API function and its init for an elementwise op.
-struct TileFn {
-  std::string_view fn;
-  std::string_view init;
-};
-
-std::optional<TileFn> binaryFn(std::string_view op) {
-  static const std::map<std::string_view, TileFn> k = {
-      {"ttl.add", {"add_binary_tile", "add_binary_tile_init"}},
-      {"ttl.sub", {"sub_binary_tile", "sub_binary_tile_init"}},
-      {"ttl.mul", {"mul_binary_tile", "mul_binary_tile_init"}},
-      {"ttl.max", {"binary_max_tile", "binary_max_tile_init"}}};
-  auto it = k.find(op);
-  if (it == k.end()) return std::nullopt;
-  return it->second;
-}
-
-std::optional<TileFn> unaryFn(std::string_view op) {
-  static const std::map<std::string_view, TileFn> k = {
-      {"ttl.exp", {"exp_tile", "exp_tile_init"}},
-      {"ttl.log", {"log_tile", "log_tile_init"}},
-      {"ttl.sqrt", {"sqrt_tile", "sqrt_tile_init"}},
-      {"ttl.rsqrt", {"rsqrt_tile", "rsqrt_tile_init"}},
-      {"ttl.recip", {"recip_tile", "recip_tile_init"}},
-      {"ttl.relu", {"relu_tile", "relu_tile_init"}},
-      {"ttl.gelu", {"gelu_tile", "gelu_tile_init"}},
-      {"ttl.sigmoid", {"sigmoid_tile", "sigmoid_tile_init"}},
-      {"ttl.tanh", {"tanh_tile", "tanh_tile_init"}},
-      {"ttl.neg", {"negative_tile", "negative_tile_init"}},
-      {"ttl.abs", {"abs_tile", "abs_tile_init"}}};
-  auto it = k.find(op);
-  if (it == k.end()) return std::nullopt;
-  return it->second;
+/// An elementwise op's kernel API call and init (the op registry's record), or nullopt when `op`
+/// is not elementwise with `arity` operands.
+std::optional<ir::ComputeDef> elementwiseFn(const Operation* op, int arity) {
+  const ir::OpDef* def = op->def();
+  if (!def) return std::nullopt;
+  const ir::ComputeKind want = arity == 2 ? ir::ComputeKind::Binary : ir::ComputeKind::Unary;
+  if (def->compute.kind != want) return std::nullopt;
+  return def->compute;
 }
 
 struct Shape {
@@ -529,7 +505,7 @@ private:
         checkView(bc->input(), op, c);
         continue;
       }
-      if (!binaryFn(op->name()) && !unaryFn(op->name())) {
+      if (!elementwiseFn(op, 2) && !elementwiseFn(op, 1)) {
         error(op, fmt::format("{} is not supported by lower-compute", op->name()));
         return std::nullopt;
       }
@@ -752,20 +728,20 @@ private:
         b.call("copy_tile", {cb, r.index(in, ii, jj, loc), dst(operand, t)});
       });
     }
-    if (auto fn = binaryFn(op->name())) {
-      b.call(fn->init, {});
+    if (auto fn = elementwiseFn(op, 2)) {
+      b.call(fn->apiInit, {});
       forTiles([&](int64_t, int64_t, int64_t t) {
-        b.call(fn->fn, {dst(op->operand(0), t), dst(op->operand(1), t), dst(op->result(0), t)});
+        b.call(fn->apiFn, {dst(op->operand(0), t), dst(op->operand(1), t), dst(op->result(0), t)});
       });
       return;
     }
-    TileFn fn = *unaryFn(op->name());
+    ir::ComputeDef fn = *elementwiseFn(op, 1);
     if (c.slots.at(op->operand(0)) != c.slots.at(op->result(0)))
       forTiles([&](int64_t, int64_t, int64_t t) {
         b.call("copy_dest_values", {dst(op->result(0), t), dst(op->operand(0), t)});
       });
-    b.call(fn.init, {});
-    forTiles([&](int64_t, int64_t, int64_t t) { b.call(fn.fn, {dst(op->result(0), t)}); });
+    b.call(fn.apiInit, {});
+    forTiles([&](int64_t, int64_t, int64_t t) { b.call(fn.apiFn, {dst(op->result(0), t)}); });
   }
 
   /// Removes the store and the chain's ops (users before producers).

@@ -1,5 +1,7 @@
 #include "ttlplan/search/cost/Price.h"
 
+#include "ttlplan/ir/OpRegistry.h"
+
 #include <algorithm>
 
 namespace ttlplan::search::cost {
@@ -21,30 +23,51 @@ double packTileCycles(int64_t bytes, const ir::Device& device) {
 
 namespace {
 
+using ir::ComputeKind;
+
+// The op registry's compute record of a chain op.
+const ir::ComputeDef& computeOf(const std::string& name) {
+  static const ir::ComputeDef notCompute;
+  const ir::OpDef* def = ir::lookupOp(name);
+  return def ? def->compute : notCompute;
+}
+
 // Ideal cycles of the op on one output tile (matmul: one 32x32x32 product; reduce: one input tile).
-double cyclesPerTile(const std::string& name, int phases, const ir::Device& device) {
+double cyclesPerTile(const ir::ComputeDef& op, int phases, const ir::Device& device) {
   const ir::ComputeCosts& c = device.compute;
-  if (name == "ttl.matmul") return double(c.matmul.forPhases(phases));
-  if (name == "ttl.add" || name == "ttl.sub" || name == "ttl.max" || name == "ttl.bcast")
+  switch (op.cost) {
+  case ir::CostClass::Matmul:
+    return double(c.matmul.forPhases(phases));
+  case ir::CostClass::EltwiseAddSub:
     return double(c.eltwiseAddSub);
-  if (name == "ttl.mul") return double(c.eltwiseMul.forPhases(phases));
-  if (name == "ttl.reduce_sum") return double(c.reduceSum.forPhases(phases));
-  if (name == "ttl.reduce_max") return double(c.reduceMax);
-  return double(c.sfpuExp); // the unary SFPU ops: exp is the one measured cost
+  case ir::CostClass::EltwiseMul:
+    return double(c.eltwiseMul.forPhases(phases));
+  case ir::CostClass::ReduceSum:
+    return double(c.reduceSum.forPhases(phases));
+  case ir::CostClass::ReduceMax:
+    return double(c.reduceMax);
+  case ir::CostClass::Sfpu:
+    return double(c.sfpuExp); // exp is the one measured SFPU op
+  case ir::CostClass::None:
+    break;
+  }
+  // No compute record: an op lower-compute refuses (every registered compute op has a cost
+  // class, tests/ir/OpRecordsTest.cpp); priced as an SFPU op so the plan still gets a number.
+  return double(c.sfpuExp);
 }
 
 // Tile operations of `op` in one round of an h x w sub-block.
-double tileOps(const std::string& name, const OpShape& shape, int64_t h, int64_t w) {
+double tileOps(const ir::ComputeDef& op, const OpShape& shape, int64_t h, int64_t w) {
   double tiles = double(h * w);
-  if (name == "ttl.matmul" || name == "ttl.reduce_sum" || name == "ttl.reduce_max")
+  if (op.kind == ComputeKind::Matmul || op.kind == ComputeKind::Reduce)
     return tiles * double(std::max<int64_t>(1, shape.inner));
   return tiles;
 }
 
 // Tiles `op` reads from CBs in one round.
-double unpackedTiles(const std::string& name, const OpShape& shape, int64_t h, int64_t w) {
-  if (name == "ttl.matmul") return double(std::max<int64_t>(1, shape.inner) * (h + w));
-  return tileOps(name, shape, h, w) * double(shape.cbInputs);
+double unpackedTiles(const ir::ComputeDef& op, const OpShape& shape, int64_t h, int64_t w) {
+  if (op.kind == ComputeKind::Matmul) return double(std::max<int64_t>(1, shape.inner) * (h + w));
+  return tileOps(op, shape, h, w) * double(shape.cbInputs);
 }
 
 } // namespace
@@ -59,14 +82,15 @@ ComputeBreakdown priceChain(const planner::dst::Problem& problem,
   for (const planner::dst::Segment& seg : solution.segments) {
     double math = 0, unpack = 0;
     for (size_t i = seg.firstOp; i < seg.endOp && i < ops.size(); ++i) {
-      const std::string& name = ops[i].name;
+      const ir::ComputeDef& op = computeOf(ops[i].name);
+      const bool matmul = op.kind == ComputeKind::Matmul;
       const OpShape& shape = i < shapes.size() ? shapes[i] : OpShape{};
-      double perTile = cyclesPerTile(name, settings.fidelityPhases, device);
-      if (name == "ttl.matmul") perTile /= device.cost.matmulFpuEfficiency;
-      math += tileOps(name, shape, seg.subblockRows, seg.subblockCols) * perTile;
-      unpack += unpackedTiles(name, shape, seg.subblockRows, seg.subblockCols) *
+      double perTile = cyclesPerTile(op, settings.fidelityPhases, device);
+      if (matmul) perTile /= device.cost.matmulFpuEfficiency;
+      math += tileOps(op, shape, seg.subblockRows, seg.subblockCols) * perTile;
+      unpack += unpackedTiles(op, shape, seg.subblockRows, seg.subblockCols) *
                 unpackTileCycles(shape.inputTileBytes, device);
-      if (name == "ttl.matmul" && settings.reloadShare > 0) {
+      if (matmul && settings.reloadShare > 0) {
         double tiles = settings.reloadShare * double(seg.subblockRows * seg.subblockCols);
         unpack += tiles * unpackTileCycles(packBytes, device);
         math += tiles * double(device.compute.eltwiseAddSub);
@@ -89,10 +113,11 @@ double idealMathCycles(const planner::dst::Problem& problem, const std::vector<O
   double cycles = 0;
   const auto& ops = problem.chain.ops;
   for (size_t i = 0; i < ops.size(); ++i) {
-    if (ops[i].name != "ttl.matmul") continue;
+    const ir::ComputeDef& op = computeOf(ops[i].name);
+    if (op.kind != ComputeKind::Matmul) continue;
     const OpShape& shape = i < shapes.size() ? shapes[i] : OpShape{};
-    cycles += tileOps(ops[i].name, shape, problem.chain.blockRows, problem.chain.blockCols) *
-              cyclesPerTile(ops[i].name, fidelityPhases, device);
+    cycles += tileOps(op, shape, problem.chain.blockRows, problem.chain.blockCols) *
+              cyclesPerTile(op, fidelityPhases, device);
   }
   return cycles;
 }

@@ -15,6 +15,7 @@
 #include <source_location>
 #include <string>
 #include <type_traits>
+#include <utility>
 #include <vector>
 
 namespace ttlplan::emu {
@@ -66,6 +67,10 @@ struct DeviceSpec {
   uint32_t max_cbs = 0;
   uint32_t max_runtime_args = 0;
 };
+
+/// The compute kernel API calls the emulator implements, each with the init it needs before it
+/// (tests check the op registry's compute records against them).
+std::vector<std::pair<std::string, std::string>> computeApiCalls();
 
 /// ttlplan's built-in wormhole_b0 (ir/devices/wormhole_b0.json) as `ttlplan run` hands it to the
 /// emulator; written into this library at build time (docs/emulator.md).

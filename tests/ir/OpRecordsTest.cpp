@@ -1,0 +1,80 @@
+// The op registry is the one record of a compute op: every op the compute thread may hold has a
+// compute kind, a kernel API call and init, and a cost class (store: no cost of its own), and the
+// independent checks have their own implementation of it: the reference interpreter a function
+// (elementwise ops) or an executor, the emulator the API call with that init. A new op that
+// misses one of them fails here, naming the op and what it lacks.
+#include "ttlplan/ir/OpRegistry.h"
+#include "ttlplan/reference/Interpret.h"
+#include "ttlplan_emu_kernel.h"
+
+#include <algorithm>
+#include <gtest/gtest.h>
+
+namespace ttlplan::ir {
+namespace {
+
+std::vector<const OpDef*> computeOps() {
+  std::vector<const OpDef*> out;
+  for (const OpDef& def : registeredOps())
+    if (def.placement == Placement::Compute) out.push_back(&def);
+  return out;
+}
+
+TEST(OpRecords, EveryComputeOpHasItsKindApiCallAndCostClass) {
+  ASSERT_GE(computeOps().size(), 20u);
+  for (const OpDef* def : computeOps()) {
+    SCOPED_TRACE(std::string(def->name));
+    const ComputeDef& c = def->compute;
+    EXPECT_NE(c.kind, ComputeKind::None) << "no compute kind";
+    EXPECT_FALSE(c.apiFn.empty()) << "no kernel API call";
+    if (c.kind == ComputeKind::Store) {
+      EXPECT_EQ(c.cost, CostClass::None) << "a store's pack is priced apart";
+      continue;
+    }
+    EXPECT_FALSE(c.apiInit.empty()) << "no init for " << c.apiFn;
+    EXPECT_NE(c.cost, CostClass::None) << "no cost class";
+    // Elementwise ops keep their operands' type, and their arity is their kind's.
+    if (c.kind == ComputeKind::Unary) {
+      EXPECT_EQ(def->numOperands, 1);
+    }
+    if (c.kind == ComputeKind::Binary) {
+      EXPECT_EQ(def->numOperands, 2);
+    }
+  }
+  // No op outside the compute thread claims a compute record.
+  for (const OpDef& def : registeredOps()) {
+    if (def.placement != Placement::Compute) {
+      EXPECT_EQ(def.compute.kind, ComputeKind::None) << def.name;
+    }
+  }
+}
+
+TEST(OpRecords, TheReferenceInterpreterRunsEveryComputeOp) {
+  for (const OpDef* def : computeOps()) {
+    SCOPED_TRACE(std::string(def->name));
+    EXPECT_TRUE(reference::supportsOp(def->name));
+    if (def->compute.kind == ComputeKind::Unary) {
+      EXPECT_NE(reference::unaryFunction(def->name), nullptr) << "no reference function";
+    }
+    if (def->compute.kind == ComputeKind::Binary) {
+      EXPECT_NE(reference::binaryFunction(def->name), nullptr) << "no reference function";
+    }
+  }
+  EXPECT_EQ(reference::unaryFunction("ttl.add"), nullptr);
+  EXPECT_FALSE(reference::supportsOp("ttl.no_such_op"));
+}
+
+TEST(OpRecords, TheEmulatorImplementsEveryComputeOpsApiCall) {
+  const std::vector<std::pair<std::string, std::string>> calls = emu::computeApiCalls();
+  for (const OpDef* def : computeOps()) {
+    const ComputeDef& c = def->compute;
+    if (c.kind == ComputeKind::Store) continue; // pack_tile: no op kind, no init to track
+    SCOPED_TRACE(std::string(def->name));
+    const std::pair<std::string, std::string> call{std::string(c.apiFn), std::string(c.apiInit)};
+    EXPECT_NE(std::find(calls.begin(), calls.end(), call), calls.end())
+        << "the emulator has no " << c.apiFn << " with init " << c.apiInit;
+  }
+}
+
+} // namespace
+} // namespace ttlplan::ir
