@@ -104,6 +104,10 @@ constexpr OpDef kOps[] = {
      {K::Unary, "tanh_tile", "tanh_tile_init", C::Sfpu}},
     {"ttl.neg", "elementwise -x", F::SameType, P::Compute, 1, 1, 0, kNone,
      {K::Unary, "negative_tile", "negative_tile_init", C::Sfpu}},
+    // sin_tile / sin_tile_init: tt-metal tt_metal/include/compute_kernel_api/eltwise_unary/
+    // trigonometry.h.
+    {"ttl.sin", "elementwise sin x", F::SameType, P::Compute, 1, 1, 0, kNone,
+     {K::Unary, "sin_tile", "sin_tile_init", C::Sfpu}},
     {"ttl.abs", "elementwise |x|", F::SameType, P::Compute, 1, 1, 0, kNone,
      {K::Unary, "abs_tile", "abs_tile_init", C::Sfpu}},
     // Compute: matrix, reductions, broadcast, store.

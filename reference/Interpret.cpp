@@ -1316,6 +1316,7 @@ UnaryFunction unaryFunction(std::string_view op) {
       {"ttl.tanh", [](double x) { return std::tanh(x); }},
       {"ttl.neg", [](double x) { return -x; }},
       {"ttl.abs", [](double x) { return std::fabs(x); }},
+      {"ttl.sin", [](double x) { return std::sin(x); }},
   };
   auto it = functions.find(op);
   return it == functions.end() ? nullptr : it->second;

@@ -31,6 +31,7 @@ enum OpKind : uint32_t {
   kTanh,
   kNegative,
   kAbs,
+  kSin,
   kFill,
   kReduce,
   kOpKinds
@@ -60,6 +61,7 @@ constexpr OpNames kOpNames[kOpKinds] = {
     {"tanh_tile", "tanh_tile_init"},
     {"negative_tile", "negative_tile_init"},
     {"abs_tile", "abs_tile_init"},
+    {"sin_tile", "sin_tile_init"},
     {"fill_tile", "fill_tile_init"},
     {"reduce_tile", "reduce_init"},
 };
@@ -497,6 +499,7 @@ TTLPLAN_EMU_UNARY_IMPL(sigmoid_tile, kSigmoid, 1.0f / (1.0f + std::exp(-x)))
 TTLPLAN_EMU_UNARY_IMPL(tanh_tile, kTanh, std::tanh(x))
 TTLPLAN_EMU_UNARY_IMPL(negative_tile, kNegative, -x)
 TTLPLAN_EMU_UNARY_IMPL(abs_tile, kAbs, std::fabs(x))
+TTLPLAN_EMU_UNARY_IMPL(sin_tile, kSin, std::sin(x))
 #undef TTLPLAN_EMU_UNARY_IMPL
 
 void fill_tile_init(std::source_location loc) {

@@ -33,6 +33,9 @@ foreach(bind IN ITEMS "GY=1,GX=1,BM=2,BN=2,BK=2,WM=4,WN=4" "GY=2,GX=2,BM=4,BN=2,
   ttlplan_run_test(matmul.${tag} 0 "PASS" ${run_dir}/matmul_grid.ttl --bind ${bind})
 endforeach()
 
+# ttl.sin, the op that shows what adding a unary SFPU op touches, emulated against the reference.
+ttlplan_run_test(unary_sin 0 "PASS" ${run_dir}/unary_sin.ttl)
+
 # A CB too shallow for its access pattern deadlocks; the report names the CBs and both threads.
 ttlplan_run_test(deadlock_shallow_cb 1
                  "deadlock|reader|compute|ttl.cb_reserve %cba|ttl.cb_wait %cbb"

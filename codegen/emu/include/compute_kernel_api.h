@@ -131,6 +131,7 @@ TTLPLAN_EMU_UNARY(sigmoid_tile)
 TTLPLAN_EMU_UNARY(tanh_tile)
 TTLPLAN_EMU_UNARY(negative_tile)
 TTLPLAN_EMU_UNARY(abs_tile)
+TTLPLAN_EMU_UNARY(sin_tile)
 #undef TTLPLAN_EMU_UNARY
 
 /// DST[dst] = value everywhere.
