@@ -93,6 +93,11 @@ struct ComputeDef {
   CostClass cost = CostClass::None;
 };
 
+/// True for the elementwise kinds (the ops lower-compute emits as one API call per DST tile).
+inline bool isElementwise(ComputeKind kind) {
+  return kind == ComputeKind::Unary || kind == ComputeKind::Binary;
+}
+
 struct OpDef {
   std::string_view name;    ///< full name, e.g. "ttl.cb_wait"
   std::string_view summary; ///< one line for `ttlplan ops` and docs

@@ -174,9 +174,7 @@ void checkWait(const Operation& op, DiagnosticEngine& diags) {
 // ---- compute ------------------------------------------------------------------------------
 
 bool isElementwise(const Operation& op) {
-  const OpDef* def = op.def();
-  return def &&
-         (def->compute.kind == ComputeKind::Unary || def->compute.kind == ComputeKind::Binary);
+  return op.def() && isElementwise(op.def()->compute.kind);
 }
 
 void checkElementwise(const Operation& op, DiagnosticEngine& diags) {

@@ -162,20 +162,16 @@ bool parseDeviceSpec(const std::string& text, DeviceSpec& out, std::string& erro
       !u32("semaphore_base", s.semaphore_base, 0, s.l1_bytes) ||
       !u32("max_cbs", s.max_cbs, 1, 256) || !u32("max_runtime_args", s.max_runtime_args, 0, 65536))
     return false;
-  // Optional, for spec files written before they were: halves of the full-sync count.
-  s.dst_tiles_half_sync = s.dst_tiles_full_sync / 2;
-  s.dst_tiles_full_sync_fp32 = s.dst_tiles_full_sync / 2;
-  if (j.contains("dst_tiles_half_sync") &&
-      !u32("dst_tiles_half_sync", s.dst_tiles_half_sync, 1, s.dst_tiles_full_sync))
-    return false;
-  if (j.contains("dst_tiles_full_sync_fp32") &&
-      !u32("dst_tiles_full_sync_fp32", s.dst_tiles_full_sync_fp32, 1, s.dst_tiles_full_sync))
-    return false;
-  s.dst_tiles_half_sync_fp32 = std::min(s.dst_tiles_half_sync, s.dst_tiles_full_sync_fp32) / 2;
-  if (s.dst_tiles_half_sync_fp32 == 0) s.dst_tiles_half_sync_fp32 = 1;
-  if (j.contains("dst_tiles_half_sync_fp32") &&
-      !u32("dst_tiles_half_sync_fp32", s.dst_tiles_half_sync_fp32, 1,
-           std::min(s.dst_tiles_half_sync, s.dst_tiles_full_sync_fp32)))
+  // The other DST counts are optional (spec files written before them): each defaults to half
+  // of the smaller count it is part of, and may not exceed it.
+  auto dstCount = [&](const char* key, uint32_t& v, uint32_t within) {
+    v = std::max(1u, within / 2);
+    return !j.contains(key) || u32(key, v, 1, within);
+  };
+  if (!dstCount("dst_tiles_half_sync", s.dst_tiles_half_sync, s.dst_tiles_full_sync) ||
+      !dstCount("dst_tiles_full_sync_fp32", s.dst_tiles_full_sync_fp32, s.dst_tiles_full_sync) ||
+      !dstCount("dst_tiles_half_sync_fp32", s.dst_tiles_half_sync_fp32,
+                std::min(s.dst_tiles_half_sync, s.dst_tiles_full_sync_fp32)))
     return false;
   auto sync = j.find("dst_full_sync");
   if (sync != j.end()) {

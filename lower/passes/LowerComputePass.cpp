@@ -32,15 +32,11 @@ using ir::OpBuilder;
 using ir::Operation;
 using ir::Value;
 
-/// The API function and its init for an elementwise op.
-/// An elementwise op's kernel API call and init (the op registry's record), or nullopt when `op`
-/// is not elementwise with `arity` operands.
-std::optional<ir::ComputeDef> elementwiseFn(const Operation* op, int arity) {
+/// The op registry's compute record of `op` when it is elementwise (one API call per DST tile),
+/// else null.
+const ir::ComputeDef* elementwiseRecord(const Operation* op) {
   const ir::OpDef* def = op->def();
-  if (!def) return std::nullopt;
-  const ir::ComputeKind want = arity == 2 ? ir::ComputeKind::Binary : ir::ComputeKind::Unary;
-  if (def->compute.kind != want) return std::nullopt;
-  return def->compute;
+  return def && ir::isElementwise(def->compute.kind) ? &def->compute : nullptr;
 }
 
 struct Shape {
@@ -505,7 +501,7 @@ private:
         checkView(bc->input(), op, c);
         continue;
       }
-      if (!elementwiseFn(op, 2) && !elementwiseFn(op, 1)) {
+      if (!elementwiseRecord(op)) {
         error(op, fmt::format("{} is not supported by lower-compute", op->name()));
         return std::nullopt;
       }
@@ -728,14 +724,14 @@ private:
         b.call("copy_tile", {cb, r.index(in, ii, jj, loc), dst(operand, t)});
       });
     }
-    if (auto fn = elementwiseFn(op, 2)) {
-      b.call(fn->apiInit, {});
+    const ir::ComputeDef& fn = *elementwiseRecord(op); // checked when the chain was read
+    if (fn.kind == ir::ComputeKind::Binary) {
+      b.call(fn.apiInit, {});
       forTiles([&](int64_t, int64_t, int64_t t) {
-        b.call(fn->apiFn, {dst(op->operand(0), t), dst(op->operand(1), t), dst(op->result(0), t)});
+        b.call(fn.apiFn, {dst(op->operand(0), t), dst(op->operand(1), t), dst(op->result(0), t)});
       });
       return;
     }
-    ir::ComputeDef fn = *elementwiseFn(op, 1);
     if (c.slots.at(op->operand(0)) != c.slots.at(op->result(0)))
       forTiles([&](int64_t, int64_t, int64_t t) {
         b.call("copy_dest_values", {dst(op->result(0), t), dst(op->operand(0), t)});
