@@ -57,8 +57,8 @@ struct Pick {
 
 /// The best point search::tune finds over the unbound knobs (and `?` block counts).
 Result<Pick> tuneBest(const ir::Module& module, const ir::Device& device, const ir::Binding& fixed,
-                      size_t unbound, int maxBlockCount) {
-  Expected<search::Space> space = search::tuningSpace(module, fixed, true, maxBlockCount);
+                      size_t unbound, const planner::kernel::PlanOptions& planWith) {
+  Expected<search::Space> space = search::tuningSpace(module, fixed, true, planWith.maxBlockCount);
   if (!space) return Error::input(space.error().message);
   bool exhaustive = space->size() <= kPlanTuneBudget;
   search::TuneOptions options;
@@ -67,7 +67,8 @@ Result<Pick> tuneBest(const ir::Module& module, const ir::Device& device, const 
   options.strategy.budgetEvals = exhaustive ? 0 : kPlanTuneBudget;
   options.strategy.seed = 1;
   options.top = 1;
-  options.plan.maxBlockCount = maxBlockCount;
+  options.plan = planWith;
+  options.keepKernelPlans = true; // the pick is lowered without planning it again
   Expected<search::TuneResult> result = search::tune(module, device, fixed, options);
   if (!result) return Error::input(result.error().message);
   std::string points = exhaustive ? fmt::format("{} points (exhaustive)", result->evaluated)
@@ -183,15 +184,16 @@ Result<lower::PlanOptions> choosePlanBinding(const KnobRequest& flags, const ir:
                                     unbound == 1 ? "it" : "them"));
   }
   if (Status s = lower::checkRequested(params, fixed); !s) return Error::input(s.error().message);
-  Result<Pick> pick = flags.db.empty()
-                          ? tuneBest(module, device, fixed, unbound, options.maxBlockCount)
-                          : dbBest(flags, module, device, fixed, log);
+  // The search plans with the default solver and no limits (only the deepest block count is
+  // the request's); its plans stand for the request's when those are the same options.
+  planner::kernel::PlanOptions searchPlan;
+  searchPlan.maxBlockCount = options.maxBlockCount;
+  Result<Pick> pick = flags.db.empty() ? tuneBest(module, device, fixed, unbound, searchPlan)
+                                       : dbBest(flags, module, device, fixed, log);
   if (!pick) return pick.error();
   // The fastest point, or tt-mlir's rule's config when the model cannot tell them apart
   // (docs/tuning.md, "The pick"), as `tune` reports it.
-  planner::kernel::PlanOptions planOptions;
-  planOptions.maxBlockCount = options.maxBlockCount;
-  RulePick chosen = pickOverRule(module, device, fixed, pick->record, planOptions);
+  RulePick chosen = pickOverRule(module, device, fixed, pick->record, searchPlan);
   if (chosen.pick.keptBaseline) {
     pick->line += fmt::format("; kept tt-mlir's rule (the fastest is predicted {:.1f} % faster, "
                               "within the cost model's ranking uncertainty of {:.1f} %)",
@@ -207,6 +209,8 @@ Result<lower::PlanOptions> choosePlanBinding(const KnobRequest& flags, const ir:
   options.binding = parts.knobs;
   options.bindingSource = sourceText(fixed, pick->what);
   options.kernelBlockCounts = search::kernelBlockCounts(module, parts.blockCounts);
+  if (pick->record.kernelPlans.plans && planner::kernel::samePlanner(options, searchPlan))
+    options.kernelPlans = *pick->record.kernelPlans.plans; // not planned again (a db record's is)
   log(fmt::format("{}: picked {} (predicted {:.1f} us)\n", pick->line, pointText(pick->record),
                   pick->record.predictedNs.value_or(0) / 1000.0));
   return options;

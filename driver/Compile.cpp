@@ -52,18 +52,23 @@ Result<Compiled> compileFile(const CompileRequest& request, const ir::Device& de
                              const Log& log) {
   Result<Lowered> lowered = lowerFile(request.lower, device, log);
   if (!lowered) return lowered.error();
+  return compileLowered(*lowered, request, device);
+}
+
+Result<Compiled> compileLowered(const Lowered& lowered, const CompileRequest& request,
+                                const ir::Device& device) {
   ir::DiagnosticEngine diags;
   codegen::EmitOptions options;
-  options.sources = lowered->sources.get();
+  options.sources = lowered.sources.get();
   options.inputFile =
-      lowered->module->fileName.empty() ? request.lower.input : lowered->module->fileName;
+      lowered.module->fileName.empty() ? request.lower.input : lowered.module->fileName;
   options.timings = request.timings;
   Compiled out;
-  out.sources = lowered->sources;
+  out.sources = lowered.sources;
   std::optional<std::vector<codegen::GeneratedFile>> files = codegen::emitModule(
-      *lowered->module, device, lowered->plan ? &*lowered->plan : nullptr, options, diags);
-  if (!files) return Error::located(diags, lowered->sources);
-  out.warnings = lowered->warnings;
+      *lowered.module, device, lowered.plan ? &*lowered.plan : nullptr, options, diags);
+  if (!files) return Error::located(diags, lowered.sources);
+  out.warnings = lowered.warnings;
   out.warnings.insert(out.warnings.end(), diags.diagnostics().begin(), diags.diagnostics().end());
   if (request.emulator) codegen::addEmuFiles(*files, device);
   Expected<std::vector<bool>> written = codegen::writeFiles(request.output, *files);

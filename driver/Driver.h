@@ -133,6 +133,10 @@ struct TuneRequest {
       planner::kernel::kDefaultMaxBlockCount; ///< --max-block-count: `?` counts searched are 1..N
   int64_t nodeLimit = 0;                      ///< --node-limit per planner sub-problem
   bool keepPoints = false; ///< every feasible point in the result (--html's scatter)
+  /// The pick keeps its kernels' plans (search::TuneOptions::keepKernelPlans), so that
+  /// pickPlanOptions hands them to planning and lowering instead of planning the point again
+  /// (--emit, --html, --verify-best).
+  bool keepPickPlans = false;
 };
 
 /// `db rerank`.
@@ -208,11 +212,12 @@ struct TuneBaseline {
 /// `anchor` (other knob values the config is to be sized for, such as a point's DTYPE) and
 /// evaluated; its record's point holds every knob `fixed` leaves out. nullopt for a kernel that is
 /// not a matmul template, knobs that already bind other config values, or a config that does not
-/// fit.
+/// fit. With `keepKernelPlans`, its record keeps its kernels' plans (Record::kernelPlans).
 std::optional<TuneBaseline> evaluateBaseline(std::string_view config, const ir::Module& module,
                                              const ir::Device& device, const ir::Binding& fixed,
                                              const planner::kernel::PlanOptions& plan,
-                                             const ir::Binding& anchor = {});
+                                             const ir::Binding& anchor = {},
+                                             bool keepKernelPlans = false);
 
 /// The pick of a search (docs/tuning.md, "The pick") and the baseline it was weighed against.
 struct RulePick {
@@ -231,9 +236,10 @@ struct Tuned {
   Source source;
   ir::Binding fixed; ///< the knobs --bind and --config fixed
   search::TuneResult result;
-  std::optional<TuneBaseline> baseline; ///< for the matmul templates, when ttnn's config fits
-  std::optional<TuneBaseline> rule;     ///< tt-mlir's rule's config, likewise
-  std::optional<search::Pick> pick;     ///< the point to use (pickOverRule); nullopt: none fits
+  std::optional<TuneBaseline> baseline;     ///< for the matmul templates, when ttnn's config fits
+  std::optional<TuneBaseline> rule;         ///< tt-mlir's rule's config, likewise
+  std::optional<search::Pick> pick;         ///< the point to use (pickOverRule); nullopt: none fits
+  planner::kernel::PlanOptions plannedWith; ///< the planner options the search used
 };
 
 /// What a rerank did.
@@ -259,6 +265,10 @@ Result<ir::Device> loadDevice(const DeviceRequest& request);
 /// `path` parsed and verified.
 Result<Source> parseVerified(const std::string& path, std::optional<size_t> chunk = std::nullopt);
 
+/// A deep copy of `source` (its module cloned, its source manager shared): what a caller keeps
+/// of the module as written before lowering changes it (`run`'s reference, `tune`'s pick).
+Source copySource(const Source& source);
+
 /// The binding --bind and --config give on `module` (nullopt: neither given); a malformed --bind
 /// is a Usage error, a config ttnn cannot give for the module an Input error.
 Result<std::optional<ir::Binding>> resolveKnobs(const KnobRequest& request,
@@ -281,22 +291,40 @@ Result<lower::PlanOptions> choosePlanBinding(const KnobRequest& request, const i
                                              const ir::Device& device, lower::PlanOptions options,
                                              const Log& log);
 
-/// `ttlplan plan`: parse, verify, choose the binding, plan every kernel, and cost the plan. A
-/// kernel that does not fit is an Infeasible error with the planner's rejection.
+/// `ttlplan plan`: parse, verify, choose the binding, then planSource. A kernel that does not
+/// fit is an Infeasible error with the planner's rejection.
 Result<Planned> planFile(const PlanRequest& request, const ir::Device& device, const Log& log);
+
+/// planFile's last steps: `source` (verified) planned under `options` and costed. With
+/// options.kernelPlans (choosePlanBinding's and pickPlanOptions' when the search kept them), the
+/// plans given are taken: nothing is planned again.
+Result<Planned> planSource(Source source, const lower::PlanOptions& options,
+                           const ir::Device& device);
 
 /// `ttlplan cost`: planFile's steps, then every kernel's predicted device time
 /// (search/cost/Report.h, docs/cost-model.md).
 Result<search::cost::CostReport> costFile(const PlanRequest& request, const ir::Device& device,
                                           const Log& log);
 
-/// `ttlplan lower`: parse, choose the binding (when the pipeline plans), run the pipeline.
+/// `ttlplan lower`: parse (request.input), then lowerSource.
 Result<Lowered> lowerFile(const LowerRequest& request, const ir::Device& device, const Log& log);
+
+/// `source` (parsed, tt-lang's form imported) through the pipeline of `request`, whose input
+/// fields are not read. The plan options are `chosen` when given (tune's pick, pickPlanOptions),
+/// else the request's with the binding choosePlanBinding chooses (when the pipeline plans).
+Result<Lowered> lowerSource(Source source, const LowerRequest& request, const ir::Device& device,
+                            const Log& log,
+                            std::optional<lower::PlanOptions> chosen = std::nullopt);
 
 /// `ttlplan compile`: lowerFile, then the generated files written under `request.output` (a
 /// file whose text is already there is not rewritten), then --depfile and --stamp.
 Result<Compiled> compileFile(const CompileRequest& request, const ir::Device& device,
                              const Log& log);
+
+/// compileFile's last steps: the files generated from `lowered` written under request.output,
+/// then --depfile and --stamp (request.lower names the input for them).
+Result<Compiled> compileLowered(const Lowered& lowered, const CompileRequest& request,
+                                const ir::Device& device);
 
 /// `compile --list-outputs`: the paths compileFile will write under `output`, after parsing
 /// and verifying only (for build systems at configure time).
@@ -309,6 +337,12 @@ Result<std::vector<std::string>> listOutputs(const std::string& input, const std
 Result<RunOutcome> runOnEmulator(const RunRequest& request, const ir::Device& device,
                                  const Log& log);
 
+/// runOnEmulator's steps after lowering: `lowered` built against the emulator and run, and its
+/// arguments compared with what the reference interpreter computes from `asWritten` (the module
+/// as written: a copySource taken before lowering). request.lower is not run again.
+Result<RunOutcome> runLowered(Lowered& lowered, Source asWritten, const RunRequest& request,
+                              const ir::Device& device, double lowerSeconds = 0);
+
 /// `ttlplan tune`: the space of the unbound knobs (and `?` block counts) searched by the
 /// requested strategy, every point checked against the ttl.requires, planned and costed; with
 /// --db a record per point. `beforeSearch` sees the space before the search starts (`ttlplan`
@@ -317,6 +351,12 @@ Result<RunOutcome> runOnEmulator(const RunRequest& request, const ir::Device& de
 Result<Tuned> tuneFile(const TuneRequest& request, const ir::Device& device, const Log& log,
                        const std::function<void(const search::Space&)>& beforeSearch = nullptr,
                        const std::function<void(const search::TuneProgress&)>& progress = nullptr);
+
+/// The plan options of tune's pick (`tune --emit`, `--html`, `--verify-best`): its knob values as
+/// the binding (as --bind gives them), its `?` block counts per kernel, the deepest block count
+/// `maxBlockCount`, and, when the search kept them under the same planner options, its kernels'
+/// plans (else the pick is planned again, as for a db record). An Input error when nothing fits.
+Result<lower::PlanOptions> pickPlanOptions(const Tuned& tuned, int maxBlockCount);
 
 /// `ttlplan db rerank`: the records of a tuning db costed again under this ttlplan. Current
 /// records are kept; each stale ok point is re-costed from its stored plans when they are the

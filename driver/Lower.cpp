@@ -3,6 +3,7 @@
 #include "ttlplan/driver/Driver.h"
 #include "ttlplan/ir/ImportTtlang.h"
 #include "ttlplan/ir/Parser.h"
+#include "ttlplan/ir/Rewrite.h"
 #include "ttlplan/ir/Verifier.h"
 #include "ttlplan/lower/PassManager.h"
 
@@ -47,13 +48,14 @@ Result<PlanInput> planInput(const PlanRequest& request, const ir::Device& device
 
 } // namespace
 
-Result<Planned> planFile(const PlanRequest& request, const ir::Device& device, const Log& log) {
-  Result<PlanInput> input = planInput(request, device, log);
-  if (!input) return input.error();
-  Source& source = input->source;
+Source copySource(const Source& source) {
+  return Source{std::make_unique<ir::Module>(ir::cloneModule(*source.module)), source.sources};
+}
+
+Result<Planned> planSource(Source source, const lower::PlanOptions& options,
+                           const ir::Device& device) {
   lower::PlanFailure failure;
-  Expected<lower::ModulePlan> plan =
-      lower::planModule(*source.module, device, input->options, &failure);
+  Expected<lower::ModulePlan> plan = lower::planModule(*source.module, device, options, &failure);
   if (!plan) {
     // A rejection of a malformed problem (an extraction error) is an input error, with its data.
     bool infeasible =
@@ -65,12 +67,18 @@ Result<Planned> planFile(const PlanRequest& request, const ir::Device& device, c
   }
   Planned out{std::move(source), std::move(*plan), std::nullopt, ""};
   Expected<search::cost::CostReport> cost =
-      search::cost::costPlan(*out.source.module, out.plan, device, input->options.maxBlockCount);
+      search::cost::costPlan(*out.source.module, out.plan, device, options.maxBlockCount);
   if (cost)
     out.cost = std::move(*cost);
   else
     out.costError = cost.error().message;
   return out;
+}
+
+Result<Planned> planFile(const PlanRequest& request, const ir::Device& device, const Log& log) {
+  Result<PlanInput> input = planInput(request, device, log);
+  if (!input) return input.error();
+  return planSource(std::move(input->source), input->options, device);
 }
 
 Result<search::cost::CostReport> costFile(const PlanRequest& request, const ir::Device& device,
@@ -82,6 +90,17 @@ Result<search::cost::CostReport> costFile(const PlanRequest& request, const ir::
 }
 
 Result<Lowered> lowerFile(const LowerRequest& request, const ir::Device& device, const Log& log) {
+  Source source;
+  source.sources = std::make_shared<ir::SourceManager>();
+  ir::DiagnosticEngine diags;
+  source.module = ir::parseFile(request.input, diags, source.sources.get(), request.inputChunk);
+  if (!source.module || !ir::importTtlang(*source.module, diags))
+    return Error::located(diags, source.sources);
+  return lowerSource(std::move(source), request, device, log);
+}
+
+Result<Lowered> lowerSource(Source source, const LowerRequest& request, const ir::Device& device,
+                            const Log& log, std::optional<lower::PlanOptions> chosen) {
   Result<lower::PlanOptions> options =
       planOptions(request.solver, request.timeLimitSeconds, request.maxBlockCount, request.exact);
   if (!options) return options.error();
@@ -94,27 +113,29 @@ Result<Lowered> lowerFile(const LowerRequest& request, const ir::Device& device,
       return Error::usage(fmt::format("--print-ir-after: unknown pass '{}'", name));
 
   Lowered out;
-  out.sources = std::make_shared<ir::SourceManager>();
+  out.sources = std::move(source.sources);
+  out.module = std::move(source.module);
   ir::DiagnosticEngine diags;
-  out.module = ir::parseFile(request.input, diags, out.sources.get(), request.inputChunk);
-  if (!out.module || !ir::importTtlang(*out.module, diags))
-    return Error::located(diags, out.sources);
-  // The binding (unbound knobs tuned or read from --db) matters only to a pipeline that plans,
-  // and the search needs a verified module (an invalid one fails in the pipeline, as before).
-  const std::vector<std::string>& names = manager->passNames();
-  ir::DiagnosticEngine verifyDiags;
-  bool plans = std::find(names.begin(), names.end(), "plan") != names.end() &&
-               ir::verify(*out.module, verifyDiags);
-  if (plans) {
-    Result<lower::PlanOptions> chosen =
-        choosePlanBinding(request.knobs, *out.module, device, *options, log);
-    if (!chosen) return chosen.error();
-    options = std::move(chosen);
+  if (chosen) {
+    options = std::move(*chosen);
   } else {
-    Result<std::optional<ir::Binding>> bound =
-        resolveKnobs(request.knobs, *out.module, device, log);
-    if (!bound) return bound.error();
-    options->binding = *bound;
+    // The binding (unbound knobs tuned or read from --db) matters only to a pipeline that plans,
+    // and the search needs a verified module (an invalid one fails in the pipeline, as before).
+    const std::vector<std::string>& names = manager->passNames();
+    ir::DiagnosticEngine verifyDiags;
+    bool plans = std::find(names.begin(), names.end(), "plan") != names.end() &&
+                 ir::verify(*out.module, verifyDiags);
+    if (plans) {
+      Result<lower::PlanOptions> picked =
+          choosePlanBinding(request.knobs, *out.module, device, *options, log);
+      if (!picked) return picked.error();
+      options = std::move(picked);
+    } else {
+      Result<std::optional<ir::Binding>> bound =
+          resolveKnobs(request.knobs, *out.module, device, log);
+      if (!bound) return bound.error();
+      options->binding = *bound;
+    }
   }
   lower::PassContext context{
       *out.module,         device, diags, *options, std::nullopt, request.forcedCbAddresses,

@@ -4,6 +4,9 @@
 #include "emu_build_info.h"
 #include "ttlplan/codegen/EmuBuild.h"
 #include "ttlplan/driver/Driver.h"
+#include "ttlplan/ir/ImportTtlang.h"
+#include "ttlplan/ir/Parser.h"
+#include "ttlplan/ir/Verifier.h"
 #include "ttlplan/reference/Compare.h"
 #include "ttlplan/reference/Interpret.h"
 #include "ttlplan/reference/RandomInputs.h"
@@ -98,8 +101,8 @@ makeInputs(const std::vector<reference::ArgumentInfo>& args, const RunRequest& r
   return out;
 }
 
-/// The kernel as written (a fresh parse: the reference never reads the lowered IR) and its
-/// arguments under the planned binding.
+/// The kernel as written (a copy taken before lowering: the reference never reads the lowered
+/// IR) and its arguments under the planned binding.
 struct Reference {
   Source source;
   ir::Operation* kernel = nullptr;
@@ -107,15 +110,16 @@ struct Reference {
   std::vector<reference::ArgumentInfo> args;
 };
 
-Result<Reference> referenceKernel(const RunRequest& request, const Lowered& lowered) {
-  Result<Source> source = parseVerified(request.lower.input, request.lower.inputChunk);
-  if (!source) return source.error();
-  std::vector<ir::Operation*> kernels = source->module->topLevel("ttl.kernel");
+Result<Reference> referenceKernel(const RunRequest& request, const Lowered& lowered,
+                                  Source source) {
+  ir::DiagnosticEngine diags;
+  if (!ir::verify(*source.module, diags)) return Error::located(diags, source.sources);
+  std::vector<ir::Operation*> kernels = source.module->topLevel("ttl.kernel");
   if (kernels.size() != 1 || !lowered.plan || lowered.plan->kernels.size() != 1)
     return Error::input(fmt::format("run takes a file with exactly one ttl.kernel (and a pipeline "
                                     "that plans it); {} has {}",
                                     request.lower.input, kernels.size()));
-  Reference out{std::move(*source), kernels.front(), "", {}};
+  Reference out{std::move(source), kernels.front(), "", {}};
   out.name = out.kernel->attribute("sym_name").stringValue();
   auto args = reference::kernelArguments(out.kernel, lowered.plan->binding.binding);
   if (!args) return Error::input(args.error().message);
@@ -325,17 +329,30 @@ Result<RunOutcome> runOnEmulator(const RunRequest& request, const ir::Device& de
                                  const Log& log) {
   auto start = Clock::now();
   if (request.onStep) request.onStep("lowering");
-  Result<Lowered> lowered = lowerFile(request.lower, device, log);
+  Source source;
+  source.sources = std::make_shared<ir::SourceManager>();
+  ir::DiagnosticEngine diags;
+  source.module =
+      ir::parseFile(request.lower.input, diags, source.sources.get(), request.lower.inputChunk);
+  if (!source.module || !ir::importTtlang(*source.module, diags))
+    return Error::located(diags, source.sources);
+  Source asWritten = copySource(source);
+  Result<Lowered> lowered = lowerSource(std::move(source), request.lower, device, log);
   if (!lowered) return lowered.error();
+  return runLowered(*lowered, std::move(asWritten), request, device, secondsSince(start));
+}
+
+Result<RunOutcome> runLowered(Lowered& lowered, Source asWritten, const RunRequest& request,
+                              const ir::Device& device, double lowerSeconds) {
   RunOutcome out;
-  out.lowerSeconds = secondsSince(start);
-  Result<Reference> ref = referenceKernel(request, *lowered);
+  out.lowerSeconds = lowerSeconds;
+  Result<Reference> ref = referenceKernel(request, lowered, std::move(asWritten));
   if (!ref) return ref.error();
 
   Result<fs::path> work = makeWorkDir(request);
   if (!work) return work.error();
   out.workDir = work->string();
-  Result<RunOutcome> result = runIn(*work, request, device, *lowered, *ref, std::move(out));
+  Result<RunOutcome> result = runIn(*work, request, device, lowered, *ref, std::move(out));
   // A temporary work directory goes, whatever happened, unless --keep; a kept one is named.
   bool keep = !request.workDir.empty() || request.keep;
   std::error_code ec;

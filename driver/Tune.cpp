@@ -33,7 +33,7 @@ Result<search::TuneOptions> tuneOptions(const TuneRequest& request) {
 std::optional<TuneBaseline> evaluateBaseline(std::string_view config, const ir::Module& module,
                                              const ir::Device& device, const ir::Binding& fixed,
                                              const planner::kernel::PlanOptions& plan,
-                                             const ir::Binding& anchor) {
+                                             const ir::Binding& anchor, bool keepKernelPlans) {
   auto bind = config == "tt-mlir-rule" ? search::baselines::ttMlirRuleBinding
                                        : search::baselines::ttnnDefaultBinding;
   ir::Binding partial = fixed;
@@ -44,8 +44,8 @@ std::optional<TuneBaseline> evaluateBaseline(std::string_view config, const ir::
   ir::Binding point;
   for (const auto& [name, value] : bound->binding)
     if (!fixed.count(name)) point[name] = value;
-  TuneBaseline b{bound->binding,
-                 search::evaluatePoint(module, device, point, fixed, plan, nullptr)};
+  TuneBaseline b{bound->binding, search::evaluatePoint(module, device, point, fixed, plan, nullptr,
+                                                       keepKernelPlans)};
   if (!b.record.ok()) return std::nullopt;
   return b;
 }
@@ -61,7 +61,8 @@ RulePick pickOverRule(const ir::Module& module, const ir::Device& device, const 
   for (const auto& [name, value] : fixed)
     anchor.erase(name);
   RulePick out;
-  out.rule = evaluateBaseline("tt-mlir-rule", module, device, fixed, plan, anchor);
+  out.rule = evaluateBaseline("tt-mlir-rule", module, device, fixed, plan, anchor,
+                              /*keepKernelPlans=*/true); // it may be the pick
   std::optional<search::Record> baseline;
   if (out.rule) baseline = out.rule->record;
   out.pick = search::choosePick(fastest, baseline, device.cost.rankUncertainty);
@@ -82,6 +83,7 @@ Result<Tuned> tuneFile(const TuneRequest& request, const ir::Device& device, con
   Result<search::TuneOptions> options = tuneOptions(request);
   if (!options) return options.error();
   options->progress = progress;
+  options->keepKernelPlans = request.keepPickPlans;
   Expected<search::Space> space =
       search::tuningSpace(module, fixed, options->plannerDimensions, request.maxBlockCount);
   if (!space) return Error::input(space.error().message);
@@ -108,8 +110,8 @@ Result<Tuned> tuneFile(const TuneRequest& request, const ir::Device& device, con
   }
   Expected<search::TuneResult> result = search::tune(module, device, fixed, *options);
   if (!result) return Error::input(result.error().message);
-  Tuned out{std::move(*source), fixed, std::move(*result), std::nullopt, std::nullopt,
-            std::nullopt};
+  Tuned out{std::move(*source), fixed,        std::move(*result), std::nullopt,
+            std::nullopt,       std::nullopt, options->plan};
   out.baseline = evaluateBaseline("ttnn-default", *out.source.module, device, fixed, options->plan);
   if (!out.result.top.empty()) {
     RulePick p =
@@ -118,6 +120,19 @@ Result<Tuned> tuneFile(const TuneRequest& request, const ir::Device& device, con
     out.pick = std::move(p.pick);
   }
   return out;
+}
+
+Result<lower::PlanOptions> pickPlanOptions(const Tuned& tuned, int maxBlockCount) {
+  if (!tuned.pick) return Error::input("no point fits, so there is no pick to plan");
+  const search::Record& record = tuned.pick->record;
+  search::PointParts parts = search::splitPoint(record.point, tuned.fixed);
+  lower::PlanOptions options;
+  options.maxBlockCount = maxBlockCount;
+  options.binding = parts.knobs;
+  options.kernelBlockCounts = search::kernelBlockCounts(*tuned.source.module, parts.blockCounts);
+  if (record.kernelPlans.plans && planner::kernel::samePlanner(options, tuned.plannedWith))
+    options.kernelPlans = *record.kernelPlans.plans;
+  return options;
 }
 
 } // namespace ttlplan::driver

@@ -145,4 +145,13 @@ std::unique_ptr<Operation> cloneOp(const Operation* op, std::map<const Value*, V
   return clone;
 }
 
+Module cloneModule(const Module& module) {
+  std::map<const Value*, Value*> mapping;
+  Module out;
+  out.op = cloneOp(module.op.get(), mapping);
+  out.aliases = module.aliases;
+  out.fileName = module.fileName;
+  return out;
+}
+
 } // namespace ttlplan::ir

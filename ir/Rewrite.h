@@ -67,6 +67,9 @@ void eraseOp(Operation* op);
 /// Deep copy of `op` with operands remapped through `mapping` (unmapped operands stay); the
 /// clone's results and block arguments are added to `mapping`.
 std::unique_ptr<Operation> cloneOp(const Operation* op, std::map<const Value*, Value*>& mapping);
+/// Deep copy of `module`: its op cloned (SSA values are defined before their uses in walk order,
+/// so every operand is remapped to the copy's), its aliases and file name copied.
+Module cloneModule(const Module& module);
 /// The iterator of `op` in its parent block.
 Block::OpList::iterator iteratorOf(Operation* op);
 

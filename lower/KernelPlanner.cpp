@@ -138,6 +138,19 @@ pk::PlanResult planKernel(ir::Operation* kernel, const pk::KernelProblem& proble
   return result;
 }
 
+namespace {
+/// Whether `plans` are one plan per kernel of `kernels`, in order (PlanOptions::kernelPlans).
+Status checkGivenPlans(const std::vector<ir::Operation*>& kernels,
+                       const std::vector<KernelPlan>& plans) {
+  bool match = plans.size() == kernels.size();
+  for (size_t k = 0; match && k < kernels.size(); ++k)
+    match = plans[k].name == "@" + std::string(ir::KernelOp(kernels[k]).symbolName());
+  if (match) return Status::success();
+  return Error{fmt::format("internal error: {} plans were given for the {} kernels of the module",
+                           plans.size(), kernels.size())};
+}
+} // namespace
+
 Expected<ModulePlan> planModule(ir::Module& module, const ir::Device& device,
                                 const PlanOptions& options, PlanFailure* failure) {
   auto start = std::chrono::steady_clock::now();
@@ -149,6 +162,13 @@ Expected<ModulePlan> planModule(ir::Module& module, const ir::Device& device,
   out.binding = *binding;
   if (!options.bindingSource.empty() && options.binding) out.binding.source = options.bindingSource;
   std::vector<ir::Operation*> kernels = module.topLevel(ir::KernelOp::kName);
+  if (!options.kernelPlans.empty()) {
+    if (Status given = checkGivenPlans(kernels, options.kernelPlans); !given) return given.error();
+    out.kernels = options.kernelPlans;
+    out.totalMilliseconds =
+        std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
+    return out;
+  }
   for (size_t k = 0; k < kernels.size(); ++k) {
     ir::Operation* kernel = kernels[k];
     Expected<pk::KernelProblem> problem = extractKernelProblem(kernel, out.binding.binding, device);

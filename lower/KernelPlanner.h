@@ -29,6 +29,10 @@ struct PlanOptions : planner::kernel::PlanOptions {
   /// kernelBlockCounts[k] instead of `blockCounts` when k < size() (the tuned counts of a
   /// multi-kernel module differ by kernel).
   std::vector<std::map<size_t, int64_t>> kernelBlockCounts;
+  /// The kernels' plans, one per kernel in program order, already made under `binding` and
+  /// `kernelBlockCounts` by the search that chose them (driver::choosePlanBinding, `tune
+  /// --emit`): planModule takes them instead of planning each kernel again. Empty: plan.
+  std::vector<planner::kernel::KernelPlan> kernelPlans;
 };
 
 using planner::kernel::CbPlan;
@@ -71,7 +75,9 @@ struct PlanFailure {
 
 /// Plans every kernel of `module` (which must have passed ir::verify); a kernel that cannot be
 /// planned gives an Error with its rejection's message, and, when `failure` is given, fills it
-/// (other errors, such as a binding that does not fit the knobs, leave it untouched).
+/// (other errors, such as a binding that does not fit the knobs, leave it untouched). With
+/// options.kernelPlans, those are the kernels' plans (they must name the module's kernels in
+/// order) and nothing is planned.
 Expected<ModulePlan> planModule(ir::Module& module, const ir::Device& device,
                                 const PlanOptions& options = {}, PlanFailure* failure = nullptr);
 

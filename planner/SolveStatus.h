@@ -31,6 +31,8 @@ struct SolverStats {
 struct SolveLimits {
   double timeLimitSeconds = 0; ///< wall time
   int64_t nodeLimit = 0;       ///< deterministic work budget
+
+  bool operator==(const SolveLimits&) const = default;
 };
 
 /// `limits` with the time limit cut to what is left before `deadline` (when it is set), for the

@@ -227,10 +227,13 @@ std::vector<Record> PointEvaluator::evaluateGroup(std::vector<ir::Binding> point
       r.point = std::move(point);
       r.status = "ok";
       r.predictedNs = 0.0;
-      std::vector<std::string> plansKept;
+      KeptForPoint kept;
       for (size_t k = 0; k < kernels_.size(); ++k)
-        if (!addKernel(k, parts, shared[k], r, plansKept)) break;
-      if (r.ok() && keepPlans_) r.plans = storedPlansJson(plansKept);
+        if (!addKernel(k, parts, shared[k], r, kept)) break;
+      if (r.ok() && keepPlans_) r.plans = storedPlansJson(kept.stored);
+      if (r.ok() && keepKernelPlans_)
+        r.kernelPlans.plans =
+            std::make_shared<const std::vector<pk::KernelPlan>>(std::move(kept.full));
     }
     Clock::time_point end = Clock::now();
     r.timingMs = std::chrono::duration<double, std::milli>(end - start).count();
@@ -241,7 +244,7 @@ std::vector<Record> PointEvaluator::evaluateGroup(std::vector<ir::Binding> point
 }
 
 bool PointEvaluator::addKernel(size_t k, const PointParts& parts, Shared& shared, Record& r,
-                               std::vector<std::string>& plansKept) const {
+                               KeptForPoint& kept) const {
   ir::Operation* kernel = kernels_[k];
   const ir::Binding& binding = parts.knobs;
   if (!shared.problem) shared.problem = lower::extractKernelProblem(kernel, binding, device_);
@@ -262,8 +265,10 @@ bool PointEvaluator::addKernel(size_t k, const PointParts& parts, Shared& shared
     return false;
   }
   if (!shared.program) shared.program = extractors_[k].extract(*plan.plan, binding, device_);
-  if (keepPlans_) plansKept.push_back(storedPlanJson(*plan.plan));
-  return addCost(*plan.plan, *shared.program, r);
+  if (keepPlans_) kept.stored.push_back(storedPlanJson(*plan.plan));
+  bool costed = addCost(*plan.plan, *shared.program, r);
+  if (costed && keepKernelPlans_) kept.full.push_back(std::move(*plan.plan));
+  return costed;
 }
 
 bool PointEvaluator::addCost(const pk::KernelPlan& plan, Expected<cost::Program>& program,
@@ -308,9 +313,11 @@ Expected<Record> PointEvaluator::recost(const Record& stored) const {
 }
 
 Record evaluatePoint(const ir::Module& module, const ir::Device& device, const ir::Binding& point,
-                     const ir::Binding& fixed, const pk::PlanOptions& options,
-                     pk::PlanCache* cache) {
-  return PointEvaluator(module, device, fixed, options, cache).evaluate(point);
+                     const ir::Binding& fixed, const pk::PlanOptions& options, pk::PlanCache* cache,
+                     bool keepKernelPlans) {
+  PointEvaluator evaluator(module, device, fixed, options, cache);
+  evaluator.setKeepKernelPlans(keepKernelPlans);
+  return evaluator.evaluate(point);
 }
 
 std::vector<size_t> paretoFront(const std::vector<PointSummary>& points) {
@@ -474,6 +481,7 @@ Expected<TuneResult> tune(const ir::Module& module, const ir::Device& device,
   pk::PlanCache cache;
   PointEvaluator evaluator(module, device, fixed, options.plan, &cache);
   evaluator.setKeepPlans(options.db != nullptr); // for `db rerank`
+  evaluator.setKeepKernelPlans(options.keepKernelPlans);
   evaluator.trustSpace(*space);
   const uint64_t blockCountPoints = plannerPoints(*space);
   int threads =

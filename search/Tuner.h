@@ -51,6 +51,9 @@ struct TuneOptions {
   /// Keep every feasible point's time, L1 bytes and bound in TuneResult::points (`tune --html`'s
   /// scatter); off by default, since a long run visits millions.
   bool keepPoints = false;
+  /// Keep each ok record's kernels' plans in full (Record::kernelPlans), so that the caller
+  /// lowers the point it picks without planning it again; costs a copy per feasible point.
+  bool keepKernelPlans = false;
   /// Called after every round (from the calling thread).
   std::function<void(const TuneProgress&)> progress;
 };
@@ -130,6 +133,8 @@ public:
   void trustSpace(const Space& space);
   /// Whether ok records keep their kernels' plans (Record::plans; a tuning db's records do).
   void setKeepPlans(bool keep) { keepPlans_ = keep; }
+  /// Whether ok records keep their kernels' plans in full (Record::kernelPlans).
+  void setKeepKernelPlans(bool keep) { keepKernelPlans_ = keep; }
   /// `stored` (an ok record with plans, of this module and fixed knobs) costed again by this
   /// ttlplan's cost model from its stored plans, without planning; a plan that does not decode
   /// or fit the kernels is an Error, a cost model failure a "cost" rejection.
@@ -142,9 +147,15 @@ private:
     std::optional<Expected<cost::Program>> program;
   };
 
+  /// The plans a point's evaluation keeps (setKeepPlans, setKeepKernelPlans), per kernel.
+  struct KeptForPoint {
+    std::vector<std::string> stored;               ///< storedPlanJson
+    std::vector<planner::kernel::KernelPlan> full; ///< the plans as made
+  };
+
   /// Adds kernel `k`'s plan and cost to `r`; false (r rejected) when it does not fit.
   bool addKernel(size_t k, const PointParts& parts, Shared& shared, Record& r,
-                 std::vector<std::string>& plansKept) const;
+                 KeptForPoint& kept) const;
   /// Adds the cost of `plan` (its Program extracted) to `r`; false (r rejected) when it fails.
   bool addCost(const planner::kernel::KernelPlan& plan, Expected<cost::Program>& program,
                Record& r) const;
@@ -158,12 +169,13 @@ private:
   std::vector<std::vector<std::pair<size_t, std::string>>> dynamic_; ///< `?` CBs per kernel
   std::vector<cost::ProgramExtractor> extractors_;                   ///< per kernel
   bool keepPlans_ = false;
+  bool keepKernelPlans_ = false;
 };
 
 /// PointEvaluator(...).evaluate(point), for one-off calls.
 Record evaluatePoint(const ir::Module& module, const ir::Device& device, const ir::Binding& point,
                      const ir::Binding& fixed, const planner::kernel::PlanOptions& options,
-                     planner::kernel::PlanCache* cache);
+                     planner::kernel::PlanCache* cache, bool keepKernelPlans = false);
 
 /// Hash (16 hex digits) of the module's text with every ttl.param's value list left out, so that
 /// adding a value to a knob keeps the records already there.

@@ -17,12 +17,25 @@
 #include <cstddef>
 #include <cstdint>
 #include <map>
+#include <memory>
 #include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
 
+namespace ttlplan::planner::kernel {
+struct KernelPlan;
+} // namespace ttlplan::planner::kernel
+
 namespace ttlplan::search {
+
+/// The kernels' full plans an evaluation made, kept on its record for the caller that lowers the
+/// point (TuneOptions::keepKernelPlans). A product of the run, not part of the record's value:
+/// never serialized, and every two compare equal.
+struct KeptPlans {
+  std::shared_ptr<const std::vector<planner::kernel::KernelPlan>> plans; ///< null: none kept
+  bool operator==(const KeptPlans&) const { return true; }
+};
 
 /// The file format version written as `"ttlplan_tuning_db": 1`.
 inline constexpr int kTuningDbFormat = 1;
@@ -61,6 +74,8 @@ struct Record {
   /// writes them (a JSON array, compact), so `db rerank` re-costs it without planning again;
   /// "" (no member) when the record keeps none.
   std::string plans;
+  /// With TuneOptions::keepKernelPlans, an ok record's kernels' plans in full (not serialized).
+  KeptPlans kernelPlans;
   /// Set on load when the record's section has other planner/cost-model/calibration versions than
   /// the reference header; not serialized (it is a property of where the record sits).
   bool stale = false;

@@ -103,6 +103,9 @@ int runAlloc(const AllocFlags& flags);
 int runPlan(const PlanFlags& flags, const DeviceFlags& device);
 int runLower(const LowerFlags& flags, const DeviceFlags& device);
 int runCompile(const CompileFlags& flags, const DeviceFlags& device);
+/// What `compile` prints of `compiled`: its warnings (stderr), then a line per file under
+/// `outputDir` (stdout).
+void printCompiled(const driver::Compiled& compiled, const std::string& outputDir);
 
 /// `ttlplan run` (tools/RunCommand.cpp).
 struct RunFlags : driver::RunRequest {
@@ -110,5 +113,8 @@ struct RunFlags : driver::RunRequest {
   std::vector<std::string> forceCbAddress; ///< --force-cb-address NAME=ADDR (testing)
 };
 int runRun(const RunFlags& flags, const DeviceFlags& device);
+/// What `run` prints of an outcome: the emulator's output, the comparison table, PASS or FAIL.
+void printRunOutcome(const RunFlags& flags, const ir::Device& device,
+                     const driver::RunOutcome& run);
 
 } // namespace ttlplan::tools

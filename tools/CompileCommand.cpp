@@ -9,6 +9,18 @@
 
 namespace ttlplan::tools {
 
+void printCompiled(const driver::Compiled& compiled, const std::string& outputDir) {
+  std::cerr << ir::format(compiled.warnings, compiled.sources.get());
+  for (size_t i = 0; i < compiled.files.size(); ++i) {
+    const codegen::GeneratedFile& f = compiled.files[i];
+    size_t lines = 0;
+    for (char c : f.text)
+      lines += c == '\n';
+    std::cout << fmt::format("{} {} ({} lines)\n", compiled.written[i] ? "wrote" : "unchanged",
+                             (std::filesystem::path(outputDir) / f.path).string(), lines);
+  }
+}
+
 int runCompile(const CompileFlags& flags, const DeviceFlags& deviceFlags) {
   int exitCode = kSuccess;
   std::optional<ir::Device> device = resolveDevice(deviceFlags, exitCode);
@@ -27,15 +39,7 @@ int runCompile(const CompileFlags& flags, const DeviceFlags& deviceFlags) {
   driver::Result<driver::Compiled> compiled = driver::compileFile(request, *device, logToStderr);
   progress.reset();
   if (!compiled) return report(compiled.error());
-  std::cerr << ir::format(compiled->warnings, compiled->sources.get());
-  for (size_t i = 0; i < compiled->files.size(); ++i) {
-    const codegen::GeneratedFile& f = compiled->files[i];
-    size_t lines = 0;
-    for (char c : f.text)
-      lines += c == '\n';
-    std::cout << fmt::format("{} {} ({} lines)\n", compiled->written[i] ? "wrote" : "unchanged",
-                             (std::filesystem::path(flags.output) / f.path).string(), lines);
-  }
+  printCompiled(*compiled, flags.output);
   return kSuccess;
 }
 

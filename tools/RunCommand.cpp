@@ -28,7 +28,10 @@ bool parseForcedAddresses(const std::vector<std::string>& entries,
   return true;
 }
 
-void printOutcome(const RunFlags& flags, const ir::Device& device, const driver::RunOutcome& run) {
+} // namespace
+
+void printRunOutcome(const RunFlags& flags, const ir::Device& device,
+                     const driver::RunOutcome& run) {
   std::cerr << run.emulatorOutput;
   if (!run.emulatorOutput.empty() && run.emulatorOutput.back() != '\n') std::cerr << "\n";
   if (run.emulatorExit != 0)
@@ -55,8 +58,6 @@ void printOutcome(const RunFlags& flags, const ir::Device& device, const driver:
                            run.workDirRemoved ? ", removed" : "");
 }
 
-} // namespace
-
 int runRun(const RunFlags& flags, const DeviceFlags& deviceFlags) {
   int exitCode = kSuccess;
   std::optional<ir::Device> device = resolveDevice(deviceFlags, exitCode);
@@ -75,7 +76,7 @@ int runRun(const RunFlags& flags, const DeviceFlags& deviceFlags) {
   driver::Result<driver::RunOutcome> run = driver::runOnEmulator(request, *device, logToStderr);
   progress.reset();
   if (!run) return report(run.error());
-  printOutcome(flags, *device, *run);
+  printRunOutcome(flags, *device, *run);
   return run->passed ? kSuccess : kInvalidInput;
 }
 

@@ -13,6 +13,7 @@
 #include "ttlplan/search/TuneOptions.h"
 #include "ttlplan/search/Tuner.h"
 
+#include <chrono>
 #include <cstdio>
 #include <filesystem>
 #include <fmt/format.h>
@@ -149,29 +150,53 @@ std::function<void(const search::TuneProgress&)> progressLine(bool quiet) {
   };
 }
 
-/// --emit and --verify-best: the best point through `compile` / `run`, each kernel's `?` CBs
-/// with the point's block counts.
-int emitBest(const TuneFlags& flags, const DeviceFlags& device, const search::Record& best,
-             const ir::Binding& fixed, const ir::Module& module) {
-  search::PointParts parts = search::splitPoint(best.point, fixed);
+/// --emit and --verify-best: the pick lowered once, from the module the search read and with the
+/// plans it made (driver::pickPlanOptions), then written as `compile` writes it and run on the
+/// emulator as `run` runs it.
+int emitBest(const TuneFlags& flags, const ir::Device& device, driver::Tuned& tuned) {
+  driver::Result<lower::PlanOptions> options = driver::pickPlanOptions(tuned, flags.maxBlockCount);
+  if (!options) return report(options.error());
   PipelineFlags pipeline;
   pipeline.input = flags.input;
-  pipeline.knobs.bind = ir::str(parts.knobs);
+  pipeline.inputChunk = flags.inputChunk;
   pipeline.maxBlockCount = flags.maxBlockCount;
-  pipeline.kernelBlockCounts = search::kernelBlockCounts(module, parts.blockCounts);
+  std::optional<driver::Source> asWritten;
+  if (flags.verifyBest) asWritten = driver::copySource(tuned.source);
+  auto start = std::chrono::steady_clock::now();
+  std::optional<Progress> progress(std::in_place, "tune: lowering the pick");
+  driver::Result<driver::Lowered> lowered = driver::lowerSource(
+      std::move(tuned.source), pipeline, device, logToStderr, std::move(*options));
+  progress.reset();
+  if (!lowered) return report(lowered.error());
+  double lowerSeconds =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   if (!flags.emitDir.empty()) {
     CompileFlags compile;
     compile.lower = pipeline;
     compile.output = flags.emitDir;
-    if (int rc = runCompile(compile, device); rc != kSuccess) return rc;
+    driver::Result<driver::Compiled> compiled = driver::compileLowered(*lowered, compile, device);
+    if (!compiled) return report(compiled.error());
+    printCompiled(*compiled, compile.output);
   }
   if (!flags.verifyBest) return kSuccess;
   RunFlags run;
   run.lower = pipeline;
-  return runRun(run, device);
+  run.onStep = [&progress](const std::string& step) {
+    if (progress)
+      progress->step("run: " + step);
+    else
+      progress.emplace("run: " + step);
+  };
+  driver::Result<driver::RunOutcome> outcome =
+      driver::runLowered(*lowered, std::move(*asWritten), run, device, lowerSeconds);
+  progress.reset();
+  if (!outcome) return report(outcome.error());
+  printRunOutcome(run, device, *outcome);
+  return outcome->passed ? kSuccess : kInvalidInput;
 }
 
-/// --html: the page of every point, with the pick planned and costed again for its pictures.
+/// --html: the page of every point, with the pick's plan (the search's, not planned again) and
+/// cost for its pictures.
 int writeTunePage(const TuneFlags& flags, const ir::Device& device, const driver::Tuned& tuned,
                   const ordered_json& resultObject) {
   // The page reads nlohmann::json; the tune JSON is ordered_json (key order for the file).
@@ -188,14 +213,10 @@ int writeTunePage(const TuneFlags& flags, const ir::Device& device, const driver
                        report::renderHtml({"tune", nlohmann::json::object(), nullptr, tune,
                                            device.grid.compute.rows, device.grid.compute.columns}));
   }
-  search::PointParts parts = search::splitPoint(tuned.pick->record.point, tuned.fixed);
-  PlanFlags pick;
-  pick.input = flags.input;
-  pick.knobs.bind = ir::str(parts.knobs);
-  pick.maxBlockCount = flags.maxBlockCount;
-  pick.kernelBlockCounts = search::kernelBlockCounts(*tuned.source.module, parts.blockCounts);
+  driver::Result<lower::PlanOptions> options = driver::pickPlanOptions(tuned, flags.maxBlockCount);
+  if (!options) return report(options.error());
   driver::Result<driver::Planned> planned =
-      driver::planFile(pick, device, [](const std::string&) {});
+      driver::planSource(driver::copySource(tuned.source), *options, device);
   if (!planned) return report(planned.error());
   if (!planned->cost) return writeHtmlReport(flags.htmlOutput, "tune", planned->plan, device);
   return writeHtmlReport(flags.htmlOutput, "tune", *planned->cost, device, tune);
@@ -263,6 +284,7 @@ int runTune(const TuneFlags& flags, const DeviceFlags& deviceFlags) {
   };
   driver::TuneRequest request = flags;
   request.keepPoints = !flags.htmlOutput.empty();
+  request.keepPickPlans = !flags.htmlOutput.empty() || !flags.emitDir.empty() || flags.verifyBest;
   driver::Result<driver::Tuned> tuned =
       driver::tuneFile(request, *device, logToStderr, printSpace, progressLine(quiet));
   if (!tuned) return report(tuned.error());
@@ -279,7 +301,7 @@ int runTune(const TuneFlags& flags, const DeviceFlags& deviceFlags) {
   }
   if (!tuned->pick) return (flags.emitDir.empty() && !flags.verifyBest) ? kSuccess : kInvalidInput;
   if (flags.emitDir.empty() && !flags.verifyBest) return kSuccess;
-  return emitBest(flags, deviceFlags, tuned->pick->record, tuned->fixed, *tuned->source.module);
+  return emitBest(flags, *device, *tuned);
 }
 
 } // namespace ttlplan::tools

@@ -1,5 +1,6 @@
-// plan: lower::planModule on the module; the plan stays in the context for apply-plan, plan.json
-// and the report.
+// plan: lower::planModule on the module (or the plans the search that chose the binding made,
+// PlanOptions::kernelPlans); the plan stays in the context for apply-plan, plan.json and the
+// report.
 #include "ttlplan/lower/passes/PassUtil.h"
 #include "ttlplan/lower/passes/Passes.h"
 #include "ttlplan/planner/Options.h"
@@ -39,7 +40,11 @@ public:
                                          k.location, k.name, problem));
         return false;
       }
-      statistic("kernels-planned", "kernels planned") += 1;
+      if (options.kernelPlans.empty())
+        statistic("kernels-planned", "kernels planned") += 1;
+      else
+        statistic("plans-from-search", "kernel plans taken from the search (not planned again)") +=
+            1;
       statistic("cbs-placed", "CBs placed in L1") += static_cast<int64_t>(k.cbs.size());
     }
     context.plan = std::move(*plan);

@@ -521,6 +521,11 @@ PlanResult KernelPlanner::run() {
 
 } // namespace
 
+bool samePlanner(const PlanOptions& a, const PlanOptions& b) {
+  return a.solver == b.solver && a.limits == b.limits && a.maxBlockCount == b.maxBlockCount &&
+         a.exact == b.exact;
+}
+
 PlanResult plan(const KernelProblem& problem, const PlanOptions& options, PlanCache* cache) {
   return KernelPlanner(problem, options, cache).run();
 }

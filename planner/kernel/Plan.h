@@ -37,6 +37,10 @@ struct PlanOptions {
   std::map<size_t, int64_t> blockCounts;
 };
 
+/// Whether `a` and `b` plan a problem alike once its block counts are fixed: every field but
+/// blockCounts is equal (a plan made under one may stand for a plan under the other).
+bool samePlanner(const PlanOptions& a, const PlanOptions& b);
+
 /// One CB of the plan (a kernel's ttl.create_cb, or an intermediate CB a DST split needs).
 struct CbPlan {
   std::string name;     ///< "%cba"; intermediates: the SSA name of the value carried ("%mx")

@@ -52,6 +52,8 @@ struct ExactParams {
   /// which keeps canonicalOrder safe. Turns H and I of the challenging set from unsolved in 60 s
   /// into solved in about a second.
   bool rerankGroups = true;
+
+  bool operator==(const ExactParams&) const = default;
 };
 
 /// Minimises the peak (capacity 0), or decides feasibility within the capacity. Honours both

@@ -200,6 +200,87 @@ TEST(Driver, TuneFileSearchesTheUnboundKnobs) {
   EXPECT_EQ(noDb.error().text(), "ttlplan: error: --resume needs --db FILE\n");
 }
 
+/// Every line of `log` joined (what --time-passes prints goes there).
+struct Collected {
+  std::string text;
+  Log log() {
+    return [this](const std::string& line) { text += line; };
+  }
+};
+
+TEST(Driver, TunedPickIsLoweredWithoutParsingOrPlanningAgain) {
+  // The template is read from a copy that is removed once the search is done: lowering the pick
+  // must not read the file again.
+  fs::path dir = scratch("tuned-pick");
+  fs::copy_file(example("matmul_template.ttl"), dir / "kernel.ttl");
+  TuneRequest request;
+  request.input = (dir / "kernel.ttl").string();
+  request.top = 1;
+  request.keepPickPlans = true;
+  Result<Tuned> tuned = tuneFile(request, wormhole(), nullptr);
+  ASSERT_TRUE(tuned.ok()) << tuned.error().text();
+  ASSERT_TRUE(tuned->pick.has_value());
+  Result<lower::PlanOptions> options = pickPlanOptions(*tuned, request.maxBlockCount);
+  ASSERT_TRUE(options.ok()) << options.error().text();
+  ASSERT_EQ(options->kernelPlans.size(), 1u); // the search's plan of the pick, kept
+  const ir::Binding binding = *options->binding;
+  const std::vector<std::map<size_t, int64_t>> blockCounts = options->kernelBlockCounts;
+  fs::remove(dir / "kernel.ttl");
+
+  LowerRequest lower;
+  lower.input = request.input;
+  lower.timePasses = true;
+  Collected passes;
+  Result<Lowered> lowered =
+      lowerSource(std::move(tuned->source), lower, wormhole(), passes.log(), std::move(*options));
+  ASSERT_TRUE(lowered.ok()) << lowered.error().text();
+  // The plan pass took the search's plan and planned nothing.
+  EXPECT_NE(passes.text.find(" 1 plans-from-search "), std::string::npos) << passes.text;
+  EXPECT_EQ(passes.text.find("kernels-planned"), std::string::npos) << passes.text;
+  CompileRequest compile;
+  compile.lower = lower;
+  compile.output = (dir / "pick").string();
+  Result<Compiled> fromPick = compileLowered(*lowered, compile, wormhole());
+  ASSERT_TRUE(fromPick.ok()) << fromPick.error().text();
+
+  // The same files as planning the pick afresh from the file (--bind and its block counts).
+  fs::copy_file(example("matmul_template.ttl"), dir / "kernel.ttl");
+  CompileRequest again;
+  again.lower.input = request.input;
+  again.lower.timePasses = true;
+  again.lower.knobs.bind = ir::str(binding);
+  again.lower.kernelBlockCounts = blockCounts;
+  again.output = (dir / "again").string();
+  Collected replanned;
+  Result<Compiled> fromFile = compileFile(again, wormhole(), replanned.log());
+  ASSERT_TRUE(fromFile.ok()) << fromFile.error().text();
+  EXPECT_NE(replanned.text.find(" 1 kernels-planned "), std::string::npos) << replanned.text;
+  ASSERT_EQ(fromPick->files.size(), fromFile->files.size());
+  for (size_t i = 0; i < fromPick->files.size(); ++i) {
+    EXPECT_EQ(fromPick->files[i].path, fromFile->files[i].path);
+    EXPECT_EQ(fromPick->files[i].text, fromFile->files[i].text) << fromPick->files[i].path;
+  }
+}
+
+TEST(Driver, CompileTakesTheTunedPlanUnlessThePlannerOptionsDiffer) {
+  fs::path dir = scratch("compile-tuned");
+  CompileRequest request;
+  request.lower.input = example("matmul_template.ttl");
+  request.lower.knobs.bind = "BM=2,BN=2";
+  request.lower.timePasses = true;
+  request.output = (dir / "out").string();
+  Collected tuned;
+  ASSERT_TRUE(compileFile(request, wormhole(), tuned.log()).ok());
+  EXPECT_NE(tuned.text.find(" 1 plans-from-search "), std::string::npos) << tuned.text;
+  EXPECT_EQ(tuned.text.find("kernels-planned"), std::string::npos) << tuned.text;
+  // Another L1 solver than the search's: the pick is planned with it.
+  request.lower.solver = "best-fit-decreasing";
+  Collected other;
+  ASSERT_TRUE(compileFile(request, wormhole(), other.log()).ok());
+  EXPECT_NE(other.text.find(" 1 kernels-planned "), std::string::npos) << other.text;
+  EXPECT_EQ(other.text.find("plans-from-search"), std::string::npos) << other.text;
+}
+
 TEST(Driver, RerankOfAnotherKernelIsRefused) {
   fs::path dir = scratch("rerank");
   TuneRequest tune;
