@@ -303,6 +303,46 @@ Type impliedOperandType(const OpDef& def) {
   }
 }
 
+std::string_view toString(ComputeKind kind) {
+  switch (kind) {
+  case ComputeKind::None:
+    return "none";
+  case ComputeKind::Unary:
+    return "unary";
+  case ComputeKind::Binary:
+    return "binary";
+  case ComputeKind::Matmul:
+    return "matmul";
+  case ComputeKind::Reduce:
+    return "reduce";
+  case ComputeKind::Bcast:
+    return "bcast";
+  case ComputeKind::Store:
+    return "store";
+  }
+  return "?";
+}
+
+std::string_view toString(CostClass cost) {
+  switch (cost) {
+  case CostClass::None:
+    return "none";
+  case CostClass::EltwiseAddSub:
+    return "compute.eltwise_add_sub_cycles_per_tile";
+  case CostClass::EltwiseMul:
+    return "compute.eltwise_mul_cycles_per_tile";
+  case CostClass::Sfpu:
+    return "compute.sfpu_exp_cycles_per_tile";
+  case CostClass::Matmul:
+    return "compute.matmul_cycles_per_tile";
+  case CostClass::ReduceSum:
+    return "compute.reduce_sum_cycles_per_tile";
+  case CostClass::ReduceMax:
+    return "compute.reduce_max_cycles_per_tile";
+  }
+  return "?";
+}
+
 std::string_view toString(Placement placement) {
   switch (placement) {
   case Placement::Anywhere:

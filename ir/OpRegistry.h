@@ -153,6 +153,11 @@ std::span<const OpDef> registeredOps();
 /// The type an ImpliedTypes / PipeRegion op's operands have.
 Type impliedOperandType(const OpDef& def);
 std::string_view toString(Placement placement);
+/// "unary", "binary", "matmul", ... ("none" for ComputeKind::None).
+std::string_view toString(ComputeKind kind);
+/// The device field of the per-tile cost that prices the class
+/// ("compute.sfpu_exp_cycles_per_tile", ...; "none").
+std::string_view toString(CostClass cost);
 /// The custom syntax of `format`, with `$N` for operand N (`ttlplan ops --markdown`).
 std::string_view syntaxOf(AsmFormat format);
 

@@ -15,6 +15,7 @@
 #include <optional>
 #include <set>
 #include <string>
+#include <unordered_map>
 #include <vector>
 
 namespace ttlplan::lower {
@@ -122,10 +123,29 @@ struct ChainInfo {
   std::vector<ir::Operation*> ops; ///< ops[i] is problem.chain.ops[i]
 };
 
-/// A compute op whose result is a tile value of a chain (everything in the ttl dialect that
-/// computes a block from blocks; CB protocol ops and views are chain inputs). The planner's chain
-/// extraction and lower-compute both use this one test, so their chains agree.
+/// A compute op whose result is a tile value of a chain: an op whose registry record has a
+/// compute kind other than store (ir::OpDef::compute) and whose result is a block of tiles. CB
+/// protocol ops and views are chain inputs.
 bool isComputeChainOp(const ir::Operation* op);
+
+/// Program order of the ops nested in a scope: their positions in one walk of it (an op outside
+/// the scope comes before every op in it).
+class ProgramOrder {
+public:
+  explicit ProgramOrder(ir::Operation* scope);
+  size_t operator()(const ir::Operation* op) const;
+
+private:
+  std::unordered_map<const ir::Operation*, size_t> position_;
+};
+
+/// The compute chain feeding `values` (what one or more ttl.store store): every op reachable
+/// backwards from them through ops isComputeChainOp accepts, in program order. The one walk of a
+/// chain: DST extraction (extractChains), infer-dst and lower-compute (findComputeChains) and the
+/// cost model's programs (search/cost) all take their chains from it, so they agree on a chain's
+/// ops and on their order.
+std::vector<ir::Operation*> computeChainOps(const std::vector<ir::Value*>& values,
+                                            const ProgramOrder& order);
 
 /// Every chain of the compute thread(s) of `kernel`, in program order.
 Expected<std::vector<ChainInfo>> extractChains(ir::Operation* kernel, const ir::Binding& binding,

@@ -11,20 +11,46 @@
 namespace ttlplan::lower {
 
 bool isComputeChainOp(const ir::Operation* op) {
-  if (!op || op->dialect() != "ttl" || op->numResults() != 1) return false;
-  static const std::set<std::string> kNotCompute = {
-      "ttl.cb_wait",     "ttl.cb_reserve",  "ttl.tensor_slice",    "ttl.copy",
-      "ttl.param_value", "ttl.core_x",      "ttl.core_y",          "ttl.grid_size",
-      "ttl.create_cb",   "ttl.create_pipe", "ttl.create_semaphore"};
-  return !kNotCompute.count(op->name()) && op->result(0)->type().isTileBlock();
+  if (!op || op->numResults() != 1) return false;
+  const ir::OpDef* def = ir::lookupOp(op->name());
+  if (!def || def->compute.kind == ir::ComputeKind::None ||
+      def->compute.kind == ir::ComputeKind::Store)
+    return false;
+  return op->result(0)->type().isTileBlock();
+}
+
+ProgramOrder::ProgramOrder(ir::Operation* scope) {
+  scope->walk([&](ir::Operation* op) { position_.emplace(op, position_.size() + 1); });
+}
+
+size_t ProgramOrder::operator()(const ir::Operation* op) const {
+  auto it = position_.find(op);
+  return it == position_.end() ? 0 : it->second;
+}
+
+std::vector<ir::Operation*> computeChainOps(const std::vector<ir::Value*>& values,
+                                            const ProgramOrder& order) {
+  std::set<ir::Operation*> members;
+  std::vector<ir::Value*> work = values;
+  while (!work.empty()) {
+    ir::Value* v = work.back();
+    work.pop_back();
+    ir::Operation* def = v->definingOp();
+    if (!isComputeChainOp(def) || !members.insert(def).second) continue;
+    for (ir::Value* operand : def->operands())
+      work.push_back(operand);
+  }
+  std::vector<ir::Operation*> ops(members.begin(), members.end());
+  std::sort(ops.begin(), ops.end(),
+            [&](ir::Operation* a, ir::Operation* b) { return order(a) < order(b); });
+  return ops;
 }
 
 Expected<std::vector<ChainInfo>> extractChains(ir::Operation* kernel, const ir::Binding& binding,
                                                const ir::Device& device) {
-  std::map<const ir::Operation*, size_t> order;
+  const ProgramOrder order(kernel);
   std::vector<ir::Operation*> stores;
   kernel->walk([&](ir::Operation* op) {
-    order[op] = order.size();
     if (ir::StoreOp::dyn(op) && op->ancestor("ttl.compute_thread")) stores.push_back(op);
   });
   Expected<MathOptions> math = extractMathOptions(kernel, binding);
@@ -35,23 +61,10 @@ Expected<std::vector<ChainInfo>> extractChains(ir::Operation* kernel, const ir::
     ChainInfo chain;
     chain.location = storeOp->location().str();
     chain.id = fmt::format("{} -> {}", valueName(store.value()), valueName(store.view()));
-    // Backwards from the stored value through compute ops.
-    std::set<ir::Operation*> members;
-    std::vector<ir::Value*> work{store.value()};
-    while (!work.empty()) {
-      ir::Value* v = work.back();
-      work.pop_back();
-      ir::Operation* def = v->definingOp();
-      if (!isComputeChainOp(def) || !members.insert(def).second) continue;
-      for (ir::Value* operand : def->operands())
-        work.push_back(operand);
-    }
-    if (members.empty())
+    std::vector<ir::Operation*> ops = computeChainOps({store.value()}, order);
+    if (ops.empty())
       return Error{fmt::format("{}: error: ttl.store of {} has no compute op to plan DST for",
                                chain.location, valueName(store.value()))};
-    std::vector<ir::Operation*> ops(members.begin(), members.end());
-    std::sort(ops.begin(), ops.end(),
-              [&](ir::Operation* a, ir::Operation* b) { return order[a] < order[b]; });
     std::map<const ir::Value*, planner::dst::ValueId> ids;
     auto id = [&](const ir::Value* v) {
       auto [it, inserted] = ids.emplace(v, static_cast<planner::dst::ValueId>(ids.size()));

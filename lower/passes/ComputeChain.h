@@ -1,7 +1,7 @@
 #pragma once
 // Compute chains as infer-dst and lower-compute see them: the compute ops feeding one `ttl.store`
 // of a compute thread, in program order, and the chain's inputs (the values it reads that no op of
-// the chain computes: CB views). The rules are those of lower::extractChains
+// the chain computes: CB views). The ops are lower::computeChainOps', as for lower::extractChains
 // (lower/ExtractDst.cpp), so that the DST plan's value numbering can be found again after
 // expand-threads moved the ops: value ids are given in order of first appearance, walking the ops
 // in program order, operands left to right, then the op's result. `inputs` is therefore in the
@@ -12,7 +12,7 @@
 // then writes the same `ttl.dst_group = G` on the stores of that segment, and they form one chain
 // here: the union of their ops, one DST plan, several packs (`stores`, in program order).
 #include "ttlplan/ir/Operation.h"
-#include "ttlplan/lower/Extract.h" // isComputeChainOp
+#include "ttlplan/lower/Extract.h" // computeChainOps
 
 #include <vector>
 

@@ -177,6 +177,7 @@ private:
   std::unordered_map<const ir::Value*, int> pipeIndex_;          // pipe value -> index in pipes
   std::unordered_map<const ir::Value*, int> indexSlot_;          // loop index -> its leaf slot
   std::unordered_map<const ir::Operation*, size_t> programOf_;   // op -> index into programs
+  lower::ProgramOrder order_{kernel}; // for each store's chain (lower::computeChainOps)
 };
 
 } // namespace ttlplan::search::cost

@@ -31,28 +31,6 @@ std::vector<const ir::Value*> conditionsOn(ir::Block& body, const ir::Value* iv)
   return out;
 }
 
-// The chain feeding a store: compute ops reachable backwards from the stored value.
-std::vector<ir::Operation*> chainOps(ir::Operation& store) {
-  std::vector<ir::Operation*> ops, work = {ir::StoreOp(&store).value()->definingOp()};
-  std::set<ir::Operation*> seen;
-  while (!work.empty()) {
-    ir::Operation* op = work.back();
-    work.pop_back();
-    if (!op || !lower::isComputeChainOp(op) || !seen.insert(op).second) continue;
-    ops.push_back(op);
-    for (ir::Value* v : op->operands())
-      work.push_back(v->definingOp());
-  }
-  // Program order (the planner's chain order): positions in the store's block.
-  std::map<const ir::Operation*, size_t> position;
-  size_t i = 0;
-  for (const auto& o : store.parentBlock()->operations())
-    position[o.get()] = i++;
-  std::stable_sort(ops.begin(), ops.end(),
-                   [&](ir::Operation* a, ir::Operation* b) { return position[a] < position[b]; });
-  return ops;
-}
-
 } // namespace
 
 KernelIr::KernelIr(ir::Operation* op) : kernel(op), control(prepareControl(op)) {
@@ -171,7 +149,7 @@ Node KernelIr::compile(ir::Operation& op, NodeKind kind) {
   case NodeKind::Store: {
     Chain chain;
     chain.origin = n.origin;
-    for (ir::Operation* chainOp : chainOps(op)) {
+    for (ir::Operation* chainOp : lower::computeChainOps({ir::StoreOp(&op).value()}, order_)) {
       ChainOp c;
       for (ir::Value* v : chainOp->operands())
         if (int cb = cbOfView(v); cb >= 0) c.cbInputs.push_back(cb);
