@@ -56,3 +56,6 @@ module {
 // COMPILE: // -----
 // COMPILE: {{wrote|unchanged}} {{.*}}/1/copy/reader.cpp
 // COMPILE: {{wrote|unchanged}} {{.*}}/1/plan.json
+
+// compile --split-input-file writes each chunk's files under DIR/N (the COMPILE lines above).
+// RUN: ttlplan compile --split-input-file %s -o %t | FileCheck %s --check-prefix=COMPILE
