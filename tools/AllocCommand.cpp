@@ -1,5 +1,6 @@
 // `ttlplan alloc`: L1 placement of the buffers in a CSV file (planner/l1/Solve.h).
-#include "tools/Commands.h"
+#include "tools/Command.h"
+#include "tools/OptionFlags.h"
 #include "tools/Terminal.h"
 #include "ttlplan/planner/l1/Csv.h"
 #include "ttlplan/planner/l1/Solve.h"
@@ -7,11 +8,24 @@
 #include <fmt/format.h>
 #include <fstream>
 #include <iostream>
+#include <memory>
 
 namespace ttlplan::tools {
 
 using namespace planner;
 using planner::l1::withThousands;
+
+namespace {
+
+struct AllocFlags {
+  std::string input;    ///< FILE.csv
+  std::string output;   ///< -o; stdout when empty
+  int64_t capacity = 0; ///< --capacity; 0 = unbounded (minimise the peak)
+  std::string solver{planner::l1::toString(planner::kernel::kDefaultSolver)}; ///< --solver
+  double timeLimitSeconds = 0;    ///< --time-limit; 0 = none
+  int64_t nodeLimit = 0;          ///< --node-limit; 0 = none
+  planner::l1::ExactParams exact; ///< --no-RULE: the exact solver's pruning rules
+};
 
 int runAlloc(const AllocFlags& flags) {
   Expected<l1::L1Solver> solver = l1::parseL1Solver(flags.solver);
@@ -77,6 +91,36 @@ int runAlloc(const AllocFlags& flags) {
   }
 
   return writeOutput(flags.output, l1::formatCsv(problem, *result.solution));
+}
+
+} // namespace
+
+Runner addAllocCommand(CLI::App& app, SharedFlags&) {
+  auto flags = std::make_shared<AllocFlags>();
+  CLI::App* cmd = app.add_subcommand(
+      "alloc", "Place buffers in L1 (or any memory) from a CSV of id,lower,upper,size[,alignment]: "
+               "print a report to stderr and the CSV with an offset column");
+  cmd->add_option("file", flags->input, "CSV file with a header row (docs/alloc.md)")
+      ->required()
+      ->check(CLI::ExistingFile);
+  cmd->add_option("--capacity", flags->capacity,
+                  "Bytes available; 0 (default) = unbounded, just minimise the peak")
+      ->check(CLI::Validator(
+          [](std::string& text) -> std::string {
+            // Digits only, and no clamping: CLI11 reads 99999999999999999999 as INT64_MAX.
+            bool digits = !text.empty() && text.find_first_not_of("0123456789") == text.npos;
+            if (digits &&
+                (text.size() < 19 || (text.size() == 19 && text <= "9223372036854775807")))
+              return "";
+            return fmt::format("expected a whole number of bytes in [0, 9223372036854775807], "
+                               "got '{}'",
+                               text);
+          },
+          "BYTES"));
+  addPlannerFlags(*cmd, flags->solver, flags->timeLimitSeconds, nullptr, &flags->nodeLimit);
+  addExactRuleFlags(*cmd, flags->exact);
+  cmd->add_option("-o,--output", flags->output, "Write the CSV here instead of stdout");
+  return [flags] { return runAlloc(*flags); };
 }
 
 } // namespace ttlplan::tools

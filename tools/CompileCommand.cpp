@@ -1,10 +1,13 @@
 // `ttlplan compile` (driver::compileFile, driver::listOutputs): the generated files, one line each.
+#include "tools/Command.h"
+#include "tools/Knobs.h"
 #include "tools/Pipeline.h"
 #include "tools/Terminal.h"
 
 #include <filesystem>
 #include <fmt/format.h>
 #include <iostream>
+#include <memory>
 #include <optional>
 
 namespace ttlplan::tools {
@@ -20,6 +23,8 @@ void printCompiled(const driver::Compiled& compiled, const std::string& outputDi
                              (std::filesystem::path(outputDir) / f.path).string(), lines);
   }
 }
+
+namespace {
 
 int runCompile(const CompileFlags& flags, const DeviceFlags& deviceFlags) {
   int exitCode = kSuccess;
@@ -41,6 +46,45 @@ int runCompile(const CompileFlags& flags, const DeviceFlags& deviceFlags) {
   if (!compiled) return report(compiled.error());
   printCompiled(*compiled, flags.output);
   return kSuccess;
+}
+
+} // namespace
+
+Runner addCompileCommand(CLI::App& app, SharedFlags& shared) {
+  auto flags = std::make_shared<CompileFlags>();
+  CLI::App* cmd = app.add_subcommand(
+      "compile", "Lower a TTL file through the pass pipeline and write TT-Metalium C++: per kernel "
+                 "K, DIR/K/{reader,compute,writer,host}.cpp, plus DIR/plan.json and "
+                 "DIR/report.txt (docs/codegen.md)");
+  addPipelineFlags(*cmd, flags->lower);
+  addDeviceFlags(*cmd, shared.device);
+  addKnobFlags(*cmd, flags->lower.knobs, shared.device);
+  cmd->add_option("-o,--output", flags->output, "Output directory (created if missing)")
+      ->required();
+  cmd->add_flag("--timings", flags->timings,
+                "Keep the solvers' wall-clock times in plan.json and report.txt (without it, "
+                "compiling the same input twice gives byte-identical files)");
+  cmd->add_flag("--emulator", flags->emulator,
+                "Also write what building the output against the CPU emulator needs: "
+                "DIR/ttlplan_emu_registry.cpp and DIR/device.json (docs/emulator.md)");
+  cmd->add_flag("--list-outputs", flags->listOutputs,
+                "Print the paths compile would write, one per line, and write nothing; parses "
+                "and verifies only, so it is quick (for build systems at configure time)");
+  cmd->add_option("--depfile", flags->depfile,
+                  "Write the files the output depends on (the TTL file, --device-file, --db) as "
+                  "a Makefile rule for the --stamp file (else DIR/plan.json)");
+  cmd->add_option("--stamp", flags->stamp,
+                  "Touch this file after a successful compile: an output that is newer than the "
+                  "inputs even when no generated file changed (build systems)");
+  addSplitInputFileFlag(*cmd, shared);
+  return [flags, &shared] {
+    const std::string dir = flags->output;
+    std::optional<size_t>& chunk = flags->lower.inputChunk;
+    return runChunked(shared, flags->lower.input, chunk, {flags->depfile, flags->stamp}, [&] {
+      if (chunk) flags->output = fmt::format("{}/{}", dir, *chunk); // chunk N under DIR/N
+      return runCompile(*flags, shared.device);
+    });
+  };
 }
 
 } // namespace ttlplan::tools

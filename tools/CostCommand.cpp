@@ -1,7 +1,6 @@
 // `ttlplan cost`: plan every kernel of a TTL file and predict its device time with the cost model
 // (search/cost/Report.h); a table on stdout, or JSON with --json.
-#include "tools/CostCommand.h"
-
+#include "tools/Command.h"
 #include "tools/HtmlReport.h"
 #include "tools/Knobs.h"
 #include "tools/OptionFlags.h"
@@ -10,28 +9,18 @@
 
 #include <fmt/format.h>
 #include <iostream>
+#include <memory>
 #include <nlohmann/json.hpp>
 #include <optional>
 
 namespace ttlplan::tools {
 
-CLI::App* addCostCommand(CLI::App& app, CostFlags& flags, DeviceFlags& device) {
-  CLI::App* cmd = app.add_subcommand(
-      "cost", "Plan every kernel of a TTL file and predict its device time with the cost model: "
-              "time, utilisation (ideal cycles / predicted), the bound (compute, dram, noc, "
-              "latency, imbalance) and where the critical core's threads wait "
-              "(docs/cost-model.md)");
-  cmd->add_option("file", flags.input, "TTL file")->required()->check(CLI::ExistingFile);
-  addKnobFlags(*cmd, flags.knobs, device);
-  addPlannerFlags(*cmd, flags.solver, flags.timeLimitSeconds, &flags.maxBlockCount);
-  addExactRuleFlags(*cmd, flags.exact);
-  cmd->add_option("--json", flags.jsonOutput,
-                  "Write the report as JSON to this file ('-': stdout, instead of the table)");
-  cmd->add_option("--html", flags.htmlOutput,
-                  "Also write one self-contained HTML page: the plan's pictures and the cost "
-                  "breakdown (docs/reports.md)");
-  return cmd;
-}
+namespace {
+
+struct CostFlags : driver::PlanRequest {
+  std::string jsonOutput; ///< --json OUT ("-" for stdout, then no table)
+  std::string htmlOutput; ///< --html OUT
+};
 
 int runCost(const CostFlags& flags, const DeviceFlags& deviceFlags) {
   int exitCode = kSuccess;
@@ -48,6 +37,34 @@ int runCost(const CostFlags& flags, const DeviceFlags& deviceFlags) {
   if (flags.jsonOutput == "-") return writeOutput("", json);
   std::cout << search::cost::formatCostReport(*costed);
   return flags.jsonOutput.empty() ? kSuccess : writeOutput(flags.jsonOutput, json);
+}
+
+} // namespace
+
+Runner addCostCommand(CLI::App& app, SharedFlags& shared) {
+  auto flags = std::make_shared<CostFlags>();
+  CLI::App* cmd = app.add_subcommand(
+      "cost", "Plan every kernel of a TTL file and predict its device time with the cost model: "
+              "time, utilisation (ideal cycles / predicted), the bound (compute, dram, noc, "
+              "latency, imbalance) and where the critical core's threads wait "
+              "(docs/cost-model.md)");
+  cmd->add_option("file", flags->input, "TTL file")->required()->check(CLI::ExistingFile);
+  addKnobFlags(*cmd, flags->knobs, shared.device);
+  addPlannerFlags(*cmd, flags->solver, flags->timeLimitSeconds, &flags->maxBlockCount);
+  addExactRuleFlags(*cmd, flags->exact);
+  cmd->add_option("--json", flags->jsonOutput,
+                  "Write the report as JSON to this file ('-': stdout, instead of the table)");
+  cmd->add_option("--html", flags->htmlOutput,
+                  "Also write one self-contained HTML page: the plan's pictures and the cost "
+                  "breakdown (docs/reports.md)");
+
+  addDeviceFlags(*cmd, shared.device);
+  addSplitInputFileFlag(*cmd, shared);
+  return [flags, &shared] {
+    return runChunked(shared, flags->input, flags->inputChunk,
+                      {flags->jsonOutput, flags->htmlOutput},
+                      [&] { return runCost(*flags, shared.device); });
+  };
 }
 
 } // namespace ttlplan::tools

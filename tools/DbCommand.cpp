@@ -1,8 +1,7 @@
 // `ttlplan db`: the tuning records of `ttlplan tune --db` (search/TuningDb.h). `show` summarises a
 // file, `best` prints its best usable record like `tune --json`, `merge` joins search shards, and
 // `rerank` re-costs records written under an older planner or cost model.
-#include "tools/DbCommand.h"
-
+#include "tools/Command.h"
 #include "tools/Knobs.h"
 #include "ttlplan/driver/RecordJson.h"
 #include "ttlplan/planner/kernel/Plan.h"
@@ -25,6 +24,19 @@ using driver::recordTableHeader;
 using driver::recordTableRow;
 
 namespace {
+
+/// The flags of `db show|best|merge|rerank`; `action` says which of them was given.
+struct DbFlags {
+  std::string action;              ///< "show", "best", "merge" or "rerank" (set by the parser)
+  std::string file;                ///< FILE (show, best, rerank)
+  std::vector<std::string> inputs; ///< merge: A B ...
+  std::string output;              ///< -o: merge's output (required), rerank's (default FILE)
+  bool overwrite = false;          ///< merge --overwrite: replace an existing -o
+  std::string jsonOutput;          ///< show, best: --json OUT ("-": stdout, instead of the table)
+  std::string kernel;              ///< rerank --kernel TTL
+  DeviceFlags device{"", "", ""};  ///< rerank --device, --device-file, --grid ("": the db's device)
+  int64_t nodeLimit = 0;           ///< rerank --node-limit per planner sub-problem
+};
 
 using nlohmann::ordered_json;
 
@@ -284,24 +296,25 @@ void addRerank(CLI::App& db, DbFlags& flags) {
                      "Node budget per planner sub-problem, as given to `tune` (0 = none)");
 }
 
-} // namespace
-
-CLI::App* addDbCommand(CLI::App& app, DbFlags& flags) {
-  CLI::App* db = app.add_subcommand(
-      "db", "Inspect, merge and re-cost the tuning records of `ttlplan tune --db` "
-            "(docs/tuning.md): db show|best|merge|rerank");
-  db->require_subcommand(1);
-  addShowAndBest(*db, flags);
-  addMerge(*db, flags);
-  addRerank(*db, flags);
-  return db;
-}
-
 int runDb(const DbFlags& flags) {
   if (flags.action == "show") return runShow(flags);
   if (flags.action == "best") return runBest(flags);
   if (flags.action == "merge") return runMerge(flags);
   return runRerank(flags);
+}
+
+} // namespace
+
+Runner addDbCommand(CLI::App& app, SharedFlags&) {
+  auto flags = std::make_shared<DbFlags>();
+  CLI::App* db = app.add_subcommand(
+      "db", "Inspect, merge and re-cost the tuning records of `ttlplan tune --db` "
+            "(docs/tuning.md): db show|best|merge|rerank");
+  db->require_subcommand(1);
+  addShowAndBest(*db, *flags);
+  addMerge(*db, *flags);
+  addRerank(*db, *flags);
+  return [flags] { return runDb(*flags); };
 }
 
 } // namespace ttlplan::tools

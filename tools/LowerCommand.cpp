@@ -1,4 +1,6 @@
 // `ttlplan lower`: run the lowering pipeline and print the result (docs/lowering.md).
+#include "tools/Command.h"
+#include "tools/Knobs.h"
 #include "tools/OptionFlags.h"
 #include "tools/Pipeline.h"
 #include "ttlplan/ir/Printer.h"
@@ -6,8 +8,18 @@
 
 #include <fmt/format.h>
 #include <iostream>
+#include <memory>
 
 namespace ttlplan::tools {
+
+namespace {
+
+struct LowerFlags {
+  PipelineFlags pipeline;
+  std::string output; ///< -o; stdout when empty
+};
+
+} // namespace
 
 void addPipelineFlags(CLI::App& command, PipelineFlags& flags) {
   std::string passes;
@@ -31,6 +43,8 @@ void addPipelineFlags(CLI::App& command, PipelineFlags& flags) {
   addExactRuleFlags(command, flags.exact);
 }
 
+namespace {
+
 int runLower(const LowerFlags& flags, const DeviceFlags& deviceFlags) {
   int exitCode = kSuccess;
   std::optional<ir::Device> device = resolveDevice(deviceFlags, exitCode);
@@ -41,6 +55,24 @@ int runLower(const LowerFlags& flags, const DeviceFlags& deviceFlags) {
   ir::PrintOptions options;
   options.generic = flags.pipeline.generic;
   return writeOutput(flags.output, ir::print(*lowered->module, options));
+}
+
+} // namespace
+
+Runner addLowerCommand(CLI::App& app, SharedFlags& shared) {
+  auto flags = std::make_shared<LowerFlags>();
+  CLI::App* cmd = app.add_subcommand(
+      "lower", "Plan a TTL file and lower it through the pass pipeline to TT-Metalium-level IR; "
+               "print the result (docs/lowering.md)");
+  addPipelineFlags(*cmd, flags->pipeline);
+  addDeviceFlags(*cmd, shared.device);
+  addKnobFlags(*cmd, flags->pipeline.knobs, shared.device);
+  cmd->add_option("-o,--output", flags->output, "Write the IR here instead of stdout");
+  addSplitInputFileFlag(*cmd, shared);
+  return [flags, &shared] {
+    return runChunked(shared, flags->pipeline.input, flags->pipeline.inputChunk, {flags->output},
+                      [&] { return runLower(*flags, shared.device); });
+  };
 }
 
 } // namespace ttlplan::tools

@@ -1,6 +1,8 @@
 // `ttlplan plan` (driver::planFile): the report, --json, the planned IR.
-#include "tools/Commands.h"
+#include "tools/Command.h"
 #include "tools/HtmlReport.h"
+#include "tools/Knobs.h"
+#include "tools/OptionFlags.h"
 #include "tools/Terminal.h"
 #include "ttlplan/ir/Printer.h"
 #include "ttlplan/lower/ApplyPlan.h"
@@ -9,9 +11,18 @@
 
 #include <fmt/format.h>
 #include <iostream>
+#include <memory>
 #include <optional>
 
 namespace ttlplan::tools {
+
+namespace {
+
+struct PlanFlags : driver::PlanRequest {
+  std::string jsonOutput; ///< --json OUT ('-': stdout)
+  std::string htmlOutput; ///< --html OUT
+  std::string output;     ///< -o: the planned IR (ttl.bind_cb attributes) goes here
+};
 
 int runPlan(const PlanFlags& flags, const DeviceFlags& deviceFlags) {
   int exitCode = kSuccess;
@@ -45,6 +56,34 @@ int runPlan(const PlanFlags& flags, const DeviceFlags& deviceFlags) {
   if (flags.output.empty()) return kSuccess;
   lower::applyPlan(*planned->source.module, plan);
   return writeOutput(flags.output, ir::print(*planned->source.module, ir::PrintOptions{}));
+}
+
+} // namespace
+
+Runner addPlanCommand(CLI::App& app, SharedFlags& shared) {
+  auto flags = std::make_shared<PlanFlags>();
+  CLI::App* cmd = app.add_subcommand(
+      "plan", "Plan every kernel of a TTL file (L1 placement, CB indices, DST sub-blocks, core "
+              "assignment, multicast) and print the report (docs/plan.md)");
+  cmd->add_option("file", flags->input, "TTL file")->required()->check(CLI::ExistingFile);
+  addDeviceFlags(*cmd, shared.device);
+  addPlannerFlags(*cmd, flags->solver, flags->timeLimitSeconds, &flags->maxBlockCount);
+  addExactRuleFlags(*cmd, flags->exact);
+  cmd->add_option("--json", flags->jsonOutput,
+                  "Also write the report as JSON (schema_version 1) to this file ('-': "
+                  "standard output, and the report goes to standard error)");
+  cmd->add_option("--html", flags->htmlOutput,
+                  "Also write the report as one self-contained HTML page with pictures (L1 "
+                  "map, core grid, multicast, DST rounds, cost breakdown; docs/reports.md)");
+  addKnobFlags(*cmd, flags->knobs, shared.device);
+  cmd->add_option("-o,--output", flags->output,
+                  "Write the planned IR (ttl.bind_cb attributes, work ranges) to this file");
+  addSplitInputFileFlag(*cmd, shared);
+  return [flags, &shared] {
+    return runChunked(shared, flags->input, flags->inputChunk,
+                      {flags->output, flags->jsonOutput, flags->htmlOutput},
+                      [&] { return runPlan(*flags, shared.device); });
+  };
 }
 
 } // namespace ttlplan::tools

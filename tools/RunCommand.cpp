@@ -1,10 +1,14 @@
 // `ttlplan run` (driver::runOnEmulator): the emulator's report, the comparison table, PASS/FAIL.
+#include "tools/Command.h"
+#include "tools/Knobs.h"
+#include "tools/OptionFlags.h"
 #include "tools/Pipeline.h"
 #include "tools/Terminal.h"
 
 #include <cstdlib>
 #include <fmt/format.h>
 #include <iostream>
+#include <memory>
 #include <optional>
 
 namespace ttlplan::tools {
@@ -58,6 +62,8 @@ void printRunOutcome(const RunFlags& flags, const ir::Device& device,
                            run.workDirRemoved ? ", removed" : "");
 }
 
+namespace {
+
 int runRun(const RunFlags& flags, const DeviceFlags& deviceFlags) {
   int exitCode = kSuccess;
   std::optional<ir::Device> device = resolveDevice(deviceFlags, exitCode);
@@ -78,6 +84,53 @@ int runRun(const RunFlags& flags, const DeviceFlags& deviceFlags) {
   if (!run) return report(run.error());
   printRunOutcome(flags, *device, *run);
   return run->passed ? kSuccess : kInvalidInput;
+}
+
+} // namespace
+
+Runner addRunCommand(CLI::App& app, SharedFlags& shared) {
+  auto flags = std::make_shared<RunFlags>();
+  CLI::App* cmd = app.add_subcommand(
+      "run", "Plan, lower and compile a TTL kernel, build the C++ with g++ against the CPU "
+             "emulator, run it on random inputs and compare every argument with an independent "
+             "reference (exit 1 on a mismatch beyond the data type's tolerance or an emulator "
+             "error; docs/emulator.md, docs/reference.md)");
+  addPipelineFlags(*cmd, flags->lower);
+  addDeviceFlags(*cmd, shared.device);
+  addKnobFlags(*cmd, flags->lower.knobs, shared.device);
+  cmd->add_option("--seed", flags->seed, "Seed of the random inputs (default 1)");
+  cmd->add_option("--inputs", flags->inputsDir,
+                  "Read each argument from DIR/<name>.npy (float32, the argument's shape) "
+                  "instead of random data")
+      ->check(CLI::ExistingDirectory);
+  cmd->add_option("--dump", flags->dumpDir,
+                  "Write every argument after the run to DIR/<name>.npy (float32)");
+  cmd->add_option("--work-dir", flags->workDir,
+                  "Generate, build and run in DIR and keep it (default: a temporary directory, "
+                  "removed when the run ends, whatever its outcome)");
+  cmd->add_flag("--keep", flags->keep, "Keep the temporary work directory (its path is printed)");
+  // One record, so that --timeout gets the same number check as every table option (NaN too).
+  static const OptionRecord kTimeout{
+      "timeout",
+      "Seconds the emulated program, and then the reference interpreter, may each run before "
+      "they are stopped, 0 for no limit; the interpreter's report names what each thread was "
+      "executing",
+      OptionType::Real,
+      0,
+      1e6,
+      {},
+      "300"};
+  addOption(*cmd, kTimeout, flags->timeoutSeconds);
+  cmd->add_flag("--no-validate", flags->noValidate,
+                "Do not run the plan validators (to see what a bad plan does in the emulator)");
+  cmd->add_option("--force-cb-address", flags->forceCbAddress,
+                  "Testing: move CB NAME to L1 ADDRESS in the plan (NAME=ADDRESS; repeatable)");
+  addSplitInputFileFlag(*cmd, shared);
+  return [flags, &shared] {
+    return runChunked(shared, flags->lower.input, flags->lower.inputChunk,
+                      {flags->dumpDir, flags->workDir},
+                      [&] { return runRun(*flags, shared.device); });
+  };
 }
 
 } // namespace ttlplan::tools

@@ -1,8 +1,7 @@
 // `ttlplan tune`: the autotuner's command line (search/Tuner.h): the space, a progress line, the
 // rejections by reason, the top K beside ttnn's default config and tt-mlir's rule, the pick, JSON,
 // records, --emit.
-#include "tools/TuneCommand.h"
-
+#include "tools/Command.h"
 #include "tools/HtmlReport.h"
 #include "tools/Knobs.h"
 #include "tools/OptionFlags.h"
@@ -18,6 +17,7 @@
 #include <filesystem>
 #include <fmt/format.h>
 #include <iostream>
+#include <memory>
 #include <nlohmann/json.hpp>
 #include <unistd.h>
 
@@ -30,6 +30,14 @@ using driver::recordTableHeader;
 using driver::recordTableRow;
 
 namespace {
+
+struct TuneFlags : driver::TuneRequest {
+  std::string jsonOutput;  ///< --json OUT ("-": stdout, instead of the table)
+  std::string htmlOutput;  ///< --html OUT: the page with every point and the pick's plan
+  std::string emitDir;     ///< --emit DIR
+  bool verifyBest = false; ///< --verify-best
+  bool quiet = false;      ///< --quiet
+};
 
 using nlohmann::ordered_json;
 
@@ -222,45 +230,6 @@ int writeTunePage(const TuneFlags& flags, const ir::Device& device, const driver
   return writeHtmlReport(flags.htmlOutput, "tune", *planned->cost, device, tune);
 }
 
-} // namespace
-
-CLI::App* addTuneCommand(CLI::App& app, TuneFlags& flags, DeviceFlags& device) {
-  CLI::App* cmd = app.add_subcommand(
-      "tune", "Search the unbound knobs of a TTL template (and the planner's `?` block counts) "
-              "for the fastest predicted kernel: every point is checked against the "
-              "ttl.requires, planned and costed; prints the space, the rejections by reason and "
-              "the top K beside ttnn's default config and tt-mlir's rule, and the pick "
-              "(docs/tuning.md)");
-  cmd->add_option("file", flags.input, "TTL file")->required()->check(CLI::ExistingFile);
-  addKnobFlags(*cmd, flags.knobs, device, KnobUse::Tune);
-  const OptionTable& tune = search::tuneOptions();
-  addOption(*cmd, tune.at("strategy"), flags.strategy);
-  addOption(*cmd, tune.at("budget-evals"), flags.budgetEvals);
-  addOption(*cmd, tune.at("time-limit"), flags.timeLimitSeconds);
-  addOption(*cmd, tune.at("threads"), flags.threads);
-  addOption(*cmd, tune.at("seed"), flags.seed);
-  addOption(*cmd, tune.at("db"), flags.db);
-  cmd->add_flag("--resume", flags.resume, std::string(tune.at("resume").doc));
-  addOption(*cmd, tune.at("shard"), flags.shard);
-  addOption(*cmd, tune.at("top"), flags.top);
-  cmd->add_option("--json", flags.jsonOutput,
-                  "Write the result as JSON to this file ('-': stdout, instead of the table)");
-  cmd->add_option("--html", flags.htmlOutput,
-                  "Write one self-contained HTML page: every evaluated point (time against L1 "
-                  "bytes, the Pareto front, the pick, ttnn's default), the top K and the pick's "
-                  "plan with its pictures (docs/reports.md)");
-  cmd->add_option("--emit", flags.emitDir,
-                  "Compile the pick into DIR (like `compile`): the fastest point, or tt-mlir's "
-                  "rule's config for a matmul template when the fastest is predicted faster by "
-                  "less than the cost model's ranking uncertainty (docs/tuning.md, \"The pick\")");
-  cmd->add_flag("--verify-best", flags.verifyBest,
-                "Run the pick on the emulator against the reference (like `run`)");
-  cmd->add_flag("--quiet", flags.quiet, "No progress line");
-  addOption(*cmd, planner::plannerOptions().at("max-block-count"), flags.maxBlockCount);
-  addOption(*cmd, planner::plannerOptions().at("node-limit"), flags.nodeLimit);
-  return cmd;
-}
-
 int runTune(const TuneFlags& flags, const DeviceFlags& deviceFlags) {
   int exitCode = kSuccess;
   std::optional<ir::Device> device = resolveDevice(deviceFlags, exitCode);
@@ -302,6 +271,53 @@ int runTune(const TuneFlags& flags, const DeviceFlags& deviceFlags) {
   if (!tuned->pick) return (flags.emitDir.empty() && !flags.verifyBest) ? kSuccess : kInvalidInput;
   if (flags.emitDir.empty() && !flags.verifyBest) return kSuccess;
   return emitBest(flags, *device, *tuned);
+}
+
+} // namespace
+
+Runner addTuneCommand(CLI::App& app, SharedFlags& shared) {
+  auto flags = std::make_shared<TuneFlags>();
+  CLI::App* cmd = app.add_subcommand(
+      "tune", "Search the unbound knobs of a TTL template (and the planner's `?` block counts) "
+              "for the fastest predicted kernel: every point is checked against the "
+              "ttl.requires, planned and costed; prints the space, the rejections by reason and "
+              "the top K beside ttnn's default config and tt-mlir's rule, and the pick "
+              "(docs/tuning.md)");
+  cmd->add_option("file", flags->input, "TTL file")->required()->check(CLI::ExistingFile);
+  addKnobFlags(*cmd, flags->knobs, shared.device, KnobUse::Tune);
+  const OptionTable& tune = search::tuneOptions();
+  addOption(*cmd, tune.at("strategy"), flags->strategy);
+  addOption(*cmd, tune.at("budget-evals"), flags->budgetEvals);
+  addOption(*cmd, tune.at("time-limit"), flags->timeLimitSeconds);
+  addOption(*cmd, tune.at("threads"), flags->threads);
+  addOption(*cmd, tune.at("seed"), flags->seed);
+  addOption(*cmd, tune.at("db"), flags->db);
+  cmd->add_flag("--resume", flags->resume, std::string(tune.at("resume").doc));
+  addOption(*cmd, tune.at("shard"), flags->shard);
+  addOption(*cmd, tune.at("top"), flags->top);
+  cmd->add_option("--json", flags->jsonOutput,
+                  "Write the result as JSON to this file ('-': stdout, instead of the table)");
+  cmd->add_option("--html", flags->htmlOutput,
+                  "Write one self-contained HTML page: every evaluated point (time against L1 "
+                  "bytes, the Pareto front, the pick, ttnn's default), the top K and the pick's "
+                  "plan with its pictures (docs/reports.md)");
+  cmd->add_option("--emit", flags->emitDir,
+                  "Compile the pick into DIR (like `compile`): the fastest point, or tt-mlir's "
+                  "rule's config for a matmul template when the fastest is predicted faster by "
+                  "less than the cost model's ranking uncertainty (docs/tuning.md, \"The pick\")");
+  cmd->add_flag("--verify-best", flags->verifyBest,
+                "Run the pick on the emulator against the reference (like `run`)");
+  cmd->add_flag("--quiet", flags->quiet, "No progress line");
+  addOption(*cmd, planner::plannerOptions().at("max-block-count"), flags->maxBlockCount);
+  addOption(*cmd, planner::plannerOptions().at("node-limit"), flags->nodeLimit);
+
+  addDeviceFlags(*cmd, shared.device);
+  addSplitInputFileFlag(*cmd, shared);
+  return [flags, &shared] {
+    return runChunked(shared, flags->input, flags->inputChunk,
+                      {flags->jsonOutput, flags->htmlOutput, flags->emitDir},
+                      [&] { return runTune(*flags, shared.device); });
+  };
 }
 
 } // namespace ttlplan::tools
