@@ -34,6 +34,12 @@ std::unique_ptr<ir::Module> loadExample(const std::string& name) {
   return verified(ir::parseFile(kSource + "/examples/" + name, diags), diags);
 }
 
+/// A kernel of tests/reference/kernels/, parsed and verified.
+std::unique_ptr<ir::Module> parseKernel(const std::string& name) {
+  ir::DiagnosticEngine diags;
+  return verified(ir::parseFile(kSource + "/tests/reference/kernels/" + name, diags), diags);
+}
+
 std::unique_ptr<ir::Module> parse(const std::string& text) {
   ir::DiagnosticEngine diags;
   return verified(ir::parseSource(text, "test.ttl", diags), diags);
@@ -196,31 +202,6 @@ TEST(ReferenceInterpret, BindingThatViolatesRequireIsAnError) {
   EXPECT_NE(out.error().message.find("ttl.require does not hold"), std::string::npos);
 }
 
-// Core (1, 0) receives on a pipe that core (0, 0) never sends on; its compute thread then waits
-// for a block that is never pushed.
-const char* kReceiveWithoutSend = R"(
-!tile = !ttcore.tile<32x32, bf16>
-!blk = tensor<1x1x!tile>
-!cb = !ttl.cb<[1, 1], !tile, 2>
-module {
-  ttl.kernel @lonely(%a: tensor<32x32xbf16, #ttl.layout<dram, interleaved>>) attributes {grid = [1, 2]} {
-    %cb = ttl.create_cb : !cb
-    ttl.datamovement_thread {
-      %p = ttl.create_pipe src(0, 0) dst(1, 0) : !ttl.pipe
-      %v = ttl.cb_reserve %cb : !cb -> !blk
-      ttl.if_dst %p {
-        %r = ttl.copy %p, %v : (!ttl.pipe, !blk) -> !ttl.transfer_handle<read>
-        ttl.wait %r : !ttl.transfer_handle<read>
-      }
-      ttl.cb_push %cb : !cb
-    }
-    ttl.compute_thread {
-      %w = ttl.cb_wait %cb : !cb -> !blk
-      ttl.cb_pop %cb : !cb
-    }
-  }
-}
-)";
 
 TEST(ReferenceInterpret, TimeLimitStopsAnEndlessKernelNamingWhatEachThreadDid) {
   // tests/hostile/endless_loop.ttl: three threads of 10^15 iterations each.
@@ -251,70 +232,32 @@ TEST(ReferenceInterpret, TimeLimitStopsAnEndlessKernelNamingWhatEachThreadDid) {
 }
 
 TEST(ReferenceInterpret, ReceiveWithoutSendIsADeadlockNamingTheThreads) {
-  auto module = parse(kReceiveWithoutSend);
+  auto module = parseKernel("receive_without_send.ttl");
   ASSERT_TRUE(module);
   Expected<Tensors> out = run(*module, {});
   ASSERT_FALSE(out);
   const std::string& m = out.error().message;
-  EXPECT_NE(m.find("test.ttl:6:3: error: reference: deadlock"), std::string::npos) << m;
-  EXPECT_NE(m.find("core (1, 0) ttl.datamovement_thread at test.ttl:8:5: ttl.copy from %p at "
-                   "test.ttl:12:14 waits for a block that core (0, 0) never sends"),
+  EXPECT_NE(m.find("receive_without_send.ttl:8:3: error: reference: deadlock"), std::string::npos)
+      << m;
+  EXPECT_NE(m.find("core (1, 0) ttl.datamovement_thread at " + kSource +
+                   "/tests/reference/kernels/receive_without_send.ttl:10:5: ttl.copy from %p at " +
+                   kSource +
+                   "/tests/reference/kernels/receive_without_send.ttl:14:14 waits for a block "
+                   "that core (0, 0) never sends"),
             std::string::npos)
       << m;
-  EXPECT_NE(m.find("core (1, 0) ttl.compute_thread at test.ttl:17:5: ttl.cb_wait %cb at "
-                   "test.ttl:18:12"),
+  EXPECT_NE(m.find("core (1, 0) ttl.compute_thread at " + kSource +
+                   "/tests/reference/kernels/receive_without_send.ttl:19:5: ttl.cb_wait %cb at " +
+                   kSource + "/tests/reference/kernels/receive_without_send.ttl:20:12"),
             std::string::npos)
       << m;
   // Core (0, 0) is not a destination: it pushes and both its threads finish.
   EXPECT_EQ(m.find("\n  core (0, 0)"), std::string::npos) << m;
 }
 
-// A pipe with a semaphore handshake: core (1, 0) tells core (0, 0) it is ready (semaphore_inc
-// on core [y = 0, x = 0]); core (0, 0) waits for it, reads A and sends it; both cores write their
-// block to C (core x writes column block x). C = [A, A].
-const char* kHandshake = R"(
-!tile = !ttcore.tile<32x32, bf16>
-!blk = tensor<1x1x!tile>
-!cb = !ttl.cb<[1, 1], !tile, 2>
-#dram = #ttl.layout<dram, interleaved>
-module {
-  ttl.kernel @handshake(%a: tensor<32x32xbf16, #dram>, %c: tensor<32x64xbf16, #dram>) attributes {grid = [1, 2]} {
-    %cb = ttl.create_cb : !cb
-    %ready = ttl.create_semaphore {init = 0} : !ttl.semaphore
-    ttl.datamovement_thread {
-      %c0 = arith.constant 0 : index
-      %p = ttl.create_pipe src(0, 0) dst(1, 0) : !ttl.pipe
-      %v = ttl.cb_reserve %cb : !cb -> !blk
-      ttl.if_src %p {
-        ttl.semaphore_wait %ready {value = 1, cmp = "eq", reset = 0}
-        %s = ttl.tensor_slice %a[%c0, %c0] : tensor<32x32xbf16, #dram> -> !blk
-        %r = ttl.copy %s, %v : (!blk, !blk) -> !ttl.transfer_handle<read>
-        ttl.wait %r : !ttl.transfer_handle<read>
-        %t = ttl.copy %v, %p : (!blk, !ttl.pipe) -> !ttl.transfer_handle<write>
-        ttl.wait %t : !ttl.transfer_handle<write>
-      }
-      ttl.if_dst %p {
-        ttl.semaphore_inc %ready {value = 1, core = [0, 0]}
-        %r = ttl.copy %p, %v : (!ttl.pipe, !blk) -> !ttl.transfer_handle<read>
-        ttl.wait %r : !ttl.transfer_handle<read>
-      }
-      ttl.cb_push %cb : !cb
-    }
-    ttl.datamovement_thread {
-      %c0 = arith.constant 0 : index
-      %x = ttl.core_x : index
-      %w = ttl.cb_wait %cb : !cb -> !blk
-      %s = ttl.tensor_slice %c[%c0, %x] : tensor<32x64xbf16, #dram> -> !blk
-      %t = ttl.copy %w, %s : (!blk, !blk) -> !ttl.transfer_handle<write>
-      ttl.wait %t : !ttl.transfer_handle<write>
-      ttl.cb_pop %cb : !cb
-    }
-  }
-}
-)";
 
 TEST(ReferenceInterpret, PipeWithSemaphoreHandshake) {
-  auto module = parse(kHandshake);
+  auto module = parseKernel("handshake.ttl");
   ASSERT_TRUE(module);
   Tensors in{{"a", random({32, 32}, 0)}};
   Expected<Tensors> out = run(*module, in);
