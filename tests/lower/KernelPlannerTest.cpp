@@ -126,61 +126,8 @@ TEST(KernelPlanner, InfeasibleL1NamesShortfallCbsAndFix) {
   EXPECT_NE(m.find("block_count of %cba from 4 to 2 frees 262,144 B"), std::string::npos) << m;
 }
 
-const char* kDeepAuto = R"(
-!tile = !ttcore.tile<32x32, bf16>
-!blk  = tensor<8x8x!tile>
-!cb   = !ttl.cb<[8, 8], !tile, 4>
-!cbq  = !ttl.cb<[8, 8], !tile, ?>
-#dram = #ttl.layout<dram, interleaved>
-module {
-  ttl.kernel @deep(%a: tensor<256x256xbf16, #dram>, %b: tensor<256x256xbf16, #dram>,
-                   %c: tensor<256x256xbf16, #dram>) attributes {grid = [1, 1], work = [1]} {
-    %cba = ttl.create_cb : !cb
-    %cbb = ttl.create_cb : !cb
-    %cbc = ttl.create_cb : !cbq
-    ttl.datamovement_thread {
-      ttl.work_loop (%i) {
-        %c0 = arith.constant 0 : index
-        %va = ttl.cb_reserve %cba : !cb -> !blk
-        %sa = ttl.tensor_slice %a[%c0, %c0] : tensor<256x256xbf16, #dram> -> !blk
-        %xa = ttl.copy %sa, %va : (!blk, !blk) -> !ttl.transfer_handle<read>
-        %vb = ttl.cb_reserve %cbb : !cb -> !blk
-        %sb = ttl.tensor_slice %b[%c0, %c0] : tensor<256x256xbf16, #dram> -> !blk
-        %xb = ttl.copy %sb, %vb : (!blk, !blk) -> !ttl.transfer_handle<read>
-        ttl.wait %xa : !ttl.transfer_handle<read>
-        ttl.wait %xb : !ttl.transfer_handle<read>
-        ttl.cb_push %cba : !cb
-        ttl.cb_push %cbb : !cb
-      }
-    }
-    ttl.compute_thread {
-      ttl.work_loop (%i) {
-        %x = ttl.cb_wait %cba : !cb -> !blk
-        %y = ttl.cb_wait %cbb : !cb -> !blk
-        %o = ttl.cb_reserve %cbc : !cbq -> !blk
-        %s = ttl.add %x, %y : !blk
-        ttl.store %s, %o : !blk
-        ttl.cb_push %cbc : !cbq
-        ttl.cb_pop %cba : !cb
-        ttl.cb_pop %cbb : !cb
-      }
-    }
-    ttl.datamovement_thread {
-      ttl.work_loop (%i) {
-        %c0 = arith.constant 0 : index
-        %o = ttl.cb_wait %cbc : !cbq -> !blk
-        %sc = ttl.tensor_slice %c[%c0, %c0] : tensor<256x256xbf16, #dram> -> !blk
-        %xc = ttl.copy %o, %sc : (!blk, !blk) -> !ttl.transfer_handle<write>
-        ttl.wait %xc : !ttl.transfer_handle<write>
-        ttl.cb_pop %cbc : !cbq
-      }
-    }
-  }
-}
-)";
-
 TEST(KernelPlanner, QuestionMarkDepthIsTheDeepestThatFits) {
-  auto module = parse(kDeepAuto);
+  auto module = testing::loadVerified(testing::testKernelPath("lower/kernels/deep_auto.ttl"));
   ASSERT_TRUE(module);
   // Two fixed CBs take 2 x 524,288 = 1,048,576 B; 346,848 B are left, i.e. 2 blocks of 131,072.
   Expected<ModulePlan> plan = planModule(*module, wormhole());

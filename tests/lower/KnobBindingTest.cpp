@@ -110,19 +110,6 @@ TEST(KnobBinding, Fp32DestAccHalvesTheDstCapacity) {
   EXPECT_EQ(validatePlan(fp32->kernels.at(0)), "");
 }
 
-const char* kTemplate = R"(module {
-  ttl.param @M = [96, 100, 128]
-  ttl.param @P = [0, 1, 2]
-  ttl.param @DTYPE = [bf16, bfp8_b]
-  ttl.param @F = [LoFi, HiFi3]
-  ttl.kernel @k(%a: tensor<@Mx64x@DTYPE>, %b: tensor<(@M / 32)x2x!ttcore.tile<32x32, @DTYPE>>)
-      attributes {grid = [1, max(@P, 1)], work = [ceildiv(@M, 32 * @P), min(@M, 7) % 4],
-                  math_fidelity = @F, fp32_dest_acc = 1} {
-    %cb = ttl.create_cb : !ttl.cb<[max(@P, 2), @M / 32], !ttcore.tile<32x32, @DTYPE>, @P + 1>
-  }
-}
-)";
-
 struct Instantiated {
   std::unique_ptr<ir::Module> module;
   Status status;
@@ -131,7 +118,9 @@ struct Instantiated {
 
 Instantiated instantiate(const ir::Binding& binding) {
   ir::DiagnosticEngine diags;
-  Instantiated out{ir::parseSource(kTemplate, "t.ttl", diags), Status::success()};
+  Instantiated out{ir::parseSource(testing::testKernelText("lower/kernels/knob_template.ttl"),
+                                   "knob_template.ttl", diags),
+                   Status::success()};
   EXPECT_TRUE(out.module) << ir::format(diags.diagnostics()); // not verified: the CB is unused
   out.kernel = out.module->topLevel("ttl.kernel").at(0);
   out.status = instantiateBinding(out.kernel, binding);
@@ -171,16 +160,16 @@ TEST(KnobInstantiate, DivisionByZeroAndInexactDivisionAreErrorsAtTheOp) {
   b["F"] = ir::KnobValue::symbol("LoFi");
   Instantiated i = instantiate(b);
   ASSERT_FALSE(i.status);
-  EXPECT_EQ(i.status.error().message,
-            "t.ttl:6:3: error: division by zero in ceildiv(@M, 32 * @P) (the divisor 32 * @P is "
-            "0)");
+  EXPECT_EQ(i.status.error().message, "knob_template.ttl:8:3: error: division by zero in "
+                                      "ceildiv(@M, 32 * @P) (the divisor 32 * @P is "
+                                      "0)");
   b["P"] = 1;
   b["M"] = 100;
   i = instantiate(b);
   ASSERT_FALSE(i.status);
-  EXPECT_EQ(i.status.error().message,
-            "t.ttl:6:3: error: @M / 32 is not an integer (100 / 32); '/' must divide exactly, use "
-            "ceildiv to round up");
+  EXPECT_EQ(i.status.error().message, "knob_template.ttl:8:3: error: @M / 32 is not an integer "
+                                      "(100 / 32); '/' must divide exactly, use "
+                                      "ceildiv to round up");
 }
 
 } // namespace

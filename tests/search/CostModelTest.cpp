@@ -1,6 +1,7 @@
 // The cost model (search/cost/): a one-tile kernel whose cycles the test works out by hand from
 // the device numbers, the simulation's CB and multicast semantics on hand-built programs,
 // extrapolation against a full simulation, and monotonicity (bytes, fidelity, CB depth, cores).
+#include "tests/support/LoadModule.h"
 #include "ttlplan/ir/Ops.h"
 #include "ttlplan/ir/Parser.h"
 #include "ttlplan/ir/Verifier.h"
@@ -82,54 +83,6 @@ double predictCycles(const Program& p, const ir::Device& d, ModelOptions o = {})
 
 // ---- The one-tile kernel, by hand -------------------------------------------------------------
 
-const char* kOneTile = R"(
-#dram = #ttl.layout<dram, interleaved>
-!tile = !ttcore.tile<32x32, bf16>
-!t = tensor<32x32xbf16, #dram>
-!blk = tensor<1x1x!tile>
-!cb = !ttl.cb<[1, 1], !tile, 1>
-!rd = !ttl.transfer_handle<read>
-!wr = !ttl.transfer_handle<write>
-module {
-  ttl.kernel @one(%a: !t, %b: !t, %c: !t) attributes {grid = [1, 1]} {
-    %cba = ttl.create_cb : !cb
-    %cbb = ttl.create_cb : !cb
-    %cbc = ttl.create_cb : !cb
-    ttl.datamovement_thread {
-      %c0 = arith.constant 0 : index
-      %va = ttl.cb_reserve %cba : !cb -> !blk
-      %sa = ttl.tensor_slice %a[%c0, %c0] : !t -> !blk
-      %xa = ttl.copy %sa, %va : (!blk, !blk) -> !rd
-      %vb = ttl.cb_reserve %cbb : !cb -> !blk
-      %sb = ttl.tensor_slice %b[%c0, %c0] : !t -> !blk
-      %xb = ttl.copy %sb, %vb : (!blk, !blk) -> !rd
-      ttl.wait %xa : !rd
-      ttl.wait %xb : !rd
-      ttl.cb_push %cba : !cb
-      ttl.cb_push %cbb : !cb
-    }
-    ttl.compute_thread {
-      %o = ttl.cb_reserve %cbc : !cb -> !blk
-      %x = ttl.cb_wait %cba : !cb -> !blk
-      %y = ttl.cb_wait %cbb : !cb -> !blk
-      %m = ttl.matmul %x, %y : !blk, !blk -> !blk
-      ttl.store %m, %o : !blk
-      ttl.cb_pop %cba : !cb
-      ttl.cb_pop %cbb : !cb
-      ttl.cb_push %cbc : !cb
-    }
-    ttl.datamovement_thread {
-      %c0 = arith.constant 0 : index
-      %o = ttl.cb_wait %cbc : !cb -> !blk
-      %sc = ttl.tensor_slice %c[%c0, %c0] : !t -> !blk
-      %xc = ttl.copy %o, %sc : (!blk, !blk) -> !wr
-      ttl.wait %xc : !wr
-      ttl.cb_pop %cbc : !cb
-    }
-  }
-}
-)";
-
 Expected<Program> programOf(const std::string& text, const ir::Device& device,
                             const ir::Binding& binding = {}) {
   ir::DiagnosticEngine diags;
@@ -145,7 +98,7 @@ Expected<Program> programOf(const std::string& text, const ir::Device& device,
 
 TEST(CostModel, OneTileMatmulCyclesByHand) {
   ir::Device d = wormhole();
-  Expected<Program> program = programOf(kOneTile, d);
+  Expected<Program> program = programOf(testing::testKernelText("search/kernels/one_tile.ttl"), d);
   ASSERT_TRUE(program) << program.error().message;
   ASSERT_EQ(program->classes.size(), 1u);
   Expected<Prediction> p = predict(*program, d);
