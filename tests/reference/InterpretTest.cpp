@@ -2,6 +2,7 @@
 // (naive loops), never from the interpreter or the generated code.
 #include "ttlplan/reference/Interpret.h"
 
+#include "tests/support/LoadModule.h"
 #include "ttlplan/ir/Parser.h"
 #include "ttlplan/ir/Verifier.h"
 #include "ttlplan/reference/RandomInputs.h"
@@ -20,29 +21,19 @@ ir::Device wormhole() {
   return *ir::builtinDevice("wormhole_b0");
 }
 
-std::unique_ptr<ir::Module> verified(std::unique_ptr<ir::Module> module,
-                                     ir::DiagnosticEngine& diags) {
-  EXPECT_TRUE(module) << ir::format(diags.diagnostics());
-  if (module) {
-    EXPECT_TRUE(ir::verify(*module, diags)) << ir::format(diags.diagnostics());
-  }
-  return module;
-}
-
 std::unique_ptr<ir::Module> loadExample(const std::string& name) {
   ir::DiagnosticEngine diags;
-  return verified(ir::parseFile(kSource + "/examples/" + name, diags), diags);
+  return testing::verified(ir::parseFile(kSource + "/examples/" + name, diags), diags);
 }
 
 /// A kernel of tests/reference/kernels/, parsed and verified.
 std::unique_ptr<ir::Module> parseKernel(const std::string& name) {
-  ir::DiagnosticEngine diags;
-  return verified(ir::parseFile(kSource + "/tests/reference/kernels/" + name, diags), diags);
+  return testing::loadVerified(testing::testKernelPath("reference/kernels/" + name));
 }
 
 std::unique_ptr<ir::Module> parse(const std::string& text) {
   ir::DiagnosticEngine diags;
-  return verified(ir::parseSource(text, "test.ttl", diags), diags);
+  return testing::verified(ir::parseSource(text, "test.ttl", diags), diags);
 }
 
 ir::Operation* kernelOf(ir::Module& module) {
@@ -202,12 +193,11 @@ TEST(ReferenceInterpret, BindingThatViolatesRequireIsAnError) {
   EXPECT_NE(out.error().message.find("ttl.require does not hold"), std::string::npos);
 }
 
-
 TEST(ReferenceInterpret, TimeLimitStopsAnEndlessKernelNamingWhatEachThreadDid) {
   // tests/hostile/endless_loop.ttl: three threads of 10^15 iterations each.
   ir::DiagnosticEngine diags;
   const std::string file = kSource + "/tests/hostile/endless_loop.ttl";
-  auto module = verified(ir::parseFile(file, diags), diags);
+  auto module = testing::verified(ir::parseFile(file, diags), diags);
   ASSERT_TRUE(module);
   ReferenceOptions options;
   options.timeLimitSeconds = 0.5;
@@ -254,7 +244,6 @@ TEST(ReferenceInterpret, ReceiveWithoutSendIsADeadlockNamingTheThreads) {
   // Core (0, 0) is not a destination: it pushes and both its threads finish.
   EXPECT_EQ(m.find("\n  core (0, 0)"), std::string::npos) << m;
 }
-
 
 TEST(ReferenceInterpret, PipeWithSemaphoreHandshake) {
   auto module = parseKernel("handshake.ttl");
@@ -507,13 +496,19 @@ TEST(ReferenceInterpret, MatmulTemplateWithPartialEdgeBlocks) {
   Tensors in{{"a", random({320, 128}, 0)}, {"b", random({128, 320}, 1)}};
   HostTensor expected = naiveMatmul(in["a"], in["b"]);
   ReferenceOptions options;
-  options.binding = {{"M", 320},          {"K", 128},
-                     {"N", 320},          {"DTYPE", ir::KnobValue::symbol("bf16")},
+  options.binding = {{"M", 320},
+                     {"K", 128},
+                     {"N", 320},
+                     {"DTYPE", ir::KnobValue::symbol("bf16")},
                      {"FIDELITY", ir::KnobValue::symbol("HiFi4")},
-                     {"FP32_DEST_ACC", 0}, {"per_core_M", 4},
-                     {"per_core_N", 4},   {"out_block_h", 4},
-                     {"out_block_w", 4},  {"in0_block_w", 2},
-                     {"out_subblock_h", 1}, {"out_subblock_w", 1}};
+                     {"FP32_DEST_ACC", 0},
+                     {"per_core_M", 4},
+                     {"per_core_N", 4},
+                     {"out_block_h", 4},
+                     {"out_block_w", 4},
+                     {"in0_block_w", 2},
+                     {"out_subblock_h", 1},
+                     {"out_subblock_w", 1}};
   Expected<Tensors> out = run(*module, in, options);
   ASSERT_TRUE(out) << out.error().message;
   expectNear(out->at("c"), expected, 1e-9);
