@@ -2,6 +2,7 @@
 // per-core pipe arguments from hand-written nets (loopback, dropped rectangles, unsupported
 // shapes), the multicast handshake of matmul_mcast_2d in program order on the sender and the
 // receiver paths with its runtime-arg values checked against the grid, and the diagnostics.
+#include "tests/support/LoadModule.h"
 #include "ttlplan/ir/Parser.h"
 #include "ttlplan/ir/Printer.h"
 #include "ttlplan/lower/PassManager.h"
@@ -313,7 +314,7 @@ void checkPipe(Operation* func, const std::string& pipe, int rows, int cols, boo
   for (int y = 0; y < rows; ++y)
     for (int x = 0; x < cols; ++x) {
       size_t c = size_t(y * cols + x);
-      SCOPED_TRACE(testing::Message() << "core (" << x << ", " << y << ")");
+      SCOPED_TRACE(::testing::Message() << "core (" << x << ", " << y << ")");
       bool sender = alongRows ? x == 0 : y == 0;
       EXPECT_EQ(isSender[c], sender ? 1 : 0);
       EXPECT_EQ(isReceiver[c], sender ? 0 : 1);
@@ -385,37 +386,14 @@ TEST(DataMovementLowering, EveryExampleLowersAndParsesBack) {
 // ---- diagnostics and statistics on small kernels --------------------------------------------
 
 const std::string kShardedLayout = "#ttl.layout<dram, sharded, grid = [1, 1], shard = [64, 64]>";
-constexpr std::string_view kShardedRead = R"(
-!tile = !ttcore.tile<32x32, bf16>
-!blk = tensor<1x1x!tile>
-!cb = !ttl.cb<[1, 1], !tile, 2>
-#sh = #ttl.layout<dram, sharded, grid = [1, 1], shard = [64, 64]>
-module {
-  ttl.kernel @k(%a: tensor<64x64xbf16, #sh>) attributes {grid = [1, 1]} {
-    %cb = ttl.create_cb : !cb
-    ttl.datamovement_thread {
-      %c0 = arith.constant 0 : index
-      %v = ttl.cb_reserve %cb : !cb -> !blk
-      %s = ttl.tensor_slice %a[%c0, %c0] : tensor<64x64xbf16, #sh> -> !blk
-      %x = ttl.copy %s, %v : (!blk, !blk) -> !ttl.transfer_handle<read>
-      ttl.wait %x : !ttl.transfer_handle<read>
-      ttl.cb_push %cb : !cb
-    }
-    ttl.datamovement_thread {
-      %w = ttl.cb_wait %cb : !cb -> !blk
-      ttl.cb_pop %cb : !cb
-    }
-  }
-}
-)";
 
 TEST(DataMovementLowering, ShardedTensorsAreNotSupportedYet) {
-  auto l = lower("", kShardedRead,
+  auto l = lower(testing::testKernelPath("lower/kernels/sharded_read.ttl"), "",
                  "verify,infer-pipe-semaphores,insert-sync,plan,apply-plan,expand-threads,"
                  "lower-data-movement");
   EXPECT_FALSE(l->ok);
   std::string e = l->errors();
-  EXPECT_NE(e.find("test.ttl:12:12: error: lower-data-movement: sharded tensors are not "
+  EXPECT_NE(e.find("sharded_read.ttl:12:12: error: lower-data-movement: sharded tensors are not "
                    "supported yet"),
             std::string::npos)
       << e;
@@ -424,7 +402,7 @@ TEST(DataMovementLowering, ShardedTensorsAreNotSupportedYet) {
 TEST(DataMovementLowering, LowerSyncReportsWhatAnEarlierPassLeft) {
   // Without lower-data-movement the copy and its slice are left: lower-sync names the wait's
   // missing lowering (and does not silently drop the copy).
-  std::string source(kShardedRead);
+  std::string source = testing::testKernelText("lower/kernels/sharded_read.ttl");
   source.replace(source.find(kShardedLayout), kShardedLayout.size(),
                  "#ttl.layout<dram, interleaved>");
   auto l = lower("", source,
@@ -438,7 +416,7 @@ TEST(DataMovementLowering, LowerSyncReportsWhatAnEarlierPassLeft) {
 TEST(DataMovementLowering, LowerSyncFindsLeftoverTtlOps) {
   // A correctly lowered module into which a ttl op that lower-sync does not lower (a pipe) and
   // one it does (a barrier) are put back by hand, as a buggy earlier pass would leave them.
-  std::string source(kShardedRead);
+  std::string source = testing::testKernelText("lower/kernels/sharded_read.ttl");
   source.replace(source.find(kShardedLayout), kShardedLayout.size(),
                  "#ttl.layout<dram, interleaved>");
   auto l = lower("", source,
@@ -466,43 +444,10 @@ TEST(DataMovementLowering, LowerSyncFindsLeftoverTtlOps) {
   EXPECT_EQ(e.find("ttl.dma_barrier"), std::string::npos) << e;
 }
 
-constexpr std::string_view kRowPipe = R"(
-!tile = !ttcore.tile<32x32, bf16>
-!one = tensor<1x1x!tile>
-!cb = !ttl.cb<[1, 1], !tile, 2>
-#dram = #ttl.layout<dram, interleaved>
-module {
-  ttl.kernel @k(%s: tensor<32x32xbf16, #dram>) attributes {grid = [2, 3]} {
-    %cb = ttl.create_cb : !cb
-    ttl.datamovement_thread {
-      %c0 = arith.constant 0 : index
-      %p = ttl.create_pipe src(0, 0) dst(1, 0) to(2, 0) : !ttl.pipe
-      %v = ttl.cb_reserve %cb : !cb -> !one
-      ttl.if_src %p {
-        %ss = ttl.tensor_slice %s[%c0, %c0] : tensor<32x32xbf16, #dram> -> !one
-        %x = ttl.copy %ss, %v : (!one, !one) -> !ttl.transfer_handle<read>
-        ttl.wait %x : !ttl.transfer_handle<read>
-        %t = ttl.copy %v, %p : (!one, !ttl.pipe) -> !ttl.transfer_handle<write>
-        ttl.wait %t : !ttl.transfer_handle<write>
-      }
-      ttl.if_dst %p {
-        %r = ttl.copy %p, %v : (!ttl.pipe, !one) -> !ttl.transfer_handle<read>
-        ttl.wait %r : !ttl.transfer_handle<read>
-      }
-      ttl.cb_push %cb : !cb
-    }
-    ttl.datamovement_thread {
-      %w = ttl.cb_wait %cb : !cb -> !one
-      ttl.cb_pop %cb : !cb
-    }
-  }
-}
-)";
-
-/// Lowers kRowPipe with `nets` in place of the planner's, and lists the multicasts of the sender
-/// path in order ("guarded ..." when inside `scf.if (r < num_rects)`).
+/// Lowers tests/lower/kernels/row_pipe.ttl with `nets` in place of the planner's, and lists the
+/// multicasts of the sender path in order ("guarded ..." when inside `scf.if (r < num_rects)`).
 std::vector<std::string> multicastsWithNets(Attribute nets, std::vector<int64_t>& numRects) {
-  auto l = lower("", kRowPipe,
+  auto l = lower(testing::testKernelPath("lower/kernels/row_pipe.ttl"), "",
                  "verify,infer-pipe-semaphores,insert-sync,plan,apply-plan,expand-threads");
   EXPECT_TRUE(l->ok) << l->errors();
   Operation* pipe = nullptr;
@@ -569,38 +514,8 @@ TEST(DataMovementLowering, ExtraRectanglesAreGuardedByTheirCount) {
   EXPECT_EQ(numRects, (std::vector<int64_t>{2, 0, 0, 1, 0, 0}));
 }
 
-constexpr std::string_view kUnwaitedWrite = R"(
-!tile = !ttcore.tile<32x32, bf16>
-!blk = tensor<1x1x!tile>
-!cb = !ttl.cb<[1, 1], !tile, 2>
-#dram = #ttl.layout<dram, interleaved>
-module {
-  ttl.kernel @k(%a: tensor<64x64xbf16, #dram>, %c: tensor<64x64xbf16, #dram>) attributes {grid = [1, 1]} {
-    %cb = ttl.create_cb : !cb
-    ttl.datamovement_thread {
-      %c0 = arith.constant 0 : index
-      %v = ttl.cb_reserve %cb : !cb -> !blk
-      %s = ttl.tensor_slice %a[%c0, %c0] : tensor<64x64xbf16, #dram> -> !blk
-      %x = ttl.copy %s, %v : (!blk, !blk) -> !ttl.transfer_handle<read>
-      ttl.wait %x : !ttl.transfer_handle<read>
-      ttl.cb_push %cb : !cb
-    }
-    ttl.datamovement_thread {
-      %c0 = arith.constant 0 : index
-      %c1 = arith.constant 1 : index
-      %w = ttl.cb_wait %cb : !cb -> !blk
-      %s = ttl.tensor_slice %c[%c0, %c0] : tensor<64x64xbf16, #dram> -> !blk
-      %x = ttl.copy %w, %s : (!blk, !blk) -> !ttl.transfer_handle<write>
-      %t = ttl.tensor_slice %c[%c1, %c1] : tensor<64x64xbf16, #dram> -> !blk
-      %y = ttl.copy %w, %t : (!blk, !blk) -> !ttl.transfer_handle<write>
-      ttl.cb_pop %cb : !cb
-    }
-  }
-}
-)";
-
 TEST(DataMovementLowering, InsertSyncCountsWaitsAndTheyBecomeBarriersBeforeThePop) {
-  auto l = lower("", kUnwaitedWrite,
+  auto l = lower(testing::testKernelPath("lower/kernels/unwaited_write.ttl"), "",
                  "verify,infer-pipe-semaphores,insert-sync,plan,apply-plan,expand-threads,"
                  "lower-data-movement,lower-sync");
   ASSERT_TRUE(l->ok) << l->errors();
