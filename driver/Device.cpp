@@ -48,8 +48,10 @@ Result<Source> parseVerified(const std::string& path, std::optional<size_t> chun
   out.sources = std::make_shared<ir::SourceManager>();
   out.module = ir::parseFile(path, diags, out.sources.get(), chunk);
   // A module in tt-lang's form is converted to ttlplan's first (docs/ttlang-interop.md).
-  if (out.module && ir::importTtlang(*out.module, diags) && ir::verify(*out.module, diags))
+  if (out.module && ir::importTtlang(*out.module, diags) && ir::verify(*out.module, diags)) {
+    out.verified = true;
     return out;
+  }
   return Error::located(diags, out.sources);
 }
 

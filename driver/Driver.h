@@ -154,6 +154,8 @@ struct RerankRequest {
 struct Source {
   std::unique_ptr<ir::Module> module;
   std::shared_ptr<ir::SourceManager> sources;
+  bool verified = false; ///< the module passed ir::verify (parseVerified), so lowering need not
+                         ///< verify it again
 };
 
 struct Planned {

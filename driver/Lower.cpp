@@ -49,7 +49,8 @@ Result<PlanInput> planInput(const PlanRequest& request, const ir::Device& device
 } // namespace
 
 Source copySource(const Source& source) {
-  return Source{std::make_unique<ir::Module>(ir::cloneModule(*source.module)), source.sources};
+  return Source{std::make_unique<ir::Module>(ir::cloneModule(*source.module)), source.sources,
+                source.verified};
 }
 
 Result<Planned> planSource(Source source, const lower::PlanOptions& options,
@@ -115,6 +116,7 @@ Result<Lowered> lowerSource(Source source, const LowerRequest& request, const ir
   Lowered out;
   out.sources = std::move(source.sources);
   out.module = std::move(source.module);
+  bool verified = source.verified;
   ir::DiagnosticEngine diags;
   if (chosen) {
     options = std::move(*chosen);
@@ -123,8 +125,9 @@ Result<Lowered> lowerSource(Source source, const LowerRequest& request, const ir
     // and the search needs a verified module (an invalid one fails in the pipeline, as before).
     const std::vector<std::string>& names = manager->passNames();
     ir::DiagnosticEngine verifyDiags;
-    bool plans = std::find(names.begin(), names.end(), "plan") != names.end() &&
-                 ir::verify(*out.module, verifyDiags);
+    if (!verified && std::find(names.begin(), names.end(), "plan") != names.end())
+      verified = ir::verify(*out.module, verifyDiags);
+    bool plans = verified && std::find(names.begin(), names.end(), "plan") != names.end();
     if (plans) {
       Result<lower::PlanOptions> picked =
           choosePlanBinding(request.knobs, *out.module, device, *options, log);
@@ -138,8 +141,8 @@ Result<Lowered> lowerSource(Source source, const LowerRequest& request, const ir
     }
   }
   lower::PassContext context{
-      *out.module,         device, diags, *options, std::nullopt, request.forcedCbAddresses,
-      request.validatePlan};
+      *out.module,          device,  diags, *options, std::nullopt, request.forcedCbAddresses,
+      request.validatePlan, verified};
   lower::PipelineOptions pipeline;
   pipeline.printIrAfterAll = request.printIrAfterAll;
   pipeline.printIrAfter = request.printIrAfter;

@@ -27,6 +27,10 @@ struct PassContext {
   std::vector<std::pair<std::string, int64_t>> forcedCbAddresses;
   /// Whether `plan` runs the independent validators (`ttlplan run --no-validate` turns it off).
   bool validatePlan = true;
+  /// The module passed ir::verify and no pass has changed it since: the `verify` pass does not
+  /// verify it again. A caller that verified the module sets it; the pass manager clears it after
+  /// a pass that may have changed the module (Pass::changedModule).
+  bool verified = false;
 };
 
 /// A counter a pass reports under `--time-passes` ("copies lowered: 6").
@@ -44,6 +48,8 @@ public:
   virtual Status setOption(std::string_view name, std::string_view value);
   /// Runs on the whole module; false after reporting at least one error diagnostic.
   virtual bool run(PassContext& context) = 0;
+  /// Whether the last run may have changed the module (then it is no longer known to verify).
+  virtual bool changedModule() const { return true; }
   const std::vector<PassStatistic>& statistics() const { return statistics_; }
 
 protected:

@@ -122,6 +122,7 @@ bool PassManager::run(PassContext& context, const PipelineOptions& options) {
     auto start = std::chrono::steady_clock::now();
     ok = passes_[i]->run(context);
     if (ok && context.diagnostics.hasErrors()) ok = false;
+    if (passes_[i]->changedModule()) context.verified = false;
     double ms =
         std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
     timings.push_back({names_[i], ms, passes_[i].get()});

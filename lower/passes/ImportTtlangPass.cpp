@@ -11,8 +11,13 @@ namespace {
 class ImportTtlangPass : public Pass {
 public:
   bool run(PassContext& context) override {
+    converted_ = ir::isTtlangModule(context.module);
     return ir::importTtlang(context.module, context.diagnostics);
   }
+  bool changedModule() const override { return converted_; }
+
+private:
+  bool converted_ = true; ///< the last run converted a tt-lang module
 };
 
 } // namespace

@@ -1,4 +1,5 @@
-// verify: ir::verify as the first pass of a pipeline.
+// verify: ir::verify as the first pass of a pipeline (not again on a module the caller verified,
+// PassContext::verified).
 #include "ttlplan/ir/Verifier.h"
 #include "ttlplan/lower/passes/Passes.h"
 
@@ -9,8 +10,14 @@ namespace {
 class VerifyPass : public Pass {
 public:
   bool run(PassContext& context) override {
-    return ir::verify(context.module, context.diagnostics);
+    if (context.verified) {
+      statistic("already-verified", "modules the caller verified, not verified again") += 1;
+      return true;
+    }
+    context.verified = ir::verify(context.module, context.diagnostics);
+    return context.verified;
   }
+  bool changedModule() const override { return false; }
 };
 
 } // namespace

@@ -281,6 +281,28 @@ TEST(Driver, CompileTakesTheTunedPlanUnlessThePlannerOptionsDiffer) {
   EXPECT_EQ(other.text.find("plans-from-search"), std::string::npos) << other.text;
 }
 
+TEST(Driver, CompileVerifiesTheModuleOnce) {
+  // compile verifies the module before it chooses the binding; the pipeline's verify pass then
+  // does not verify it again (nothing changed it: import-ttlang had nothing to convert).
+  fs::path dir = scratch("verify-once");
+  CompileRequest request;
+  request.lower.input = example("eltwise_add.ttl");
+  request.lower.timePasses = true;
+  request.output = (dir / "out").string();
+  Collected compiled;
+  ASSERT_TRUE(compileFile(request, wormhole(), compiled.log()).ok());
+  EXPECT_NE(compiled.text.find(" 1 already-verified "), std::string::npos) << compiled.text;
+  // A pipeline without `plan` is not verified before it runs: its verify pass verifies, and a
+  // second verify after a pass that may change the module verifies again.
+  LowerRequest lower;
+  lower.input = example("eltwise_add.ttl");
+  lower.pipeline = "verify,insert-sync,verify";
+  lower.timePasses = true;
+  Collected lowered;
+  ASSERT_TRUE(lowerFile(lower, wormhole(), lowered.log()).ok());
+  EXPECT_EQ(lowered.text.find("already-verified"), std::string::npos) << lowered.text;
+}
+
 TEST(Driver, RerankOfAnotherKernelIsRefused) {
   fs::path dir = scratch("rerank");
   TuneRequest tune;
