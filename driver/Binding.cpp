@@ -205,12 +205,9 @@ Result<lower::PlanOptions> choosePlanBinding(const KnobRequest& flags, const ir:
                              100 * chosen.pick.predictedGain, 100 * chosen.pick.margin);
     pick->record = chosen.pick.record;
   }
-  search::PointParts parts = search::splitPoint(pick->record.point, fixed);
-  options.binding = parts.knobs;
   options.bindingSource = sourceText(fixed, pick->what);
-  options.kernelBlockCounts = search::kernelBlockCounts(module, parts.blockCounts);
-  if (pick->record.kernelPlans.plans && planner::kernel::samePlanner(options, searchPlan))
-    options.kernelPlans = *pick->record.kernelPlans.plans; // not planned again (a db record's is)
+  // The search's plans of the pick, when it kept them (a db record's is planned again).
+  options = pointPlanOptions(module, fixed, pick->record, searchPlan, std::move(options));
   log(fmt::format("{}: picked {} (predicted {:.1f} us)\n", pick->line, pointText(pick->record),
                   pick->record.predictedNs.value_or(0) / 1000.0));
   return options;

@@ -42,17 +42,23 @@ Result<ir::Device> loadDevice(const DeviceRequest& request) {
   return std::move(device).value();
 }
 
-Result<Source> parseVerified(const std::string& path, std::optional<size_t> chunk) {
+Result<Source> parseImported(const std::string& path, std::optional<size_t> chunk) {
   ir::DiagnosticEngine diags;
   Source out;
   out.sources = std::make_shared<ir::SourceManager>();
   out.module = ir::parseFile(path, diags, out.sources.get(), chunk);
   // A module in tt-lang's form is converted to ttlplan's first (docs/ttlang-interop.md).
-  if (out.module && ir::importTtlang(*out.module, diags) && ir::verify(*out.module, diags)) {
-    out.verified = true;
-    return out;
-  }
+  if (out.module && ir::importTtlang(*out.module, diags)) return out;
   return Error::located(diags, out.sources);
+}
+
+Result<Source> parseVerified(const std::string& path, std::optional<size_t> chunk) {
+  Result<Source> out = parseImported(path, chunk);
+  if (!out) return out;
+  ir::DiagnosticEngine diags;
+  if (!ir::verify(*out->module, diags)) return Error::located(diags, out->sources);
+  out->verified = true;
+  return out;
 }
 
 } // namespace ttlplan::driver

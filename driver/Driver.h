@@ -264,6 +264,10 @@ struct Reranked {
 /// errors, a broken device file an Input error.
 Result<ir::Device> loadDevice(const DeviceRequest& request);
 
+/// `path` parsed (only its `// -----` chunk `chunk`, when given) and tt-lang's form imported;
+/// not verified.
+Result<Source> parseImported(const std::string& path, std::optional<size_t> chunk = std::nullopt);
+
 /// `path` parsed and verified.
 Result<Source> parseVerified(const std::string& path, std::optional<size_t> chunk = std::nullopt);
 
@@ -353,6 +357,15 @@ Result<RunOutcome> runLowered(Lowered& lowered, Source asWritten, const RunReque
 Result<Tuned> tuneFile(const TuneRequest& request, const ir::Device& device, const Log& log,
                        const std::function<void(const search::Space&)>& beforeSearch = nullptr,
                        const std::function<void(const search::TuneProgress&)>& progress = nullptr);
+
+/// `options` to plan the point of `record` (a search over `module` with `fixed` bound): its knob
+/// values as the binding (as --bind gives them), its `?` block counts per kernel, and, when the
+/// record kept its kernels' plans and they were made under the same planner options
+/// (`searchedWith`, planner::kernel::samePlanner), those plans instead of planning again.
+lower::PlanOptions pointPlanOptions(const ir::Module& module, const ir::Binding& fixed,
+                                    const search::Record& record,
+                                    const planner::kernel::PlanOptions& searchedWith,
+                                    lower::PlanOptions options);
 
 /// The plan options of tune's pick (`tune --emit`, `--html`, `--verify-best`): its knob values as
 /// the binding (as --bind gives them), its `?` block counts per kernel, the deepest block count

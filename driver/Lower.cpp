@@ -1,8 +1,6 @@
 // planFile, costFile and lowerFile: the planner alone, with the cost model, and the whole
 // lowering pipeline.
 #include "ttlplan/driver/Driver.h"
-#include "ttlplan/ir/ImportTtlang.h"
-#include "ttlplan/ir/Parser.h"
 #include "ttlplan/ir/Rewrite.h"
 #include "ttlplan/ir/Verifier.h"
 #include "ttlplan/lower/PassManager.h"
@@ -91,13 +89,9 @@ Result<search::cost::CostReport> costFile(const PlanRequest& request, const ir::
 }
 
 Result<Lowered> lowerFile(const LowerRequest& request, const ir::Device& device, const Log& log) {
-  Source source;
-  source.sources = std::make_shared<ir::SourceManager>();
-  ir::DiagnosticEngine diags;
-  source.module = ir::parseFile(request.input, diags, source.sources.get(), request.inputChunk);
-  if (!source.module || !ir::importTtlang(*source.module, diags))
-    return Error::located(diags, source.sources);
-  return lowerSource(std::move(source), request, device, log);
+  Result<Source> source = parseImported(request.input, request.inputChunk);
+  if (!source) return source.error();
+  return lowerSource(std::move(*source), request, device, log);
 }
 
 Result<Lowered> lowerSource(Source source, const LowerRequest& request, const ir::Device& device,
@@ -124,11 +118,10 @@ Result<Lowered> lowerSource(Source source, const LowerRequest& request, const ir
     // The binding (unbound knobs tuned or read from --db) matters only to a pipeline that plans,
     // and the search needs a verified module (an invalid one fails in the pipeline, as before).
     const std::vector<std::string>& names = manager->passNames();
+    const bool hasPlanPass = std::find(names.begin(), names.end(), "plan") != names.end();
     ir::DiagnosticEngine verifyDiags;
-    if (!verified && std::find(names.begin(), names.end(), "plan") != names.end())
-      verified = ir::verify(*out.module, verifyDiags);
-    bool plans = verified && std::find(names.begin(), names.end(), "plan") != names.end();
-    if (plans) {
+    if (!verified && hasPlanPass) verified = ir::verify(*out.module, verifyDiags);
+    if (verified && hasPlanPass) {
       Result<lower::PlanOptions> picked =
           choosePlanBinding(request.knobs, *out.module, device, *options, log);
       if (!picked) return picked.error();

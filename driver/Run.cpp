@@ -4,8 +4,6 @@
 #include "emu_build_info.h"
 #include "ttlplan/codegen/EmuBuild.h"
 #include "ttlplan/driver/Driver.h"
-#include "ttlplan/ir/ImportTtlang.h"
-#include "ttlplan/ir/Parser.h"
 #include "ttlplan/ir/Verifier.h"
 #include "ttlplan/reference/Compare.h"
 #include "ttlplan/reference/Interpret.h"
@@ -113,7 +111,8 @@ struct Reference {
 Result<Reference> referenceKernel(const RunRequest& request, const Lowered& lowered,
                                   Source source) {
   ir::DiagnosticEngine diags;
-  if (!ir::verify(*source.module, diags)) return Error::located(diags, source.sources);
+  if (!source.verified && !ir::verify(*source.module, diags))
+    return Error::located(diags, source.sources);
   std::vector<ir::Operation*> kernels = source.module->topLevel("ttl.kernel");
   if (kernels.size() != 1 || !lowered.plan || lowered.plan->kernels.size() != 1)
     return Error::input(fmt::format("run takes a file with exactly one ttl.kernel (and a pipeline "
@@ -329,15 +328,10 @@ Result<RunOutcome> runOnEmulator(const RunRequest& request, const ir::Device& de
                                  const Log& log) {
   auto start = Clock::now();
   if (request.onStep) request.onStep("lowering");
-  Source source;
-  source.sources = std::make_shared<ir::SourceManager>();
-  ir::DiagnosticEngine diags;
-  source.module =
-      ir::parseFile(request.lower.input, diags, source.sources.get(), request.lower.inputChunk);
-  if (!source.module || !ir::importTtlang(*source.module, diags))
-    return Error::located(diags, source.sources);
-  Source asWritten = copySource(source);
-  Result<Lowered> lowered = lowerSource(std::move(source), request.lower, device, log);
+  Result<Source> source = parseImported(request.lower.input, request.lower.inputChunk);
+  if (!source) return source.error();
+  Source asWritten = copySource(*source);
+  Result<Lowered> lowered = lowerSource(std::move(*source), request.lower, device, log);
   if (!lowered) return lowered.error();
   return runLowered(*lowered, std::move(asWritten), request, device, secondsSince(start));
 }

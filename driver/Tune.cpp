@@ -122,17 +122,24 @@ Result<Tuned> tuneFile(const TuneRequest& request, const ir::Device& device, con
   return out;
 }
 
-Result<lower::PlanOptions> pickPlanOptions(const Tuned& tuned, int maxBlockCount) {
-  if (!tuned.pick) return Error::input("no point fits, so there is no pick to plan");
-  const search::Record& record = tuned.pick->record;
-  search::PointParts parts = search::splitPoint(record.point, tuned.fixed);
-  lower::PlanOptions options;
-  options.maxBlockCount = maxBlockCount;
+lower::PlanOptions pointPlanOptions(const ir::Module& module, const ir::Binding& fixed,
+                                    const search::Record& record,
+                                    const planner::kernel::PlanOptions& searchedWith,
+                                    lower::PlanOptions options) {
+  search::PointParts parts = search::splitPoint(record.point, fixed);
   options.binding = parts.knobs;
-  options.kernelBlockCounts = search::kernelBlockCounts(*tuned.source.module, parts.blockCounts);
-  if (record.kernelPlans.plans && planner::kernel::samePlanner(options, tuned.plannedWith))
+  options.kernelBlockCounts = search::kernelBlockCounts(module, parts.blockCounts);
+  if (record.kernelPlans.plans && planner::kernel::samePlanner(options, searchedWith))
     options.kernelPlans = *record.kernelPlans.plans;
   return options;
+}
+
+Result<lower::PlanOptions> pickPlanOptions(const Tuned& tuned, int maxBlockCount) {
+  if (!tuned.pick) return Error::input("no point fits, so there is no pick to plan");
+  lower::PlanOptions options;
+  options.maxBlockCount = maxBlockCount;
+  return pointPlanOptions(*tuned.source.module, tuned.fixed, tuned.pick->record, tuned.plannedWith,
+                          std::move(options));
 }
 
 } // namespace ttlplan::driver

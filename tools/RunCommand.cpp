@@ -73,12 +73,7 @@ int runRun(const RunFlags& flags, const DeviceFlags& deviceFlags) {
   if (!parseForcedAddresses(flags.forceCbAddress, request.lower.forcedCbAddresses))
     return kUsageError;
   std::optional<Progress> progress;
-  request.onStep = [&progress](const std::string& step) {
-    if (progress)
-      progress->step("run: " + step);
-    else
-      progress.emplace("run: " + step);
-  };
+  request.onStep = progressSteps(progress, "run");
   driver::Result<driver::RunOutcome> run = driver::runOnEmulator(request, *device, logToStderr);
   progress.reset();
   if (!run) return report(run.error());

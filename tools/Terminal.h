@@ -4,7 +4,9 @@
 #include <chrono>
 #include <condition_variable>
 #include <cstdio>
+#include <functional>
 #include <mutex>
+#include <optional>
 #include <string>
 #include <thread>
 
@@ -59,5 +61,17 @@ private:
   bool live_ = false; ///< a terminal, and not -q
   std::thread thread_;
 };
+
+/// A driver `onStep` callback (driver::RunRequest::onStep) that shows each step as
+/// "PREFIX: step" in `progress`: the first starts it, the others are its next steps.
+inline std::function<void(const std::string&)> progressSteps(std::optional<Progress>& progress,
+                                                             std::string prefix) {
+  return [&progress, prefix = std::move(prefix)](const std::string& step) {
+    if (progress)
+      progress->step(prefix + ": " + step);
+    else
+      progress.emplace(prefix + ": " + step);
+  };
+}
 
 } // namespace ttlplan::tools

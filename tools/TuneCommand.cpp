@@ -189,12 +189,7 @@ int emitBest(const TuneFlags& flags, const ir::Device& device, driver::Tuned& tu
   if (!flags.verifyBest) return kSuccess;
   RunFlags run;
   run.lower = pipeline;
-  run.onStep = [&progress](const std::string& step) {
-    if (progress)
-      progress->step("run: " + step);
-    else
-      progress.emplace("run: " + step);
-  };
+  run.onStep = progressSteps(progress, "run");
   driver::Result<driver::RunOutcome> outcome =
       driver::runLowered(*lowered, std::move(*asWritten), run, device, lowerSeconds);
   progress.reset();
