@@ -1,9 +1,9 @@
 #include "ttlplan/planner/dst/Solve.h"
 
+#include "ttlplan/planner/colouring/Colouring.h"
+
 #include <algorithm>
 #include <chrono>
-#include <functional>
-#include <queue>
 #include <tuple>
 
 namespace ttlplan::planner::dst {
@@ -43,51 +43,15 @@ std::vector<int64_t> definitions(const Chain& chain) {
   return def;
 }
 
-/// The most values live at one point (intervals are closed).
-int maxLive(const std::vector<LiveInterval>& intervals) {
-  std::vector<std::pair<int64_t, int>> events;
+/// The colouring module's half-open intervals of closed live intervals; not live (start < 0)
+/// becomes empty.
+std::vector<colouring::Interval> halfOpen(const std::vector<LiveInterval>& intervals) {
+  std::vector<colouring::Interval> result;
+  result.reserve(intervals.size());
   for (const LiveInterval& iv : intervals)
-    if (iv.start >= 0) {
-      events.emplace_back(iv.start, 1);
-      events.emplace_back(iv.end + 1, -1);
-    }
-  std::sort(events.begin(), events.end()); // ends (-1) before starts at the same point
-  int live = 0, best = 0;
-  for (const auto& [point, delta] : events) {
-    live += delta;
-    best = std::max(best, live);
-  }
-  return best;
-}
-
-/// Interval colouring by start point, smallest free slot first: uses exactly maxLive slots.
-std::vector<int> colour(const std::vector<LiveInterval>& intervals) {
-  std::vector<size_t> order;
-  for (size_t v = 0; v < intervals.size(); ++v)
-    if (intervals[v].start >= 0) order.push_back(v);
-  std::stable_sort(order.begin(), order.end(),
-                   [&](size_t a, size_t b) { return intervals[a].start < intervals[b].start; });
-  using Active = std::pair<int64_t, int>; // (end, slot)
-  std::priority_queue<Active, std::vector<Active>, std::greater<>> active;
-  std::priority_queue<int, std::vector<int>, std::greater<>> released;
-  std::vector<int> slots(intervals.size(), -1);
-  int next = 0;
-  for (size_t v : order) {
-    while (!active.empty() && active.top().first < intervals[v].start) {
-      released.push(active.top().second);
-      active.pop();
-    }
-    int slot;
-    if (!released.empty()) {
-      slot = released.top();
-      released.pop();
-    } else {
-      slot = next++;
-    }
-    slots[v] = slot;
-    active.emplace(intervals[v].end, slot);
-  }
-  return slots;
+    result.push_back(iv.start >= 0 ? colouring::Interval{iv.start, iv.end + 1}
+                                   : colouring::Interval{});
+  return result;
 }
 
 std::string opName(const Problem& problem, size_t op) {
@@ -183,7 +147,8 @@ static Result solveUnguarded(const Problem& problem) {
   const int64_t capacity = problem.capacityTiles;
   auto segmentNeed = [&](size_t a, size_t b) {
     ++result.stats.nodes;
-    return static_cast<int64_t>(maxLive(liveIntervals(problem, a, b)));
+    return static_cast<int64_t>(
+        colouring::busiestPoint(halfOpen(liveIntervals(problem, a, b))).members.size());
   };
 
   // Where does the unsplit chain at 1 x 1 first exceed the capacity?
@@ -244,7 +209,7 @@ static Result solveUnguarded(const Problem& problem) {
     segment.endOp = b;
     std::tie(segment.blockRows, segment.blockCols) = outputBlock(chain, chain.ops[a]);
     std::vector<LiveInterval> intervals = liveIntervals(problem, a, b);
-    segment.slots = colour(intervals);
+    segment.slots = colouring::colourIntervals(halfOpen(intervals));
     int slotsUsed = 0;
     for (int slot : segment.slots)
       slotsUsed = std::max(slotsUsed, slot + 1);

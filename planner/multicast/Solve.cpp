@@ -1,5 +1,7 @@
 #include "ttlplan/planner/multicast/Solve.h"
 
+#include "ttlplan/planner/colouring/Colouring.h"
+
 #include <algorithm>
 #include <chrono>
 #include <map>
@@ -343,107 +345,6 @@ std::string netName(const PipeNet& net) {
   return "pipe net '" + net.id + "'" + (net.location.empty() ? "" : " (" + net.location + ")");
 }
 
-/// Semaphore ids by DSATUR, then exact backtracking when DSATUR needs more than `limit`.
-struct Colouring {
-  std::vector<int> colour;
-  bool complete = true; ///< false: a limit stopped the exact search
-};
-
-class Colourer {
-public:
-  Colourer(const std::vector<std::vector<int>>& adj, int limit, Budget& budget)
-      : adj_(adj), limit_(limit), budget_(budget), colour_(adj.size(), -1) {}
-
-  /// DSATUR greedy: returns the number of colours it used.
-  int greedy() {
-    size_t n = adj_.size();
-    std::vector<int> colour(n, -1);
-    for (size_t step = 0; step < n; ++step) {
-      size_t pick = pickNext(colour);
-      colour[pick] = smallestFree(colour, pick, 0);
-    }
-    colour_ = colour;
-    int used = 0;
-    for (int c : colour_)
-      used = std::max(used, c + 1);
-    return used;
-  }
-  /// Exact: true when a colouring with ids < limit exists (then colour() holds it).
-  bool exact() {
-    std::vector<int> colour(adj_.size(), -1);
-    if (backtrack(colour, 0, 0)) {
-      colour_ = colour;
-      return true;
-    }
-    return false;
-  }
-  const std::vector<int>& colour() const { return colour_; }
-
-private:
-  size_t pickNext(const std::vector<int>& colour) const {
-    size_t pick = colour.size();
-    int bestSat = -1, bestDeg = -1;
-    for (size_t v = 0; v < colour.size(); ++v) {
-      if (colour[v] >= 0) continue;
-      std::vector<char> seen;
-      int sat = 0, deg = 0;
-      for (int u : adj_[v]) {
-        if (colour[size_t(u)] < 0) {
-          ++deg;
-          continue;
-        }
-        size_t c = size_t(colour[size_t(u)]);
-        if (seen.size() <= c) seen.resize(c + 1, 0);
-        if (!seen[c]) {
-          seen[c] = 1;
-          ++sat;
-        }
-      }
-      if (sat > bestSat || (sat == bestSat && deg > bestDeg)) {
-        pick = v;
-        bestSat = sat;
-        bestDeg = deg;
-      }
-    }
-    return pick;
-  }
-  int smallestFree(const std::vector<int>& colour, size_t v, int from) const {
-    std::vector<char> used;
-    for (int u : adj_[v]) {
-      int c = colour[size_t(u)];
-      if (c < 0) continue;
-      if (used.size() <= size_t(c)) used.resize(size_t(c) + 1, 0);
-      used[size_t(c)] = 1;
-    }
-    int c = from;
-    while (size_t(c) < used.size() && used[size_t(c)])
-      ++c;
-    return c;
-  }
-  bool backtrack(std::vector<int>& colour, size_t done, int maxUsed) {
-    if (done == colour.size()) return true;
-    if (!budget_.tick()) return false;
-    size_t v = pickNext(colour);
-    std::vector<char> used(size_t(limit_), 0);
-    for (int u : adj_[v])
-      if (colour[size_t(u)] >= 0 && colour[size_t(u)] < limit_) used[size_t(colour[size_t(u)])] = 1;
-    // Colours above maxUsed are interchangeable: try only the first new one.
-    for (int c = 0; c < limit_ && c <= maxUsed; ++c) {
-      if (used[size_t(c)]) continue;
-      colour[v] = c;
-      if (backtrack(colour, done + 1, std::max(maxUsed, c + 1))) return true;
-      if (budget_.stopped) break;
-    }
-    colour[v] = -1;
-    return false;
-  }
-
-  const std::vector<std::vector<int>>& adj_;
-  int limit_;
-  Budget& budget_;
-  std::vector<int> colour_;
-};
-
 bool lifetimesOverlap(const PipeNet& a, const PipeNet& b) {
   return a.lower < b.upper && b.lower < a.upper;
 }
@@ -636,18 +537,16 @@ static Result solveUnguarded(const Problem& problem, const Options& options) {
       if (footprint[i][c] && footprint[j][c]) return false;
     return true;
   };
-  std::vector<std::vector<int>> adj(2 * n);
+  std::vector<std::pair<size_t, size_t>> conflicts;
   for (size_t i = 0; i < n; ++i) {
-    adj[2 * i].push_back(int(2 * i + 1));
-    adj[2 * i + 1].push_back(int(2 * i));
+    conflicts.emplace_back(2 * i, 2 * i + 1);
     for (size_t j = i + 1; j < n; ++j)
       if (!share(i, j))
         for (size_t a = 0; a < 2; ++a)
-          for (size_t b = 0; b < 2; ++b) {
-            adj[2 * i + a].push_back(int(2 * j + b));
-            adj[2 * j + b].push_back(int(2 * i + a));
-          }
+          for (size_t b = 0; b < 2; ++b)
+            conflicts.emplace_back(2 * i + a, 2 * j + b);
   }
+  const colouring::Graph graph = colouring::fromEdges(2 * n, conflicts);
   // Lower bound: on one core at one time, every live net needs two ids of its own (without
   // sharing, every net of the program does).
   Infeasibility worst;
@@ -685,24 +584,32 @@ static Result solveUnguarded(const Problem& problem, const Options& options) {
     return finish(SolveStatus::Infeasible, msg);
   };
   if (worst.needed > problem.semaphoreLimit) return infeasible(worst);
-  Budget budget;
-  budget.limits = within(options.limits, deadline);
-  Colourer colourer(adj, problem.semaphoreLimit, budget);
-  if (colourer.greedy() > problem.semaphoreLimit && !colourer.exact()) {
-    result.stats.nodes += budget.nodes;
-    if (budget.stopped)
-      return finish(SolveStatus::NoSolution,
-                    "semaphores: the node/time limit stopped the id search before it fit");
+  // DSatur first; when it needs more ids than the limit, the exact search per component looks
+  // for any colouring within the limit.
+  std::vector<int> ids = colouring::dsatur(graph, std::vector<int>(2 * n, -1));
+  colouring::Budget budget{within(options.limits, deadline), Clock::now(), 0};
+  bool stopped = false, overLimit = false;
+  if (colouring::span(ids) > problem.semaphoreLimit)
+    for (const std::vector<size_t>& component : colouring::components(graph)) {
+      colouring::ComponentResult search = colouring::colourComponent(
+          graph, component, std::vector<int>(2 * n, -1), problem.semaphoreLimit, ids, budget);
+      stopped = stopped || !search.finished;
+      overLimit = overLimit || (search.finished && search.span > problem.semaphoreLimit);
+    }
+  result.stats.nodes += budget.nodes;
+  if (overLimit) {
     Infeasibility inf = worst;
     inf.nets.resize(n);
     std::iota(inf.nets.begin(), inf.nets.end(), 0);
     inf.needed = problem.semaphoreLimit + 1;
     return infeasible(inf);
   }
-  result.stats.nodes += budget.nodes;
+  if (stopped)
+    return finish(SolveStatus::NoSolution,
+                  "semaphores: the node/time limit stopped the id search before it fit");
   for (size_t i = 0; i < n; ++i) {
-    solution.nets[i].readySemaphore = colourer.colour()[2 * i];
-    solution.nets[i].validSemaphore = colourer.colour()[2 * i + 1];
+    solution.nets[i].readySemaphore = ids[2 * i];
+    solution.nets[i].validSemaphore = ids[2 * i + 1];
     solution.semaphoreIds = std::max({solution.semaphoreIds, solution.nets[i].readySemaphore + 1,
                                       solution.nets[i].validSemaphore + 1});
   }
