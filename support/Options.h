@@ -28,10 +28,12 @@ struct OptionRecord {
   double max = 0;                        ///< Integer, Real: largest accepted value
   std::vector<std::string_view> choices; ///< Choice: the accepted values
   std::string_view defaultValue;         ///< as text: "4", "exact", "true"
+  std::string_view shortName = {};       ///< "o" for the flag -o besides --output; empty for none
 
   /// What values are accepted: "[1, 64]", "exact | cbc | glpk", "true | false", "text".
   std::string range() const;
-  /// The --help text: the doc, then "(default D; range R)".
+  /// The --help text: the doc, then "(default D; range R)" (the doc alone for a switch that is off
+  /// by default).
   std::string help() const;
   /// `text` as a number when it is one in range (Integer: whole); the error says what is accepted.
   Expected<double> number(std::string_view text) const;

@@ -1,5 +1,6 @@
 // `ttlplan alloc`: L1 placement of the buffers in a CSV file (planner/l1/Solve.h).
 #include "tools/Command.h"
+#include "tools/CommandOptions.h"
 #include "tools/OptionFlags.h"
 #include "tools/Terminal.h"
 #include "ttlplan/planner/l1/Csv.h"
@@ -103,23 +104,11 @@ Runner addAllocCommand(CLI::App& app, SharedFlags&) {
   cmd->add_option("file", flags->input, "CSV file with a header row (docs/alloc.md)")
       ->required()
       ->check(CLI::ExistingFile);
-  cmd->add_option("--capacity", flags->capacity,
-                  "Bytes available; 0 (default) = unbounded, just minimise the peak")
-      ->check(CLI::Validator(
-          [](std::string& text) -> std::string {
-            // Digits only, and no clamping: CLI11 reads 99999999999999999999 as INT64_MAX.
-            bool digits = !text.empty() && text.find_first_not_of("0123456789") == text.npos;
-            if (digits &&
-                (text.size() < 19 || (text.size() == 19 && text <= "9223372036854775807")))
-              return "";
-            return fmt::format("expected a whole number of bytes in [0, 9223372036854775807], "
-                               "got '{}'",
-                               text);
-          },
-          "BYTES"));
+  const OptionTable& options = commandOptions("alloc");
+  addOption(*cmd, options.at("capacity"), flags->capacity);
   addPlannerFlags(*cmd, flags->solver, flags->timeLimitSeconds, nullptr, &flags->nodeLimit);
   addExactRuleFlags(*cmd, flags->exact);
-  cmd->add_option("-o,--output", flags->output, "Write the CSV here instead of stdout");
+  addOption(*cmd, options.at("output"), flags->output);
   return [flags] { return runAlloc(*flags); };
 }
 

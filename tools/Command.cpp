@@ -1,5 +1,8 @@
 #include "tools/Command.h"
 
+#include "tools/CommandOptions.h"
+#include "tools/OptionFlags.h"
+
 namespace ttlplan::tools {
 
 const std::vector<Command>& commandTable() {
@@ -14,10 +17,7 @@ const std::vector<Command>& commandTable() {
 }
 
 void addSplitInputFileFlag(CLI::App& command, SharedFlags& shared) {
-  command.add_flag("--split-input-file", shared.splitInputFile,
-                   "Treat each `// -----` chunk of the file as a file of its own (as mlir-opt "
-                   "does); their outputs are printed in order, separated by `// -----` "
-                   "(compile writes chunk N under DIR/N)");
+  addOption(command, commandOptions("every command").at("split-input-file"), shared.splitInputFile);
 }
 
 int runChunked(const SharedFlags& shared, const std::string& input, std::optional<size_t>& chunk,

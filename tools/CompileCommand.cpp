@@ -1,6 +1,8 @@
 // `ttlplan compile` (driver::compileFile, driver::listOutputs): the generated files, one line each.
 #include "tools/Command.h"
+#include "tools/CommandOptions.h"
 #include "tools/Knobs.h"
+#include "tools/OptionFlags.h"
 #include "tools/Pipeline.h"
 #include "tools/Terminal.h"
 
@@ -59,23 +61,13 @@ Runner addCompileCommand(CLI::App& app, SharedFlags& shared) {
   addPipelineFlags(*cmd, flags->lower);
   addDeviceFlags(*cmd, shared.device);
   addKnobFlags(*cmd, flags->lower.knobs, shared.device);
-  cmd->add_option("-o,--output", flags->output, "Output directory (created if missing)")
-      ->required();
-  cmd->add_flag("--timings", flags->timings,
-                "Keep the solvers' wall-clock times in plan.json and report.txt (without it, "
-                "compiling the same input twice gives byte-identical files)");
-  cmd->add_flag("--emulator", flags->emulator,
-                "Also write what building the output against the CPU emulator needs: "
-                "DIR/ttlplan_emu_registry.cpp and DIR/device.json (docs/emulator.md)");
-  cmd->add_flag("--list-outputs", flags->listOutputs,
-                "Print the paths compile would write, one per line, and write nothing; parses "
-                "and verifies only, so it is quick (for build systems at configure time)");
-  cmd->add_option("--depfile", flags->depfile,
-                  "Write the files the output depends on (the TTL file, --device-file, --db) as "
-                  "a Makefile rule for the --stamp file (else DIR/plan.json)");
-  cmd->add_option("--stamp", flags->stamp,
-                  "Touch this file after a successful compile: an output that is newer than the "
-                  "inputs even when no generated file changed (build systems)");
+  const OptionTable& options = commandOptions("compile");
+  addOption(*cmd, options.at("output"), flags->output)->required();
+  addOption(*cmd, options.at("timings"), flags->timings);
+  addOption(*cmd, options.at("emulator"), flags->emulator);
+  addOption(*cmd, options.at("list-outputs"), flags->listOutputs);
+  addOption(*cmd, options.at("depfile"), flags->depfile);
+  addOption(*cmd, options.at("stamp"), flags->stamp);
   addSplitInputFileFlag(*cmd, shared);
   return [flags, &shared] {
     const std::string dir = flags->output;

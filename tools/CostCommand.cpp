@@ -1,6 +1,7 @@
 // `ttlplan cost`: plan every kernel of a TTL file and predict its device time with the cost model
 // (search/cost/Report.h); a table on stdout, or JSON with --json.
 #include "tools/Command.h"
+#include "tools/CommandOptions.h"
 #include "tools/HtmlReport.h"
 #include "tools/Knobs.h"
 #include "tools/OptionFlags.h"
@@ -52,11 +53,9 @@ Runner addCostCommand(CLI::App& app, SharedFlags& shared) {
   addKnobFlags(*cmd, flags->knobs, shared.device);
   addPlannerFlags(*cmd, flags->solver, flags->timeLimitSeconds, &flags->maxBlockCount);
   addExactRuleFlags(*cmd, flags->exact);
-  cmd->add_option("--json", flags->jsonOutput,
-                  "Write the report as JSON to this file ('-': stdout, instead of the table)");
-  cmd->add_option("--html", flags->htmlOutput,
-                  "Also write one self-contained HTML page: the plan's pictures and the cost "
-                  "breakdown (docs/reports.md)");
+  const OptionTable& options = commandOptions("cost");
+  addOption(*cmd, options.at("json"), flags->jsonOutput);
+  addOption(*cmd, options.at("html"), flags->htmlOutput);
 
   addDeviceFlags(*cmd, shared.device);
   addSplitInputFileFlag(*cmd, shared);

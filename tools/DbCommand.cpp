@@ -2,8 +2,12 @@
 // file, `best` prints its best usable record like `tune --json`, `merge` joins search shards, and
 // `rerank` re-costs records written under an older planner or cost model.
 #include "tools/Command.h"
+#include "tools/CommandOptions.h"
 #include "tools/Knobs.h"
+#include "tools/OptionFlags.h"
+#include "ttlplan/driver/Options.h"
 #include "ttlplan/driver/RecordJson.h"
+#include "ttlplan/planner/Options.h"
 #include "ttlplan/planner/kernel/Plan.h"
 #include "ttlplan/search/Tuner.h"
 #include "ttlplan/search/TuningDb.h"
@@ -240,8 +244,7 @@ CLI::App* addSub(CLI::App& db, DbFlags& flags, const std::string& name,
 }
 
 void addJsonFlag(CLI::App& cmd, DbFlags& flags) {
-  cmd.add_option("--json", flags.jsonOutput,
-                 "Write the result as JSON to this file ('-': stdout, instead of the table)");
+  addOption(cmd, commandOptions("db show/best").at("json"), flags.jsonOutput);
 }
 
 void addShowAndBest(CLI::App& db, DbFlags& flags) {
@@ -264,12 +267,9 @@ void addMerge(CLI::App& db, DbFlags& flags) {
       "Merge tuning dbs of one kernel, bound and device (e.g. the --shard I/N runs of a search) "
       "into one: one record per point, the same whatever the order of the inputs");
   merge->add_option("files", flags.inputs, "Tuning dbs")->required();
-  merge
-      ->add_option("-o,--output", flags.output,
-                   "The merged db (may be one of the inputs with "
-                   "--overwrite)")
-      ->required();
-  merge->add_flag("--overwrite", flags.overwrite, "Replace -o when it exists");
+  const OptionTable& options = commandOptions("db merge");
+  addOption(*merge, options.at("output"), flags.output)->required();
+  addOption(*merge, options.at("overwrite"), flags.overwrite);
 }
 
 void addRerank(CLI::App& db, DbFlags& flags) {
@@ -281,19 +281,14 @@ void addRerank(CLI::App& db, DbFlags& flags) {
       "kept plans, are planned again); stale rejected records are dropped. Writes a db whose "
       "header has the current versions");
   rerank->add_option("file", flags.file, "Tuning db (JSON lines)")->required();
-  rerank->add_option("--kernel", flags.kernel, "The TTL file the records were tuned from")
-      ->required();
-  rerank->add_option("-o,--output", flags.output,
-                     "Write the new db here (default: replace FILE, through a temporary file)");
-  rerank->add_option("--device", flags.device.name,
-                     "Device the records were tuned for (default: the db's)");
-  rerank
-      ->add_option("--device-file", flags.device.file,
-                   "A device description JSON file (docs/devices.md); wins over --device")
+  const OptionTable& options = commandOptions("db rerank");
+  addOption(*rerank, options.at("kernel"), flags.kernel)->required();
+  addOption(*rerank, options.at("output"), flags.output);
+  addOption(*rerank, options.at("device"), flags.device.name);
+  addOption(*rerank, driver::targetOptions().at("device-file"), flags.device.file)
       ->check(CLI::ExistingFile);
-  rerank->add_option("--grid", flags.device.grid, "The --grid YxX the records were tuned with");
-  rerank->add_option("--node-limit", flags.nodeLimit,
-                     "Node budget per planner sub-problem, as given to `tune` (0 = none)");
+  addOption(*rerank, options.at("grid"), flags.device.grid);
+  addOption(*rerank, planner::plannerOptions().at("node-limit"), flags.nodeLimit);
 }
 
 int runDb(const DbFlags& flags) {

@@ -1,6 +1,8 @@
 // `ttlplan devices`: the built-in device descriptions (or one --device-file), as a table or JSON.
 #include "tools/Command.h"
+#include "tools/CommandOptions.h"
 #include "tools/Knobs.h"
+#include "tools/OptionFlags.h"
 #include "ttlplan/ir/Device.h"
 
 #include <iostream>
@@ -47,7 +49,7 @@ Runner addDevicesCommand(CLI::App& app, SharedFlags& shared) {
   auto json = std::make_shared<bool>(false);
   CLI::App* cmd = app.add_subcommand(
       "devices", "List the built-in device descriptions (or check --device-file)");
-  cmd->add_flag("--json", *json, "Print the full descriptions as JSON");
+  addOption(*cmd, commandOptions("devices").at("json"), *json);
   addDeviceFlags(*cmd, shared.device);
   return [json, &shared] { return runDevices(shared.device, *json); };
 }

@@ -11,7 +11,7 @@ void addKnobFlags(CLI::App& command, KnobFlags& knobs, DeviceFlags& device, Knob
   addOption(command, target.at("bind"), knobs.bind);
   if (use == KnobUse::Plan) {
     addOption(command, target.at("db"), knobs.db)->check(CLI::ExistingFile);
-    command.add_flag("--no-tune", knobs.noTune, std::string(target.at("no-tune").doc));
+    addOption(command, target.at("no-tune"), knobs.noTune);
   }
   const OptionRecord& config = target.at("config");
   addOption(command, config, knobs.config)

@@ -1,5 +1,6 @@
 // `ttlplan lower`: run the lowering pipeline and print the result (docs/lowering.md).
 #include "tools/Command.h"
+#include "tools/CommandOptions.h"
 #include "tools/Knobs.h"
 #include "tools/OptionFlags.h"
 #include "tools/Pipeline.h"
@@ -26,19 +27,15 @@ void addPipelineFlags(CLI::App& command, PipelineFlags& flags) {
   for (const lower::PassInfo& p : lower::registeredPasses())
     passes += fmt::format("\n  {:<22}{}", p.name, p.summary);
   command.add_option("file", flags.input, "TTL file")->required()->check(CLI::ExistingFile);
-  command.add_option("--pipeline", flags.pipeline,
-                     fmt::format("Passes to run, comma-separated, each optionally with "
-                                 "{{opt=value,...}} (default: {}). Passes:{}",
-                                 lower::kDefaultPipeline, passes));
-  command.add_flag("--print-ir-after-all", flags.printIrAfterAll,
-                   "Print the IR to stderr after every pass");
-  command.add_option("--print-ir-after", flags.printIrAfter,
-                     "Print the IR to stderr after the named pass (repeatable)");
-  command.add_flag("--generic", flags.generic,
-                   "Print IR (lower's output and every --print-ir-after dump) in generic MLIR "
-                   "form, which mlir-opt-16 --allow-unregistered-dialect reads");
-  command.add_flag("--time-passes", flags.timePasses,
-                   "Print each pass's wall time and statistics to stderr");
+  const OptionTable& options = commandOptions("pipeline");
+  // The pass list is the pass registry's: --help shows it after the record's text.
+  const OptionRecord& pipeline = options.at("pipeline");
+  addOption(command, pipeline, flags.pipeline)
+      ->description(fmt::format("{}. Passes:{}", pipeline.help(), passes));
+  addOption(command, options.at("print-ir-after-all"), flags.printIrAfterAll);
+  addOption(command, options.at("print-ir-after"), flags.printIrAfter);
+  addOption(command, options.at("generic"), flags.generic);
+  addOption(command, options.at("time-passes"), flags.timePasses);
   addPlannerFlags(command, flags.solver, flags.timeLimitSeconds, &flags.maxBlockCount);
   addExactRuleFlags(command, flags.exact);
 }
@@ -67,7 +64,7 @@ Runner addLowerCommand(CLI::App& app, SharedFlags& shared) {
   addPipelineFlags(*cmd, flags->pipeline);
   addDeviceFlags(*cmd, shared.device);
   addKnobFlags(*cmd, flags->pipeline.knobs, shared.device);
-  cmd->add_option("-o,--output", flags->output, "Write the IR here instead of stdout");
+  addOption(*cmd, commandOptions("lower").at("output"), flags->output);
   addSplitInputFileFlag(*cmd, shared);
   return [flags, &shared] {
     return runChunked(shared, flags->pipeline.input, flags->pipeline.inputChunk, {flags->output},

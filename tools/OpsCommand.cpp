@@ -1,5 +1,7 @@
 // `ttlplan ops`: the op registry as a table, or as docs/language.md's generated section.
 #include "tools/Command.h"
+#include "tools/CommandOptions.h"
+#include "tools/OptionFlags.h"
 #include "ttlplan/ir/DataType.h"
 #include "ttlplan/ir/OpRegistry.h"
 
@@ -76,9 +78,7 @@ Runner addOpsCommand(CLI::App& app, SharedFlags&) {
   auto markdown = std::make_shared<bool>(false);
   CLI::App* cmd = app.add_subcommand(
       "ops", "List the ops ttlplan knows, where they may appear, and what they do");
-  cmd->add_flag("--markdown", *markdown,
-                "Print the reference tables of docs/language.md (ops, attributes, data types) "
-                "instead");
+  addOption(*cmd, commandOptions("ops").at("markdown"), *markdown);
   return [markdown] { return runOps(*markdown); };
 }
 

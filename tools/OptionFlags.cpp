@@ -6,8 +6,10 @@ namespace ttlplan::tools {
 
 namespace {
 
+/// "--NAME", or "-S,--NAME" with a short name.
 std::string flagName(const OptionRecord& record) {
-  return "--" + std::string(record.name);
+  std::string name = "--" + std::string(record.name);
+  return record.shortName.empty() ? name : "-" + std::string(record.shortName) + "," + name;
 }
 
 template <typename T>
@@ -46,7 +48,15 @@ CLI::Option* addOption(CLI::App& command, const OptionRecord& record, std::strin
   return command.add_option(flagName(record), target, record.help());
 }
 
+CLI::Option* addOption(CLI::App& command, const OptionRecord& record,
+                       std::vector<std::string>& target) {
+  return command.add_option(flagName(record), target, record.help());
+}
+
 CLI::Option* addOption(CLI::App& command, const OptionRecord& record, bool& target) {
+  // A switch that is on by default needs --no-NAME to turn it off; one that is off does not.
+  if (record.defaultValue != "true")
+    return command.add_flag(flagName(record), target, record.help());
   return command.add_flag(flagName(record) + ",!--no-" + std::string(record.name), target,
                           record.help());
 }

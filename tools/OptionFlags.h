@@ -7,6 +7,7 @@
 #include <CLI/CLI.hpp>
 #include <cstdint>
 #include <string>
+#include <vector>
 
 namespace ttlplan::tools {
 
@@ -18,7 +19,10 @@ CLI::Option* addOption(CLI::App& command, const OptionRecord& record, double& ta
 /// --NAME for a Choice or Text record (the value is checked where it is used, whose error lists
 /// the accepted values).
 CLI::Option* addOption(CLI::App& command, const OptionRecord& record, std::string& target);
-/// --NAME and --no-NAME for a Flag record.
+/// --NAME for a Text record that may be given more than once.
+CLI::Option* addOption(CLI::App& command, const OptionRecord& record,
+                       std::vector<std::string>& target);
+/// --NAME for a Flag record, and --no-NAME when it is on by default.
 CLI::Option* addOption(CLI::App& command, const OptionRecord& record, bool& target);
 
 /// --solver, --time-limit, --max-block-count (and with `nodeLimit`, --node-limit) from the

@@ -1,6 +1,8 @@
 // `ttlplan options`: every option table (planner, tune, target, passes); docs/options.md is its
 // Markdown.
 #include "tools/Command.h"
+#include "tools/CommandOptions.h"
+#include "tools/OptionFlags.h"
 #include "ttlplan/driver/Options.h"
 #include "ttlplan/lower/PassManager.h"
 #include "ttlplan/planner/Options.h"
@@ -20,6 +22,8 @@ int runOptions(bool markdown) {
                                             &search::tuneOptions()};
   for (const OptionTable& t : passes)
     tables.push_back(&t);
+  for (const OptionTable* t : commandOptionTables())
+    tables.push_back(t);
   if (markdown) {
     std::cout << optionsMarkdown(tables);
     return kSuccess;
@@ -38,8 +42,10 @@ int runOptions(bool markdown) {
 Runner addOptionsCommand(CLI::App& app, SharedFlags&) {
   auto markdown = std::make_shared<bool>(false);
   CLI::App* cmd = app.add_subcommand(
-      "options", "List every option table (planner, tune, passes): name, default, range, doc");
-  cmd->add_flag("--markdown", *markdown, "As Markdown (docs/options.md is this output)");
+      "options",
+      "List every option table (target, planner, tune, passes, commands): name, default, "
+      "range, doc");
+  addOption(*cmd, commandOptions("options").at("markdown"), *markdown);
   return [markdown] { return runOptions(*markdown); };
 }
 

@@ -1,5 +1,6 @@
 // `ttlplan plan` (driver::planFile): the report, --json, the planned IR.
 #include "tools/Command.h"
+#include "tools/CommandOptions.h"
 #include "tools/HtmlReport.h"
 #include "tools/Knobs.h"
 #include "tools/OptionFlags.h"
@@ -69,15 +70,11 @@ Runner addPlanCommand(CLI::App& app, SharedFlags& shared) {
   addDeviceFlags(*cmd, shared.device);
   addPlannerFlags(*cmd, flags->solver, flags->timeLimitSeconds, &flags->maxBlockCount);
   addExactRuleFlags(*cmd, flags->exact);
-  cmd->add_option("--json", flags->jsonOutput,
-                  "Also write the report as JSON (schema_version 1) to this file ('-': "
-                  "standard output, and the report goes to standard error)");
-  cmd->add_option("--html", flags->htmlOutput,
-                  "Also write the report as one self-contained HTML page with pictures (L1 "
-                  "map, core grid, multicast, DST rounds, cost breakdown; docs/reports.md)");
+  const OptionTable& options = commandOptions("plan");
+  addOption(*cmd, options.at("json"), flags->jsonOutput);
+  addOption(*cmd, options.at("html"), flags->htmlOutput);
   addKnobFlags(*cmd, flags->knobs, shared.device);
-  cmd->add_option("-o,--output", flags->output,
-                  "Write the planned IR (ttl.bind_cb attributes, work ranges) to this file");
+  addOption(*cmd, options.at("output"), flags->output);
   addSplitInputFileFlag(*cmd, shared);
   return [flags, &shared] {
     return runChunked(shared, flags->input, flags->inputChunk,

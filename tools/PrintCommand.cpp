@@ -1,5 +1,7 @@
 // `ttlplan print`: parse a TTL file and print it back (custom or generic form).
 #include "tools/Command.h"
+#include "tools/CommandOptions.h"
+#include "tools/OptionFlags.h"
 #include "tools/Terminal.h"
 #include "ttlplan/ir/Parser.h"
 #include "ttlplan/ir/Printer.h"
@@ -42,11 +44,10 @@ Runner addPrintCommand(CLI::App& app, SharedFlags& shared) {
   cmd->add_option("file", flags->input, "TTL file (custom or generic form)")
       ->required()
       ->check(CLI::ExistingFile);
-  cmd->add_flag("--generic", flags->generic,
-                "Print generic MLIR form (accepted by mlir-opt-16 --allow-unregistered-dialect)");
-  cmd->add_flag("--no-aliases", flags->noAliases,
-                "Spell every type in full instead of using the file's !alias / #alias names");
-  cmd->add_option("-o,--output", flags->output, "Write to this file instead of stdout");
+  const OptionTable& options = commandOptions("print");
+  addOption(*cmd, options.at("generic"), flags->generic);
+  addOption(*cmd, options.at("no-aliases"), flags->noAliases);
+  addOption(*cmd, options.at("output"), flags->output);
   addSplitInputFileFlag(*cmd, shared);
   return [flags, &shared] {
     return runChunked(shared, flags->input, flags->inputChunk, {flags->output},

@@ -1,5 +1,6 @@
 // `ttlplan run` (driver::runOnEmulator): the emulator's report, the comparison table, PASS/FAIL.
 #include "tools/Command.h"
+#include "tools/CommandOptions.h"
 #include "tools/Knobs.h"
 #include "tools/OptionFlags.h"
 #include "tools/Pipeline.h"
@@ -93,33 +94,15 @@ Runner addRunCommand(CLI::App& app, SharedFlags& shared) {
   addPipelineFlags(*cmd, flags->lower);
   addDeviceFlags(*cmd, shared.device);
   addKnobFlags(*cmd, flags->lower.knobs, shared.device);
-  cmd->add_option("--seed", flags->seed, "Seed of the random inputs (default 1)");
-  cmd->add_option("--inputs", flags->inputsDir,
-                  "Read each argument from DIR/<name>.npy (float32, the argument's shape) "
-                  "instead of random data")
-      ->check(CLI::ExistingDirectory);
-  cmd->add_option("--dump", flags->dumpDir,
-                  "Write every argument after the run to DIR/<name>.npy (float32)");
-  cmd->add_option("--work-dir", flags->workDir,
-                  "Generate, build and run in DIR and keep it (default: a temporary directory, "
-                  "removed when the run ends, whatever its outcome)");
-  cmd->add_flag("--keep", flags->keep, "Keep the temporary work directory (its path is printed)");
-  // One record, so that --timeout gets the same number check as every table option (NaN too).
-  static const OptionRecord kTimeout{
-      "timeout",
-      "Seconds the emulated program, and then the reference interpreter, may each run before "
-      "they are stopped, 0 for no limit; the interpreter's report names what each thread was "
-      "executing",
-      OptionType::Real,
-      0,
-      1e6,
-      {},
-      "300"};
-  addOption(*cmd, kTimeout, flags->timeoutSeconds);
-  cmd->add_flag("--no-validate", flags->noValidate,
-                "Do not run the plan validators (to see what a bad plan does in the emulator)");
-  cmd->add_option("--force-cb-address", flags->forceCbAddress,
-                  "Testing: move CB NAME to L1 ADDRESS in the plan (NAME=ADDRESS; repeatable)");
+  const OptionTable& options = commandOptions("run");
+  addOption(*cmd, options.at("seed"), flags->seed);
+  addOption(*cmd, options.at("inputs"), flags->inputsDir)->check(CLI::ExistingDirectory);
+  addOption(*cmd, options.at("dump"), flags->dumpDir);
+  addOption(*cmd, options.at("work-dir"), flags->workDir);
+  addOption(*cmd, options.at("keep"), flags->keep);
+  addOption(*cmd, options.at("timeout"), flags->timeoutSeconds);
+  addOption(*cmd, options.at("no-validate"), flags->noValidate);
+  addOption(*cmd, options.at("force-cb-address"), flags->forceCbAddress);
   addSplitInputFileFlag(*cmd, shared);
   return [flags, &shared] {
     return runChunked(shared, flags->lower.input, flags->lower.inputChunk,

@@ -2,6 +2,7 @@
 // rejections by reason, the top K beside ttnn's default config and tt-mlir's rule, the pick, JSON,
 // records, --emit.
 #include "tools/Command.h"
+#include "tools/CommandOptions.h"
 #include "tools/HtmlReport.h"
 #include "tools/Knobs.h"
 #include "tools/OptionFlags.h"
@@ -287,22 +288,15 @@ Runner addTuneCommand(CLI::App& app, SharedFlags& shared) {
   addOption(*cmd, tune.at("threads"), flags->threads);
   addOption(*cmd, tune.at("seed"), flags->seed);
   addOption(*cmd, tune.at("db"), flags->db);
-  cmd->add_flag("--resume", flags->resume, std::string(tune.at("resume").doc));
+  addOption(*cmd, tune.at("resume"), flags->resume);
   addOption(*cmd, tune.at("shard"), flags->shard);
   addOption(*cmd, tune.at("top"), flags->top);
-  cmd->add_option("--json", flags->jsonOutput,
-                  "Write the result as JSON to this file ('-': stdout, instead of the table)");
-  cmd->add_option("--html", flags->htmlOutput,
-                  "Write one self-contained HTML page: every evaluated point (time against L1 "
-                  "bytes, the Pareto front, the pick, ttnn's default), the top K and the pick's "
-                  "plan with its pictures (docs/reports.md)");
-  cmd->add_option("--emit", flags->emitDir,
-                  "Compile the pick into DIR (like `compile`): the fastest point, or tt-mlir's "
-                  "rule's config for a matmul template when the fastest is predicted faster by "
-                  "less than the cost model's ranking uncertainty (docs/tuning.md, \"The pick\")");
-  cmd->add_flag("--verify-best", flags->verifyBest,
-                "Run the pick on the emulator against the reference (like `run`)");
-  cmd->add_flag("--quiet", flags->quiet, "No progress line");
+  const OptionTable& options = commandOptions("tune");
+  addOption(*cmd, options.at("json"), flags->jsonOutput);
+  addOption(*cmd, options.at("html"), flags->htmlOutput);
+  addOption(*cmd, options.at("emit"), flags->emitDir);
+  addOption(*cmd, options.at("verify-best"), flags->verifyBest);
+  addOption(*cmd, options.at("quiet"), flags->quiet);
   addOption(*cmd, planner::plannerOptions().at("max-block-count"), flags->maxBlockCount);
   addOption(*cmd, planner::plannerOptions().at("node-limit"), flags->nodeLimit);
 

@@ -1,7 +1,9 @@
 // `ttlplan verify`: check a TTL file and print its diagnostics (or, with --verify-diagnostics,
 // check them against the file's expected-error annotations).
 #include "tools/Command.h"
+#include "tools/CommandOptions.h"
 #include "tools/Knobs.h"
+#include "tools/OptionFlags.h"
 #include "tools/Terminal.h"
 #include "ttlplan/ir/ExpectedDiagnostics.h"
 #include "ttlplan/ir/ImportTtlang.h"
@@ -70,11 +72,8 @@ Runner addVerifyCommand(CLI::App& app, SharedFlags& shared) {
   CLI::App* cmd = app.add_subcommand(
       "verify", "Check placement, circular-buffer protocol, types and knobs; print diagnostics");
   cmd->add_option("file", flags->input, "TTL file")->required()->check(CLI::ExistingFile);
-  cmd->add_flag("--split-input-file", flags->splitInputFile,
-                "Treat each `// -----` separated chunk as its own module");
-  cmd->add_flag("--verify-diagnostics", flags->verifyDiagnostics,
-                "Test mode: succeed only if the diagnostics match the file's "
-                "`// expected-error@+N {{text}}` annotations one to one");
+  addOption(*cmd, commandOptions("every command").at("split-input-file"), flags->splitInputFile);
+  addOption(*cmd, commandOptions("verify").at("verify-diagnostics"), flags->verifyDiagnostics);
   addDeviceFlags(*cmd, shared.device);
   return [flags, &shared] { return runVerify(*flags, shared.device); };
 }

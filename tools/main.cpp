@@ -1,6 +1,8 @@
 // ttlplan: the command-line front end. Adds the command table's commands (tools/Command.h) to
 // the app, parses, and runs the command given; holds no logic.
 #include "tools/Command.h"
+#include "tools/CommandOptions.h"
+#include "tools/OptionFlags.h"
 #include "tools/Terminal.h"
 #include "ttlplan/support/Version.h"
 
@@ -22,9 +24,9 @@ int main(int argc, char** argv) {
   app.require_subcommand(1);
   app.set_version_flag("--version", std::string(ttlplan::kToolVersion));
   bool quiet = false, verbose = false;
-  app.add_flag("-q,--quiet", quiet,
-               "Errors and warnings only: no progress lines and no notes on standard error");
-  app.add_flag("-v,--verbose", verbose, "Also say how long each slow step took");
+  const ttlplan::OptionTable& common = commandOptions("every command");
+  addOption(app, common.at("quiet"), quiet);
+  addOption(app, common.at("verbose"), verbose);
   app.fallthrough(); // -q and -v may follow the command, as in `ttlplan run k.ttl -q`
 
   SharedFlags shared;

@@ -22,7 +22,7 @@ ttlplan_hostile_test(cb_huge_count 1 1 "cb_huge_count.ttl:8:3: error: L1: .*no s
 ttlplan_hostile_test(cb_one_huge_count 1 1 "block_count of %cba from 100000000 to 337 frees"
                      plan ${hostile_dir}/cb_one_huge_count.ttl)
 # Flags and CSVs: no silent clamping; a byte order mark (spreadsheets write one) is not a column.
-ttlplan_hostile_test(capacity_overflow 2 1 "expected a whole number of bytes .*got '99999999999999999999'"
+ttlplan_hostile_test(capacity_overflow 2 1 "expected an integer in .*got '99999999999999999999'"
                      alloc ${hostile_dir}/bom.csv --capacity 99999999999999999999)
 ttlplan_hostile_test(csv_byte_order_mark 0 1 "alloc: optimal; peak 110 B" alloc ${hostile_dir}/bom.csv)
 # An endless input ends in a refusal (a file ttlplan cannot read: usage, exit 2), not in
