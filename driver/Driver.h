@@ -10,6 +10,7 @@
 #include "ttlplan/ir/Operation.h"
 #include "ttlplan/ir/Params.h"
 #include "ttlplan/lower/KernelPlanner.h"
+#include "ttlplan/planner/l1/Solve.h"
 #include "ttlplan/search/Pick.h"
 #include "ttlplan/search/Tuner.h"
 #include "ttlplan/search/TuningDb.h"
@@ -46,6 +47,31 @@ struct KnobRequest {
   /// instead of a search (`tune --db` has its own meaning: the records it writes).
   std::string db;
   bool noTune = false; ///< --no-tune: an unbound knob is an error instead of tuned
+};
+
+/// `print`: a TTL file read and written back.
+struct PrintRequest {
+  std::string input;                ///< the TTL file
+  std::optional<size_t> inputChunk; ///< only this `// -----` chunk of it (--split-input-file)
+  bool generic = false;             ///< --generic: generic MLIR form
+  bool useAliases = true;           ///< false for --no-aliases: every type spelled in full
+};
+
+/// `verify`: a TTL file parsed, imported and verified, every chunk on its own.
+struct VerifyRequest {
+  std::string input;              ///< the TTL file
+  bool splitInputFile = false;    ///< --split-input-file: each `// -----` chunk a module
+  bool verifyDiagnostics = false; ///< --verify-diagnostics: against the expected-error comments
+};
+
+/// `alloc`: the L1 placement solvers on a CSV of buffers (docs/alloc.md).
+struct AllocRequest {
+  std::string input;    ///< the CSV file
+  int64_t capacity = 0; ///< --capacity; 0 = unbounded (minimise the peak)
+  std::string solver{planner::l1::toString(planner::kernel::kDefaultSolver)}; ///< --solver
+  double timeLimitSeconds = 0;    ///< --time-limit; 0 = none
+  int64_t nodeLimit = 0;          ///< --node-limit; 0 = none
+  planner::l1::ExactParams exact; ///< --no-RULE: the exact solver's pruning rules
 };
 
 /// `plan`: the planner alone.
@@ -149,6 +175,22 @@ struct RerankRequest {
 };
 
 // --- Outcomes ------------------------------------------------------------------------------------
+
+/// What `verify` found.
+struct Verified {
+  /// Every diagnostic of every chunk, in order (without --verify-diagnostics).
+  std::vector<ir::Diagnostic> diagnostics;
+  /// --verify-diagnostics: what did not match the expected-error comments ("" when all did).
+  std::string mismatches;
+  std::shared_ptr<ir::SourceManager> sources;
+  bool passed = false; ///< no error (with --verify-diagnostics: every expectation met)
+};
+
+/// What `alloc` placed: the CSV's problem (with the capacity) and the solver's result.
+struct Allocated {
+  planner::l1::Problem problem;
+  planner::l1::Result result;
+};
 
 /// A parsed and verified TTL file.
 struct Source {
@@ -263,6 +305,33 @@ struct Reranked {
 /// The device a request names, with its grid applied. Unknown names and bad grids are Usage
 /// errors, a broken device file an Input error.
 Result<ir::Device> loadDevice(const DeviceRequest& request);
+
+/// A tuning db read (`db show`, `db best`); its skipped lines are in DbFile::warnings. A missing
+/// file or one that is not a db is an Input error.
+Result<search::DbFile> readDb(const std::string& path);
+
+/// The warning for a db whose current section another planner or cost model wrote (its
+/// predictions are out of date until `db rerank`); empty when this ttlplan's wrote it.
+std::string staleDbWarning(const std::string& path, const search::DbHeader& header);
+
+/// `db merge`: the dbs of one kernel, bound and device merged into `output` (which must not
+/// exist unless `overwrite`).
+Result<search::DbFile> mergeDbs(const std::vector<std::string>& inputs, const std::string& output,
+                                bool overwrite);
+
+/// The devices `ttlplan devices` describes: the one --device-file names, else every built-in.
+Result<std::vector<ir::Device>> listDevices(const DeviceRequest& request);
+
+/// The file printed back in custom (or generic) form; parse errors are Input errors.
+Result<std::string> printFile(const PrintRequest& request);
+
+/// Every chunk parsed, imported and verified; a file that cannot be read is an Io error, what the
+/// chunks hold is in Verified (not an error).
+Result<Verified> verifyFile(const VerifyRequest& request);
+
+/// The CSV read and placed. A bad solver name is a Usage error, a bad CSV an Input error; the
+/// solver's own outcome (infeasible, no solution) is in Allocated::result.
+Result<Allocated> allocateFile(const AllocRequest& request);
 
 /// `path` parsed (only its `// -----` chunk `chunk`, when given) and tt-lang's form imported;
 /// not verified.

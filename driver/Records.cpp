@@ -1,6 +1,8 @@
 // rerankDb: the records of a tuning db costed again under this ttlplan (docs/tuning.md, "db
 // rerank"): from their stored plans when the planner is the same, else planned again.
 #include "ttlplan/driver/Driver.h"
+#include "ttlplan/planner/kernel/Plan.h"
+#include "ttlplan/search/cost/Model.h"
 
 #include <filesystem>
 #include <fmt/format.h>
@@ -126,6 +128,33 @@ Result<Reranked> rerankDb(const RerankRequest& request, const Log& log) {
     return Error::io(s.error().message);
   out.before = std::move(*file);
   return out;
+}
+
+Result<search::DbFile> readDb(const std::string& path) {
+  std::error_code ec;
+  if (!std::filesystem::exists(path, ec))
+    return Error::input(fmt::format("'{}' does not exist", path));
+  Expected<search::DbFile> file = search::read(path);
+  if (!file) return Error::input(file.error().message);
+  return std::move(*file);
+}
+
+std::string staleDbWarning(const std::string& path, const search::DbHeader& header) {
+  if (header.planner == planner::kernel::kPlannerVersion &&
+      header.costModel == search::cost::kModelVersion)
+    return "";
+  return fmt::format("'{}' was costed by {} / {}, this ttlplan is {} / {}; `ttlplan db rerank {} "
+                     "--kernel TTL` re-costs it",
+                     path, header.planner, header.costModel, planner::kernel::kPlannerVersion,
+                     search::cost::kModelVersion, path);
+}
+
+Result<search::DbFile> mergeDbs(const std::vector<std::string>& inputs, const std::string& output,
+                                bool overwrite) {
+  Expected<search::DbFile> merged = search::merge(
+      inputs, output, overwrite ? search::CreateMode::Overwrite : search::CreateMode::FailIfExists);
+  if (!merged) return Error::input(merged.error().message);
+  return std::move(*merged);
 }
 
 } // namespace ttlplan::driver

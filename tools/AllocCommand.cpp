@@ -19,37 +19,20 @@ using planner::l1::withThousands;
 namespace {
 
 struct AllocFlags {
-  std::string input;    ///< FILE.csv
-  std::string output;   ///< -o; stdout when empty
-  int64_t capacity = 0; ///< --capacity; 0 = unbounded (minimise the peak)
-  std::string solver{planner::l1::toString(planner::kernel::kDefaultSolver)}; ///< --solver
-  double timeLimitSeconds = 0;    ///< --time-limit; 0 = none
-  int64_t nodeLimit = 0;          ///< --node-limit; 0 = none
-  planner::l1::ExactParams exact; ///< --no-RULE: the exact solver's pruning rules
+  driver::AllocRequest request;
+  std::string output; ///< -o; stdout when empty
 };
 
 int runAlloc(const AllocFlags& flags) {
-  Expected<l1::L1Solver> solver = l1::parseL1Solver(flags.solver);
-  if (!solver) {
-    std::cerr << driver::errorLine(solver.error().message);
-    return kUsageError;
-  }
-  Expected<l1::CsvFile> csv = l1::readCsv(flags.input);
-  if (!csv) {
-    std::cerr << driver::errorLine(csv.error().message);
-    return kInvalidInput;
-  }
-  l1::Problem problem = std::move(csv->problem);
-  problem.capacity = flags.capacity;
-  SolveLimits limits;
-  limits.timeLimitSeconds = flags.timeLimitSeconds;
-  limits.nodeLimit = flags.nodeLimit;
-  l1::Result result;
-  {
-    Progress progress(
-        fmt::format("alloc: placing {} buffers with {}", problem.buffers.size(), flags.solver));
-    result = l1::solve(problem, *solver, limits, flags.exact);
-  }
+  const driver::AllocRequest& request = flags.request;
+  std::optional<Progress> progress(
+      std::in_place,
+      fmt::format("alloc: placing the buffers of {} with {}", request.input, request.solver));
+  driver::Result<driver::Allocated> allocated = driver::allocateFile(request);
+  progress.reset();
+  if (!allocated) return report(allocated.error());
+  const l1::Problem& problem = allocated->problem;
+  const l1::Result& result = allocated->result;
 
   // The report: one line on stderr, so that stdout holds only the CSV.
   // With a capacity the solver answers "does it fit?"; calling that "optimal" next to a gap
@@ -101,13 +84,14 @@ Runner addAllocCommand(CLI::App& app, SharedFlags&) {
   CLI::App* cmd = app.add_subcommand(
       "alloc", "Place buffers in L1 (or any memory) from a CSV of id,lower,upper,size[,alignment]: "
                "print a report to stderr and the CSV with an offset column");
-  cmd->add_option("file", flags->input, "CSV file with a header row (docs/alloc.md)")
+  cmd->add_option("file", flags->request.input, "CSV file with a header row (docs/alloc.md)")
       ->required()
       ->check(CLI::ExistingFile);
   const OptionTable& options = commandOptions("alloc");
-  addOption(*cmd, options.at("capacity"), flags->capacity);
-  addPlannerFlags(*cmd, flags->solver, flags->timeLimitSeconds, nullptr, &flags->nodeLimit);
-  addExactRuleFlags(*cmd, flags->exact);
+  addOption(*cmd, options.at("capacity"), flags->request.capacity);
+  addPlannerFlags(*cmd, flags->request.solver, flags->request.timeLimitSeconds, nullptr,
+                  &flags->request.nodeLimit);
+  addExactRuleFlags(*cmd, flags->request.exact);
   addOption(*cmd, options.at("output"), flags->output);
   return [flags] { return runAlloc(*flags); };
 }

@@ -5,6 +5,7 @@
 #include "tools/CommandOptions.h"
 #include "tools/Knobs.h"
 #include "tools/OptionFlags.h"
+#include "ttlplan/driver/Documents.h"
 #include "ttlplan/driver/Options.h"
 #include "ttlplan/driver/RecordJson.h"
 #include "ttlplan/planner/Options.h"
@@ -21,9 +22,7 @@
 
 namespace ttlplan::tools {
 
-using driver::knobJson;
 using driver::pointText;
-using driver::recordJson;
 using driver::recordTableHeader;
 using driver::recordTableRow;
 
@@ -44,9 +43,6 @@ struct DbFlags {
 
 using nlohmann::ordered_json;
 
-/// How many records `db show` lists.
-constexpr size_t kShowTop = 10;
-
 void printWarnings(const std::vector<std::string>& warnings) {
   for (const std::string& w : warnings)
     std::cerr << "ttlplan: warning: " << w << "\n";
@@ -59,57 +55,18 @@ int fail(const std::string& message) {
 
 /// FILE read (its warnings printed); nullopt (error printed) when it is missing or not a db.
 std::optional<search::DbFile> loadDb(const std::string& path) {
-  std::error_code ec;
-  if (!std::filesystem::exists(path, ec)) {
-    fail(fmt::format("'{}' does not exist", path));
-    return std::nullopt;
-  }
-  Expected<search::DbFile> file = search::read(path);
+  driver::Result<search::DbFile> file = driver::readDb(path);
   if (!file) {
-    fail(file.error().message);
+    report(file.error());
     return std::nullopt;
   }
   printWarnings(file->warnings);
   return std::move(*file);
 }
 
-/// A warning when the file's current section was written by another planner or cost model than
-/// this ttlplan's (its predictions are then out of date until `db rerank`).
-void warnIfOld(const std::string& path, const search::DbHeader& h) {
-  if (h.planner == planner::kernel::kPlannerVersion && h.costModel == search::cost::kModelVersion)
-    return;
-  printWarnings({fmt::format("'{}' was costed by {} / {}, this ttlplan is {} / {}; `ttlplan db "
-                             "rerank {} --kernel TTL` re-costs it",
-                             path, h.planner, h.costModel, planner::kernel::kPlannerVersion,
-                             search::cost::kModelVersion, path)});
-}
-
-/// Records by status: current ok and rejected (by reason), and stale.
-struct Counts {
-  size_t records = 0;
-  size_t ok = 0;
-  size_t stale = 0;
-  std::map<std::string, size_t> rejected;
-};
-
-Counts countRecords(const std::vector<search::Record>& records) {
-  Counts c;
-  c.records = records.size();
-  for (const search::Record& r : records)
-    if (r.stale)
-      ++c.stale;
-    else if (r.ok())
-      ++c.ok;
-    else
-      ++c.rejected[r.reason];
-  return c;
-}
-
-size_t rejectedTotal(const Counts& c) {
-  size_t n = 0;
-  for (const auto& [reason, count] : c.rejected)
-    n += count;
-  return n;
+void warnIfOld(const std::string& path, const search::DbHeader& header) {
+  if (std::string warning = driver::staleDbWarning(path, header); !warning.empty())
+    printWarnings({warning});
 }
 
 std::string rankedTable(const std::vector<search::Record>& top) {
@@ -122,7 +79,7 @@ std::string rankedTable(const std::vector<search::Record>& top) {
 
 std::string showText(const std::string& path, const search::DbFile& file) {
   const search::DbHeader& h = file.header;
-  Counts c = countRecords(file.records);
+  driver::DbCounts c = driver::countRecords(file.records);
   std::string out = fmt::format("tuning db: {}\n", path);
   out += fmt::format("  kernel:   {} (kernel_hash {})\n", h.kernel, h.kernelHash);
   out += fmt::format("  device:   {} (device_hash {})\n", h.device, h.deviceHash);
@@ -130,25 +87,10 @@ std::string showText(const std::string& path, const search::DbFile& file) {
   out += fmt::format("  versions: planner {}, cost_model {}, calibration {} ({})\n", h.planner,
                      h.costModel, h.calibration, h.tool);
   out += fmt::format("records: {} ({} ok, {} rejected, {} stale)\n", c.records, c.ok,
-                     rejectedTotal(c), c.stale);
+                     c.rejectedTotal(), c.stale);
   for (const auto& [reason, count] : c.rejected)
     out += fmt::format("  rejected by {:<16} {}\n", reason, count);
-  return out + rankedTable(search::top(file.records, kShowTop));
-}
-
-ordered_json showJson(const std::string& path, const search::DbFile& file) {
-  Counts c = countRecords(file.records);
-  ordered_json j;
-  j["schema_version"] = 1;
-  j["file"] = path;
-  j["header"] = ordered_json::parse(search::toJsonLine(file.header));
-  j["counts"] = {
-      {"records", c.records}, {"ok", c.ok}, {"rejected", c.rejected}, {"stale", c.stale}};
-  j["warnings"] = file.warnings;
-  j["top"] = ordered_json::array();
-  for (const search::Record& r : search::top(file.records, kShowTop))
-    j["top"].push_back(recordJson(r, file.header.bound));
-  return j;
+  return out + rankedTable(search::top(file.records, driver::kDbShowTop));
 }
 
 /// The table on stdout, or the JSON on stdout ("-") or into a file beside the table.
@@ -163,7 +105,7 @@ int runShow(const DbFlags& flags) {
   std::optional<search::DbFile> file = loadDb(flags.file);
   if (!file) return kInvalidInput;
   warnIfOld(flags.file, file->header);
-  return emit(showText(flags.file, *file), showJson(flags.file, *file), flags.jsonOutput);
+  return emit(showText(flags.file, *file), driver::dbShowJson(flags.file, *file), flags.jsonOutput);
 }
 
 int runBest(const DbFlags& flags) {
@@ -172,26 +114,24 @@ int runBest(const DbFlags& flags) {
   warnIfOld(flags.file, file->header);
   const search::Record* best = search::best(file->records);
   if (!best) {
-    Counts c = countRecords(file->records);
+    driver::DbCounts c = driver::countRecords(file->records);
     return fail(fmt::format("'{}' has no usable record ({} records: {} rejected, {} stale{})",
-                            flags.file, c.records, rejectedTotal(c), c.stale,
+                            flags.file, c.records, c.rejectedTotal(), c.stale,
                             c.stale ? "; `ttlplan db rerank` re-costs stale ones" : ""));
   }
-  ordered_json j;
-  j["best"] = recordJson(*best, file->header.bound);
-  return emit(recordTableHeader() + recordTableRow("best", *best), j, flags.jsonOutput);
+  return emit(recordTableHeader() + recordTableRow("best", *best),
+              driver::dbBestJson(*best, file->header.bound), flags.jsonOutput);
 }
 
 int runMerge(const DbFlags& flags) {
-  Expected<search::DbFile> merged = search::merge(
-      flags.inputs, flags.output,
-      flags.overwrite ? search::CreateMode::Overwrite : search::CreateMode::FailIfExists);
-  if (!merged) return fail(merged.error().message);
+  driver::Result<search::DbFile> merged =
+      driver::mergeDbs(flags.inputs, flags.output, flags.overwrite);
+  if (!merged) return report(merged.error());
   printWarnings(merged->warnings);
-  Counts c = countRecords(merged->records);
+  driver::DbCounts c = driver::countRecords(merged->records);
   std::cout << fmt::format("merged {} files into {}: {} records, one per point ({} ok, {} "
                            "rejected, {} stale)\n",
-                           flags.inputs.size(), flags.output, c.records, c.ok, rejectedTotal(c),
+                           flags.inputs.size(), flags.output, c.records, c.ok, c.rejectedTotal(),
                            c.stale);
   return kSuccess;
 }

@@ -3,6 +3,7 @@
 #include "tools/CommandOptions.h"
 #include "tools/Knobs.h"
 #include "tools/OptionFlags.h"
+#include "ttlplan/driver/Documents.h"
 #include "ttlplan/ir/Device.h"
 
 #include <iostream>
@@ -14,32 +15,13 @@ namespace ttlplan::tools {
 namespace {
 
 int runDevices(const DeviceFlags& device, bool json) {
-  std::vector<ir::Device> devices;
-  if (!device.file.empty()) {
-    Expected<ir::Device> d = ir::loadDeviceFile(device.file);
-    if (!d) {
-      std::cerr << d.error().message << "\n";
-      return kInvalidInput;
-    }
-    devices.push_back(*d);
-  } else {
-    for (const std::string& name : ir::builtinDeviceNames()) {
-      Expected<ir::Device> d = ir::builtinDevice(name);
-      if (!d) { // only a broken build can get here: the embedded files are tested
-        std::cerr << driver::errorLine(d.error().message);
-        return kInvalidInput;
-      }
-      devices.push_back(*d);
-    }
-  }
+  driver::Result<std::vector<ir::Device>> devices = driver::listDevices(device);
+  if (!devices) return report(devices.error());
   if (!json) {
-    std::cout << ir::formatDeviceTable(devices);
+    std::cout << ir::formatDeviceTable(*devices);
     return kSuccess;
   }
-  nlohmann::json all = nlohmann::json::array();
-  for (const ir::Device& d : devices)
-    all.push_back(ir::toJson(d));
-  std::cout << all.dump(2) << "\n";
+  std::cout << driver::devicesJson(*devices).dump(2) << "\n";
   return kSuccess;
 }
 

@@ -1,6 +1,7 @@
 #include "tools/HtmlReport.h"
 
 #include "tools/Commands.h"
+#include "ttlplan/driver/Documents.h"
 #include "ttlplan/lower/PlanReport.h"
 #include "ttlplan/report/Html.h"
 
@@ -23,8 +24,7 @@ int writeHtmlReport(const std::string& path, const std::string& command,
                     const nlohmann::json& tune) {
   report::PageInput input;
   input.command = command;
-  input.plan = lower::toJson(cost.plan);
-  search::cost::addCostToPlanJson(input.plan, cost);
+  input.plan = driver::planJson(cost.plan, &cost);
   input.cost = search::cost::toJson(cost);
   input.tune = tune;
   return write(path, std::move(input), device);
@@ -34,7 +34,7 @@ int writeHtmlReport(const std::string& path, const std::string& command,
                     const lower::ModulePlan& plan, const ir::Device& device) {
   report::PageInput input;
   input.command = command;
-  input.plan = lower::toJson(plan);
+  input.plan = driver::planJson(plan, nullptr);
   return write(path, std::move(input), device);
 }
 

@@ -5,6 +5,7 @@
 #include "tools/Knobs.h"
 #include "tools/OptionFlags.h"
 #include "tools/Terminal.h"
+#include "ttlplan/driver/Documents.h"
 #include "ttlplan/ir/Printer.h"
 #include "ttlplan/lower/ApplyPlan.h"
 #include "ttlplan/lower/PlanReport.h"
@@ -43,8 +44,7 @@ int runPlan(const PlanFlags& flags, const DeviceFlags& deviceFlags) {
     logToStderr(fmt::format("warning: no predicted time: {}\n", planned->costError));
   (jsonToStdout ? std::cerr : std::cout) << lower::formatReport(plan, lower::Timings::Shown, notes);
   if (!flags.jsonOutput.empty()) {
-    nlohmann::json json = lower::toJson(plan);
-    if (planned->cost) search::cost::addCostToPlanJson(json, *planned->cost);
+    nlohmann::json json = driver::planJson(plan, planned->cost ? &*planned->cost : nullptr);
     if (int rc = writeOutput(jsonToStdout ? "" : flags.jsonOutput, json.dump(2) + "\n");
         rc != kSuccess)
       return rc;

@@ -7,6 +7,7 @@
 #include "tools/Knobs.h"
 #include "tools/OptionFlags.h"
 #include "tools/Terminal.h"
+#include "ttlplan/driver/Documents.h"
 #include "ttlplan/driver/RecordJson.h"
 #include "ttlplan/planner/Options.h"
 #include "ttlplan/report/Html.h"
@@ -24,9 +25,7 @@
 
 namespace ttlplan::tools {
 
-using driver::knobJson;
 using driver::pointText;
-using driver::recordJson;
 using driver::recordTableHeader;
 using driver::recordTableRow;
 
@@ -43,59 +42,6 @@ struct TuneFlags : driver::TuneRequest {
 using nlohmann::ordered_json;
 
 using Baseline = driver::TuneBaseline;
-
-ordered_json resultJson(const TuneFlags& flags, const ir::Device& device,
-                        const driver::Tuned& tuned) {
-  const search::TuneResult& result = tuned.result;
-  const ir::Binding& fixed = tuned.fixed;
-  const std::optional<Baseline>& baseline = tuned.baseline;
-  ordered_json j;
-  j["schema_version"] = 1;
-  j["device"] = device.name;
-  j["bound_knobs"] = ordered_json::object();
-  for (const auto& [name, value] : fixed)
-    j["bound_knobs"][name] = knobJson(value);
-  j["space"]["size"] = result.space.size();
-  for (const search::Dimension& d : result.space.dimensions())
-    j["space"]["dimensions"].push_back({{"name", d.name}, {"values", d.size()}});
-  j["strategy"] = flags.strategy;
-  j["seed"] = flags.seed;
-  j["budget_evals"] = flags.budgetEvals;
-  j["evaluated"] = result.evaluated;
-  j["reused"] = result.reused;
-  j["feasible"] = result.feasible;
-  j["rejected"] = result.rejected;
-  j["stop"] = result.stop;
-  j["best"] = result.top.empty() ? ordered_json() : recordJson(result.top.front(), fixed);
-  j["top"] = ordered_json::array();
-  for (const search::Record& r : result.top)
-    j["top"].push_back(recordJson(r, fixed));
-  if (baseline) {
-    j["baseline"] = recordJson(baseline->record, fixed);
-    j["baseline"]["name"] = "ttnn-default";
-    if (!result.top.empty() && result.top.front().predictedNs)
-      j["baseline"]["speedup"] = *baseline->record.predictedNs / *result.top.front().predictedNs;
-  }
-  if (tuned.rule && tuned.pick) {
-    j["rule"] = recordJson(tuned.rule->record, fixed);
-    j["rule"]["name"] = "tt-mlir-rule";
-    j["rule"]["speedup"] = tuned.pick->predictedGain + 1;
-  }
-  if (tuned.pick) {
-    j["pick"] = recordJson(tuned.pick->record, fixed);
-    j["pick"]["source"] = tuned.pick->keptBaseline ? "rule" : "best";
-    j["pick"]["predicted_gain"] = tuned.pick->predictedGain;
-    j["pick"]["margin"] = tuned.pick->margin;
-    j["pick"]["why"] = tuned.pick->why;
-  }
-  double perSecond = result.seconds > 0 ? double(result.evaluated) / result.seconds : 0;
-  // Wall-clock figures only under "timing" (determinism: strip them to compare runs).
-  j["evaluations_per_second"]["timing"] = perSecond;
-  j["timing"] = {{"seconds", result.seconds},
-                 {"cache_hits", result.cache.hits},
-                 {"cache_misses", result.cache.misses}};
-  return j;
-}
 
 std::string describeSpace(const search::Space& space) {
   std::string dims;
@@ -253,7 +199,7 @@ int runTune(const TuneFlags& flags, const DeviceFlags& deviceFlags) {
   driver::Result<driver::Tuned> tuned =
       driver::tuneFile(request, *device, logToStderr, printSpace, progressLine(quiet));
   if (!tuned) return report(tuned.error());
-  ordered_json resultObject = resultJson(flags, *device, *tuned);
+  ordered_json resultObject = driver::tuneJson(flags, *device, *tuned);
   if (!flags.htmlOutput.empty())
     if (int rc = writeTunePage(flags, *device, *tuned, resultObject); rc != kSuccess) return rc;
   std::string json = resultObject.dump(2) + "\n";

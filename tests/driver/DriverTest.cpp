@@ -327,5 +327,74 @@ TEST(Driver, RerankOfAnotherKernelIsRefused) {
   EXPECT_TRUE(fs::exists(request.output));
 }
 
+TEST(Driver, PrintFileReadsBackToTheSameText) {
+  PrintRequest request;
+  request.input = example("eltwise_add.ttl");
+  Result<std::string> printed = printFile(request);
+  ASSERT_TRUE(printed.ok()) << printed.error().text();
+  fs::path copy = scratch("print") / "printed.ttl";
+  std::ofstream(copy) << *printed;
+  PrintRequest reread = request;
+  reread.input = copy.string();
+  Result<std::string> again = printFile(reread);
+  ASSERT_TRUE(again.ok()) << again.error().text();
+  EXPECT_EQ(*again, *printed);
+  request.generic = true;
+  Result<std::string> generic = printFile(request);
+  ASSERT_TRUE(generic.ok());
+  EXPECT_NE(generic->find("\"ttl.kernel\"()"), std::string::npos) << *generic;
+}
+
+TEST(Driver, VerifyFileHoldsEveryChunksDiagnostics) {
+  const std::string file = kSource + "/tests/verify/cb_protocol.ttl";
+  std::ifstream in(file);
+  std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  size_t expected = 0;
+  for (size_t at = 0; (at = text.find("expected-error", at)) != std::string::npos; ++at)
+    ++expected;
+  ASSERT_GT(expected, 1u);
+
+  Result<Verified> matched = verifyFile({file, true, true});
+  ASSERT_TRUE(matched.ok());
+  EXPECT_TRUE(matched->passed) << matched->mismatches;
+  EXPECT_TRUE(matched->diagnostics.empty()); // --verify-diagnostics compares, it does not list
+
+  Result<Verified> listed = verifyFile({file, true, false});
+  ASSERT_TRUE(listed.ok());
+  EXPECT_FALSE(listed->passed);
+  size_t errors = 0;
+  for (const ir::Diagnostic& d : listed->diagnostics)
+    errors += d.severity == ir::Severity::Error;
+  EXPECT_EQ(errors, expected);
+
+  Result<Verified> missing = verifyFile({kSource + "/no/such.ttl"});
+  ASSERT_FALSE(missing.ok());
+  EXPECT_EQ(missing.error().kind, ErrorKind::Io);
+}
+
+TEST(Driver, AllocateFilePlacesACsvAndNamesBadRequests) {
+  // Live at step 1: a (60 B), b (50 B) and c (10 B), so no placement peaks below 120 B.
+  const std::string csv = kSource + "/tests/planner/alloc/small.csv";
+  AllocRequest request;
+  request.input = csv;
+  Result<Allocated> placed = allocateFile(request);
+  ASSERT_TRUE(placed.ok()) << placed.error().text();
+  EXPECT_EQ(placed->result.status, planner::SolveStatus::Optimal);
+  ASSERT_TRUE(placed->result.solution);
+  EXPECT_EQ(placed->result.solution->peak, 120);
+
+  AllocRequest tight = request;
+  tight.capacity = 100;
+  Result<Allocated> over = allocateFile(tight);
+  ASSERT_TRUE(over.ok());
+  EXPECT_EQ(over->result.status, planner::SolveStatus::Infeasible);
+
+  AllocRequest unknown = request;
+  unknown.solver = "simplex";
+  Result<Allocated> bad = allocateFile(unknown);
+  ASSERT_FALSE(bad.ok());
+  EXPECT_EQ(bad.error().kind, ErrorKind::Usage);
+}
+
 } // namespace
 } // namespace ttlplan::driver
