@@ -187,18 +187,58 @@ constexpr OpDef kOps[] = {
      kNone},
     {"ttl.tile_typecast", "tt-lang: a tile converted to the result's data type, into DST",
      F::IntoDst, P::TtLangThread, 2, 1, 0, kNone},
-    {"ttl.tile_fill", "tt-lang: a tile with every element `value`, into DST", F::IntoDst,
-     P::TtLangThread, 1, 1, 0, kNone},
-    {"ttl.tile_transpose", "tt-lang: a tile transposed, into DST", F::IntoDst, P::TtLangThread, 3,
-     1, 0, kNone},
-    {"ttl.tile_bcast", "tt-lang: a tile's column (1), row (2) or scalar (3) broadcast, into DST",
-     F::IntoDst, P::TtLangThread, 3, 1, 0, kNone},
-    {"ttl.tile_reduce", "tt-lang: a scaled tile reduction (0 sum, 1 max) along `reduce_dim`",
-     F::IntoDst, P::TtLangThread, 4, 1, 0, kNone},
+    {"ttl.tile_fill",
+     "tt-lang: a tile with every element `value`, into DST",
+     F::IntoDst,
+     P::TtLangThread,
+     1,
+     1,
+     0,
+     kNone,
+     {},
+     {.valueFirst = true}},
+    {"ttl.tile_transpose",
+     "tt-lang: a tile transposed, into DST",
+     F::IntoDst,
+     P::TtLangThread,
+     3,
+     1,
+     0,
+     kNone,
+     {},
+     {.parenTypes = true}},
+    {"ttl.tile_bcast",
+     "tt-lang: a tile's column (1), row (2) or scalar (3) broadcast, into DST",
+     F::IntoDst,
+     P::TtLangThread,
+     3,
+     1,
+     0,
+     kNone,
+     {},
+     {.attributes = {"bcast_type", ""}, .parenTypes = true}},
+    {"ttl.tile_reduce",
+     "tt-lang: a scaled tile reduction (0 sum, 1 max) along `reduce_dim`",
+     F::IntoDst,
+     P::TtLangThread,
+     4,
+     1,
+     0,
+     kNone,
+     {},
+     {.attributes = {"reduce_type", "reduce_dim"}, .parenTypes = true}},
     {"ttl.tile_matmul_block", "tt-lang: a block matmul, optionally accumulating, into DST",
      F::IntoDst, P::TtLangThread, -1, 1, 0, kNone},
-    {"ttl.copy_tile", "tt-lang: copy a CB's tile at the given indices into DST", F::IntoDst,
-     P::TtLangThread, -1, 2, 0, kNone},
+    {"ttl.copy_tile",
+     "tt-lang: copy a CB's tile at the given indices into DST",
+     F::IntoDst,
+     P::TtLangThread,
+     -1,
+     2,
+     0,
+     kNone,
+     {},
+     {.indexedFirst = true}},
     {"ttl.tile_store", "tt-lang: store a DST tile into a view at the given tile indices",
      F::TileStore, P::TtLangThread, -1, 0, 0, kNone},
     {"ttl.iter_index", "tt-lang: the compute body's index along `dim`", F::IterIndex,
@@ -261,21 +301,6 @@ constexpr AttrDef kAttrs[] = {
 bool isMathFidelity(std::string_view name) {
   return std::find(std::begin(kMathFidelities), std::end(kMathFidelities), name) !=
          std::end(kMathFidelities);
-}
-
-const IntoDstSyntax& intoDstSyntax(std::string_view op) {
-  // tenstorrent/tt-lang include/ttlang/Dialect/TTL/IR/TTLOps.td, each op's assemblyFormat.
-  static const IntoDstSyntax kSyntax[] = {
-      {"ttl.tile_fill", {}, true, false, false},
-      {"ttl.tile_transpose", {}, false, false, true},
-      {"ttl.tile_bcast", {"bcast_type", ""}, false, false, true},
-      {"ttl.tile_reduce", {"reduce_type", "reduce_dim"}, false, false, true},
-      {"ttl.copy_tile", {}, false, true, false},
-  };
-  static const IntoDstSyntax kPlain{"", {}, false, false, false};
-  for (const IntoDstSyntax& s : kSyntax)
-    if (s.op == op) return s;
-  return kPlain;
 }
 
 std::span<const AttrDef> registeredAttributes() {
@@ -365,69 +390,64 @@ std::string_view toString(Placement placement) {
   return "?";
 }
 
-std::string_view syntaxOf(AsmFormat format) {
-  switch (format) {
-  case AsmFormat::Generic:
-    return "\"name\"(...) ({...}) {...} : (...) -> (...)";
-  case AsmFormat::Module:
-    return "module [@name] [attributes {..}] { ... }";
-  case AsmFormat::Kernel:
-    return "@name(%a: T, ...) [attributes {..}] { ... }";
-  case AsmFormat::Func:
-    return "[private] @name(%a: T [{..}], ...) [-> T | -> (T [{..}], ...)] [attributes {..}] "
-           "[{ ... }]";
-  case AsmFormat::Param:
-    return "@name = [v0, v1, ...] or range(..) or divisors(..) [{problem}]";
-  case AsmFormat::Thread:
-    return "{ ... } [{..}]";
-  case AsmFormat::WorkLoop:
-    return "(%i, %j) { ... } [{..}]";
-  case AsmFormat::ResultType:
-    return "[{..}] : R";
-  case AsmFormat::Convert:
-    return "$0 [{..}] : T0 -> R";
-  case AsmFormat::SameType:
-    return "$0, $1, ... [{..}] : T";
-  case AsmFormat::ImpliedTypes:
-    return "$0, ... [{..}]";
-  case AsmFormat::Functional:
-    return "$0, $1 [{..}] : (T0, T1) -> R";
-  case AsmFormat::Slice:
-    return "$0[$1, $2] [{..}] : T0 -> R";
-  case AsmFormat::Matmul:
-    return "$0, $1 [{..}] : T0, T1 -> R";
-  case AsmFormat::CreatePipe:
-    return "src(x, y) dst(x, y) [to(x, y)] [{..}] : !ttl.pipe";
-  case AsmFormat::PipeRegion:
-    return "$0 { ... } [{..}]";
-  case AsmFormat::ParamValue:
-    return "@P [{..}] : R";
-  case AsmFormat::ScfFor:
-    return "%iv = $0 to $1 step $2 { ... } [{..}]";
-  case AsmFormat::ScfIf:
-    return "$0 { ... } [else { ... }] [{..}]";
-  case AsmFormat::ScfYield:
-    return "[$0, ... : T0, ...]";
-  case AsmFormat::ArithConstant:
-    return "[{..}] VALUE";
-  case AsmFormat::ArithCmpi:
-    return "PRED, $0, $1 [{..}] : T";
-  case AsmFormat::Reduce:
-    return "$0, $1 KIND : i32 [dims] [{..}] : (T0, T1) -> R";
-  case AsmFormat::BlockBroadcast:
-    return "$0 dims = [..], shape = [..] [{..}] : T0 -> R";
-  case AsmFormat::FillValue:
-    return "VALUE [{..}] : R";
-  case AsmFormat::Compute:
-    return "ins($0, .. : T0, ..) outs($k, .. : Tk, ..) [{..}] { ^bb0(..): ... } -> R";
-  case AsmFormat::IntoDst:
-    return "$0[, $1] into dst[$n] [{..}] : T0[, T1] -> R";
-  case AsmFormat::TileStore:
-    return "$0, $1[$2, ..] from dst[$n] [{..}] : T0, T1";
-  case AsmFormat::IterIndex:
-    return "DIM [{..}] : index";
-  }
-  return "?";
+namespace {
+// The attributes each custom form spells itself.
+constexpr std::string_view kSymName[] = {"sym_name"};
+constexpr std::string_view kFuncAttrs[] = {"sym_name", "sym_visibility", "function_type",
+                                           "arg_attrs", "res_attrs"};
+constexpr std::string_view kParamAttrs[] = {"sym_name", "values", "range", "divisors"};
+constexpr std::string_view kStaticCoords[] = {"static_coords"};
+constexpr std::string_view kParam[] = {"param"};
+constexpr std::string_view kValue[] = {"value"};
+constexpr std::string_view kPredicate[] = {"predicate"};
+constexpr std::string_view kReduceAttrs[] = {"reduce_type", "dims"};
+constexpr std::string_view kBroadcastAttrs[] = {"dims", "shape"};
+constexpr std::string_view kSegments[] = {"operandSegmentSizes"};
+constexpr std::string_view kDim[] = {"dim"};
+
+// In AsmFormat's order (formatDef indexes it; tests/ir/OpRecordsTest.cpp checks the order).
+constexpr AsmFormatDef kFormats[] = {
+    {F::Generic, "\"name\"(...) ({...}) {...} : (...) -> (...)", {}},
+    {F::Module, "module [@name] [attributes {..}] { ... }", kSymName},
+    {F::Kernel, "@name(%a: T, ...) [attributes {..}] { ... }", kSymName},
+    {F::Func,
+     "[private] @name(%a: T [{..}], ...) [-> T | -> (T [{..}], ...)] [attributes {..}] [{ ... }]",
+     kFuncAttrs},
+    {F::Param, "@name = [v0, v1, ...] or range(..) or divisors(..) [{problem}]", kParamAttrs},
+    {F::Thread, "{ ... } [{..}]", {}},
+    {F::WorkLoop, "(%i, %j) { ... } [{..}]", {}},
+    {F::ResultType, "[{..}] : R", {}},
+    {F::Convert, "$0 [{..}] : T0 -> R", {}},
+    {F::SameType, "$0, $1, ... [{..}] : T", {}},
+    {F::ImpliedTypes, "$0, ... [{..}]", {}},
+    {F::Functional, "$0, $1 [{..}] : (T0, T1) -> R", {}},
+    {F::Slice, "$0[$1, $2] [{..}] : T0 -> R", {}},
+    {F::Matmul, "$0, $1 [{..}] : T0, T1 -> R", {}},
+    {F::CreatePipe, "src(x, y) dst(x, y) [to(x, y)] [{..}] : !ttl.pipe", kStaticCoords},
+    {F::PipeRegion, "$0 { ... } [{..}]", {}},
+    {F::ParamValue, "@P [{..}] : R", kParam},
+    {F::ScfFor, "%iv = $0 to $1 step $2 { ... } [{..}]", {}},
+    {F::ScfIf, "$0 { ... } [else { ... }] [{..}]", {}},
+    {F::ScfYield, "[$0, ... : T0, ...]", {}},
+    {F::ArithConstant, "[{..}] VALUE", kValue},
+    {F::ArithCmpi, "PRED, $0, $1 [{..}] : T", kPredicate},
+    {F::Reduce, "$0, $1 KIND : i32 [dims] [{..}] : (T0, T1) -> R", kReduceAttrs},
+    {F::BlockBroadcast, "$0 dims = [..], shape = [..] [{..}] : T0 -> R", kBroadcastAttrs},
+    {F::FillValue, "VALUE [{..}] : R", kValue},
+    {F::Compute, "ins($0, .. : T0, ..) outs($k, .. : Tk, ..) [{..}] { ^bb0(..): ... } -> R",
+     kSegments},
+    {F::IntoDst, "$0[, $1] into dst[$n] [{..}] : T0[, T1] -> R", {}},
+    {F::TileStore, "$0, $1[$2, ..] from dst[$n] [{..}] : T0, T1", {}},
+    {F::IterIndex, "DIM [{..}] : index", kDim},
+};
+} // namespace
+
+const AsmFormatDef& formatDef(AsmFormat format) {
+  return kFormats[static_cast<size_t>(format)];
+}
+
+std::span<const AsmFormatDef> registeredFormats() {
+  return kFormats;
 }
 
 } // namespace ttlplan::ir

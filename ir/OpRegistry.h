@@ -16,8 +16,9 @@
 
 namespace ttlplan::ir {
 
-/// The shape of an op's custom syntax. Each names one parse/print routine (ir/Parser.cpp,
-/// ir/Printer.cpp); syntaxOf() spells each out with `$N` for operand N.
+/// The shape of an op's custom syntax. Each names one parse routine (ir/ParseCustomOps.cpp) and one
+/// print routine (ir/Printer.cpp); its AsmFormatDef record (formatDef) spells it out and names the
+/// attributes it writes in its own words.
 enum class AsmFormat {
   Generic,
   Module,
@@ -48,6 +49,28 @@ enum class AsmFormat {
   IntoDst,        ///< tt-lang's tile ops: `$0, $1 into dst[$2] : T0, T1 -> R`
   TileStore,      ///< tt-lang's `ttl.tile_store $0, $1[$2, ..] from dst[$k] : T0, T1`
   IterIndex,      ///< tt-lang's `ttl.iter_index DIM : index`
+};
+
+/// A custom syntax's record.
+struct AsmFormatDef {
+  AsmFormat format;
+  std::string_view syntax; ///< the form, `$N` for operand N (`ttlplan ops --markdown`)
+  /// Attributes the form spells itself (the printer leaves them out of its `{..}`).
+  std::span<const std::string_view> elided;
+};
+/// The record of `format`.
+const AsmFormatDef& formatDef(AsmFormat format);
+/// Every format's record, in AsmFormat's order.
+std::span<const AsmFormatDef> registeredFormats();
+
+/// What a tile op (AsmFormat::IntoDst, tt-lang's `$0, .. into dst[$n] : T0, .. -> R`) writes
+/// besides its operands (tenstorrent/tt-lang include/ttlang/Dialect/TTL/IR/TTLOps.td, each op's
+/// assemblyFormat).
+struct TileSyntax {
+  std::array<std::string_view, 2> attributes{}; ///< written between the operands and `into`
+  bool valueFirst = false;   ///< an f32 `value` before the operands (`ttl.tile_fill 1.0 into ...`)
+  bool indexedFirst = false; ///< the first operand is indexed: `%cb[%i] into ...` (ttl.copy_tile)
+  bool parenTypes = false;   ///< operand types in parentheses: `: (T0, T1) -> R`
 };
 
 /// Where an op may appear (checked by the verifier).
@@ -108,6 +131,7 @@ struct OpDef {
   int numRegions;           ///< exact count
   TypeKind impliedOperand;  ///< operand type for ImpliedTypes / PipeRegion formats
   ComputeDef compute = {};  ///< compute ops: kind, kernel API call, cost class
+  TileSyntax tile = {};     ///< AsmFormat::IntoDst: what its syntax writes besides operands
 };
 
 /// `ttl.create_pipe`'s `static_coords` holds this where the coordinate is an operand (MLIR's
@@ -130,17 +154,6 @@ struct AttrDef {
 inline constexpr std::string_view kMathFidelities[] = {"LoFi", "HiFi2", "HiFi3", "HiFi4"};
 bool isMathFidelity(std::string_view name);
 
-/// What an IntoDst op (tt-lang's tile ops) writes besides `$0, .. into dst[$n] : T0, .. -> R`.
-struct IntoDstSyntax {
-  std::string_view op;                        ///< "ttl.tile_bcast"
-  std::array<std::string_view, 2> attributes; ///< written between the operands and `into`
-  bool valueFirst;   ///< an f32 `value` before the operands (`ttl.tile_fill 1.0 into ...`)
-  bool indexedFirst; ///< the first operand is indexed: `%cb[%i] into ...` (`ttl.copy_tile`)
-  bool parenTypes;   ///< operand types in parentheses: `: (T0, T1) -> R`
-};
-/// The entry for `op`; a plain `$0, $1 into dst[$2] : T0, T1 -> R` when it has none.
-const IntoDstSyntax& intoDstSyntax(std::string_view op);
-
 /// Every registered attribute, in registry order.
 std::span<const AttrDef> registeredAttributes();
 /// The entry for `name` on `op`, or null.
@@ -158,7 +171,5 @@ std::string_view toString(ComputeKind kind);
 /// The device field of the per-tile cost that prices the class
 /// ("compute.sfpu_exp_cycles_per_tile", ...; "none").
 std::string_view toString(CostClass cost);
-/// The custom syntax of `format`, with `$N` for operand N (`ttlplan ops --markdown`).
-std::string_view syntaxOf(AsmFormat format);
 
 } // namespace ttlplan::ir

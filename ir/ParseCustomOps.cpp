@@ -228,11 +228,12 @@ bool Parser::parseDstIndex(const char* word, ValueRef& index) {
          expect(TokenKind::RSquare, "after the DST index");
 }
 
-bool Parser::parseIntoDst(OpState& state) {
+bool Parser::parseIntoDst(const OpDef& def, OpState& state) {
   // tt-lang's tile ops: `%r = ttl.tile_add %a, %b into dst[%i] : T, T -> T`, with the variations
-  // intoDstSyntax() lists (`ttl.tile_fill 1.0 into dst[%i] : T`, `ttl.copy_tile %cb[%j] into
-  // dst[%i] : C -> !ttl.dst, T`, `ttl.tile_bcast %a, %o 1 : i32 into dst[%i] : (T, T) -> T`).
-  const IntoDstSyntax& syntax = intoDstSyntax(state.name);
+  // the op record's TileSyntax gives (`ttl.tile_fill 1.0 into dst[%i] : T`, `ttl.copy_tile
+  // %cb[%j] into dst[%i] : C -> !ttl.dst, T`, `ttl.tile_bcast %a, %o 1 : i32 into dst[%i] : (T, T)
+  // -> T`).
+  const TileSyntax& syntax = def.tile;
   if (syntax.valueFirst && !parseF32Value(state)) return false;
   std::vector<ValueRef> refs, indices;
   if (!syntax.valueFirst && !parseValueRefList(refs)) return false;
@@ -591,7 +592,7 @@ bool Parser::parseCustomOp(const OpDef& def, OpState& state) {
   case AsmFormat::Compute:
     return parseCompute(state);
   case AsmFormat::IntoDst:
-    return parseIntoDst(state);
+    return parseIntoDst(def, state);
   case AsmFormat::TileStore:
     return parseTileStore(state);
   case AsmFormat::IterIndex: {

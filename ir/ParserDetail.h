@@ -299,7 +299,7 @@ private:
   bool parseTypedRefs(std::vector<ValueRef>& refs, OpState& state);
   bool parseCompute(OpState& state);
   bool parseDstIndex(const char* word, ValueRef& index);
-  bool parseIntoDst(OpState& state);
+  bool parseIntoDst(const OpDef& def, OpState& state);
   bool parseTileStore(OpState& state);
   bool parseI64List(std::vector<int64_t>& out);
   bool parseModuleOp(OpState& state);

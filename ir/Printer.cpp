@@ -10,6 +10,7 @@
 #include <fmt/format.h>
 #include <map>
 #include <set>
+#include <span>
 
 namespace ttlplan::ir {
 
@@ -147,7 +148,7 @@ bool canPrintCustom(const Operation& op) {
            op.region(0).numBlocks() == 1;
   }
   case AsmFormat::IntoDst: {
-    const IntoDstSyntax& syntax = intoDstSyntax(op.name());
+    const TileSyntax& syntax = def->tile;
     size_t inputs = syntax.valueFirst ? 0 : syntax.indexedFirst ? 1 : op.numOperands() - 1;
     if (op.numOperands() < 1 || op.operands().back()->type() != Type::index()) return false;
     if (syntax.valueFirst && !(op.attribute("value").is(AttrKind::Float) &&
@@ -174,39 +175,6 @@ bool canPrintCustom(const Operation& op) {
   }
   }
   return false;
-}
-
-/// Attributes that a custom format spells in its own syntax.
-std::vector<std::string_view> elidedAttributes(AsmFormat format) {
-  switch (format) {
-  case AsmFormat::Module:
-  case AsmFormat::Kernel:
-    return {"sym_name"};
-  case AsmFormat::Func:
-    return {"sym_name", "sym_visibility", "function_type", "arg_attrs", "res_attrs"};
-  case AsmFormat::Param:
-    return {"sym_name", "values", "range", "divisors"};
-  case AsmFormat::CreatePipe:
-    return {"static_coords"};
-  case AsmFormat::ParamValue:
-    return {"param"};
-  case AsmFormat::ArithConstant:
-    return {"value"};
-  case AsmFormat::ArithCmpi:
-    return {"predicate"};
-  case AsmFormat::Reduce:
-    return {"reduce_type", "dims"};
-  case AsmFormat::BlockBroadcast:
-    return {"dims", "shape"};
-  case AsmFormat::FillValue:
-    return {"value"};
-  case AsmFormat::Compute:
-    return {"operandSegmentSizes"};
-  case AsmFormat::IterIndex:
-    return {"dim"};
-  default:
-    return {};
-  }
 }
 
 Type functionTypeOf(const Operation& op);
@@ -267,7 +235,7 @@ private:
     }
     return s + "]";
   }
-  void attrDict(const Operation& op, const std::vector<std::string_view>& elided, bool keyword);
+  void attrDict(const Operation& op, std::span<const std::string_view> elided, bool keyword);
   std::string typeList(const std::vector<Value*>& values);
 
   // Names.
@@ -363,7 +331,7 @@ void Printer::printLocationAliases(const AliasTable& aliases) {
       out_ += fmt::format("#{} = {}\n", name, value.stringValue());
 }
 
-void Printer::attrDict(const Operation& op, const std::vector<std::string_view>& elided,
+void Printer::attrDict(const Operation& op, std::span<const std::string_view> elided,
                        bool keyword) {
   std::vector<NamedAttribute> shown;
   for (const NamedAttribute& a : op.attributes())
@@ -497,7 +465,7 @@ void Printer::printEntryAttrs(const Operation& op, const char* key, size_t i) {
 }
 
 void Printer::printIntoDst(Operation& op) {
-  const IntoDstSyntax& syntax = intoDstSyntax(op.name());
+  const TileSyntax& syntax = op.def()->tile;
   std::vector<std::string_view> elided = {"value"};
   if (syntax.valueFirst) {
     out_ += " " + floatLiteral(op.attribute("value").floatValue());
@@ -564,7 +532,7 @@ void Printer::printFunc(Operation& op) {
     printEntryAttrs(op, "res_attrs", i);
   }
   if (!results.empty() && !bare) out_ += ")";
-  attrDict(op, elidedAttributes(AsmFormat::Func), true);
+  attrDict(op, formatDef(AsmFormat::Func).elided, true);
   if (hasBody) {
     out_ += " ";
     printRegion(op.region(0), false, false);
@@ -574,7 +542,7 @@ void Printer::printFunc(Operation& op) {
 
 void Printer::printCustom(Operation& op) {
   const OpDef& def = *op.def();
-  std::vector<std::string_view> elided = elidedAttributes(def.format);
+  std::span<const std::string_view> elided = formatDef(def.format).elided;
   out_ += def.format == AsmFormat::Module ? "module" : op.name();
   // Block arguments of custom-form regions belong to the region's scope: open it here so that
   // the header (`(%i, %j)`, `%k = ...`) can name them, and let printRegion reuse it.

@@ -31,7 +31,7 @@ std::string opsMarkdown() {
   for (const ir::OpDef& def : ir::registeredOps())
     out += fmt::format("| `{}` | {} | {} | {} | {} | `{}` | {} |\n", def.name,
                        ir::toString(def.placement), def.numOperands, def.numResults, def.numRegions,
-                       ir::syntaxOf(def.format), def.summary);
+                       ir::formatDef(def.format).syntax, def.summary);
   out += "\n### Compute ops\n\n"
          "Each compute op's record: its kind (what the verifier, DST extraction and lower-compute "
          "treat it as), the TT-Metalium compute kernel API call lower-compute emits and the init "

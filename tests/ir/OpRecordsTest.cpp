@@ -9,6 +9,7 @@
 
 #include <algorithm>
 #include <gtest/gtest.h>
+#include <span>
 
 namespace ttlplan::ir {
 namespace {
@@ -74,6 +75,31 @@ TEST(OpRecords, TheEmulatorImplementsEveryComputeOpsApiCall) {
     EXPECT_NE(std::find(calls.begin(), calls.end(), call), calls.end())
         << "the emulator has no " << c.apiFn << " with init " << c.apiInit;
   }
+}
+
+TEST(OpRecords, EveryFormatHasItsRecordInEnumOrder) {
+  std::span<const AsmFormatDef> formats = registeredFormats();
+  ASSERT_EQ(formats.size(), static_cast<size_t>(AsmFormat::IterIndex) + 1);
+  for (size_t i = 0; i < formats.size(); ++i) {
+    EXPECT_EQ(static_cast<size_t>(formats[i].format), i) << "record " << i << " out of order";
+    EXPECT_FALSE(formats[i].syntax.empty()) << "record " << i << " has no syntax";
+    for (std::string_view name : formats[i].elided)
+      EXPECT_FALSE(name.empty()) << formats[i].syntax;
+  }
+}
+
+TEST(OpRecords, OnlyTileOpsCarryTileSyntax) {
+  int special = 0;
+  for (const OpDef& def : registeredOps()) {
+    const TileSyntax& t = def.tile;
+    bool any = t.valueFirst || t.indexedFirst || t.parenTypes || !t.attributes[0].empty();
+    if (def.format != AsmFormat::IntoDst) {
+      EXPECT_FALSE(any) << def.name << " is not a tile op";
+    }
+    special += any;
+  }
+  // tile_fill, tile_transpose, tile_bcast, tile_reduce and copy_tile (tt-lang's TTLOps.td).
+  EXPECT_EQ(special, 5);
 }
 
 } // namespace
