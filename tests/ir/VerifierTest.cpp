@@ -2,6 +2,7 @@
 // knob utilities fold expressions, and malformed input never crashes.
 #include "ttlplan/ir/Verifier.h"
 
+#include "tests/support/LoadModule.h"
 #include "ttlplan/ir/Params.h"
 #include "ttlplan/ir/Parser.h"
 #include "ttlplan/support/ReadFile.h"
@@ -27,48 +28,19 @@ std::string verifyText(const std::string& text, const std::string& name = "t.ttl
   return format(diags.diagnostics());
 }
 
-// A small valid kernel; tests replace the marked lines to break one thing at a time.
-const char* kBase = R"(!tile = !ttcore.tile<32x32, bf16>
-!blk = tensor<1x1x!tile>
-!cb = !ttl.cb<[1, 1], !tile, 2>
-!mat = tensor<64x64xbf16, #ttl.layout<dram, interleaved>>
-module {
-  ttl.kernel @k(%a: !mat, %c: !mat) attributes {grid = [1, 1], work = [2]} {
-    %cb = ttl.create_cb : !cb
-    %out = ttl.create_cb : !cb
-    ttl.datamovement_thread {
-      %c0 = arith.constant 0 : index
-      ttl.work_loop (%i) {
-        %v = ttl.cb_reserve %cb : !cb -> !blk
-        %s = ttl.tensor_slice %a[%i, %c0] : !mat -> !blk
-        %x = ttl.copy %s, %v : (!blk, !blk) -> !ttl.transfer_handle<read>
-        ttl.wait %x : !ttl.transfer_handle<read>
-        ttl.cb_push %cb : !cb
-      }
-    }
-    ttl.compute_thread {
-      ttl.work_loop (%i) {
-        %w = ttl.cb_wait %cb : !cb -> !blk
-        %o = ttl.cb_reserve %out : !cb -> !blk
-        %e = ttl.exp %w : !blk
-        ttl.store %e, %o : !blk
-        ttl.cb_push %out : !cb
-        ttl.cb_pop %cb : !cb
-      }
-    }
-    ttl.datamovement_thread {
-      %c0 = arith.constant 0 : index
-      ttl.work_loop (%i) {
-        %r = ttl.cb_wait %out : !cb -> !blk
-        %d = ttl.tensor_slice %c[%i, %c0] : !mat -> !blk
-        %y = ttl.copy %r, %d : (!blk, !blk) -> !ttl.transfer_handle<write>
-        ttl.wait %y : !ttl.transfer_handle<write>
-        ttl.cb_pop %out : !cb
-      }
-    }
-  }
+/// The text of tests/ir/kernels/`name`.
+std::string kernelText(const std::string& name) {
+  return ttlplan::testing::testKernelText("ir/kernels/" + name);
 }
-)";
+
+/// Parses and verifies tests/ir/kernels/`name` (named `name` in diagnostics); as verifyText.
+std::string verifyKernel(const std::string& name) {
+  return verifyText(kernelText(name), name);
+}
+
+// tests/ir/kernels/verifier_base.ttl is a small valid kernel; tests replace its lines to break
+// one thing at a time (their diagnostics name it, and its lines).
+const std::string kBaseName = "verifier_base.ttl";
 
 std::string replaced(std::string text, const std::string& from, const std::string& to) {
   size_t at = text.find(from);
@@ -91,81 +63,73 @@ TEST(Verifier, EveryExampleVerifiesCleanly) {
 }
 
 TEST(Verifier, BaseKernelIsValid) {
-  EXPECT_EQ(verifyText(kBase), "");
+  EXPECT_EQ(verifyKernel(kBaseName), "");
 }
 
 TEST(Verifier, ComputeOpInMoverNamesThePlaceAndTheThread) {
-  std::string text = replaced(kBase, "        ttl.wait %y : !ttl.transfer_handle<write>\n",
-                              "        ttl.wait %y : !ttl.transfer_handle<write>\n"
-                              "        %bad = ttl.exp %r : !blk\n");
-  EXPECT_EQ(verifyText(text),
-            "t.ttl:36:16: error: 'ttl.exp' must be in the compute thread; move it into the "
-            "kernel's ttl.compute_thread\n"
-            "t.ttl:29:5: note: it is inside this 'ttl.datamovement_thread'\n");
+  std::string text =
+      replaced(kernelText(kBaseName), "        ttl.wait %y : !ttl.transfer_handle<write>\n",
+               "        ttl.wait %y : !ttl.transfer_handle<write>\n"
+               "        %bad = ttl.exp %r : !blk\n");
+  EXPECT_EQ(
+      verifyText(text, kBaseName),
+      "verifier_base.ttl:37:16: error: 'ttl.exp' must be in the compute thread; move it into the "
+      "kernel's ttl.compute_thread\n"
+      "verifier_base.ttl:30:5: note: it is inside this 'ttl.datamovement_thread'\n");
 }
 
 TEST(Verifier, MissingPushInAWorkLoopIsReportedOnceAtTheLoop) {
-  std::string text = replaced(kBase, "        ttl.cb_push %out : !cb\n", "");
+  std::string text = replaced(kernelText(kBaseName), "        ttl.cb_push %out : !cb\n", "");
   // One diagnostic: the CB is not reported again at the end of the thread or across threads.
-  EXPECT_EQ(verifyText(text),
-            "t.ttl:20:7: error: loop body is not balanced: %out is reserved in each iteration but "
-            "not pushed; add ttl.cb_push %out inside the loop\n"
-            "t.ttl:22:14: note: the reserve is here\n");
+  EXPECT_EQ(verifyText(text, kBaseName),
+            "verifier_base.ttl:21:7: error: loop body is not balanced: %out is reserved in each "
+            "iteration but not pushed; add ttl.cb_push %out inside the loop\n"
+            "verifier_base.ttl:23:14: note: the reserve is here\n");
 }
 
 TEST(Verifier, MissingPushOutsideLoopsIsReportedAtTheReserve) {
-  std::string text = R"(!tile = !ttcore.tile<32x32, bf16>
-!cb = !ttl.cb<[1, 1], !tile, 2>
-module {
-  ttl.kernel @k() attributes {grid = [1, 1]} {
-    %cb = ttl.create_cb : !cb
-    ttl.compute_thread {
-      %v = ttl.cb_reserve %cb : !cb -> tensor<1x1x!tile>
-      %w = ttl.cb_wait %cb : !cb -> tensor<1x1x!tile>
-      ttl.cb_pop %cb : !cb
-    }
-  }
-}
-)";
-  EXPECT_EQ(verifyText(text), "t.ttl:7:12: error: %cb is reserved but never pushed in this "
-                              "thread; add ttl.cb_push %cb after filling the block\n");
+  EXPECT_EQ(verifyKernel("push_outside_loops.ttl"),
+            "push_outside_loops.ttl:8:12: error: %cb is reserved but never pushed in this "
+            "thread; add ttl.cb_push %cb after filling the block\n");
 }
 
 TEST(Verifier, PushPopCountsPerWorkItemMustAgree) {
-  std::string text = replaced(kBase, "        ttl.cb_pop %cb : !cb\n      }\n    }\n    ttl.data",
-                              "        ttl.cb_pop %cb : !cb\n"
-                              "        %w2 = ttl.cb_wait %cb : !cb -> !blk\n"
-                              "        ttl.cb_pop %cb : !cb\n      }\n    }\n    ttl.data");
-  EXPECT_EQ(verifyText(text),
-            "t.ttl:7:11: error: pushes and pops of %cb do not agree: the producer thread pushes 1 "
-            "per work item but the consumer thread pops 2 per work item\n"
-            "t.ttl:12:14: note: the producer thread uses it here\n"
-            "t.ttl:21:14: note: the consumer thread uses it here\n");
+  std::string text =
+      replaced(kernelText(kBaseName), "        ttl.cb_pop %cb : !cb\n      }\n    }\n    ttl.data",
+               "        ttl.cb_pop %cb : !cb\n"
+               "        %w2 = ttl.cb_wait %cb : !cb -> !blk\n"
+               "        ttl.cb_pop %cb : !cb\n      }\n    }\n    ttl.data");
+  EXPECT_EQ(verifyText(text, kBaseName),
+            "verifier_base.ttl:8:11: error: pushes and pops of %cb do not agree: the producer "
+            "thread pushes 1 per work item but the consumer thread pops 2 per work item\n"
+            "verifier_base.ttl:13:14: note: the producer thread uses it here\n"
+            "verifier_base.ttl:22:14: note: the consumer thread uses it here\n");
 }
 
 TEST(Verifier, StoreIntoWaitedView) {
-  std::string text = replaced(kBase, "ttl.store %e, %o : !blk", "ttl.store %e, %w : !blk");
-  std::string out = verifyText(text);
-  EXPECT_NE(out.find("t.ttl:24:9: error: ttl.store target %w must be a view from ttl.cb_reserve "
-                     "(a view from ttl.cb_wait is the consumer's input)"),
+  std::string text =
+      replaced(kernelText(kBaseName), "ttl.store %e, %o : !blk", "ttl.store %e, %w : !blk");
+  std::string out = verifyText(text, kBaseName);
+  EXPECT_NE(out.find("verifier_base.ttl:25:9: error: ttl.store target %w must be a view from "
+                     "ttl.cb_reserve (a view from ttl.cb_wait is the consumer's input)"),
             std::string::npos)
       << out;
 }
 
 TEST(Verifier, SliceOutOfBounds) {
-  std::string text =
-      replaced(kBase, "%s = ttl.tensor_slice %a[%i, %c0]", "%s = ttl.tensor_slice %a[%i, %c2]");
+  std::string text = replaced(kernelText(kBaseName), "%s = ttl.tensor_slice %a[%i, %c0]",
+                              "%s = ttl.tensor_slice %a[%i, %c2]");
   text = replaced(text, "      %c0 = arith.constant 0 : index\n",
                   "      %c0 = arith.constant 0 : index\n"
                   "      %c2 = arith.constant 2 : index\n");
-  EXPECT_EQ(verifyText(text),
-            "t.ttl:14:14: error: slice out of bounds in dim 1: tiles [2, 3) of a tensor 2 tiles "
-            "wide (indices are in tiles)\n");
+  EXPECT_EQ(verifyText(text, kBaseName),
+            "verifier_base.ttl:15:14: error: slice out of bounds in dim 1: tiles [2, 3) of a "
+            "tensor 2 tiles wide (indices are in tiles)\n");
 }
 
 TEST(Verifier, WorkLoopRankMustMatchWork) {
-  std::string text = replaced(kBase, "work = [2]", "work = [2, 2]");
-  std::string out = verifyText(text);
+  std::string text = replaced(kernelText(kBaseName), "work = [2]", "work = [2, 2]");
+  std::string out = verifyText(text, kBaseName);
   EXPECT_NE(out.find("error: ttl.work_loop has 1 induction variable(s) but the kernel's work has "
                      "2 dimension(s)"),
             std::string::npos)
@@ -173,41 +137,17 @@ TEST(Verifier, WorkLoopRankMustMatchWork) {
 }
 
 TEST(Verifier, UnsatisfiableRequirementNamesTheKnobs) {
-  std::string text = R"(module {
-  ttl.param @BM = [1, 2]
-  ttl.param @BK = [3, 5]
-  ttl.kernel @k() attributes {grid = [1, 1]} {
-    %bm = ttl.param_value @BM : index
-    %bk = ttl.param_value @BK : index
-    %c2 = arith.constant 2 : index
-    %r = arith.remui %bk, %c2 : index
-    %s = arith.addi %r, %bm : index
-    %c0 = arith.constant 0 : index
-    %ok = arith.cmpi eq, %s, %c0 : index
-    ttl.require %ok
-  }
-}
-)";
-  EXPECT_EQ(verifyText(text), "t.ttl:12:5: error: no binding of @BM, @BK satisfies this "
-                              "requirement\n"
-                              "t.ttl:2:3: note: @BM is declared here\n"
-                              "t.ttl:3:3: note: @BK is declared here\n");
+  EXPECT_EQ(verifyKernel("unsatisfiable_require.ttl"),
+            "unsatisfiable_require.ttl:13:5: error: no binding of @BM, @BK satisfies this "
+            "requirement\n"
+            "unsatisfiable_require.ttl:3:3: note: @BM is declared here\n"
+            "unsatisfiable_require.ttl:4:3: note: @BK is declared here\n");
 }
 
 TEST(Params, EvaluatesExpressionsUnderABinding) {
-  std::string text = R"(module {
-  ttl.param @BM = [1, 2, 4]
-  ttl.kernel @k() attributes {grid = [1, 1]} {
-    %bm = ttl.param_value @BM : index
-    %c8 = arith.constant 8 : index
-    %q = arith.divui %c8, %bm : index
-    %ok = arith.cmpi ugt, %q, %bm : index
-    ttl.require %ok
-  }
-}
-)";
+  std::string text = kernelText("param_require.ttl");
   DiagnosticEngine diags;
-  auto module = parseSource(text, "t.ttl", diags);
+  auto module = parseSource(text, "param_require.ttl", diags);
   ASSERT_TRUE(module);
   std::vector<Param> params = collectParams(*module);
   ASSERT_EQ(params.size(), 1u);
