@@ -10,7 +10,6 @@
 #include "ttlplan/lower/PlanReport.h"
 
 #include <filesystem>
-#include <fmt/format.h>
 #include <fstream>
 #include <gtest/gtest.h>
 #include <set>
@@ -176,19 +175,13 @@ TEST(KernelPlanner, TemplateBindingFirstLegalOrRequested) {
 // hour of checking; one at point 8^6 is found.
 TEST(KernelPlanner, FirstLegalBindingSearchIsBounded) {
   auto moduleWhereAIs = [](int a) {
-    std::string text = "module {\n";
-    for (char k = 'A'; k <= 'G'; ++k)
-      text += fmt::format("  ttl.param @{} = [1, 2, 3, 4, 5, 6, 7, 8]\n", k);
-    text += fmt::format(R"(  ttl.kernel @k(%a: tensor<32x32xbf16, #ttl.layout<dram, interleaved>>)
-      attributes {{grid = [1, 1]}} {{
-    %p = ttl.param_value @A : index
-    %want = arith.constant {} : index
-    %ok = arith.cmpi eq, %p, %want : index
-    ttl.require %ok
-  }}
-}}
-)",
-                        a);
+    // The file's %want (8) becomes `a`.
+    std::string text = testing::testKernelText("lower/kernels/knob_a_must_be.ttl");
+    const std::string line = "%want = arith.constant 8";
+    size_t at = text.find(line);
+    EXPECT_NE(at, std::string::npos);
+    if (at != std::string::npos)
+      text.replace(at, line.size(), "%want = arith.constant " + std::to_string(a));
     return parse(text);
   };
   static_assert(kMaxBindingsChecked < 7 * 262144 && kMaxBindingsChecked > 262144);
@@ -212,19 +205,7 @@ TEST(KernelPlanner, FirstLegalBindingSearchIsBounded) {
 // search now ends at the planner's time limit (or kMaxBindingsChecked points) with an error. Here
 // with computed domains: 10^12 bindings (a dependent one among them) whose only legal one is last.
 TEST(KernelPlanner, FirstLegalBindingSearchEndsAtTheTimeLimit) {
-  std::string text = R"(module {
-  ttl.param @A = range(1000000)
-  ttl.param @B = range(1000)
-  ttl.param @C = range(@B, @B + 1000)
-  ttl.kernel @k(%a: tensor<32x32xbf16, #ttl.layout<dram, interleaved>>) attributes {grid = [1, 1]} {
-    %p = ttl.param_value @A : index
-    %want = arith.constant 999999 : index
-    %ok = arith.cmpi eq, %p, %want : index
-    ttl.require %ok
-  }
-}
-)";
-  auto module = parse(text);
+  auto module = load(testing::testKernelPath("lower/kernels/last_binding_legal.ttl"));
   ASSERT_TRUE(module);
   PlanOptions options;
   options.limits.timeLimitSeconds = 0.05;
