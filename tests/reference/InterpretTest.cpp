@@ -259,46 +259,15 @@ TEST(ReferenceInterpret, PipeWithSemaphoreHandshake) {
     }
 }
 
-// One 1x2-tile block X in, Y = EXPR(X) out, on one core.
+// tests/reference/kernels/compute_one_block.ttl: one 1x2-tile block X in, Y = EXPR(X) out, on one
+// core; `expression` (ops computing %out from %in) takes the place of the file's line of %out.
 std::string computeKernel(const std::string& expression) {
-  return R"(
-!tile = !ttcore.tile<32x32, bf16>
-!blk = tensor<1x2x!tile>
-!one = tensor<1x1x!tile>
-!cb = !ttl.cb<[1, 2], !tile, 2>
-#dram = #ttl.layout<dram, interleaved>
-module {
-  ttl.kernel @compute(%x: tensor<32x64xbf16, #dram>, %y: tensor<32x64xbf16, #dram>) attributes {grid = [1, 1]} {
-    %cbx = ttl.create_cb : !cb
-    %cby = ttl.create_cb : !cb
-    ttl.datamovement_thread {
-      %c0 = arith.constant 0 : index
-      %v = ttl.cb_reserve %cbx : !cb -> !blk
-      %s = ttl.tensor_slice %x[%c0, %c0] : tensor<32x64xbf16, #dram> -> !blk
-      %r = ttl.copy %s, %v : (!blk, !blk) -> !ttl.transfer_handle<read>
-      ttl.wait %r : !ttl.transfer_handle<read>
-      ttl.cb_push %cbx : !cb
-    }
-    ttl.compute_thread {
-      %in = ttl.cb_wait %cbx : !cb -> !blk
-      %o = ttl.cb_reserve %cby : !cb -> !blk
-)" + expression +
-         R"(
-      ttl.store %out, %o : !blk
-      ttl.cb_push %cby : !cb
-      ttl.cb_pop %cbx : !cb
-    }
-    ttl.datamovement_thread {
-      %c0 = arith.constant 0 : index
-      %w = ttl.cb_wait %cby : !cb -> !blk
-      %s = ttl.tensor_slice %y[%c0, %c0] : tensor<32x64xbf16, #dram> -> !blk
-      %t = ttl.copy %w, %s : (!blk, !blk) -> !ttl.transfer_handle<write>
-      ttl.wait %t : !ttl.transfer_handle<write>
-      ttl.cb_pop %cby : !cb
-    }
-  }
-}
-)";
+  std::string text = testing::testKernelText("reference/kernels/compute_one_block.ttl");
+  const std::string line = "      %out = ttl.exp %in : !blk\n";
+  size_t at = text.find(line);
+  EXPECT_NE(at, std::string::npos);
+  if (at != std::string::npos) text.replace(at, line.size(), expression + "\n");
+  return text;
 }
 
 TEST(ReferenceInterpret, ComputeOpsFollowTheirDefinitions) {
@@ -375,62 +344,23 @@ TEST(ReferenceInterpret, ComputeOpsFollowTheirDefinitions) {
 }
 
 TEST(ReferenceInterpret, UnsupportedOpIsAnErrorWithItsLocation) {
-  auto module = parse(R"(
-!tile = !ttcore.tile<32x32, bf16>
-!blk = tensor<1x1x!tile>
-!cb = !ttl.cb<[1, 1], !tile, 1>
-module {
-  ttl.kernel @vendor() attributes {grid = [1, 1]} {
-    %cb = ttl.create_cb : !cb
-    ttl.datamovement_thread {
-      "vendor.scope"() ({
-        %v = ttl.cb_reserve %cb : !cb -> !blk
-        ttl.cb_push %cb : !cb
-      }) : () -> ()
-    }
-    ttl.compute_thread {
-      %w = ttl.cb_wait %cb : !cb -> !blk
-      ttl.cb_pop %cb : !cb
-    }
-  }
-}
-)");
+  auto module = parseKernel("unsupported_op.ttl");
   ASSERT_TRUE(module);
   Expected<Tensors> out = run(*module, {});
   ASSERT_FALSE(out);
-  EXPECT_EQ(out.error().message, "test.ttl:9:7: error: reference: vendor.scope is not supported");
+  EXPECT_EQ(out.error().message, kSource + "/tests/reference/kernels/unsupported_op.ttl:9:7: "
+                                           "error: reference: vendor.scope is not supported");
 }
 
 TEST(ReferenceInterpret, SliceOutsideItsTensorAtRunTime) {
   // The index comes from the core, so only running it finds that core (1, 0) reads past the end.
-  auto module = parse(R"(
-!tile = !ttcore.tile<32x32, bf16>
-!blk = tensor<1x1x!tile>
-!cb = !ttl.cb<[1, 1], !tile, 1>
-#dram = #ttl.layout<dram, interleaved>
-module {
-  ttl.kernel @past_end(%a: tensor<32x32xbf16, #dram>) attributes {grid = [1, 2]} {
-    %cb = ttl.create_cb : !cb
-    ttl.datamovement_thread {
-      %c0 = arith.constant 0 : index
-      %x = ttl.core_x : index
-      %v = ttl.cb_reserve %cb : !cb -> !blk
-      %s = ttl.tensor_slice %a[%c0, %x] : tensor<32x32xbf16, #dram> -> !blk
-      %r = ttl.copy %s, %v : (!blk, !blk) -> !ttl.transfer_handle<read>
-      ttl.wait %r : !ttl.transfer_handle<read>
-      ttl.cb_push %cb : !cb
-    }
-    ttl.compute_thread {
-      %w = ttl.cb_wait %cb : !cb -> !blk
-      ttl.cb_pop %cb : !cb
-    }
-  }
-}
-)");
+  auto module = parseKernel("slice_past_end.ttl");
   ASSERT_TRUE(module);
   Expected<Tensors> out = run(*module, {});
   ASSERT_FALSE(out);
-  EXPECT_NE(out.error().message.find("test.ttl:13:12: error: reference: slice [0, 1] (tiles) of "
+  EXPECT_NE(out.error().message.find(kSource +
+                                     "/tests/reference/kernels/slice_past_end.ttl:13:12: error: "
+                                     "reference: slice [0, 1] (tiles) of "
                                      "%a covers rows 0..31 and columns 32..63, outside its 32 x "
                                      "32 elements"),
             std::string::npos)
@@ -440,47 +370,7 @@ module {
 TEST(ReferenceInterpret, ClippedSlicesMoveOnlyTheTilesInsideTheTensor) {
   // A 96x96 tensor (3x3 tiles) copied through 2x2 blocks at [0, 0], [0, 2], [2, 0], [2, 2]: the
   // last three reach past the edge. C must equal A, and writing past C's edge must not fail.
-  auto module = parse(R"(
-!tile = !ttcore.tile<32x32, bf16>
-!blk = tensor<2x2x!tile>
-!cb = !ttl.cb<[2, 2], !tile, 2>
-!mat = tensor<96x96xbf16, #ttl.layout<dram, interleaved>>
-module {
-  ttl.kernel @copy(%a: !mat, %c: !mat) attributes {grid = [1, 1]} {
-    %cb = ttl.create_cb : !cb
-    ttl.datamovement_thread {
-      %c0 = arith.constant 0 : index
-      %c2 = arith.constant 2 : index
-      %c4 = arith.constant 4 : index
-      scf.for %i = %c0 to %c4 step %c2 {
-        scf.for %j = %c0 to %c4 step %c2 {
-          %v = ttl.cb_reserve %cb : !cb -> !blk
-          %s = ttl.tensor_slice %a[%i, %j] {clip = true} : !mat -> !blk
-          %x = ttl.copy %s, %v : (!blk, !blk) -> !ttl.transfer_handle<read>
-          ttl.wait %x : !ttl.transfer_handle<read>
-          ttl.cb_push %cb : !cb
-        }
-      }
-    }
-    ttl.compute_thread {
-    }
-    ttl.datamovement_thread {
-      %c0 = arith.constant 0 : index
-      %c2 = arith.constant 2 : index
-      %c4 = arith.constant 4 : index
-      scf.for %i = %c0 to %c4 step %c2 {
-        scf.for %j = %c0 to %c4 step %c2 {
-          %w = ttl.cb_wait %cb : !cb -> !blk
-          %s = ttl.tensor_slice %c[%i, %j] {clip = true} : !mat -> !blk
-          %x = ttl.copy %w, %s : (!blk, !blk) -> !ttl.transfer_handle<write>
-          ttl.wait %x : !ttl.transfer_handle<write>
-          ttl.cb_pop %cb : !cb
-        }
-      }
-    }
-  }
-}
-)");
+  auto module = parseKernel("clipped_copy.ttl");
   ASSERT_TRUE(module);
   Tensors in{{"a", random({96, 96}, 0)}, {"c", random({96, 96}, 1)}};
   Expected<Tensors> out = run(*module, in);
