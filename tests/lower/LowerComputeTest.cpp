@@ -4,6 +4,7 @@
 // are handed over on ttl.cb_push. Every tile it packs is an expression over the CB tiles it read
 // ("add(cba#0[1],cbb#0[1])"), compared with what the TTL program means, computed here
 // independently of the pass.
+#include "tests/support/LoadModule.h"
 #include "ttlplan/ir/Ops.h"
 #include "ttlplan/ir/Parser.h"
 #include "ttlplan/ir/Printer.h"
@@ -301,64 +302,18 @@ private:
 
 // --- Kernels -------------------------------------------------------------------------------------
 
-/// A one-core kernel: the reader fills each input CB once from its own DRAM tensor, the compute
-/// thread runs `compute`, the writer drains `%cbo` once. `inputs` are (name, rows, cols) in tiles.
-std::string kernel(const std::vector<std::tuple<std::string, int, int>>& inputs, int outRows,
-                   int outCols, const std::string& compute, const std::string& dtype = "bf16",
-                   int inputSteps = 1) {
-  std::string args, cbs, reader;
-  auto tensor = [&](int r, int c) {
-    return fmt::format("tensor<{}x{}x{}, #dram>", 32 * r, 32 * c, dtype);
-  };
-  auto block = [&](int r, int c) { return fmt::format("tensor<{}x{}x!tile>", r, c); };
-  auto cbType = [&](int r, int c) { return fmt::format("!ttl.cb<[{}, {}], !tile, 2>", r, c); };
-  for (const auto& [name, r, c] : inputs) {
-    args += fmt::format("%t{}: {}, ", name, tensor(r, c));
-    cbs += fmt::format("    %{} = ttl.create_cb : {}\n", name, cbType(r, c));
-    reader += fmt::format(
-        "      scf.for %k{0} = %c0 to %steps step %c1 {{\n"
-        "        %v{0} = ttl.cb_reserve %{0} : {1} -> {2}\n"
-        "        %s{0} = ttl.tensor_slice %t{0}[%c0, %c0] : {3} -> {2}\n"
-        "        %x{0} = ttl.copy %s{0}, %v{0} : ({2}, {2}) -> !ttl.transfer_handle<read>\n"
-        "        ttl.wait %x{0} : !ttl.transfer_handle<read>\n"
-        "        ttl.cb_push %{0} : {1}\n"
-        "      }}\n",
-        name, cbType(r, c), block(r, c), tensor(r, c));
-  }
-  return fmt::format("!tile = !ttcore.tile<32x32, {0}>\n"
-                     "#dram = #ttl.layout<dram, interleaved>\n"
-                     "module {{\n"
-                     "  ttl.kernel @k({1}%out: {2}) attributes {{grid = [1, 1]}} {{\n"
-                     "{3}"
-                     "    %cbo = ttl.create_cb : {4}\n"
-                     "    ttl.datamovement_thread {{\n"
-                     "      %c0 = arith.constant 0 : index\n"
-                     "      %c1 = arith.constant 1 : index\n"
-                     "      %steps = arith.constant {8} : index\n"
-                     "{5}"
-                     "    }}\n"
-                     "    ttl.compute_thread {{\n"
-                     "{6}"
-                     "    }}\n"
-                     "    ttl.datamovement_thread {{\n"
-                     "      %c0 = arith.constant 0 : index\n"
-                     "      %o = ttl.cb_wait %cbo : {4} -> {7}\n"
-                     "      %so = ttl.tensor_slice %out[%c0, %c0] : {2} -> {7}\n"
-                     "      %xo = ttl.copy %o, %so : ({7}, {7}) -> !ttl.transfer_handle<write>\n"
-                     "      ttl.wait %xo : !ttl.transfer_handle<write>\n"
-                     "      ttl.cb_pop %cbo : {4}\n"
-                     "    }}\n"
-                     "  }}\n"
-                     "}}\n",
-                     dtype, args, tensor(outRows, outCols), cbs, cbType(outRows, outCols), reader,
-                     compute, block(outRows, outCols), inputSteps);
+/// The path of tests/lower/kernels/compute_`name`.ttl: a one-core kernel whose reader fills each
+/// input CB once (or once per step) from its own DRAM tensor, whose compute thread runs the chain
+/// under test and whose writer drains `%cbo` once.
+std::string computeKernel(const std::string& name) {
+  return testing::testKernelPath("lower/kernels/compute_" + name + ".ttl");
 }
 
-/// Lowers `source` through lower-compute and executes the compute func; returns the machine.
-Machine execute(const std::string& source, int64_t capacity, std::string* printed = nullptr) {
-  auto l = lower(source, "", std::string(kUpToExpand) + ",lower-compute");
+/// Lowers the file `path` through lower-compute and executes the compute func; returns the machine.
+Machine execute(const std::string& path, int64_t capacity, std::string* printed = nullptr) {
+  auto l = lower("", path, std::string(kUpToExpand) + ",lower-compute");
   Machine m(capacity, {{"work_start", 0}, {"work_count", 2}});
-  EXPECT_TRUE(l->ok) << l->errors() << source;
+  EXPECT_TRUE(l->ok) << l->errors() << path;
   if (!l->ok) return m;
   ir::Operation* func = computeFunc(*l->module);
   EXPECT_TRUE(func);
@@ -382,18 +337,9 @@ std::map<int64_t, std::string> expectedBlock(int rows, int cols,
 
 TEST(LowerCompute, AddOfTwoBlocksInOneRound) {
   // 2x2 bf16: x, y live together, the sum reuses x's slot: 2 slots of 4 tiles fit 8.
-  std::string src =
-      kernel({{"cba", 2, 2}, {"cbb", 2, 2}}, 2, 2,
-             "      %x = ttl.cb_wait %cba : !ttl.cb<[2, 2], !tile, 2> -> tensor<2x2x!tile>\n"
-             "      %y = ttl.cb_wait %cbb : !ttl.cb<[2, 2], !tile, 2> -> tensor<2x2x!tile>\n"
-             "      %o = ttl.cb_reserve %cbo : !ttl.cb<[2, 2], !tile, 2> -> tensor<2x2x!tile>\n"
-             "      %s = ttl.add %x, %y : tensor<2x2x!tile>\n"
-             "      ttl.store %s, %o : tensor<2x2x!tile>\n"
-             "      ttl.cb_push %cbo : !ttl.cb<[2, 2], !tile, 2>\n"
-             "      ttl.cb_pop %cba : !ttl.cb<[2, 2], !tile, 2>\n"
-             "      ttl.cb_pop %cbb : !ttl.cb<[2, 2], !tile, 2>\n");
+  std::string path = computeKernel("add_2x2");
   std::string printed;
-  Machine m = execute(src, 8, &printed);
+  Machine m = execute(path, 8, &printed);
   ASSERT_EQ(m.pushed["cbo"].size(), 1u);
   EXPECT_EQ(m.pushed["cbo"][0], expectedBlock(2, 2, [](int i, int j) {
               return fmt::format("add(cba#0[{0}],cbb#0[{0}])", i * 2 + j);
@@ -404,19 +350,9 @@ TEST(LowerCompute, AddOfTwoBlocksInOneRound) {
 
 TEST(LowerCompute, RoundsLoopOverSubblocksOfALargeBlock) {
   // 4x4 bf16 add: 2 slots leave 4 tiles per slot; the widest sub-block is 1x4, 4 rounds in a loop.
-  std::string blk = "tensor<4x4x!tile>", cb = "!ttl.cb<[4, 4], !tile, 2>";
-  std::string src = kernel({{"cba", 4, 4}, {"cbb", 4, 4}}, 4, 4,
-                           fmt::format("      %x = ttl.cb_wait %cba : {1} -> {0}\n"
-                                       "      %y = ttl.cb_wait %cbb : {1} -> {0}\n"
-                                       "      %o = ttl.cb_reserve %cbo : {1} -> {0}\n"
-                                       "      %s = ttl.sub %x, %y : {0}\n"
-                                       "      ttl.store %s, %o : {0}\n"
-                                       "      ttl.cb_push %cbo : {1}\n"
-                                       "      ttl.cb_pop %cba : {1}\n"
-                                       "      ttl.cb_pop %cbb : {1}\n",
-                                       blk, cb));
+  std::string path = computeKernel("sub_4x4");
   std::string printed;
-  Machine m = execute(src, 8, &printed);
+  Machine m = execute(path, 8, &printed);
   ASSERT_EQ(m.pushed["cbo"].size(), 1u);
   EXPECT_EQ(m.pushed["cbo"][0], expectedBlock(4, 4, [](int i, int j) {
               return fmt::format("sub(cba#0[{0}],cbb#0[{0}])", i * 4 + j);
@@ -429,19 +365,8 @@ TEST(LowerCompute, RoundsLoopOverSubblocksOfALargeBlock) {
 TEST(LowerCompute, Fp32HalvesTheSubblock) {
   // f32: 4 DST tiles; two slots leave 2 tiles: sub-block 1x2, 4 rounds over a 2x4 block, in two
   // nested loops (2 sub-block rows x 2 sub-block columns).
-  std::string blk = "tensor<2x4x!tile>", cb = "!ttl.cb<[2, 4], !tile, 2>";
-  std::string src = kernel({{"cba", 2, 4}, {"cbb", 2, 4}}, 2, 4,
-                           fmt::format("      %x = ttl.cb_wait %cba : {1} -> {0}\n"
-                                       "      %y = ttl.cb_wait %cbb : {1} -> {0}\n"
-                                       "      %o = ttl.cb_reserve %cbo : {1} -> {0}\n"
-                                       "      %s = ttl.max %x, %y : {0}\n"
-                                       "      ttl.store %s, %o : {0}\n"
-                                       "      ttl.cb_push %cbo : {1}\n"
-                                       "      ttl.cb_pop %cba : {1}\n"
-                                       "      ttl.cb_pop %cbb : {1}\n",
-                                       blk, cb),
-                           "f32");
-  Machine m = execute(src, 4);
+  std::string path = computeKernel("max_2x4_f32");
+  Machine m = execute(path, 4);
   ASSERT_EQ(m.pushed["cbo"].size(), 1u);
   EXPECT_EQ(m.pushed["cbo"][0], expectedBlock(2, 4, [](int i, int j) {
               return fmt::format("max(cba#0[{0}],cbb#0[{0}])", i * 4 + j);
@@ -452,21 +377,8 @@ TEST(LowerCompute, Fp32HalvesTheSubblock) {
 TEST(LowerCompute, SlotReuseKeepsLiveValues) {
   // e = exp(x); m = e * y; r = m - x: x stays live to the end, y is unpacked only at the mul
   // (it may take a slot freed before). 3 values live at the mul: 2 tiles per slot, 1x2 sub-block.
-  std::string blk = "tensor<2x2x!tile>", cb = "!ttl.cb<[2, 2], !tile, 2>";
-  std::string src = kernel({{"cba", 2, 2}, {"cbb", 2, 2}}, 2, 2,
-                           fmt::format("      %x = ttl.cb_wait %cba : {1} -> {0}\n"
-                                       "      %y = ttl.cb_wait %cbb : {1} -> {0}\n"
-                                       "      %o = ttl.cb_reserve %cbo : {1} -> {0}\n"
-                                       "      %e = ttl.exp %x : {0}\n"
-                                       "      %m = ttl.mul %e, %y : {0}\n"
-                                       "      %n = ttl.neg %m : {0}\n"
-                                       "      %r = ttl.sub %n, %x : {0}\n"
-                                       "      ttl.store %r, %o : {0}\n"
-                                       "      ttl.cb_push %cbo : {1}\n"
-                                       "      ttl.cb_pop %cba : {1}\n"
-                                       "      ttl.cb_pop %cbb : {1}\n",
-                                       blk, cb));
-  Machine m = execute(src, 8);
+  std::string path = computeKernel("slot_reuse");
+  Machine m = execute(path, 8);
   ASSERT_EQ(m.pushed["cbo"].size(), 1u);
   EXPECT_EQ(m.pushed["cbo"][0], expectedBlock(2, 2, [](int i, int j) {
               int t = i * 2 + j;
@@ -478,21 +390,8 @@ TEST(LowerCompute, InputsAreUnpackedAtTheirFirstUse) {
   // a = exp(x); b = exp(x); c = a + b; d = c + y. Intervals: x [1, 3], a [2, 5], b [4, 5],
   // c [6, 7], y [7, 7], d [8, 8]; colouring: x 0, a 1, b 0, c 0, y 1 (a's slot, free since 5).
   // Unpacking y at the start of the round would let exp overwrite it.
-  std::string blk = "tensor<1x2x!tile>", cb = "!ttl.cb<[1, 2], !tile, 2>";
-  std::string src = kernel({{"cba", 1, 2}, {"cbb", 1, 2}}, 1, 2,
-                           fmt::format("      %x = ttl.cb_wait %cba : {1} -> {0}\n"
-                                       "      %y = ttl.cb_wait %cbb : {1} -> {0}\n"
-                                       "      %o = ttl.cb_reserve %cbo : {1} -> {0}\n"
-                                       "      %a = ttl.exp %x : {0}\n"
-                                       "      %b = ttl.exp %x : {0}\n"
-                                       "      %c = ttl.add %a, %b : {0}\n"
-                                       "      %d = ttl.add %c, %y : {0}\n"
-                                       "      ttl.store %d, %o : {0}\n"
-                                       "      ttl.cb_push %cbo : {1}\n"
-                                       "      ttl.cb_pop %cba : {1}\n"
-                                       "      ttl.cb_pop %cbb : {1}\n",
-                                       blk, cb));
-  auto annotated = lower(src, "", "verify,plan,apply-plan,infer-dst");
+  std::string path = computeKernel("unpack_at_first_use");
+  auto annotated = lower("", path, "verify,plan,apply-plan,infer-dst");
   ASSERT_TRUE(annotated->ok) << annotated->errors();
   int64_t slotOfA = -1;
   std::vector<int64_t> inputs;
@@ -502,7 +401,7 @@ TEST(LowerCompute, InputsAreUnpackedAtTheirFirstUse) {
   });
   ASSERT_EQ(inputs.size(), 2u); // %x, %y
   EXPECT_EQ(inputs[1], slotOfA) << "the plan no longer reuses a's slot for y";
-  Machine m = execute(src, 8);
+  Machine m = execute(path, 8);
   ASSERT_EQ(m.pushed["cbo"].size(), 1u);
   EXPECT_EQ(m.pushed["cbo"][0], expectedBlock(1, 2, [](int, int j) {
               return fmt::format("add(add(exp(cba#0[{0}]),exp(cba#0[{0}])),cbb#0[{0}])", j);
@@ -512,26 +411,8 @@ TEST(LowerCompute, InputsAreUnpackedAtTheirFirstUse) {
 TEST(LowerCompute, BroadcastsReadTheRightInputTile) {
   // Column 0 of a 2x1 block (COL), row 0 of a 1x3 block (ROW) and element (0, 0) of a 1x1 block
   // (SCALAR) over a 2x3 block.
-  std::string blk = "tensor<2x3x!tile>";
-  auto cb = [](int r, int c) { return fmt::format("!ttl.cb<[{}, {}], !tile, 2>", r, c); };
-  std::string src =
-      kernel({{"cbc", 2, 1}, {"cbr", 1, 3}, {"cbs", 1, 1}}, 2, 3,
-             fmt::format("      %c = ttl.cb_wait %cbc : {1} -> tensor<2x1x!tile>\n"
-                         "      %r = ttl.cb_wait %cbr : {2} -> tensor<1x3x!tile>\n"
-                         "      %s = ttl.cb_wait %cbs : {3} -> tensor<1x1x!tile>\n"
-                         "      %o = ttl.cb_reserve %cbo : {4} -> {0}\n"
-                         "      %bc = ttl.bcast %c {{dims = [1]}} : tensor<2x1x!tile> -> {0}\n"
-                         "      %br = ttl.bcast %r {{dims = [0]}} : tensor<1x3x!tile> -> {0}\n"
-                         "      %bs = ttl.bcast %s {{dims = [0, 1]}} : tensor<1x1x!tile> -> {0}\n"
-                         "      %a = ttl.add %bc, %br : {0}\n"
-                         "      %m = ttl.mul %a, %bs : {0}\n"
-                         "      ttl.store %m, %o : {0}\n"
-                         "      ttl.cb_push %cbo : {4}\n"
-                         "      ttl.cb_pop %cbc : {1}\n"
-                         "      ttl.cb_pop %cbr : {2}\n"
-                         "      ttl.cb_pop %cbs : {3}\n",
-                         blk, cb(2, 1), cb(1, 3), cb(1, 1), cb(2, 3)));
-  Machine m = execute(src, 8);
+  std::string path = computeKernel("bcasts");
+  Machine m = execute(path, 8);
   ASSERT_EQ(m.pushed["cbo"].size(), 1u);
   EXPECT_EQ(m.pushed["cbo"][0], expectedBlock(2, 3, [](int i, int j) {
               return fmt::format("mul(add(bcastCOL(cbc#0[{}]),bcastROW(cbr#0[{}])),"
@@ -543,27 +424,9 @@ TEST(LowerCompute, BroadcastsReadTheRightInputTile) {
 TEST(LowerCompute, MatmulAccumulatesOverKInDstAndOverStepsInL1) {
   // C (2x2) = sum over 3 steps of A_s (2x3) x B_s (3x2): K = 3 tiles accumulate in DST, the steps
   // accumulate in L1 through pack_reconfig_l1_acc over a view zeroed after its reservation.
-  auto cb = [](int r, int c) { return fmt::format("!ttl.cb<[{}, {}], !tile, 2>", r, c); };
-  std::string src = kernel({{"cba", 2, 3}, {"cbb", 3, 2}}, 2, 2,
-                           fmt::format("      %c0 = arith.constant 0 : index\n"
-                                       "      %c1 = arith.constant 1 : index\n"
-                                       "      %c3 = arith.constant 3 : index\n"
-                                       "      %o = ttl.cb_reserve %cbo : {2} -> tensor<2x2x!tile>\n"
-                                       "      scf.for %k = %c0 to %c3 step %c1 {{\n"
-                                       "        %a = ttl.cb_wait %cba : {0} -> tensor<2x3x!tile>\n"
-                                       "        %b = ttl.cb_wait %cbb : {1} -> tensor<3x2x!tile>\n"
-                                       "        %m = ttl.matmul %a, %b : tensor<2x3x!tile>, "
-                                       "tensor<3x2x!tile> -> tensor<2x2x!tile>\n"
-                                       "        ttl.store %m, %o {{accumulate = true}} : "
-                                       "tensor<2x2x!tile>\n"
-                                       "        ttl.cb_pop %cba : {0}\n"
-                                       "        ttl.cb_pop %cbb : {1}\n"
-                                       "      }}\n"
-                                       "      ttl.cb_push %cbo : {2}\n",
-                                       cb(2, 3), cb(3, 2), cb(2, 2)),
-                           "bf16", 3);
+  std::string path = computeKernel("matmul_steps");
   std::string printed;
-  Machine m = execute(src, 8, &printed);
+  Machine m = execute(path, 8, &printed);
   ASSERT_EQ(m.pushed["cbo"].size(), 1u);
   EXPECT_EQ(m.pushed["cbo"][0], expectedBlock(2, 2, [](int i, int j) {
               std::string sum;
@@ -581,22 +444,8 @@ TEST(LowerCompute, MatmulAccumulatesOverKInDstAndOverStepsInL1) {
 TEST(LowerCompute, MatmulPlusBiasReinitsPerRound) {
   // m = A x B (1x2 x 2x4), r = m + bias: the bias is unpacked after the matmul, into another slot;
   // 2 slots of 4 tiles: sub-block 1x4, one round.
-  auto cb = [](int r, int c) { return fmt::format("!ttl.cb<[{}, {}], !tile, 2>", r, c); };
-  std::string src = kernel({{"cba", 1, 2}, {"cbb", 2, 4}, {"cbc", 1, 4}}, 1, 4,
-                           fmt::format("      %a = ttl.cb_wait %cba : {0} -> tensor<1x2x!tile>\n"
-                                       "      %b = ttl.cb_wait %cbb : {1} -> tensor<2x4x!tile>\n"
-                                       "      %c = ttl.cb_wait %cbc : {2} -> tensor<1x4x!tile>\n"
-                                       "      %o = ttl.cb_reserve %cbo : {2} -> tensor<1x4x!tile>\n"
-                                       "      %m = ttl.matmul %a, %b : tensor<1x2x!tile>, "
-                                       "tensor<2x4x!tile> -> tensor<1x4x!tile>\n"
-                                       "      %r = ttl.add %m, %c : tensor<1x4x!tile>\n"
-                                       "      ttl.store %r, %o : tensor<1x4x!tile>\n"
-                                       "      ttl.cb_push %cbo : {2}\n"
-                                       "      ttl.cb_pop %cba : {0}\n"
-                                       "      ttl.cb_pop %cbb : {1}\n"
-                                       "      ttl.cb_pop %cbc : {2}\n",
-                                       cb(1, 2), cb(2, 4), cb(1, 4)));
-  Machine m = execute(src, 8);
+  std::string path = computeKernel("matmul_bias");
+  Machine m = execute(path, 8);
   ASSERT_EQ(m.pushed["cbo"].size(), 1u);
   EXPECT_EQ(m.pushed["cbo"][0], expectedBlock(1, 4, [](int, int j) {
               return fmt::format("add(cba#0[0]*cbb#0[{}]+cba#0[1]*cbb#0[{}],cbc#0[{}])", j, 4 + j,
@@ -847,22 +696,6 @@ TEST(LowerCompute, SoftmaxExampleComputesItsExpression) {
   EXPECT_EQ(m.calls["fill_tile"], 2); // -inf before each row maximum
 }
 
-/// A one-input chain `op` over a rows x cols view into an outRows x outCols block.
-std::string reduceKernel(const std::string& op, int rows, int cols, int outRows, int outCols) {
-  std::string in = fmt::format("tensor<{}x{}x!tile>", rows, cols);
-  std::string out = fmt::format("tensor<{}x{}x!tile>", outRows, outCols);
-  std::string cbIn = fmt::format("!ttl.cb<[{}, {}], !tile, 2>", rows, cols);
-  std::string cbOut = fmt::format("!ttl.cb<[{}, {}], !tile, 2>", outRows, outCols);
-  return kernel({{"cba", rows, cols}}, outRows, outCols,
-                fmt::format("      %x = ttl.cb_wait %cba : {0} -> {1}\n"
-                            "      %o = ttl.cb_reserve %cbo : {2} -> {3}\n"
-                            "      %r = {4} : {1} -> {3}\n"
-                            "      ttl.store %r, %o : {3}\n"
-                            "      ttl.cb_push %cbo : {2}\n"
-                            "      ttl.cb_pop %cba : {0}\n",
-                            cbIn, in, cbOut, out, op));
-}
-
 TEST(LowerCompute, ReductionsOverRowsColumnsAndTheWholeBlock) {
   auto list = [](const std::string& head, const std::vector<int>& tiles) {
     std::string out = head + "(";
@@ -872,7 +705,7 @@ TEST(LowerCompute, ReductionsOverRowsColumnsAndTheWholeBlock) {
   };
   {
     // dims [1] of 4x3: each output tile row i reduces tiles 3i..3i+2 (REDUCE_ROW).
-    Machine m = execute(reduceKernel("ttl.reduce_sum %x {dims = [1]}", 4, 3, 4, 1), 8);
+    Machine m = execute(computeKernel("reduce_sum_rows"), 8);
     ASSERT_EQ(m.pushed["cbo"].size(), 1u);
     EXPECT_EQ(m.pushed["cbo"][0], expectedBlock(4, 1, [&](int i, int) {
                 return list("sumROW", {3 * i, 3 * i + 1, 3 * i + 2});
@@ -881,7 +714,7 @@ TEST(LowerCompute, ReductionsOverRowsColumnsAndTheWholeBlock) {
   }
   {
     // dims [0] of 2x3: output column j reduces tiles j, 3+j (REDUCE_COL), starting from -inf.
-    Machine m = execute(reduceKernel("ttl.reduce_max %x {dims = [0]}", 2, 3, 1, 3), 8);
+    Machine m = execute(computeKernel("reduce_max_cols"), 8);
     ASSERT_EQ(m.pushed["cbo"].size(), 1u);
     EXPECT_EQ(m.pushed["cbo"][0], expectedBlock(1, 3, [&](int, int j) {
                 return list("maxCOL", {j, 3 + j});
@@ -890,7 +723,7 @@ TEST(LowerCompute, ReductionsOverRowsColumnsAndTheWholeBlock) {
   }
   {
     // dims [0, 1] of 2x2: everything into one tile (REDUCE_SCALAR).
-    Machine m = execute(reduceKernel("ttl.reduce_sum %x {dims = [0, 1]}", 2, 2, 1, 1), 8);
+    Machine m = execute(computeKernel("reduce_sum_all"), 8);
     ASSERT_EQ(m.pushed["cbo"].size(), 1u);
     EXPECT_EQ(m.pushed["cbo"][0], expectedBlock(1, 1, [&](int, int) {
                 return list("sumSCALAR", {0, 1, 2, 3});
@@ -902,22 +735,8 @@ TEST(LowerCompute, ChainsTooLongForDstGoThroughIntermediateCbs) {
   // Nine unary results of x all live at the final sums: more than 8 DST tiles even at 1x1, so
   // the planner splits the chain; the values that cross the cut are packed into their CBs (one
   // segment packing several values: its stores share a ttl.dst_group) and read back.
-  std::string blk = "tensor<1x1x!tile>", cb = "!ttl.cb<[1, 1], !tile, 2>";
-  std::string body = fmt::format("      %x = ttl.cb_wait %cba : {1} -> {0}\n"
-                                 "      %o = ttl.cb_reserve %cbo : {1} -> {0}\n",
-                                 blk, cb);
-  const char* fns[] = {"exp", "log", "sqrt", "rsqrt", "recip", "relu", "gelu", "sigmoid", "tanh"};
-  for (int i = 0; i < 9; ++i)
-    body += fmt::format("      %u{} = ttl.{} %x : {}\n", i, fns[i], blk);
-  body += fmt::format("      %s1 = ttl.add %u0, %u1 : {}\n", blk);
-  for (int i = 2; i < 9; ++i)
-    body += fmt::format("      %s{} = ttl.add %s{}, %u{} : {}\n", i, i - 1, i, blk);
-  body += fmt::format("      ttl.store %s8, %o : {0}\n"
-                      "      ttl.cb_push %cbo : {1}\n"
-                      "      ttl.cb_pop %cba : {1}\n",
-                      blk, cb);
-  std::string src = kernel({{"cba", 1, 1}}, 1, 1, body);
-  auto up = lower(src, "", "verify,plan,apply-plan,infer-dst");
+  std::string path = computeKernel("long_chain");
+  auto up = lower("", path, "verify,plan,apply-plan,infer-dst");
   ASSERT_TRUE(up->ok) << up->errors();
   const auto& solution = up->context->plan->kernels[0].chains[0].solution;
   ASSERT_GT(solution.segments.size(), 1u);
@@ -925,7 +744,7 @@ TEST(LowerCompute, ChainsTooLongForDstGoThroughIntermediateCbs) {
   int grouped = 0;
   up->module->op->walk([&](ir::Operation* op) { grouped += op->hasAttribute("ttl.dst_group"); });
   EXPECT_GT(grouped, 1) << ir::print(*up->module->op);
-  Machine m = execute(src, 8);
+  Machine m = execute(path, 8);
   ASSERT_EQ(m.pushed["cbo"].size(), 1u);
   std::string sum = "add(exp(cba#0[0]),log(cba#0[0]))";
   const char* names[] = {"exp", "log", "sqrt", "rsqrt", "recip", "relu", "gelu", "sigmoid", "tanh"};
@@ -935,18 +754,8 @@ TEST(LowerCompute, ChainsTooLongForDstGoThroughIntermediateCbs) {
 }
 
 TEST(LowerCompute, BroadcastOfAComputedValueGoesThroughACb) {
-  std::string cb = "!ttl.cb<[1, 1], !tile, 2>", cbo = "!ttl.cb<[1, 2], !tile, 2>";
-  std::string src = kernel({{"cba", 1, 1}}, 1, 2,
-                           fmt::format("      %x = ttl.cb_wait %cba : {0} -> tensor<1x1x!tile>\n"
-                                       "      %o = ttl.cb_reserve %cbo : {1} -> tensor<1x2x!tile>\n"
-                                       "      %e = ttl.exp %x : tensor<1x1x!tile>\n"
-                                       "      %b = ttl.bcast %e {{dims = [1]}} : tensor<1x1x!tile> "
-                                       "-> tensor<1x2x!tile>\n"
-                                       "      ttl.store %b, %o : tensor<1x2x!tile>\n"
-                                       "      ttl.cb_push %cbo : {1}\n"
-                                       "      ttl.cb_pop %cba : {0}\n",
-                                       cb, cbo));
-  Machine m = execute(src, 8);
+  std::string path = computeKernel("bcast_of_exp");
+  Machine m = execute(path, 8);
   ASSERT_EQ(m.pushed["cbo"].size(), 1u);
   EXPECT_EQ(m.pushed["cbo"][0],
             expectedBlock(1, 2, [](int, int) { return std::string("bcastCOL(exp(cba#0[0]))"); }));
@@ -954,20 +763,8 @@ TEST(LowerCompute, BroadcastOfAComputedValueGoesThroughACb) {
 
 TEST(LowerCompute, MatmulOfAComputedOperandReadsItsCb) {
   // e = exp(a) (1x2), c = e x b (2x3): e is packed into a 1x2 CB, the matmul streams it.
-  auto cb = [](int r, int c) { return fmt::format("!ttl.cb<[{}, {}], !tile, 2>", r, c); };
-  std::string src = kernel({{"cba", 1, 2}, {"cbb", 2, 3}}, 1, 3,
-                           fmt::format("      %a = ttl.cb_wait %cba : {0} -> tensor<1x2x!tile>\n"
-                                       "      %b = ttl.cb_wait %cbb : {1} -> tensor<2x3x!tile>\n"
-                                       "      %o = ttl.cb_reserve %cbo : {2} -> tensor<1x3x!tile>\n"
-                                       "      %e = ttl.exp %a : tensor<1x2x!tile>\n"
-                                       "      %m = ttl.matmul %e, %b : tensor<1x2x!tile>, "
-                                       "tensor<2x3x!tile> -> tensor<1x3x!tile>\n"
-                                       "      ttl.store %m, %o : tensor<1x3x!tile>\n"
-                                       "      ttl.cb_push %cbo : {2}\n"
-                                       "      ttl.cb_pop %cba : {0}\n"
-                                       "      ttl.cb_pop %cbb : {1}\n",
-                                       cb(1, 2), cb(2, 3), cb(1, 3)));
-  Machine m = execute(src, 8);
+  std::string path = computeKernel("matmul_of_exp");
+  Machine m = execute(path, 8);
   ASSERT_EQ(m.pushed["cbo"].size(), 1u);
   EXPECT_EQ(m.pushed["cbo"][0], expectedBlock(1, 3, [](int, int j) {
               return fmt::format("exp(cba#0[0])*cbb#0[{}]+exp(cba#0[1])*cbb#0[{}]", j, 3 + j);
@@ -977,23 +774,9 @@ TEST(LowerCompute, MatmulOfAComputedOperandReadsItsCb) {
 TEST(LowerCompute, OneSegmentPacksTwoValuesInOneRound) {
   // a = exp(x), b = relu(x) (1x1) both cross the cut before their bcasts: one segment, two
   // stores sharing ttl.dst_group, lowered as one chain with two packs.
-  std::string c11 = "!ttl.cb<[1, 1], !tile, 2>", c12 = "!ttl.cb<[1, 2], !tile, 2>";
-  std::string src = kernel(
-      {{"cba", 1, 1}}, 1, 2,
-      fmt::format(
-          "      %x = ttl.cb_wait %cba : {0} -> tensor<1x1x!tile>\n"
-          "      %o = ttl.cb_reserve %cbo : {1} -> tensor<1x2x!tile>\n"
-          "      %a = ttl.exp %x : tensor<1x1x!tile>\n"
-          "      %b = ttl.relu %x : tensor<1x1x!tile>\n"
-          "      %ab = ttl.bcast %a {{dims = [1]}} : tensor<1x1x!tile> -> tensor<1x2x!tile>\n"
-          "      %bb = ttl.bcast %b {{dims = [1]}} : tensor<1x1x!tile> -> tensor<1x2x!tile>\n"
-          "      %y = ttl.add %ab, %bb : tensor<1x2x!tile>\n"
-          "      ttl.store %y, %o : tensor<1x2x!tile>\n"
-          "      ttl.cb_push %cbo : {1}\n"
-          "      ttl.cb_pop %cba : {0}\n",
-          c11, c12));
+  std::string path = computeKernel("two_packs");
   std::string printed;
-  Machine m = execute(src, 8, &printed);
+  Machine m = execute(path, 8, &printed);
   ASSERT_EQ(m.pushed["cbo"].size(), 1u);
   EXPECT_EQ(m.pushed["cbo"][0], expectedBlock(1, 2, [](int, int) {
               return std::string("add(bcastCOL(exp(cba#0[0])),bcastCOL(relu(cba#0[0])))");
@@ -1003,16 +786,8 @@ TEST(LowerCompute, OneSegmentPacksTwoValuesInOneRound) {
 }
 
 TEST(LowerCompute, PopBeforeTheStoreIsRefused) {
-  std::string blk = "tensor<1x1x!tile>", cb = "!ttl.cb<[1, 1], !tile, 2>";
-  std::string src = kernel({{"cba", 1, 1}}, 1, 1,
-                           fmt::format("      %x = ttl.cb_wait %cba : {1} -> {0}\n"
-                                       "      %e = ttl.exp %x : {0}\n"
-                                       "      ttl.cb_pop %cba : {1}\n"
-                                       "      %o = ttl.cb_reserve %cbo : {1} -> {0}\n"
-                                       "      ttl.store %e, %o : {0}\n"
-                                       "      ttl.cb_push %cbo : {1}\n",
-                                       blk, cb));
-  auto l = lower(src, "", std::string(kUpToExpand) + ",lower-compute");
+  std::string path = computeKernel("pop_before_store");
+  auto l = lower("", path, std::string(kUpToExpand) + ",lower-compute");
   EXPECT_FALSE(l->ok);
   EXPECT_NE(l->errors().find("ttl.cb_pop of %cba comes before the ttl.store"), std::string::npos)
       << l->errors();
