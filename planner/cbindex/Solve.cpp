@@ -85,7 +85,13 @@ Result run(const Problem& problem, const SolveParams& params, const SolveLimits&
                                preassigned[i] + 1, std::nullopt, preassigned[i] + 1),
                     "none", 0);
   }
-  const Graph graph = conflictGraph(problem);
+  // Built once: the graph and the intervals serve every step below.
+  const std::vector<colouring::Interval> intervals = problem.source == ConflictSource::Intervals
+                                                         ? intervalsOf(problem)
+                                                         : std::vector<colouring::Interval>{};
+  const Graph graph = problem.source == ConflictSource::List
+                          ? colouring::fromEdges(n, problem.conflicts)
+                          : colouring::fromIntervals(intervals);
   for (size_t v = 0; v < n; ++v)
     for (size_t u : graph[v])
       if (u > v && preassigned[v] >= 0 && preassigned[v] == preassigned[u])
@@ -97,7 +103,7 @@ Result run(const Problem& problem, const SolveParams& params, const SolveLimits&
   std::vector<size_t> clique;
   std::optional<int64_t> busiestTime;
   if (problem.source == ConflictSource::Intervals) {
-    colouring::Busiest busiest = colouring::busiestPoint(intervalsOf(problem));
+    colouring::Busiest busiest = colouring::busiestPoint(intervals);
     clique = std::move(busiest.members);
     if (!clique.empty()) busiestTime = busiest.point;
   } else {
@@ -123,15 +129,16 @@ Result run(const Problem& problem, const SolveParams& params, const SolveLimits&
     return finish(std::move(result), std::move(solver), nodes);
   };
 
-  Solution ff = firstFit(problem);
+  Solution ff{colouring::firstFit(graph, preassigned), 0};
+  ff.colours = colouring::span(ff.indices);
   if (acceptFirstFit && (ff.colours <= lowerBound ||
                          (params.objective == Objective::FitLimit && ff.colours <= limit)))
     return accept(std::move(ff.indices), SolveStatus::Optimal, "first-fit", 0, lowerBound);
 
   if (problem.source == ConflictSource::Intervals && preassignedSpan == 0) {
     // Interval graph: greedy by start time uses exactly the maximum clique size.
-    std::optional<Solution> interval = intervalColouring(problem);
-    return accept(std::move(interval->indices), SolveStatus::Optimal, "interval", 0, lowerBound);
+    return accept(colouring::colourIntervals(intervals), SolveStatus::Optimal, "interval", 0,
+                  lowerBound);
   }
 
   // General graphs (or pre-assignments): DSatur branch and bound per connected component.

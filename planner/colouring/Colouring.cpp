@@ -28,6 +28,29 @@ int smallestMissing(const std::vector<int>& taken) {
   return c;
 }
 
+/// The first point where the most intervals are live, and how many are.
+std::pair<int64_t, size_t> sweep(const std::vector<Interval>& intervals) {
+  // Events (point, +1 start / -1 end); ends sort before starts at the same point: [lower, upper).
+  std::vector<std::pair<int64_t, int>> events;
+  events.reserve(intervals.size() * 2);
+  for (const Interval& interval : intervals)
+    if (interval.lower < interval.upper) {
+      events.emplace_back(interval.lower, 1);
+      events.emplace_back(interval.upper, -1);
+    }
+  std::sort(events.begin(), events.end());
+  int64_t busiest = 0;
+  int live = 0, peak = 0;
+  for (const auto& [point, delta] : events) {
+    live += delta;
+    if (live > peak) {
+      peak = live;
+      busiest = point;
+    }
+  }
+  return {busiest, static_cast<size_t>(peak)};
+}
+
 bool limitHit(Budget& budget) {
   const SolveLimits& limits = budget.limits;
   if (limits.nodeLimit > 0 && budget.nodes >= limits.nodeLimit) return true;
@@ -197,28 +220,16 @@ int span(const std::vector<int>& colours) {
 }
 
 Busiest busiestPoint(const std::vector<Interval>& intervals) {
-  // Events (point, +1 start / -1 end); ends sort before starts at the same point: [lower, upper).
-  std::vector<std::pair<int64_t, int>> events;
-  events.reserve(intervals.size() * 2);
-  for (const Interval& interval : intervals)
-    if (interval.lower < interval.upper) {
-      events.emplace_back(interval.lower, 1);
-      events.emplace_back(interval.upper, -1);
-    }
-  std::sort(events.begin(), events.end());
   Busiest busiest;
-  int live = 0, mostLive = 0;
-  for (const auto& [point, delta] : events) {
-    live += delta;
-    if (live > mostLive) {
-      mostLive = live;
-      busiest.point = point;
-    }
-  }
+  busiest.point = sweep(intervals).first;
   for (size_t v = 0; v < intervals.size(); ++v)
     if (intervals[v].lower <= busiest.point && busiest.point < intervals[v].upper)
       busiest.members.push_back(v);
   return busiest;
+}
+
+size_t mostLive(const std::vector<Interval>& intervals) {
+  return sweep(intervals).second;
 }
 
 std::vector<int> colourIntervals(const std::vector<Interval>& intervals) {

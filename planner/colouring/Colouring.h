@@ -41,6 +41,9 @@ struct Busiest {
   std::vector<size_t> members; ///< the vertices live at `point`, ascending
 };
 Busiest busiestPoint(const std::vector<Interval>& intervals);
+/// How many intervals are live at the busiest point (busiestPoint().members.size(), without
+/// listing them).
+size_t mostLive(const std::vector<Interval>& intervals);
 
 /// Greedy by interval start, each vertex the smallest colour free at its start: optimal, it uses
 /// exactly busiestPoint().members.size() colours. Vertices with empty intervals get -1.

@@ -43,17 +43,6 @@ std::vector<int64_t> definitions(const Chain& chain) {
   return def;
 }
 
-/// The colouring module's half-open intervals of closed live intervals; not live (start < 0)
-/// becomes empty.
-std::vector<colouring::Interval> halfOpen(const std::vector<LiveInterval>& intervals) {
-  std::vector<colouring::Interval> result;
-  result.reserve(intervals.size());
-  for (const LiveInterval& iv : intervals)
-    result.push_back(iv.start >= 0 ? colouring::Interval{iv.start, iv.end + 1}
-                                   : colouring::Interval{});
-  return result;
-}
-
 std::string opName(const Problem& problem, size_t op) {
   const std::string& name = problem.chain.ops[op].name;
   return "op " + std::to_string(op) + (name.empty() ? "" : " (" + name + ")");
@@ -94,10 +83,11 @@ std::optional<Subblock> chooseSubblock(int64_t blockRows, int64_t blockCols, int
   return best;
 }
 
-std::vector<LiveInterval> liveIntervals(const Problem& problem, size_t firstOp, size_t endOp) {
+std::vector<colouring::Interval> liveIntervals(const Problem& problem, size_t firstOp,
+                                               size_t endOp) {
   const Chain& chain = problem.chain;
   const std::vector<int64_t> def = definitions(chain);
-  std::vector<LiveInterval> intervals(def.size());
+  std::vector<colouring::Interval> intervals(def.size()); // empty: not live
   const int64_t a = static_cast<int64_t>(firstOp), b = static_cast<int64_t>(endOp);
   auto inSegmentBefore = [&](ValueId v, size_t op) {
     int64_t d = def[static_cast<size_t>(v)];
@@ -107,14 +97,14 @@ std::vector<LiveInterval> liveIntervals(const Problem& problem, size_t firstOp, 
     const Op& op = chain.ops[i];
     if (!op.cbOperands)
       for (ValueId x : op.inputs) {
-        LiveInterval& iv = intervals[static_cast<size_t>(x)];
-        if (!inSegmentBefore(x, i) && iv.start < 0)
-          iv.start = readPoint(i); // unpacked from its CB just before the first use
-        iv.end = std::max(iv.end, readPoint(i));
+        colouring::Interval& iv = intervals[static_cast<size_t>(x)];
+        if (!inSegmentBefore(x, i) && iv.upper <= iv.lower)
+          iv = {readPoint(i), readPoint(i) + 1}; // unpacked from its CB just before the first use
+        else
+          iv.upper = std::max(iv.upper, readPoint(i) + 1);
       }
-    LiveInterval& out = intervals[static_cast<size_t>(op.output)];
-    out.start = op.cbOperands ? readPoint(i) : writePoint(i);
-    out.end = out.start;
+    const int64_t at = op.cbOperands ? readPoint(i) : writePoint(i);
+    intervals[static_cast<size_t>(op.output)] = {at, at + 1};
   }
   // Values computed here and needed later (a result, or read after the segment, from DST or
   // streamed from its CB) stay until the segment's last point, where they are packed.
@@ -125,7 +115,7 @@ std::vector<LiveInterval> liveIntervals(const Problem& problem, size_t firstOp, 
     for (ValueId x : chain.ops[i].inputs)
       neededAfter[static_cast<size_t>(x)] = 1;
   for (size_t v = 0; v < def.size(); ++v)
-    if (def[v] >= a && def[v] < b && neededAfter[v]) intervals[v].end = writePoint(endOp - 1);
+    if (def[v] >= a && def[v] < b && neededAfter[v]) intervals[v].upper = writePoint(endOp - 1) + 1;
   return intervals;
 }
 
@@ -147,19 +137,17 @@ static Result solveUnguarded(const Problem& problem) {
   const int64_t capacity = problem.capacityTiles;
   auto segmentNeed = [&](size_t a, size_t b) {
     ++result.stats.nodes;
-    return static_cast<int64_t>(
-        colouring::busiestPoint(halfOpen(liveIntervals(problem, a, b))).members.size());
+    return static_cast<int64_t>(colouring::mostLive(liveIntervals(problem, a, b)));
   };
 
   // Where does the unsplit chain at 1 x 1 first exceed the capacity?
   {
-    std::vector<LiveInterval> whole = liveIntervals(problem, 0, n);
+    std::vector<colouring::Interval> whole = liveIntervals(problem, 0, n);
     const int64_t points = writePoint(n - 1) + 1;
     std::vector<int> live(static_cast<size_t>(points) + 1, 0);
-    for (const LiveInterval& iv : whole)
-      if (iv.start >= 0)
-        for (int64_t p = iv.start; p <= iv.end; ++p)
-          ++live[static_cast<size_t>(p)];
+    for (const colouring::Interval& iv : whole)
+      for (int64_t p = iv.lower; p < iv.upper; ++p)
+        ++live[static_cast<size_t>(p)];
     for (int64_t p = 1; p < points; ++p)
       if (live[static_cast<size_t>(p)] > capacity) {
         result.exceedingOp = static_cast<size_t>((p - 1) / 2);
@@ -208,8 +196,8 @@ static Result solveUnguarded(const Problem& problem) {
     segment.firstOp = a;
     segment.endOp = b;
     std::tie(segment.blockRows, segment.blockCols) = outputBlock(chain, chain.ops[a]);
-    std::vector<LiveInterval> intervals = liveIntervals(problem, a, b);
-    segment.slots = colouring::colourIntervals(halfOpen(intervals));
+    std::vector<colouring::Interval> intervals = liveIntervals(problem, a, b);
+    segment.slots = colouring::colourIntervals(intervals);
     int slotsUsed = 0;
     for (int slot : segment.slots)
       slotsUsed = std::max(slotsUsed, slot + 1);

@@ -22,6 +22,7 @@
 // slots used = the most values live at one point) and the sub-block of its block with the fewest
 // rounds that fits (chooseSubblock). Every value computed in a segment and read after it gets an
 // intermediate CB of its own block's size.
+#include "ttlplan/planner/colouring/Colouring.h"
 #include "ttlplan/planner/dst/Problem.h"
 
 #include <utility>
@@ -42,14 +43,11 @@ struct Subblock {
 std::optional<Subblock> chooseSubblock(int64_t blockRows, int64_t blockCols, int64_t maxTiles,
                                        bool matmul = false);
 
-/// The values live at each point of a segment (ops [firstOp, endOp)) as closed intervals
-/// [start, end] over points 2*i+1 (read of op i) and 2*i+2 (write of op i). Indexed by value id;
-/// a value not live in the segment has start = -1. Precondition: problemError is empty.
-struct LiveInterval {
-  int64_t start = -1;
-  int64_t end = -1;
-};
-std::vector<LiveInterval> liveIntervals(const Problem& problem, size_t firstOp, size_t endOp);
+/// The values live at each point of a segment (ops [firstOp, endOp)) as half-open intervals
+/// [lower, upper) over points 2*i+1 (read of op i) and 2*i+2 (write of op i). Indexed by value
+/// id; a value not live in the segment has an empty interval. Precondition: problemError is empty.
+std::vector<colouring::Interval> liveIntervals(const Problem& problem, size_t firstOp,
+                                               size_t endOp);
 
 /// Solves one chain. Never throws; malformed input gives Error, a single op whose own operands
 /// exceed the capacity gives Infeasible with exceedingOp naming it.
