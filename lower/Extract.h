@@ -132,11 +132,15 @@ bool isComputeChainOp(const ir::Operation* op);
 /// the scope comes before every op in it).
 class ProgramOrder {
 public:
-  explicit ProgramOrder(ir::Operation* scope);
+  explicit ProgramOrder(ir::Operation* scope) : scope_(scope) {}
+  /// The op's position in a walk of the scope (0 for an op outside it). The positions are
+  /// numbered on the first call (a chain of one op never sorts, so it never pays for them);
+  /// an object is therefore not to be shared between threads.
   size_t operator()(const ir::Operation* op) const;
 
 private:
-  std::unordered_map<const ir::Operation*, size_t> position_;
+  ir::Operation* scope_;
+  mutable std::unordered_map<const ir::Operation*, size_t> position_;
 };
 
 /// The compute chain feeding `values` (what one or more ttl.store store): every op reachable

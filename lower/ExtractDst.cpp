@@ -19,11 +19,9 @@ bool isComputeChainOp(const ir::Operation* op) {
   return op->result(0)->type().isTileBlock();
 }
 
-ProgramOrder::ProgramOrder(ir::Operation* scope) {
-  scope->walk([&](ir::Operation* op) { position_.emplace(op, position_.size() + 1); });
-}
-
 size_t ProgramOrder::operator()(const ir::Operation* op) const {
+  if (position_.empty())
+    scope_->walk([&](ir::Operation* o) { position_.emplace(o, position_.size() + 1); });
   auto it = position_.find(op);
   return it == position_.end() ? 0 : it->second;
 }
