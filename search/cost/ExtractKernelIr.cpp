@@ -1,3 +1,4 @@
+#include "ttlplan/ir/OpRegistry.h"
 #include "ttlplan/ir/Ops.h"
 #include "ttlplan/search/cost/ExtractDetail.h"
 
@@ -153,7 +154,7 @@ Node KernelIr::compile(ir::Operation& op, NodeKind kind) {
       ChainOp c;
       for (ir::Value* v : chainOp->operands())
         if (int cb = cbOfView(v); cb >= 0) c.cbInputs.push_back(cb);
-      c.matmul = chainOp->isa("ttl.matmul");
+      c.matmul = chainOp->def()->compute.kind == ir::ComputeKind::Matmul; // a chain op has a def
       if (c.matmul) c.lhsCb = cbOfView(ir::MatmulOp(chainOp).lhs());
       chain.ops.push_back(std::move(c));
     }
