@@ -114,6 +114,9 @@ struct ComputeDef {
   std::string_view apiFn;   ///< the TT-Metalium compute kernel API call ("exp_tile")
   std::string_view apiInit; ///< the init it needs before it ("exp_tile_init"); empty for store
   CostClass cost = CostClass::None;
+  /// The TT-Metalium header that declares apiFn and apiInit, as a kernel includes it
+  /// (docs/tt-metalium-api.md, section B: tenstorrent/tt-metal tt_metal/hw/inc/api/compute/).
+  std::string_view apiHeader = {};
 };
 
 /// True for the elementwise kinds (the ops lower-compute emits as one API call per DST tile).

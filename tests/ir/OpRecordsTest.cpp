@@ -28,6 +28,8 @@ TEST(OpRecords, EveryComputeOpHasItsKindApiCallAndCostClass) {
     const ComputeDef& c = def->compute;
     EXPECT_NE(c.kind, ComputeKind::None) << "no compute kind";
     EXPECT_FALSE(c.apiFn.empty()) << "no kernel API call";
+    EXPECT_TRUE(c.apiHeader.starts_with("api/compute/") && c.apiHeader.ends_with(".h"))
+        << "no TT-Metalium header for " << c.apiFn << ": '" << c.apiHeader << "'";
     if (c.kind == ComputeKind::Store) {
       EXPECT_EQ(c.cost, CostClass::None) << "a store's pack is priced apart";
       continue;
