@@ -205,9 +205,7 @@ const std::vector<OptionTable>& tables() {
 
 const OptionTable& commandOptions(std::string_view command) {
   for (const OptionTable& table : tables()) {
-    std::string_view name = table.component;
-    if (name == command || (name.size() == command.size() + 8 && name.starts_with(command) &&
-                            name.ends_with(" command")))
+    if (table.component == command || table.component == std::string(command) + " command")
       return table;
   }
   throw std::logic_error("no option table for command " + std::string(command));

@@ -16,12 +16,22 @@ bool hasPreassignments(const Problem& problem) {
                      [](const Cb& cb) { return cb.preassigned >= 0; });
 }
 
+/// The CBs' lifetimes; empty for ConflictSource::List, whose lifetimes mean nothing.
 std::vector<colouring::Interval> intervalsOf(const Problem& problem) {
   std::vector<colouring::Interval> intervals;
+  if (problem.source == ConflictSource::List) return intervals;
   intervals.reserve(problem.cbs.size());
   for (const Cb& cb : problem.cbs)
     intervals.push_back({cb.lower, cb.upper});
   return intervals;
+}
+
+/// The conflict graph; `intervals` are intervalsOf(problem).
+colouring::Graph graphOf(const Problem& problem,
+                         const std::vector<colouring::Interval>& intervals) {
+  if (problem.source == ConflictSource::List)
+    return colouring::fromEdges(problem.cbs.size(), problem.conflicts);
+  return colouring::fromIntervals(intervals);
 }
 
 std::vector<int> preassignedOf(const Problem& problem) {
@@ -86,12 +96,8 @@ Result run(const Problem& problem, const SolveParams& params, const SolveLimits&
                     "none", 0);
   }
   // Built once: the graph and the intervals serve every step below.
-  const std::vector<colouring::Interval> intervals = problem.source == ConflictSource::Intervals
-                                                         ? intervalsOf(problem)
-                                                         : std::vector<colouring::Interval>{};
-  const Graph graph = problem.source == ConflictSource::List
-                          ? colouring::fromEdges(n, problem.conflicts)
-                          : colouring::fromIntervals(intervals);
+  const std::vector<colouring::Interval> intervals = intervalsOf(problem);
+  const Graph graph = graphOf(problem, intervals);
   for (size_t v = 0; v < n; ++v)
     for (size_t u : graph[v])
       if (u > v && preassigned[v] >= 0 && preassigned[v] == preassigned[u])
@@ -182,9 +188,7 @@ Result run(const Problem& problem, const SolveParams& params, const SolveLimits&
 } // namespace
 
 std::vector<std::vector<size_t>> conflictGraph(const Problem& problem) {
-  if (problem.source == ConflictSource::List)
-    return colouring::fromEdges(problem.cbs.size(), problem.conflicts);
-  return colouring::fromIntervals(intervalsOf(problem));
+  return graphOf(problem, intervalsOf(problem));
 }
 
 Solution firstFit(const Problem& problem) {

@@ -586,13 +586,14 @@ static Result solveUnguarded(const Problem& problem, const Options& options) {
   if (worst.needed > problem.semaphoreLimit) return infeasible(worst);
   // DSatur first; when it needs more ids than the limit, the exact search per component looks
   // for any colouring within the limit.
-  std::vector<int> ids = colouring::dsatur(graph, std::vector<int>(2 * n, -1));
+  const std::vector<int> unassigned(2 * n, -1);
+  std::vector<int> ids = colouring::dsatur(graph, unassigned);
   colouring::Budget budget{within(options.limits, deadline), Clock::now(), 0};
   bool stopped = false, overLimit = false;
   if (colouring::span(ids) > problem.semaphoreLimit)
     for (const std::vector<size_t>& component : colouring::components(graph)) {
       colouring::ComponentResult search = colouring::colourComponent(
-          graph, component, std::vector<int>(2 * n, -1), problem.semaphoreLimit, ids, budget);
+          graph, component, unassigned, problem.semaphoreLimit, ids, budget);
       stopped = stopped || !search.finished;
       overLimit = overLimit || (search.finished && search.span > problem.semaphoreLimit);
     }
