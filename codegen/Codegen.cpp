@@ -99,6 +99,7 @@ std::vector<std::string> outputPaths(ir::Module& source, bool planned) {
           out.push_back(fmt::format("{}/{}.cpp", name, role.suffix));
     out.push_back(name + "/host.cpp");
   }
+  out.push_back(std::string(kNpyHeaderFile));
   if (planned) out.insert(out.end(), {"plan.json", "report.txt"});
   return out;
 }
@@ -133,6 +134,7 @@ std::optional<std::vector<GeneratedFile>> emitModule(ir::Module& module, const i
     files.push_back({k.name + "/host.cpp", std::move(*host)});
   }
   if (!ok) return std::nullopt;
+  files.push_back({std::string(kNpyHeaderFile), std::string(npyHeader())});
   if (plan) {
     lower::Timings timings = options.timings ? lower::Timings::Shown : lower::Timings::Omitted;
     nlohmann::json json = lower::toJson(*plan, timings);

@@ -27,13 +27,19 @@ struct KernelThreads {
 std::optional<std::vector<KernelThreads>> collectKernels(ir::Module& module,
                                                          ir::DiagnosticEngine& diagnostics);
 
+/// The .npy reading and writing every host.cpp includes (codegen/emu/include/ttlplan_npy.hpp),
+/// written next to the kernels' folders so that a host program builds without ttlplan installed.
+inline constexpr std::string_view kNpyHeaderFile = "ttlplan_npy.hpp";
+std::string_view npyHeader();
+
 struct GeneratedFile {
   std::string path; ///< relative to the output directory, '/'-separated: "eltwise_add/reader.cpp"
   std::string text;
 };
 
 /// Every file of `ttlplan compile` for `module` (after the full pipeline), in a stable order:
-/// per kernel its thread files then host.cpp; then plan.json and report.txt when `plan` is given.
+/// per kernel its thread files then host.cpp; then ttlplan_npy.hpp; then plan.json and report.txt
+/// when `plan` is given.
 std::optional<std::vector<GeneratedFile>> emitModule(ir::Module& module, const ir::Device& device,
                                                      const lower::ModulePlan* plan,
                                                      const EmitOptions& options,

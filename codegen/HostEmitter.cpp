@@ -1,6 +1,7 @@
 #include "ttlplan/codegen/HostEmitter.h"
 
 #include "ttlplan/codegen/CppText.h"
+#include "ttlplan/ir/MetalApi.h"
 #include "ttlplan/ir/Ops.h"
 #include "ttlplan/ir/Padding.h"
 #include "ttlplan/ir/Verifier.h"
@@ -8,9 +9,11 @@
 #include "ttlplan/lower/passes/DataMovementSupport.h"
 #include "ttlplan/support/Checked.h"
 
+#include <algorithm>
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 #include <map>
+#include <set>
 
 namespace ttlplan::codegen {
 
@@ -125,12 +128,7 @@ private:
     if (!c.empty()) line(indent, c);
   }
   bool collectTensors();
-  bool anyPadded() const {
-    for (const TensorInfo& t : tensors_)
-      if (!t.pad.empty()) return true;
-    return false;
-  }
-  void emitPaddedIo();
+  void emitIo();
   bool collectCbs();
   bool emitLaunch(Operation& launch);
   Operation* callee(Operation& launch);
@@ -228,40 +226,104 @@ bool HostEmitter::collectTensors() {
   return ok;
 }
 
-void HostEmitter::emitPaddedIo() {
-  line(0, "// A tensor that is not whole tiles: INPUT_DIR/<tensor>.npy (rows x cols) padded to");
-  line(0, "// padded_rows x padded_cols with `pad` (the value its readers need), as tile pages.");
-  line(0, "std::vector<uint32_t> load_padded(const std::string& path, uint64_t rows, uint64_t "
-          "cols,");
-  line(0, "                                  uint64_t padded_rows, uint64_t padded_cols, float "
-          "pad,");
-  line(0, "                                  tt::DataFormat format) {");
-  line(1, "ttlplan::emu::Matrix m;");
-  line(1, "std::vector<uint32_t> words;");
-  line(1, "std::string error;");
-  line(1, "if (!ttlplan::emu::readNpyOfShape(path, rows, cols, m, error) ||");
-  line(1, "    !ttlplan::emu::tilize(ttlplan::emu::padMatrix(m, padded_rows, padded_cols, pad), "
-          "format,");
-  line(1, "                          words, error)) {");
-  line(2, "std::fprintf(stderr, \"host: error: %s\\n\", error.c_str());");
-  line(2, "std::exit(1);");
-  line(1, "}");
-  line(1, "return words;");
+void HostEmitter::emitIo() {
+  std::set<ir::DataType> formats;
+  for (const TensorInfo& t : tensors_)
+    formats.insert(t.dataType);
+  line(0, "[[noreturn]] void fail(const std::string& what) {");
+  line(1, "std::fprintf(stderr, \"host: error: %s\\n\", what.c_str());");
+  line(1, "std::exit(1);");
   line(0, "}");
   line(0, "");
-  line(0,
-       "// The tile pages of a padded tensor, cropped to rows x cols, as OUTPUT_DIR/<tensor>.npy.");
-  line(0, "void store_cropped(const std::string& path, const std::vector<uint32_t>& words, "
-          "uint64_t rows,");
-  line(0, "                   uint64_t cols, uint64_t padded_rows, uint64_t padded_cols,");
-  line(0, "                   tt::DataFormat format) {");
-  line(1, "ttlplan::emu::Matrix m;");
+  line(0, "// INPUT_DIR/<tensor>.npy (rows x cols) as row-major floats, padded to padded_rows x");
+  line(
+      0,
+      "// padded_cols with `pad` when the tensor is not whole tiles; exits with status 1 when the");
+  line(0, "// file is missing or has another shape.");
+  line(0, "std::vector<float> load(const std::string& path, uint32_t rows, uint32_t cols, "
+          "uint32_t padded_rows,");
+  line(0, "                        uint32_t padded_cols, float pad) {");
+  line(1, "ttlplan::npy::Matrix m;");
   line(1, "std::string error;");
-  line(1, "if (!ttlplan::emu::untilize(words, padded_rows, padded_cols, format, m, error) ||");
-  line(1, "    !ttlplan::emu::writeNpy(path, ttlplan::emu::cropMatrix(m, rows, cols), error)) {");
-  line(2, "std::fprintf(stderr, \"host: error: %s\\n\", error.c_str());");
-  line(2, "std::exit(1);");
+  line(1, "if (!ttlplan::npy::readNpyOfShape(path, rows, cols, m, error)) fail(error);");
+  line(1, "if (padded_rows != rows || padded_cols != cols)");
+  line(2, "m = ttlplan::npy::padMatrix(m, padded_rows, padded_cols, pad);");
+  line(1, "return m.data;");
+  line(0, "}");
+  line(0, "");
+  line(0, "// The top-left rows x cols of a padded_rows x padded_cols matrix as "
+          "OUTPUT_DIR/<tensor>.npy.");
+  line(0, "void store(const std::string& path, const std::vector<float>& values, uint32_t rows, "
+          "uint32_t cols,");
+  line(0, "           uint32_t padded_rows, uint32_t padded_cols) {");
+  line(1, "ttlplan::npy::Matrix m{padded_rows, padded_cols, values};");
+  line(1, "std::string error;");
+  line(1, "if (!ttlplan::npy::writeNpy(path, ttlplan::npy::cropMatrix(m, rows, cols), error)) "
+          "fail(error);");
+  line(0, "}");
+  line(0, "");
+  line(0, "// A row-major matrix into a DRAM buffer of `format` tiles, each four 16x16 faces "
+          "(tilize_nfaces).");
+  line(0,
+       "void upload(distributed::MeshCommandQueue& cq, std::shared_ptr<distributed::MeshBuffer>& "
+       "buffer,");
+  line(0, "            const std::vector<float>& values, uint32_t rows, uint32_t cols, "
+          "tt::DataFormat format) {");
+  line(1, "const std::vector<float> tiles = tilize_nfaces(values, rows, cols);");
+  line(1, "switch (format) {");
+  for (ir::DataType f : formats) {
+    line(1, fmt::format("case tt::DataFormat::{}: {{", dataFormatName(f)));
+    if (f == ir::DataType::BF16) {
+      line(2, "const std::vector<bfloat16> words(tiles.begin(), tiles.end());");
+      line(2, "distributed::EnqueueWriteMeshBuffer(cq, buffer, words, true);");
+    } else if (f == ir::DataType::F32) {
+      line(2, "distributed::EnqueueWriteMeshBuffer(cq, buffer, tiles, true);");
+    } else {
+      line(2, fmt::format("const std::vector<uint32_t> words = pack_as_{}_tiles("
+                          "tt::stl::make_const_span(tiles),",
+                          f == ir::DataType::BFP8_B ? "bfp8" : "bfp4"));
+      line(2, "                                                  /*row_major_input=*/false, "
+              "/*is_exp_a=*/false);");
+      line(2, "distributed::EnqueueWriteMeshBuffer(cq, buffer, words, true);");
+    }
+    line(2, "return;");
+    line(1, "}");
+  }
+  line(1, "default:");
+  line(2, "fail(\"upload: a data format this host program does not convert\");");
   line(1, "}");
+  line(0, "}");
+  line(0, "");
+  line(0, "// The buffer's tiles as a row-major rows x cols matrix.");
+  line(0, "std::vector<float> download(distributed::MeshCommandQueue& cq,");
+  line(0, "                            std::shared_ptr<distributed::MeshBuffer>& buffer, uint32_t "
+          "rows, uint32_t cols,");
+  line(0, "                            tt::DataFormat format) {");
+  line(1, "std::vector<float> tiles;");
+  line(1, "switch (format) {");
+  for (ir::DataType f : formats) {
+    line(1, fmt::format("case tt::DataFormat::{}: {{", dataFormatName(f)));
+    if (f == ir::DataType::BF16) {
+      line(2, "std::vector<bfloat16> words;");
+      line(2, "distributed::EnqueueReadMeshBuffer(cq, words, buffer, true);");
+      line(2, "tiles.assign(words.begin(), words.end());");
+    } else if (f == ir::DataType::F32) {
+      line(2, "distributed::EnqueueReadMeshBuffer(cq, tiles, buffer, true);");
+    } else {
+      line(2, "std::vector<uint32_t> words;");
+      line(2, "distributed::EnqueueReadMeshBuffer(cq, words, buffer, true);");
+      line(2, fmt::format("tiles = unpack_{}_tiles_into_float_vec(tt::stl::make_const_span(words),",
+                          f == ir::DataType::BFP8_B ? "bfp8" : "bfp4"));
+      line(2, "                                               /*row_major_output=*/false, "
+              "/*is_exp_a=*/false);");
+    }
+    line(2, "break;");
+    line(1, "}");
+  }
+  line(1, "default:");
+  line(2, "fail(\"download: a data format this host program does not convert\");");
+  line(1, "}");
+  line(1, "return untilize_nfaces(tiles, rows, cols);");
   line(0, "}");
   line(0, "");
 }
@@ -378,7 +440,7 @@ bool HostEmitter::emitLaunch(Operation& launch) {
       columns.push_back(name);
       if (auto it = bufferOfArg.find(name); it != bufferOfArg.end()) {
         for (auto& core : perCore)
-          core.push_back(it->second + "->address()");
+          core.push_back(fmt::format("static_cast<uint32_t>({}->address())", it->second));
         continue;
       }
       std::vector<int64_t> perCoreValues;
@@ -396,24 +458,64 @@ bool HostEmitter::emitLaunch(Operation& launch) {
       for (size_t c = 0; c < perCore.size(); ++c)
         perCore[c].push_back(integerLiteral(perCoreValues[c], 32));
     }
+  // After the CB indices, two compile-time args per tensor accessor the kernel makes, in the order
+  // of their offsets (lower-data-movement numbers them so): TensorAccessorArgs(buffer).append_to.
+  std::vector<std::pair<int64_t, std::string>> accessors;
+  bool accessorsOk = true;
+  func->walk([&](Operation* op) {
+    if (!op->isa("ttkernel.tensor_accessor")) return;
+    ir::Attribute offset = op->attribute("cta_offset"), tensor = op->attribute("tensor");
+    auto buf = tensor.is(ir::AttrKind::String) ? bufferOfArg.find(tensor.stringValue())
+                                               : bufferOfArg.end();
+    if (!offset.is(ir::AttrKind::Integer) || buf == bufferOfArg.end()) {
+      accessorsOk = fail(op->location(), "codegen: ttkernel.tensor_accessor without cta_offset "
+                                         "and the name of a tensor argument of its function");
+      return;
+    }
+    accessors.emplace_back(offset.intValue(), buf->second);
+  });
+  if (!accessorsOk) return false;
+  std::sort(accessors.begin(), accessors.end());
+  for (size_t k = 0; k < accessors.size(); ++k)
+    if (accessors[k].first != static_cast<int64_t>(compileArgs.size() + 2 * k))
+      return fail(func->location(),
+                  fmt::format("codegen: tensor accessor {} of @{} reads compile-time args from {}, "
+                              "not {} (after the {} CB indices): a bug in lower-data-movement",
+                              k, func->attribute("sym_name").stringValue(), accessors[k].first,
+                              compileArgs.size() + 2 * k, compileArgs.size()));
+
   std::string stem(fileStem(*kind));
   std::string handle = names_.unique(stem + "_kernel");
+  std::string argsVar = names_.unique(stem + "_compile_args");
   std::string kernelName = kernel_.attribute("sym_name").stringValue();
   line(1,
        fmt::format("// {} thread: function @{}", stem, func->attribute("sym_name").stringValue()));
   where(1, launch.location());
-  std::string config =
-      *kind == ThreadKind::Compute
-          ? fmt::format("ComputeConfig{{.math_fidelity = MathFidelity::HiFi4, .fp32_dest_acc_en "
-                        "= false, .compile_args = {{{}}}}}",
-                        fmt::join(compileArgs, ", "))
-          : fmt::format("DataMovementConfig{{.processor = DataMovementProcessor::{}, .noc = "
-                        "NOC::{}, .compile_args = {{{}}}}}",
-                        *kind == ThreadKind::Reader ? "RISCV_0" : "RISCV_1",
-                        *kind == ThreadKind::Reader ? "RISCV_0_default" : "RISCV_1_default",
-                        fmt::join(compileArgs, ", "));
-  std::string create =
-      fmt::format("CreateKernel(program, \"{}/{}.cpp\", cores, {});", kernelName, stem, config);
+  line(1, fmt::format("std::vector<uint32_t> {} = {{{}}}; // CB indices", argsVar,
+                      fmt::join(compileArgs, ", ")));
+  for (const auto& [offset, buffer] : accessors)
+    line(1, fmt::format("TensorAccessorArgs(*{}).append_to({});", buffer, argsVar));
+  std::string config;
+  if (*kind == ThreadKind::Compute) {
+    std::string fidelity = "HiFi4";
+    if (ir::Attribute f = kernel_.attribute("math_fidelity"); f.is(ir::AttrKind::String))
+      fidelity = f.stringValue();
+    bool fp32 = false;
+    if (ir::Attribute a = kernel_.attribute("fp32_dest_acc"); a.is(ir::AttrKind::Integer))
+      fp32 = a.intValue() != 0;
+    config = fmt::format("ComputeConfig{{.math_fidelity = MathFidelity::{}, .fp32_dest_acc_en = "
+                         "{}, .compile_args = {}}}",
+                         fidelity, fp32 ? "true" : "false", argsVar);
+  } else {
+    config =
+        fmt::format("DataMovementConfig{{.processor = DataMovementProcessor::{}, .noc = "
+                    "NOC::{}, .compile_args = {}}}",
+                    *kind == ThreadKind::Reader ? "RISCV_0" : "RISCV_1",
+                    *kind == ThreadKind::Reader ? "RISCV_0_default" : "RISCV_1_default", argsVar);
+  }
+  std::string create = fmt::format("CreateKernel(program, TTLPLAN_KERNEL_DIR \"/{}/{}.cpp\", "
+                                   "cores, {});",
+                                   kernelName, stem, config);
   // A kernel without runtime args needs no handle (an unused one would draw -Wunused-variable).
   line(1, columns.empty() ? create : fmt::format("KernelHandle {} = {}", handle, create));
 
@@ -444,8 +546,12 @@ std::optional<std::string> HostEmitter::run() {
   const std::vector<int64_t> grid = {planned->first, planned->second};
   rows_ = grid[0];
   cols_ = grid[1];
-  for (std::string_view reserved : {"device", "cq", "program", "cores", "input_dir", "output_dir",
-                                    "argc", "argv", "words", "load", "store"})
+  for (std::string_view reserved :
+       {"mesh_device", "device",     "cq",           "program",  "cores",
+        "input_dir",   "output_dir", "argc",         "argv",     "words",
+        "load",        "store",      "upload",       "download", "fail",
+        "workload",    "base",       "planned_base", "planned",  "dram_tile_pages",
+        "compile_args"})
     names_.reserve(std::string(reserved));
   bool ok = collectTensors();
   ok = collectCbs() && ok;
@@ -480,8 +586,45 @@ std::optional<std::string> HostEmitter::run() {
   }
   if (!ok) return std::nullopt;
 
+  // CBs in the order TT-Metalium's allocator must place them: by planned address, each at the
+  // aligned end of the one before from the unreserved base (the planner lays every plan out so;
+  // docs/codegen.md). A plan that is not such a packing cannot be realised: an error naming the CB.
+  std::vector<std::pair<Operation*, CbInfo>> cbOrder;
+  for (auto& op : kernel_.body().operations())
+    if (auto it = cbs_.find(op->numResults() ? op->result(0) : nullptr); it != cbs_.end())
+      cbOrder.emplace_back(op.get(), it->second);
+  std::stable_sort(cbOrder.begin(), cbOrder.end(), [](const auto& x, const auto& y) {
+    return x.second.address < y.second.address;
+  });
+  const int64_t align = std::max<int64_t>(1, device_.cb.addressAlignment);
+  int64_t next = device_.l1.unreservedBase;
+  for (const auto& [op, cb] : cbOrder) {
+    next = (next + align - 1) / align * align;
+    if (cb.address != next)
+      ok = fail(op->location(),
+                fmt::format(
+                    "codegen: the plan puts CB %{} at L1 address {}, but TT-Metalium's "
+                    "allocator places a program's CBs one after another in creation order "
+                    "from l1_unreserved_base {}, each aligned to {} B, so it would be at {}: "
+                    "no creation order realises this plan",
+                    op->result(0)->nameHint(), cb.address, device_.l1.unreservedBase, align, next));
+    next = cb.address + cb.blockCount * cb.blockTiles * cb.tileBytes;
+  }
+  if (static_cast<int64_t>(cbOrder.size()) > device_.cb.maxPerProgram && !cbOrder.empty())
+    ok = fail(cbOrder.back().first->location(),
+              fmt::format("codegen: kernel @{} has {} CBs; a TT-Metalium program has at most {}",
+                          kernelName, cbOrder.size(), device_.cb.maxPerProgram));
+  if (semaphores > device_.kernel.semaphoresPerCore)
+    ok = fail(kernel_.location(),
+              fmt::format("codegen: kernel @{} needs {} semaphores; a core has {}", kernelName,
+                          semaphores, device_.kernel.semaphoresPerCore));
+  if (!ok) return std::nullopt;
+
   std::string file = options_.inputFile;
   if (file.empty() && kernel_.location().file) file = *kernel_.location().file;
+  std::set<ir::DataType> formats;
+  for (const TensorInfo& t : tensors_)
+    formats.insert(t.dataType);
   line(0, fmt::format("// Generated by ttlplan from {}: host program of kernel @{} on {}.", file,
                       kernelName, device_.name));
   if (!options_.provenance.empty()) line(0, "// " + options_.provenance + ".");
@@ -490,52 +633,42 @@ std::optional<std::string> HostEmitter::run() {
           "argument,");
   line(0, "// runs the kernel on the planned grid and writes every tensor to "
           "OUTPUT_DIR/<tensor>.npy.");
-  line(0, "#include \"host_api.h\"");
-  line(0, "#include \"ttlplan_host_io.h\"");
+  line(0, fmt::format("// TT-Metalium API of tenstorrent/tt-metal {} ({}); kernels are found "
+                      "under",
+                      ir::metal::kPinnedCommit.substr(0, 12), ir::metal::kPinnedDate));
+  line(0, "// TTLPLAN_KERNEL_DIR (an absolute path; the generated CMakeLists.txt defines it).");
+  line(0, "#include <tt-metalium/bfloat16.hpp>");
+  if (formats.count(ir::DataType::BFP4_B)) line(0, "#include <tt-metalium/bfloat4.hpp>");
+  if (formats.count(ir::DataType::BFP8_B)) line(0, "#include <tt-metalium/bfloat8.hpp>");
+  line(0, "#include <tt-metalium/distributed.hpp>");
+  line(0, "#include <tt-metalium/host_api.hpp>");
+  line(0, "#include <tt-metalium/mesh_buffer.hpp>");
+  line(0, "#include <tt-metalium/mesh_device.hpp>");
+  line(0, "#include <tt-metalium/mesh_workload.hpp>");
+  line(0, "#include <tt-metalium/tensor_accessor_args.hpp>");
+  line(0, "#include <tt-metalium/tilize_utils.hpp>");
+  line(0, "#include <tt-metalium/tt_metal.hpp>");
+  line(0, "");
+  line(0, "#include \"ttlplan_npy.hpp\"");
   line(0, "");
   line(0, "#include <cstdint>");
   line(0, "#include <cstdio>");
   line(0, "#include <cstdlib>");
-  if (anyPadded()) line(0, "#include <limits>");
+  line(0, "#include <limits>");
   line(0, "#include <memory>");
   line(0, "#include <string>");
   line(0, "#include <vector>");
+  line(0, "");
+  line(0, "#ifndef TTLPLAN_KERNEL_DIR");
+  line(0,
+       "#error \"define TTLPLAN_KERNEL_DIR as the directory `ttlplan compile` wrote (absolute)\"");
+  line(0, "#endif");
   line(0, "");
   line(0, "using namespace tt::tt_metal;");
   line(0, "");
   line(0, "namespace {");
   line(0, "");
-  line(0,
-       "// INPUT_DIR/<tensor>.npy as the tile pages of `format`; exits with status 1 when the file "
-       "is");
-  line(0, "// missing or has another shape.");
-  line(0, "std::vector<uint32_t> load(const std::string& path, uint64_t rows, uint64_t cols,");
-  line(0, "                           tt::DataFormat format) {");
-  line(1, "ttlplan::emu::Matrix m;");
-  line(1, "std::vector<uint32_t> words;");
-  line(1, "std::string error;");
-  line(1, "if (!ttlplan::emu::readNpyOfShape(path, rows, cols, m, error) ||");
-  line(1, "    !ttlplan::emu::tilize(m, format, words, error)) {");
-  line(2, "std::fprintf(stderr, \"host: error: %s\\n\", error.c_str());");
-  line(2, "std::exit(1);");
-  line(1, "}");
-  line(1, "return words;");
-  line(0, "}");
-  line(0, "");
-  line(0,
-       "// The tile pages of a buffer as OUTPUT_DIR/<tensor>.npy; exits with status 1 on failure.");
-  line(0, "void store(const std::string& path, const std::vector<uint32_t>& words, uint64_t rows,");
-  line(0, "           uint64_t cols, tt::DataFormat format) {");
-  line(1, "ttlplan::emu::Matrix m;");
-  line(1, "std::string error;");
-  line(1, "if (!ttlplan::emu::untilize(words, rows, cols, format, m, error) ||");
-  line(1, "    !ttlplan::emu::writeNpy(path, m, error)) {");
-  line(2, "std::fprintf(stderr, \"host: error: %s\\n\", error.c_str());");
-  line(2, "std::exit(1);");
-  line(1, "}");
-  line(0, "}");
-  line(0, "");
-  if (anyPadded()) emitPaddedIo();
+  emitIo();
   line(0, "} // namespace");
   line(0, "");
   line(0, "int main(int argc, char** argv) {");
@@ -545,8 +678,21 @@ std::optional<std::string> HostEmitter::run() {
   line(1, "}");
   line(1, "const std::string input_dir = argv[1];");
   line(1, "const std::string output_dir = argv[2];");
-  line(1, "IDevice* device = CreateDevice(0);");
-  line(1, "CommandQueue& cq = device->command_queue();");
+  line(1, "std::shared_ptr<distributed::MeshDevice> mesh_device = "
+          "distributed::MeshDevice::create_unit_mesh(0);");
+  line(1, "distributed::MeshCommandQueue& cq = mesh_device->mesh_command_queue();");
+  line(1,
+       "// The plan's L1 addresses start at this device's unreserved base; another base (another");
+  line(1, "// tt-metal version) moves every CB: replan with --device-file and that base.");
+  line(1, fmt::format("const uint64_t planned_base = {};", device_.l1.unreservedBase));
+  line(1, "const uint64_t base = "
+          "mesh_device->allocator()->get_base_allocator_addr(HalMemType::L1);");
+  line(1, "if (base != planned_base)");
+  line(2, "fail(\"the device's L1 unreserved base is \" + std::to_string(base) + \", the plan "
+          "assumed \" +");
+  line(2, "     std::to_string(planned_base) + \": run ttlplan compile with --device-file and "
+          "l1.unreserved_base = \" +");
+  line(2, "     std::to_string(base));");
   line(1, "Program program = CreateProgram();");
   where(1, kernel_.location());
   line(1, fmt::format("// The planned grid: {}x{} cores (rows x columns; x = column, y = row).",
@@ -555,40 +701,45 @@ std::optional<std::string> HostEmitter::run() {
   line(0, "");
 
   line(1, "// Tensor arguments: DRAM interleaved buffers, one page per tile.");
+  line(1, "const distributed::DeviceLocalBufferConfig dram_tile_pages{.page_size = 0, "
+          ".buffer_type = BufferType::DRAM};");
   for (const TensorInfo& t : tensors_) {
     where(1, t.value->location());
     std::string format = fmt::format("tt::DataFormat::{}", dataFormatName(t.dataType));
     line(1, fmt::format("// %{}: {}, {} tiles of {} B", t.name, t.value->type().str(),
                         t.bytes / t.tileBytes, t.tileBytes));
-    line(1, fmt::format("std::shared_ptr<Buffer> {} = CreateBuffer(InterleavedBufferConfig{{"
-                        "device, {}, {}, BufferType::DRAM}});",
-                        t.var, t.bytes, t.tileBytes));
-    if (t.pad.empty())
-      line(1, fmt::format("EnqueueWriteBuffer(cq, {}, load(input_dir + \"/{}.npy\", {}, {}, {}), "
-                          "true);",
-                          t.var, t.name, t.shape[0], t.shape[1], format));
-    else
-      line(1, fmt::format("EnqueueWriteBuffer(cq, {}, load_padded(input_dir + \"/{}.npy\", {}, {}, "
-                          "{}, {}, {}, {}), true);",
-                          t.var, t.name, t.shape[0], t.shape[1], t.paddedShape[0], t.paddedShape[1],
-                          t.pad, format));
+    line(1, fmt::format("distributed::DeviceLocalBufferConfig {}_pages = dram_tile_pages;", t.var));
+    line(1, fmt::format("{}_pages.page_size = {};", t.var, t.tileBytes));
+    line(1, fmt::format("std::shared_ptr<distributed::MeshBuffer> {} = distributed::MeshBuffer::"
+                        "create(",
+                        t.var));
+    line(2, fmt::format("distributed::ReplicatedBufferConfig{{.size = {}}}, {}_pages, "
+                        "mesh_device.get());",
+                        t.bytes, t.var));
+    line(1,
+         fmt::format("upload(cq, {}, load(input_dir + \"/{}.npy\", {}, {}, {}, {}, {}), {}, {}, "
+                     "{});",
+                     t.var, t.name, t.shape[0], t.shape[1], t.paddedShape[0], t.paddedShape[1],
+                     t.pad.empty() ? "0.0f" : t.pad, t.paddedShape[0], t.paddedShape[1], format));
   }
   line(0, "");
 
-  line(1, "// Circular buffers at the planned L1 addresses (set_l1_address: a ttlplan extension).");
-  for (auto& op : kernel_.body().operations()) {
-    auto it = cbs_.find(op->numResults() ? op->result(0) : nullptr);
-    if (it == cbs_.end()) continue;
-    const CbInfo& cb = it->second;
+  line(1,
+       "// Circular buffers, created in planned-address order: TT-Metalium places a program's CBs");
+  line(1,
+       fmt::format("// one after another from the unreserved base, each aligned to {} B, so each "
+                   "lands at its",
+                   align));
+  line(1, "// planned address (checked after the run).");
+  for (const auto& [op, cb] : cbOrder) {
     where(1, op->location());
-    line(1, fmt::format("// %{}: index {}, {} blocks of {} tiles of {} B at L1 address {}",
+    line(1, fmt::format("// %{}: index {}, {} blocks of {} tiles of {} B, planned at L1 address {}",
                         op->result(0)->nameHint(), cb.index, cb.blockCount, cb.blockTiles,
                         cb.tileBytes, cb.address));
-    line(1,
-         fmt::format("CreateCircularBuffer(program, cores, CircularBufferConfig({} * {} * {}, "
-                     "{{{{{}, tt::DataFormat::{}}}}}).set_page_size({}, {}).set_l1_address({}));",
-                     cb.blockCount, cb.blockTiles, cb.tileBytes, cb.index,
-                     dataFormatName(cb.dataType), cb.index, cb.tileBytes, cb.address));
+    line(1, fmt::format("CreateCircularBuffer(program, cores, CircularBufferConfig({} * {} * {}, "
+                        "{{{{{}, tt::DataFormat::{}}}}}).set_page_size({}, {}));",
+                        cb.blockCount, cb.blockTiles, cb.tileBytes, cb.index,
+                        dataFormatName(cb.dataType), cb.index, cb.tileBytes));
   }
   line(0, "");
 
@@ -609,25 +760,54 @@ std::optional<std::string> HostEmitter::run() {
     if (op->isa("ttl.launch") && !emitLaunch(*op)) ok = false;
   if (!ok) return std::nullopt;
 
-  line(1, "EnqueueProgram(cq, program, true);");
-  line(1, "Finish(cq);");
+  line(1, "distributed::MeshWorkload workload;");
+  line(1, "workload.add_program(distributed::MeshCoordinateRange(mesh_device->shape()), "
+          "std::move(program));");
+  line(1, "distributed::EnqueueMeshWorkload(cq, workload, true);");
+  line(1, "distributed::Finish(cq);");
   line(0, "");
-  line(1, "// Every tensor, inputs included, goes back to OUTPUT_DIR.");
-  for (const TensorInfo& t : tensors_) {
+  if (!cbOrder.empty()) {
+    line(1, "// Every CB where the plan put it, on every core: TT-Metalium keeps no CB address on "
+            "the host,");
+    line(1,
+         "// so read the CB config entries the run used (4 words per index: address, size, pages, "
+         "page size).");
     line(1, "{");
-    line(2, "std::vector<uint32_t> words;");
-    line(2, fmt::format("EnqueueReadBuffer(cq, {}, words, true);", t.var));
-    if (t.pad.empty())
-      line(2, fmt::format("store(output_dir + \"/{}.npy\", words, {}, {}, tt::DataFormat::{});",
-                          t.name, t.shape[0], t.shape[1], dataFormatName(t.dataType)));
-    else
-      line(2, fmt::format("store_cropped(output_dir + \"/{}.npy\", words, {}, {}, {}, {}, "
-                          "tt::DataFormat::{});",
-                          t.name, t.shape[0], t.shape[1], t.paddedShape[0], t.paddedShape[1],
-                          dataFormatName(t.dataType)));
+    line(2, "IDevice* device = mesh_device->get_device(distributed::MeshCoordinate(0, 0));");
+    line(2, fmt::format("const uint32_t planned[][2] = {{{}}}; // {{index, address}}", [&] {
+           std::vector<std::string> pairs;
+           for (const auto& [op, cb] : cbOrder)
+             pairs.push_back(fmt::format("{{{}, {}}}", cb.index, cb.address));
+           return fmt::format("{}", fmt::join(pairs, ", "));
+         }()));
+    line(2, fmt::format("for (uint32_t y = 0; y < {}; ++y)", rows_));
+    line(3, fmt::format("for (uint32_t x = 0; x < {}; ++x) {{", cols_));
+    line(4, "const CoreCoord core{x, y};");
+    line(4, "std::vector<uint32_t> entries;");
+    line(4, "const uint32_t at = workload.get_cb_base_addr(mesh_device, core, CoreType::WORKER);");
+    line(4, fmt::format("if (!detail::ReadFromDeviceL1(device, core, at, {} * 16, entries))",
+                        device_.cb.maxPerProgram));
+    line(5, "fail(\"cannot read the CB config of core (\" + std::to_string(x) + \", \" + "
+            "std::to_string(y) + \")\");");
+    line(4, "for (const auto& [index, address] : planned)");
+    line(5, "if (entries.at(4 * index) != address)");
+    line(6, "fail(\"CB \" + std::to_string(index) + \" is at L1 address \" + "
+            "std::to_string(entries.at(4 * index)) +");
+    line(6, "     \" on core (\" + std::to_string(x) + \", \" + std::to_string(y) + \"), the plan "
+            "put it at \" +");
+    line(6, "     std::to_string(address) + \": this TT-Metalium places CBs differently\");");
+    line(3, "}");
     line(1, "}");
+    line(0, "");
   }
-  line(1, "CloseDevice(device);");
+  line(1, "// Every tensor, inputs included, goes back to OUTPUT_DIR.");
+  for (const TensorInfo& t : tensors_)
+    line(1,
+         fmt::format("store(output_dir + \"/{}.npy\", download(cq, {}, {}, {}, "
+                     "tt::DataFormat::{}), {}, {}, {}, {});",
+                     t.name, t.var, t.paddedShape[0], t.paddedShape[1], dataFormatName(t.dataType),
+                     t.shape[0], t.shape[1], t.paddedShape[0], t.paddedShape[1]));
+  line(1, "mesh_device->close();");
   line(1, "return 0;");
   line(0, "}");
   return out_;

@@ -1,6 +1,7 @@
 #include "ttlplan/codegen/KernelEmitter.h"
 
 #include "ttlplan/codegen/CppText.h"
+#include "ttlplan/ir/MetalApi.h"
 #include "ttlplan/ir/OpRegistry.h"
 
 #include <fmt/format.h>
@@ -106,6 +107,14 @@ private:
   bool emitFor(Operation& op, int indent);
   bool emitIf(Operation& op, int indent);
   bool emitCall(Operation& op, int indent);
+  /// The ttkernel ops that are declarations rather than API calls: the tensor accessor and an L1
+  /// pointer. False (after an error) or true; nullopt when
+  /// `fn` is none of them.
+  std::optional<bool> emitSpecial(Operation& op, const std::string& fn,
+                                  const std::vector<std::string>& args, int indent);
+  /// The template arguments and trailing literal `def` spells from the op's attributes.
+  std::optional<std::string> templateArgs(Operation& op, const ir::metal::ApiDef& def,
+                                          std::vector<std::string>& args);
 
   /// The C++ expression of an operand; reports an error at `user` when the value has none.
   std::optional<std::string> operand(Operation& user, size_t i);
@@ -130,6 +139,8 @@ private:
   std::string body_;
   ir::Location last_;
   bool needsAlgorithm_ = false;
+  ir::metal::ApiSide side_ = ir::metal::ApiSide::DataMovement;
+  std::set<std::string, std::less<>> headers_; ///< the compute headers the calls need
 };
 
 void KernelEmitter::statement(int indent, const ir::Location& location, const std::string& text) {
@@ -315,6 +326,99 @@ bool KernelEmitter::emitIf(Operation& op, int indent) {
   return ok;
 }
 
+std::optional<std::string> KernelEmitter::templateArgs(Operation& op, const ir::metal::ApiDef& def,
+                                                       std::vector<std::string>& args) {
+  std::vector<std::string> spelled;
+  std::set<std::string, std::less<>> known;
+  bool omitted = false;
+  for (const ir::metal::TemplateArg& t : def.templateArgs) {
+    known.insert(std::string(t.attribute));
+    ir::Attribute a = op.attribute(t.attribute);
+    if (!a) {
+      if (t.required) {
+        fail(op, fmt::format("codegen: 'ttkernel.{}' needs its attribute '{}' (a template "
+                             "argument of {})",
+                             def.name, t.attribute, def.header));
+        return std::nullopt;
+      }
+      omitted = true;
+      continue;
+    }
+    bool ok = !omitted;
+    if (t.values.empty()) {
+      ok = ok && a.is(ir::AttrKind::Bool);
+      if (ok) spelled.push_back(a.boolValue() ? "true" : "false");
+    } else {
+      ok = ok && a.is(ir::AttrKind::String) &&
+           std::find(t.values.begin(), t.values.end(), a.stringValue()) != t.values.end();
+      if (ok) spelled.push_back(fmt::format("{}{}", t.prefix, a.stringValue()));
+    }
+    if (!ok) {
+      fail(op, fmt::format("codegen: attribute '{}' = {} of 'ttkernel.{}' is not {}", t.attribute,
+                           a.str(), def.name,
+                           t.values.empty() ? std::string("true or false")
+                                            : fmt::format("one of {}", fmt::join(t.values, ", "))));
+      return std::nullopt;
+    }
+  }
+  if (!def.trailingFloat.empty()) {
+    known.insert(std::string(def.trailingFloat));
+    ir::Attribute a = op.attribute(def.trailingFloat);
+    if (!a || !(a.is(ir::AttrKind::Float) || a.is(ir::AttrKind::Integer))) {
+      fail(op, fmt::format("codegen: 'ttkernel.{}' needs its number attribute '{}'", def.name,
+                           def.trailingFloat));
+      return std::nullopt;
+    }
+    args.push_back(floatLiteral(a.is(ir::AttrKind::Float) ? a.floatValue()
+                                                          : static_cast<double>(a.intValue())));
+  }
+  // Any other attribute would be meaning that C++ silently drops.
+  for (const ir::NamedAttribute& a : op.attributes())
+    if (!known.count(a.name)) {
+      fail(op, fmt::format("codegen: attribute '{}' = {} of 'ttkernel.{}' has no C++ spelling "
+                           "(docs/lowering.md, \"After the full pipeline\")",
+                           a.name, a.value.str(), def.name));
+      return std::nullopt;
+    }
+  if (def.name == "get_arg_val") return std::string("<uint32_t>");
+  return spelled.empty() ? std::string() : fmt::format("<{}>", fmt::join(spelled, ", "));
+}
+
+std::optional<bool> KernelEmitter::emitSpecial(Operation& op, const std::string& fn,
+                                               const std::vector<std::string>& args, int indent) {
+  Value* result = op.numResults() ? op.result(0) : nullptr;
+  if (fn != "tensor_accessor" && fn != "l1_ptr") return std::nullopt;
+  const bool accessor = fn == "tensor_accessor";
+  ir::Attribute cta = op.attribute("cta_offset");
+  if (!result || args.size() != (accessor ? 2u : 1u) ||
+      (accessor &&
+       (!cta.is(ir::AttrKind::Integer) || cta.intValue() < 0 ||
+        !op.attribute("tensor").is(ir::AttrKind::String) || op.attributes().size() != 2)) ||
+      (!accessor && !op.attributes().empty()))
+    return fail(op, fmt::format("codegen: 'ttkernel.{}' takes {} and has one result", fn,
+                                accessor ? "an address and a page size, with attributes "
+                                           "cta_offset and tensor"
+                                         : "an address"));
+  if (!used(result)) return true;
+  std::string var = bind(result);
+  if (!accessor) {
+    statement(indent, op.location(),
+              fmt::format("volatile tt_l1_ptr uint32_t* {} = reinterpret_cast<volatile "
+                          "tt_l1_ptr uint32_t*>({});",
+                          var, args[0]));
+    return true;
+  }
+  // TensorAccessorArgs<N> reads compile-time args N and N + 1, which the host appends for this
+  // tensor (TensorAccessorArgs(buffer).append_to).
+  std::string argsVar = names_.unique(var + "_args");
+  statement(indent, op.location(),
+            fmt::format("constexpr auto {} = TensorAccessorArgs<{}>();", argsVar, cta.intValue()));
+  statement(
+      indent, op.location(),
+      fmt::format("const auto {} = TensorAccessor({}, {}, {});", var, argsVar, args[0], args[1]));
+  return true;
+}
+
 bool KernelEmitter::emitCall(Operation& op, int indent) {
   std::string fn = op.name().substr(std::string_view("ttkernel.").size());
   if (op.numRegions() != 0 || op.numResults() > 1)
@@ -323,72 +427,29 @@ bool KernelEmitter::emitCall(Operation& op, int indent) {
                                 fn));
   std::optional<std::vector<std::string>> args = operands(op);
   if (!args) return false;
+  if (std::optional<bool> special = emitSpecial(op, fn, *args, indent)) return *special;
   Value* result = op.numResults() ? op.result(0) : nullptr;
 
-  // Attributes carry template arguments or trailing literals; any other attribute would be
-  // meaning that C++ would silently drop.
-  std::string templateArgs;
-  for (const ir::NamedAttribute& a : op.attributes()) {
-    if (fn == "unary_bcast" && a.name == "bcast" && a.value.is(ir::AttrKind::String) &&
-        (a.value.stringValue() == "ROW" || a.value.stringValue() == "COL" ||
-         a.value.stringValue() == "SCALAR")) {
-      templateArgs = fmt::format("<BroadcastType::{}>", a.value.stringValue());
-      continue;
-    }
-    // reduce_init / reduce_tile<PoolType::P, ReduceDim::D>: both attributes, in that order.
-    if ((fn == "reduce_init" || fn == "reduce_tile") && a.value.is(ir::AttrKind::String) &&
-        ((a.name == "pool" && (a.value.stringValue() == "SUM" || a.value.stringValue() == "MAX") &&
-          templateArgs.empty()) ||
-         (a.name == "reduce_dim" && templateArgs.starts_with("<PoolType::") &&
-          (a.value.stringValue() == "REDUCE_ROW" || a.value.stringValue() == "REDUCE_COL" ||
-           a.value.stringValue() == "REDUCE_SCALAR")))) {
-      templateArgs = a.name == "pool"
-                         ? fmt::format("<PoolType::{}", a.value.stringValue())
-                         : fmt::format("{}, ReduceDim::{}>", templateArgs, a.value.stringValue());
-      continue;
-    }
-    if (fn == "fill_tile" && a.name == "value" &&
-        (a.value.is(ir::AttrKind::Float) || a.value.is(ir::AttrKind::Integer))) {
-      args->push_back(floatLiteral(a.value.is(ir::AttrKind::Float)
-                                       ? a.value.floatValue()
-                                       : static_cast<double>(a.value.intValue())));
-      continue;
-    }
-    return fail(op, fmt::format("codegen: attribute '{}' = {} of 'ttkernel.{}' has no C++ "
-                                "spelling (docs/lowering.md, \"After the full pipeline\")",
-                                a.name, a.value.str(), fn));
-  }
-  if (fn == "unary_bcast" && templateArgs.empty())
-    return fail(op, "codegen: 'ttkernel.unary_bcast' needs bcast = \"ROW\" | \"COL\" | \"SCALAR\"");
-  if ((fn == "reduce_init" || fn == "reduce_tile") && !templateArgs.ends_with(">"))
-    return fail(op, fmt::format("codegen: 'ttkernel.{}' needs pool = \"SUM\" | \"MAX\" and then "
-                                "reduce_dim = \"REDUCE_ROW\" | \"REDUCE_COL\" | \"REDUCE_SCALAR\"",
-                                fn));
-  if (fn == "fill_tile" && args->size() != op.numOperands() + 1)
-    return fail(op, "codegen: 'ttkernel.fill_tile' needs its value attribute");
-  if (fn == "matmul_tiles") args->push_back("false"); // transpose
-  if (fn == "get_arg_val") templateArgs = "<uint32_t>";
+  // Every call is a record of the pinned TT-Metalium API (ir/MetalApi.cpp): its name on this
+  // kernel's side, its operand count, its template arguments.
+  const ir::metal::ApiDef* def = ir::metal::lookupMetalApi(fn, side_);
+  if (!def || def->operands < 0)
+    return fail(op, fmt::format("codegen: 'ttkernel.{}' is not a {} kernel call of TT-Metalium "
+                                "(tt-metal {}, ir/MetalApi.cpp)",
+                                fn, ir::metal::toString(side_), ir::metal::kPinnedDate));
+  const size_t most = static_cast<size_t>(std::max(def->operands, def->maxOperands));
+  if (args->size() < static_cast<size_t>(def->operands) || args->size() > most)
+    return fail(op, fmt::format("codegen: 'ttkernel.{}' has {} operand{}; TT-Metalium's {} "
+                                "({}) takes {}",
+                                fn, args->size(), args->size() == 1 ? "" : "s", fn, def->header,
+                                most == static_cast<size_t>(def->operands)
+                                    ? std::to_string(def->operands)
+                                    : fmt::format("{} to {}", def->operands, most)));
+  std::optional<std::string> templ = templateArgs(op, *def, *args);
+  if (!templ) return false;
+  if (side_ == ir::metal::ApiSide::Compute) headers_.insert(std::string(def->header));
 
-  if (fn == "interleaved_addr_gen" || fn == "l1_ptr") {
-    if (!result || args->size() != (fn == "l1_ptr" ? 1u : 2u))
-      return fail(op, fmt::format("codegen: 'ttkernel.{}' takes {} and has one result", fn,
-                                  fn == "l1_ptr" ? "an address" : "an address and a page size"));
-    if (!used(result)) return true;
-    std::string var = bind(result);
-    if (fn == "l1_ptr")
-      statement(indent, op.location(),
-                fmt::format("volatile tt_l1_ptr uint32_t* {} = reinterpret_cast<volatile "
-                            "tt_l1_ptr uint32_t*>({});",
-                            var, (*args)[0]));
-    else
-      statement(indent, op.location(),
-                fmt::format("const InterleavedAddrGen<true> {} = {{.bank_base_address = {}, "
-                            ".page_size = {}}};",
-                            var, (*args)[0], (*args)[1]));
-    return true;
-  }
-
-  std::string call = fmt::format("{}{}({})", fn, templateArgs, fmt::join(*args, ", "));
+  std::string call = fmt::format("{}{}({})", fn, *templ, fmt::join(*args, ", "));
   if (!result || !used(result)) {
     statement(indent, op.location(), call + ";");
     return true;
@@ -448,14 +509,17 @@ std::optional<std::string> KernelEmitter::run() {
                  "\"noc1\" is not a kernel thread");
     return std::nullopt;
   }
+  side_ =
+      *kind == ThreadKind::Compute ? ir::metal::ApiSide::Compute : ir::metal::ApiSide::DataMovement;
   func_.walk([&](Operation* op) {
     for (Value* v : op->operands())
       uses_.insert(v);
   });
   // API names and C++ types the body spells must not be shadowed by a variable.
   for (std::string_view reserved :
-       {"kernel_main", "get_arg_val", "get_compile_time_arg_val", "InterleavedAddrGen",
-        "BroadcastType", "tt_l1_ptr", "uint32_t", "uint64_t", "int32_t", "int64_t", "std"})
+       {"kernel_main", "get_arg_val", "get_compile_time_arg_val", "TensorAccessor",
+        "TensorAccessorArgs", "BroadcastType", "PoolType", "ReduceDim", "DataFormat", "ckernel",
+        "tt_l1_ptr", "uint32_t", "uint64_t", "int32_t", "int64_t", "std"})
     names_.reserve(std::string(reserved));
   func_.walk([&](Operation* op) {
     if (op->name().starts_with("ttkernel."))
@@ -486,9 +550,17 @@ std::optional<std::string> KernelEmitter::run() {
   std::string out = header();
   out += "\n#include <cstdint>\n";
   if (needsAlgorithm_) out += "#include <algorithm>\n";
-  out += fmt::format("\n#include \"{}\"\n\n",
-                     *kind == ThreadKind::Compute ? "compute_kernel_api.h" : "dataflow_api.h");
-  out += "void kernel_main() {\n" + body_ + "}\n";
+  // Data-movement kernels: the one header TT-Metalium's JIT also includes before them. Compute
+  // kernels: the header of every call (ir/MetalApi.cpp), as TT-Metalium has one per op family.
+  out += "\n";
+  if (*kind == ThreadKind::Compute) {
+    if (!cbArgs_.empty()) headers_.insert("api/compile_time_args.h");
+    for (const std::string& h : headers_)
+      out += fmt::format("#include \"{}\"\n", h);
+  } else {
+    out += "#include \"api/dataflow/dataflow_api.h\"\n";
+  }
+  out += "\nvoid kernel_main() {\n" + body_ + "}\n";
   return out;
 }
 

@@ -3,6 +3,7 @@
 #include "ttlplan/ir/ImportTtlang.h"
 #include "ttlplan/ir/Parser.h"
 #include "ttlplan/ir/Verifier.h"
+#include "ttlplan/lower/passes/Passes.h"
 
 #include <algorithm>
 #include <fmt/format.h>
@@ -57,6 +58,9 @@ Result<Source> parseVerified(const std::string& path, std::optional<size_t> chun
   if (!out) return out;
   ir::DiagnosticEngine diags;
   if (!ir::verify(*out->module, diags)) return Error::located(diags, out->sources);
+  // The reduce scaler CB belongs to the kernel as planned and run (lower/passes/Passes.h).
+  if (std::optional<std::string> error = lower::addReduceScalers(*out->module))
+    return Error::make(ErrorKind::Input, *error);
   out->verified = true;
   return out;
 }

@@ -111,12 +111,10 @@ enum class CostClass : uint8_t {
 /// A compute op's record (ComputeKind::None for every other op).
 struct ComputeDef {
   ComputeKind kind = ComputeKind::None;
-  std::string_view apiFn;   ///< the TT-Metalium compute kernel API call ("exp_tile")
+  /// The TT-Metalium compute kernel API call ("exp_tile"); its header is its ir/MetalApi.h record.
+  std::string_view apiFn;
   std::string_view apiInit; ///< the init it needs before it ("exp_tile_init"); empty for store
   CostClass cost = CostClass::None;
-  /// The TT-Metalium header that declares apiFn and apiInit, as a kernel includes it
-  /// (docs/tt-metalium-api.md, section B: tenstorrent/tt-metal tt_metal/hw/inc/api/compute/).
-  std::string_view apiHeader = {};
 };
 
 /// True for the elementwise kinds (the ops lower-compute emits as one API call per DST tile).

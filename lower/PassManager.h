@@ -35,7 +35,8 @@ const PassInfo* lookupPass(std::string_view name);
 
 /// The pipeline `ttlplan lower`, `compile` and `run` use when no --pipeline is given.
 inline constexpr std::string_view kDefaultPipeline =
-    "import-ttlang,verify,infer-pipe-semaphores,insert-sync,plan,apply-plan,infer-dst,"
+    "import-ttlang,verify,infer-pipe-semaphores,insert-sync,add-reduce-scaler,plan,apply-plan,"
+    "infer-dst,"
     "expand-threads,"
     "lower-compute,lower-data-movement,lower-sync";
 

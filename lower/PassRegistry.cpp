@@ -28,6 +28,11 @@ std::span<const PassInfo> registeredPasses() {
        "copy that overwrites or reads the view it writes or reads)",
        {},
        createInsertSyncPass},
+      {"add-reduce-scaler",
+       "give a kernel whose compute thread reduces the bf16 scaler CB TT-Metalium's reduce_tile "
+       "reads, filled by its first data-movement thread (the planner's entry points add it too)",
+       {},
+       createAddReduceScalerPass},
       {"plan", "plan L1, CB indices, DST, cores and multicast (lower::planModule)",
        planner::plannerOptions().records, createPlanPass},
       {"apply-plan",

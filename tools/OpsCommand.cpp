@@ -3,6 +3,7 @@
 #include "tools/CommandOptions.h"
 #include "tools/OptionFlags.h"
 #include "ttlplan/ir/DataType.h"
+#include "ttlplan/ir/MetalApi.h"
 #include "ttlplan/ir/OpRegistry.h"
 
 #include <fmt/format.h>
@@ -12,6 +13,12 @@
 namespace ttlplan::tools {
 
 namespace {
+
+/// The header that declares a compute API call (its ir/MetalApi.cpp record).
+std::string_view headerOf(std::string_view apiFn) {
+  const ir::metal::ApiDef* def = ir::metal::lookupMetalApi(apiFn, ir::metal::ApiSide::Compute);
+  return def ? def->header : std::string_view("?");
+}
 
 /// The markers around the generated section of docs/language.md (tests/docs/LanguageCurrent.cmake).
 inline constexpr std::string_view kOpsMarkdownBegin =
@@ -45,7 +52,7 @@ std::string opsMarkdown() {
                          ir::toString(def.compute.kind), def.compute.apiFn,
                          def.compute.apiInit.empty() ? std::string("none")
                                                      : fmt::format("`{}`", def.compute.apiInit),
-                         def.compute.apiHeader, ir::toString(def.compute.cost));
+                         headerOf(def.compute.apiFn), ir::toString(def.compute.cost));
   out += "\n### Attributes\n\n| op | attribute | meaning | values | when absent |\n"
          "|---|---|---|---|---|\n";
   for (const ir::AttrDef& a : ir::registeredAttributes())

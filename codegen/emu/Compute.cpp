@@ -2,13 +2,36 @@
 // init tracking, unpack (CB format -> float), the math and SFPU ops, and pack (float -> CB format).
 // copy_tile, matmul_tiles and pack_tile are the emulator's hot path: plain loops over 1024 floats.
 #include "Runtime.h"
-#include "compute_kernel_api.h"
+#include "api/compute/bcast.h"
+#include "api/compute/binary_max_min.h"
+#include "api/compute/compute_kernel_api.h"
+#include "api/compute/copy_dest_values.h"
+#include "api/compute/eltwise_binary.h"
+#include "api/compute/eltwise_binary_sfpu.h"
+#include "api/compute/eltwise_unary/eltwise_unary.h"
+#include "api/compute/eltwise_unary/exp.h"
+#include "api/compute/eltwise_unary/fill.h"
+#include "api/compute/eltwise_unary/gelu.h"
+#include "api/compute/eltwise_unary/negative.h"
+#include "api/compute/eltwise_unary/recip.h"
+#include "api/compute/eltwise_unary/relu.h"
+#include "api/compute/eltwise_unary/rsqrt.h"
+#include "api/compute/eltwise_unary/sqrt.h"
+#include "api/compute/eltwise_unary/trigonometry.h"
+#include "api/compute/matmul.h"
+#include "api/compute/reduce.h"
+#include "api/compute/tile_move_copy.h"
 
 #include <algorithm>
 #include <cmath>
 #include <cstring>
 
 namespace ttlplan::emu {
+
+using ckernel::BroadcastType;
+using ckernel::PoolType;
+using ckernel::ReduceDim;
+
 namespace {
 
 /// Op kinds for init tracking: an op needs its init since the last op of another kind.
@@ -44,7 +67,7 @@ struct OpNames {
 };
 constexpr OpNames kOpNames[kOpKinds] = {
     {"copy_tile", "copy_tile_init"},
-    {"matmul_tiles", "mm_init"},
+    {"matmul_tiles", "mm_init_short"},
     {"unary_bcast", "unary_bcast_init"},
     {"add_binary_tile", "add_binary_tile_init"},
     {"sub_binary_tile", "sub_binary_tile_init"},
@@ -75,7 +98,7 @@ const char* initName(OpKind k) {
 }
 
 /// The calling thread's compute state; a misuse report and null from a data-movement kernel.
-ComputeState* computeOf(ThreadCtx& t, const char* fn, const std::source_location& loc) {
+ComputeState* computeOf(ThreadCtx& t, const char* fn, const ttlplan::emu::SourceLoc& loc) {
   if (t.compute) return t.compute.get();
   threadError(t, ErrorKind::Misuse,
               std::string(fn) + " called from data-movement kernel " + t.kernel->path, loc);
@@ -96,9 +119,41 @@ const char* regsText(Regs r) {
   return "";
 }
 
+/// Every op, short init and pack needs the hardware configured first (compute_kernel_hw_startup
+/// or a full init): on a card the unpacker, math and packer would run unconfigured. Reported once.
+void hwStartupCheck(ThreadCtx& t, ComputeState& s, const char* fn,
+                    const ttlplan::emu::SourceLoc& loc) {
+  s.opCalled = true;
+  if (s.hwStarted || s.hwReported) return;
+  s.hwReported = true;
+  threadError(t, ErrorKind::Misuse,
+              std::string(fn) +
+                  " before compute_kernel_hw_startup: a compute kernel configures the hardware "
+                  "once, first (compute_kernel_hw_startup, or a full init such as mm_init or "
+                  "binary_op_init_common), before any other compute call",
+              loc);
+}
+
+/// A full init (compute_kernel_hw_startup, mm_init, binary_op_init_common, unary_op_init_common)
+/// reconfigures the whole hardware: only at the start of a kernel, before any op.
+void fullInit(ThreadCtx& t, const char* fn, const char* instead,
+              const ttlplan::emu::SourceLoc& loc) {
+  ComputeState* s = computeOf(t, fn, loc);
+  if (!s) return;
+  if (s->opCalled)
+    threadError(t, ErrorKind::Misuse,
+                std::string(fn) +
+                    " after other compute calls: it reconfigures the whole hardware and belongs "
+                    "once at the start of the kernel" +
+                    (*instead ? std::string("; use ") + instead + " before later ops" : ""),
+                loc);
+  s->hwStarted = true;
+}
+
 /// The init a math op needs, and the acquire state. Reports; the op still runs (its data flows),
 /// so one mistake gives one report, not a cascade.
-void mathPrologue(ThreadCtx& t, ComputeState& s, OpKind kind, const std::source_location& loc) {
+void mathPrologue(ThreadCtx& t, ComputeState& s, OpKind kind, const ttlplan::emu::SourceLoc& loc) {
+  hwStartupCheck(t, s, opName(kind), loc);
   if (s.regs != Regs::Acquired)
     threadError(t, ErrorKind::Misuse,
                 std::string(opName(kind)) + " without tile_regs_acquire (" + regsText(s.regs) + ")",
@@ -112,7 +167,7 @@ void mathPrologue(ThreadCtx& t, ComputeState& s, OpKind kind, const std::source_
 }
 
 bool dstOk(ThreadCtx& t, ComputeState& s, uint32_t idx, const char* fn,
-           const std::source_location& loc) {
+           const ttlplan::emu::SourceLoc& loc) {
   if (idx < s.capacity) return true;
   threadError(t, ErrorKind::Misuse,
               std::string(fn) + ": DST index " + std::to_string(idx) + " is beyond the " +
@@ -125,13 +180,16 @@ float* dstTile(ComputeState& s, uint32_t idx) {
   return s.dst.data() + idx * kTileElems;
 }
 
-void setInit(ThreadCtx& t, OpKind kind, const char* fn, const std::source_location& loc) {
-  if (ComputeState* s = computeOf(t, fn, loc)) s->inits |= 1u << kind;
+void setInit(ThreadCtx& t, OpKind kind, const char* fn, const ttlplan::emu::SourceLoc& loc) {
+  ComputeState* s = computeOf(t, fn, loc);
+  if (!s) return;
+  hwStartupCheck(t, *s, fn, loc);
+  s->inits |= 1u << kind;
 }
 
 /// Unpacks page `tile` of the front of `cb` (the pages cb_wait_front made sure are filled).
 bool readCbTile(ThreadCtx& t, uint32_t cb, uint32_t tile, float* out, const char* fn,
-                const std::source_location& loc) {
+                const ttlplan::emu::SourceLoc& loc) {
   CbState* c = cbOf(t, cb, fn, loc);
   if (!c) return false;
   uint32_t addr = 0;
@@ -158,12 +216,14 @@ bool readCbTile(ThreadCtx& t, uint32_t cb, uint32_t tile, float* out, const char
   const uint32_t bytes = formatTileBytes(format);
   if (!checkL1Range(t, addr, bytes, false, fn, loc)) return false;
   checkCbOverlapRead(t, static_cast<int>(cb), addr, addr + bytes, fn, loc);
-  unpackTile(format, t.run->dev.l1[t.core] + addr, out);
+  float faces[kTileElems];
+  unpackTile(format, t.run->dev.l1[t.core] + addr, faces);
+  facesToRowMajor(faces, out);
   return true;
 }
 
 template <typename F>
-void binaryOp(OpKind kind, uint32_t a, uint32_t b, uint32_t out, const std::source_location& loc,
+void binaryOp(OpKind kind, uint32_t a, uint32_t b, uint32_t out, const ttlplan::emu::SourceLoc& loc,
               F f) {
   ThreadCtx& t = current(loc);
   ComputeState* s = computeOf(t, opName(kind), loc);
@@ -180,7 +240,7 @@ void binaryOp(OpKind kind, uint32_t a, uint32_t b, uint32_t out, const std::sour
 }
 
 template <typename F>
-void unaryOp(OpKind kind, uint32_t dst, const std::source_location& loc, F f) {
+void unaryOp(OpKind kind, uint32_t dst, const ttlplan::emu::SourceLoc& loc, F f) {
   ThreadCtx& t = current(loc);
   ComputeState* s = computeOf(t, opName(kind), loc);
   if (!s) return;
@@ -214,7 +274,7 @@ std::vector<std::pair<std::string, std::string>> computeApiCalls() {
 }
 
 void unaryBcast(BroadcastType type, uint32_t cb, uint32_t tile, uint32_t dst,
-                const std::source_location& loc) {
+                const ttlplan::emu::SourceLoc& loc) {
   ThreadCtx& t = current(loc);
   ComputeState* s = computeOf(t, "unary_bcast", loc);
   if (!s) return;
@@ -256,17 +316,20 @@ static int reduceConfig(PoolType p, ReduceDim d) {
   return static_cast<int>(p) * 4 + static_cast<int>(d);
 }
 
-void reduceInit(PoolType pool, ReduceDim dim, const std::source_location& loc) {
+void reduceInit(PoolType pool, ReduceDim dim, uint32_t icb, uint32_t icb_scaler,
+                const ttlplan::emu::SourceLoc& loc) {
+  (void)icb;
   ThreadCtx& t = current(loc);
   ComputeState* s = computeOf(t, "reduce_init", loc);
   if (!s) return;
+  hwStartupCheck(t, *s, "reduce_init", loc);
   s->inits |= 1u << kReduce;
   s->reduceConfig = reduceConfig(pool, dim);
+  s->reduceScalerCb = icb_scaler;
 }
 
-void reduceTile(PoolType pool, ReduceDim dim, uint32_t icb, uint32_t itile, bool scaled,
-                uint32_t icb_scaler, uint32_t itile_scaler, uint32_t idst,
-                const std::source_location& loc) {
+void reduceTile(PoolType pool, ReduceDim dim, uint32_t icb, uint32_t icb_scaler, uint32_t itile,
+                uint32_t itile_scaler, uint32_t idst, const ttlplan::emu::SourceLoc& loc) {
   ThreadCtx& t = current(loc);
   ComputeState* s = computeOf(t, "reduce_tile", loc);
   if (!s) return;
@@ -277,15 +340,17 @@ void reduceTile(PoolType pool, ReduceDim dim, uint32_t icb, uint32_t itile, bool
                 std::string("reduce_tile<") + poolName(pool) + ", " + dimName(dim) +
                     "> after a reduce_init of another PoolType or ReduceDim",
                 loc);
+  if (initialised && s->reduceScalerCb != icb_scaler)
+    threadError(t, ErrorKind::Misuse,
+                "reduce_tile reads its scaler from cb " + std::to_string(icb_scaler) +
+                    ", but reduce_init named cb " + std::to_string(s->reduceScalerCb),
+                loc);
   if (!dstOk(t, *s, idst, "reduce_tile", loc)) return;
   float in[kTileElems];
   if (!readCbTile(t, icb, itile, in, "reduce_tile", loc)) return;
-  float scaler = 1.0f;
-  if (scaled) {
-    float sc[kTileElems];
-    if (!readCbTile(t, icb_scaler, itile_scaler, sc, "reduce_tile", loc)) return;
-    scaler = sc[0];
-  }
+  float sc[kTileElems];
+  if (!readCbTile(t, icb_scaler, itile_scaler, sc, "reduce_tile", loc)) return;
+  const float scaler = sc[0];
   // The reduced tile: the result in column 0 / row 0 / element (0, 0), zero elsewhere.
   float r[kTileElems] = {};
   const bool max = pool == PoolType::MAX;
@@ -316,11 +381,100 @@ void reduceTile(PoolType pool, ReduceDim dim, uint32_t icb, uint32_t itile, bool
     z[i] = combine(z[i], r[i]);
 }
 
+void unaryBcastInit(BroadcastType type, const ttlplan::emu::SourceLoc& loc) {
+  (void)type;
+  setInit(current(loc), kBcast, "unary_bcast_init", loc);
+}
+
+void copyDestValues(DataFormat format, uint32_t in, uint32_t out,
+                    const ttlplan::emu::SourceLoc& loc) {
+  ThreadCtx& t = current(loc);
+  ComputeState* s = computeOf(t, "copy_dest_values", loc);
+  if (!s) return;
+  hwStartupCheck(t, *s, "copy_dest_values", loc);
+  if (format != DataFormat::Float16_b && format != DataFormat::Float32)
+    threadError(t, ErrorKind::Misuse,
+                "copy_dest_values<DataFormat " + std::to_string(static_cast<int>(format)) +
+                    ">: DST holds Float16_b or Float32",
+                loc);
+  if (s->regs != Regs::Acquired)
+    threadError(
+        t, ErrorKind::Misuse,
+        std::string("copy_dest_values without tile_regs_acquire (") + regsText(s->regs) + ")", loc);
+  if (!dstOk(t, *s, out, "copy_dest_values", loc) || !dstOk(t, *s, in, "copy_dest_values", loc))
+    return;
+  std::memmove(dstTile(*s, out), dstTile(*s, in), kTileElems * sizeof(float));
+}
+
+void packTile(uint32_t dst, uint32_t cb, uint32_t out_tile, bool out_of_order,
+              const ttlplan::emu::SourceLoc& loc) {
+  ThreadCtx& t = current(loc);
+  ComputeState* s = computeOf(t, "pack_tile", loc);
+  if (!s) return;
+  hwStartupCheck(t, *s, "pack_tile", loc);
+  if (s->regs != Regs::Waited)
+    threadError(t, ErrorKind::Misuse,
+                std::string("pack_tile without tile_regs_wait (") + regsText(s->regs) + ")", loc);
+  if (!dstOk(t, *s, dst, "pack_tile", loc)) return;
+  CbState* c = cbOf(t, cb, "pack_tile", loc);
+  if (!c) return;
+  uint32_t addr = 0;
+  tt::DataFormat format;
+  {
+    std::lock_guard lock(t.run->m);
+    // In order (pack_tile<false>), the packer writes the next page of the back and ignores
+    // out_tile, as TT-Metalium's packer does; out of order (pack_tile<true>), page out_tile.
+    const uint32_t page = out_of_order ? out_tile : c->packNext++;
+    const std::string which = out_of_order ? "pack_tile<true> into page " + std::to_string(page)
+                                           : "pack_tile (in order: page " + std::to_string(page) +
+                                                 " after " + std::to_string(page) +
+                                                 " packs since the last cb_push_back)";
+    if (page >= c->reserved)
+      threadError(t, ErrorKind::Misuse,
+                  which + " of cb " + std::to_string(cb) + ", but only " +
+                      cbPagesText(c->reserved) + " were reserved (cb_reserve_back)",
+                  loc);
+    const uint64_t ring = uint64_t{c->wrPage()} + page;
+    if (ring >= c->numPages)
+      threadError(t, ErrorKind::Misuse,
+                  which + " of cb " + std::to_string(cb) + " past the CB's end (the back is page " +
+                      std::to_string(c->wrPage()) + " of " + std::to_string(c->numPages) +
+                      "; blocks must not wrap)",
+                  loc);
+    addr = static_cast<uint32_t>(c->addr + (ring % c->numPages) * c->pageSize);
+    format = c->format;
+  }
+  const uint32_t bytes = formatTileBytes(format);
+  if (!checkL1Range(t, addr, bytes, true, "pack_tile", loc)) return;
+  uint8_t* l1 = t.run->dev.l1[t.core] + addr;
+  // DST holds the tile row-major; L1 holds it as four 16 x 16 faces.
+  float values[kTileElems];
+  rowMajorToFaces(dstTile(*s, dst), values);
+  if (s->l1Acc) {
+    float sum[kTileElems];
+    unpackTile(format, l1, sum);
+    for (uint32_t i = 0; i < kTileElems; ++i)
+      sum[i] += values[i];
+    packTile(format, sum, l1);
+  } else {
+    packTile(format, values, l1);
+  }
+  ++t.packed;
+}
+
+void requireHwStartup(const char* fn, const ttlplan::emu::SourceLoc& loc) {
+  ThreadCtx& t = current(loc);
+  if (ComputeState* s = computeOf(t, fn, loc)) hwStartupCheck(t, *s, fn, loc);
+}
+
 } // namespace ttlplan::emu
 
 using namespace ttlplan::emu;
 
-void reduce_uninit(std::source_location loc) {
+namespace ckernel {
+
+void reduce_uninit(uint32_t icb, ttlplan::emu::SourceLoc loc) {
+  (void)icb;
   ThreadCtx& t = current(loc);
   if (ComputeState* s = computeOf(t, "reduce_uninit", loc)) {
     s->inits &= ~(1u << kReduce);
@@ -328,7 +482,7 @@ void reduce_uninit(std::source_location loc) {
   }
 }
 
-void tile_regs_acquire(std::source_location loc) {
+void tile_regs_acquire(ttlplan::emu::SourceLoc loc) {
   ThreadCtx& t = current(loc);
   ComputeState* s = computeOf(t, "tile_regs_acquire", loc);
   if (!s) return;
@@ -340,7 +494,7 @@ void tile_regs_acquire(std::source_location loc) {
   std::fill(s->dst.begin(), s->dst.begin() + s->capacity * kTileElems, 0.0f);
 }
 
-void tile_regs_commit(std::source_location loc) {
+void tile_regs_commit(ttlplan::emu::SourceLoc loc) {
   ThreadCtx& t = current(loc);
   ComputeState* s = computeOf(t, "tile_regs_commit", loc);
   if (!s) return;
@@ -351,7 +505,7 @@ void tile_regs_commit(std::source_location loc) {
   s->regs = Regs::Committed;
 }
 
-void tile_regs_wait(std::source_location loc) {
+void tile_regs_wait(ttlplan::emu::SourceLoc loc) {
   ThreadCtx& t = current(loc);
   ComputeState* s = computeOf(t, "tile_regs_wait", loc);
   if (!s) return;
@@ -362,7 +516,7 @@ void tile_regs_wait(std::source_location loc) {
   s->regs = Regs::Waited;
 }
 
-void tile_regs_release(std::source_location loc) {
+void tile_regs_release(ttlplan::emu::SourceLoc loc) {
   ThreadCtx& t = current(loc);
   ComputeState* s = computeOf(t, "tile_regs_release", loc);
   if (!s) return;
@@ -373,17 +527,17 @@ void tile_regs_release(std::source_location loc) {
   s->regs = Regs::Free;
 }
 
-void copy_tile_init(uint32_t cb, std::source_location loc) {
+void copy_tile_init(uint32_t cb, ttlplan::emu::SourceLoc loc) {
   (void)cb;
   setInit(current(loc), kCopy, "copy_tile_init", loc);
 }
 
-void copy_tile_to_dst_init_short(uint32_t cb, std::source_location loc) {
-  (void)cb;
+void copy_tile_to_dst_init_short(uint32_t cb, uint32_t transpose, ttlplan::emu::SourceLoc loc) {
+  (void)cb, (void)transpose;
   setInit(current(loc), kCopy, "copy_tile_to_dst_init_short", loc);
 }
 
-void copy_tile(uint32_t cb, uint32_t tile, uint32_t dst, std::source_location loc) {
+void copy_tile(uint32_t cb, uint32_t tile, uint32_t dst, ttlplan::emu::SourceLoc loc) {
   ThreadCtx& t = current(loc);
   ComputeState* s = computeOf(t, "copy_tile", loc);
   if (!s) return;
@@ -392,19 +546,27 @@ void copy_tile(uint32_t cb, uint32_t tile, uint32_t dst, std::source_location lo
   readCbTile(t, cb, tile, dstTile(*s, dst), "copy_tile", loc);
 }
 
-void mm_init(uint32_t cb_a, uint32_t cb_b, uint32_t cb_out, uint32_t transpose,
-             std::source_location loc) {
-  (void)cb_a, (void)cb_b, (void)cb_out, (void)transpose;
-  setInit(current(loc), kMatmul, "mm_init", loc);
+void mm_init(uint32_t cb_a, uint32_t cb_b, uint32_t cb_out, const uint32_t transpose,
+             ttlplan::emu::SourceLoc loc) {
+  (void)cb_a, (void)cb_b, (void)cb_out;
+  ThreadCtx& t = current(loc);
+  fullInit(t, "mm_init", "mm_init_short", loc);
+  if (ComputeState* s = computeOf(t, "mm_init", loc)) {
+    s->inits |= 1u << kMatmul;
+    s->transposeB = transpose != 0;
+  }
 }
 
-void mm_init_short(uint32_t cb_a, uint32_t cb_b, uint32_t transpose, std::source_location loc) {
-  (void)cb_a, (void)cb_b, (void)transpose;
-  setInit(current(loc), kMatmul, "mm_init_short", loc);
+void mm_init_short(uint32_t cb_a, uint32_t cb_b, const uint32_t transpose,
+                   ttlplan::emu::SourceLoc loc) {
+  (void)cb_a, (void)cb_b;
+  ThreadCtx& t = current(loc);
+  setInit(t, kMatmul, "mm_init_short", loc);
+  if (ComputeState* s = computeOf(t, "mm_init_short", loc)) s->transposeB = transpose != 0;
 }
 
 void matmul_tiles(uint32_t cb_a, uint32_t cb_b, uint32_t tile_a, uint32_t tile_b, uint32_t dst,
-                  bool transpose, std::source_location loc) {
+                  ttlplan::emu::SourceLoc loc) {
   ThreadCtx& t = current(loc);
   ComputeState* s = computeOf(t, "matmul_tiles", loc);
   if (!s) return;
@@ -415,7 +577,7 @@ void matmul_tiles(uint32_t cb_a, uint32_t cb_b, uint32_t tile_a, uint32_t tile_b
   if (!readCbTile(t, cb_a, tile_a, a, "matmul_tiles", loc) ||
       !readCbTile(t, cb_b, tile_b, b, "matmul_tiles", loc))
     return;
-  if (transpose)
+  if (s->transposeB)
     for (uint32_t r = 0; r < 32; ++r)
       for (uint32_t c = r + 1; c < 32; ++c)
         std::swap(b[32 * r + c], b[32 * c + r]);
@@ -423,69 +585,56 @@ void matmul_tiles(uint32_t cb_a, uint32_t cb_b, uint32_t tile_a, uint32_t tile_b
   ++t.matmuls;
 }
 
-void unary_bcast_init(uint32_t cb, uint32_t cb_out, std::source_location loc) {
-  (void)cb, (void)cb_out;
-  setInit(current(loc), kBcast, "unary_bcast_init", loc);
+void binary_op_init_common(uint32_t icb0, uint32_t icb1, uint32_t ocb,
+                           ttlplan::emu::SourceLoc loc) {
+  (void)icb0, (void)icb1, (void)ocb;
+  fullInit(current(loc), "binary_op_init_common", "", loc);
 }
 
-void binary_op_init_common(uint32_t cb_a, uint32_t cb_b, uint32_t cb_out,
-                           std::source_location loc) {
-  (void)cb_a, (void)cb_b, (void)cb_out;
-  computeOf(current(loc), "binary_op_init_common", loc);
+void unary_op_init_common(uint32_t icb, uint32_t ocb, ttlplan::emu::SourceLoc loc) {
+  (void)icb, (void)ocb;
+  fullInit(current(loc), "unary_op_init_common", "", loc);
 }
 
-void init_sfpu(uint32_t cb_in, uint32_t cb_out, std::source_location loc) {
-  (void)cb_in, (void)cb_out;
-  computeOf(current(loc), "init_sfpu", loc);
+void init_sfpu(uint32_t icb, uint32_t ocb, ttlplan::emu::SourceLoc loc) {
+  (void)icb, (void)ocb;
+  fullInit(current(loc), "init_sfpu", "", loc);
 }
 
-void add_binary_tile_init(std::source_location loc) {
+void add_binary_tile_init(ttlplan::emu::SourceLoc loc) {
   setInit(current(loc), kAdd, "add_binary_tile_init", loc);
 }
-void add_binary_tile(uint32_t a, uint32_t b, uint32_t out, std::source_location loc) {
+void add_binary_tile(uint32_t a, uint32_t b, uint32_t out, ttlplan::emu::SourceLoc loc) {
   binaryOp(kAdd, a, b, out, loc, [](float x, float y) { return x + y; });
 }
-void sub_binary_tile_init(std::source_location loc) {
+void sub_binary_tile_init(ttlplan::emu::SourceLoc loc) {
   setInit(current(loc), kSub, "sub_binary_tile_init", loc);
 }
-void sub_binary_tile(uint32_t a, uint32_t b, uint32_t out, std::source_location loc) {
+void sub_binary_tile(uint32_t a, uint32_t b, uint32_t out, ttlplan::emu::SourceLoc loc) {
   binaryOp(kSub, a, b, out, loc, [](float x, float y) { return x - y; });
 }
-void mul_binary_tile_init(std::source_location loc) {
+void mul_binary_tile_init(ttlplan::emu::SourceLoc loc) {
   setInit(current(loc), kMul, "mul_binary_tile_init", loc);
 }
-void mul_binary_tile(uint32_t a, uint32_t b, uint32_t out, std::source_location loc) {
+void mul_binary_tile(uint32_t a, uint32_t b, uint32_t out, ttlplan::emu::SourceLoc loc) {
   binaryOp(kMul, a, b, out, loc, [](float x, float y) { return x * y; });
 }
-void binary_max_tile_init(std::source_location loc) {
+void binary_max_tile_init(ttlplan::emu::SourceLoc loc) {
   setInit(current(loc), kMax, "binary_max_tile_init", loc);
 }
-void binary_max_tile(uint32_t a, uint32_t b, uint32_t out, std::source_location loc) {
+void binary_max_tile(uint32_t a, uint32_t b, uint32_t out, ttlplan::emu::SourceLoc loc) {
   binaryOp(kMax, a, b, out, loc, [](float x, float y) { return std::fmax(x, y); });
 }
 
-void copy_dest_values_init(std::source_location loc) {
-  computeOf(current(loc), "copy_dest_values_init", loc);
-}
-
-void copy_dest_values(uint32_t out, uint32_t in, std::source_location loc) {
-  ThreadCtx& t = current(loc);
-  ComputeState* s = computeOf(t, "copy_dest_values", loc);
-  if (!s) return;
-  if (s->regs != Regs::Acquired)
-    threadError(
-        t, ErrorKind::Misuse,
-        std::string("copy_dest_values without tile_regs_acquire (") + regsText(s->regs) + ")", loc);
-  if (!dstOk(t, *s, out, "copy_dest_values", loc) || !dstOk(t, *s, in, "copy_dest_values", loc))
-    return;
-  std::memmove(dstTile(*s, out), dstTile(*s, in), kTileElems * sizeof(float));
+void copy_dest_values_init(ttlplan::emu::SourceLoc loc) {
+  requireHwStartup("copy_dest_values_init", loc);
 }
 
 #define TTLPLAN_EMU_UNARY_IMPL(name, kind, expr)                                                   \
-  void name##_init(std::source_location loc) {                                                     \
+  void name##_init(ttlplan::emu::SourceLoc loc) {                                                  \
     setInit(current(loc), kind, #name "_init", loc);                                               \
   }                                                                                                \
-  void name(uint32_t dst, std::source_location loc) {                                              \
+  void name(uint32_t dst, ttlplan::emu::SourceLoc loc) {                                           \
     unaryOp(kind, dst, loc, [](float x) { return expr; });                                         \
   }
 TTLPLAN_EMU_UNARY_IMPL(exp_tile, kExp, std::exp(x))
@@ -502,11 +651,11 @@ TTLPLAN_EMU_UNARY_IMPL(abs_tile, kAbs, std::fabs(x))
 TTLPLAN_EMU_UNARY_IMPL(sin_tile, kSin, std::sin(x))
 #undef TTLPLAN_EMU_UNARY_IMPL
 
-void fill_tile_init(std::source_location loc) {
+void fill_tile_init(ttlplan::emu::SourceLoc loc) {
   setInit(current(loc), kFill, "fill_tile_init", loc);
 }
 
-void fill_tile(uint32_t dst, float value, std::source_location loc) {
+void fill_tile(uint32_t dst, float value, ttlplan::emu::SourceLoc loc) {
   ThreadCtx& t = current(loc);
   ComputeState* s = computeOf(t, "fill_tile", loc);
   if (!s) return;
@@ -515,54 +664,22 @@ void fill_tile(uint32_t dst, float value, std::source_location loc) {
   std::fill(dstTile(*s, dst), dstTile(*s, dst) + kTileElems, value);
 }
 
-void pack_tile(uint32_t dst, uint32_t cb, uint32_t out_tile, std::source_location loc) {
+void pack_reconfig_l1_acc(uint32_t l1_acc_en, ttlplan::emu::SourceLoc loc) {
   ThreadCtx& t = current(loc);
-  ComputeState* s = computeOf(t, "pack_tile", loc);
+  ComputeState* s = computeOf(t, "pack_reconfig_l1_acc", loc);
   if (!s) return;
-  if (s->regs != Regs::Waited)
-    threadError(t, ErrorKind::Misuse,
-                std::string("pack_tile without tile_regs_wait (") + regsText(s->regs) + ")", loc);
-  if (!dstOk(t, *s, dst, "pack_tile", loc)) return;
-  CbState* c = cbOf(t, cb, "pack_tile", loc);
-  if (!c) return;
-  uint32_t addr = 0;
-  tt::DataFormat format;
-  {
-    std::lock_guard lock(t.run->m);
-    if (out_tile >= c->reserved)
-      threadError(t, ErrorKind::Misuse,
-                  "pack_tile into page " + std::to_string(out_tile) + " of cb " +
-                      std::to_string(cb) + ", but only " + cbPagesText(c->reserved) +
-                      " were reserved (cb_reserve_back)",
-                  loc);
-    const uint64_t page = uint64_t{c->wrPage()} + out_tile;
-    if (page >= c->numPages)
-      threadError(t, ErrorKind::Misuse,
-                  "pack_tile into page " + std::to_string(out_tile) + " of cb " +
-                      std::to_string(cb) + " past the CB's end (the back is page " +
-                      std::to_string(c->wrPage()) + " of " + std::to_string(c->numPages) +
-                      "; blocks must not wrap)",
-                  loc);
-    addr = static_cast<uint32_t>(c->addr + page * c->pageSize);
-    format = c->format;
-  }
-  const uint32_t bytes = formatTileBytes(format);
-  if (!checkL1Range(t, addr, bytes, true, "pack_tile", loc)) return;
-  uint8_t* l1 = t.run->dev.l1[t.core] + addr;
-  const float* values = dstTile(*s, dst);
-  if (s->l1Acc) {
-    float sum[kTileElems];
-    unpackTile(format, l1, sum);
-    for (uint32_t i = 0; i < kTileElems; ++i)
-      sum[i] += values[i];
-    packTile(format, sum, l1);
-  } else {
-    packTile(format, values, l1);
-  }
-  ++t.packed;
+  hwStartupCheck(t, *s, "pack_reconfig_l1_acc", loc);
+  s->l1Acc = l1_acc_en != 0;
 }
 
-void pack_reconfig_l1_acc(uint32_t enable, std::source_location loc) {
-  ThreadCtx& t = current(loc);
-  if (ComputeState* s = computeOf(t, "pack_reconfig_l1_acc", loc)) s->l1Acc = enable != 0;
+void compute_kernel_hw_startup(uint32_t icb0, uint32_t icb1, uint32_t ocb,
+                               ttlplan::emu::SourceLoc loc) {
+  (void)icb0, (void)icb1, (void)ocb;
+  fullInit(current(loc), "compute_kernel_hw_startup", "", loc);
 }
+
+void compute_kernel_hw_startup(uint32_t icb0, uint32_t ocb, ttlplan::emu::SourceLoc loc) {
+  compute_kernel_hw_startup(icb0, icb0, ocb, loc);
+}
+
+} // namespace ckernel

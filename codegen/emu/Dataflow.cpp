@@ -10,7 +10,7 @@
 //                     2 a multicast rectangle (x_start 32..38, y_start 39..45, x_end 46..52,
 //                       y_end 53..59).
 #include "Runtime.h"
-#include "dataflow_api.h"
+#include "api/dataflow/dataflow_api.h"
 
 #include <algorithm>
 #include <cstring>
@@ -61,7 +61,7 @@ Span localSpan(ThreadCtx& t, uint32_t addr) {
 /// Resolves a unicast NoC address for `size` bytes; reports and returns false when it names no
 /// memory.
 bool resolve(ThreadCtx& t, uint64_t noc, uint64_t size, bool write, const char* fn,
-             const std::source_location& loc, Span& out) {
+             const ttlplan::emu::SourceLoc& loc, Span& out) {
   DeviceImpl& dev = t.run->dev;
   const Decoded d = decode(noc);
   if (d.kind == kKindCore) {
@@ -132,7 +132,7 @@ void addPending(std::vector<std::pair<uint32_t, uint32_t>>& list, uint32_t lo, u
 }
 
 void doRead(ThreadCtx& t, uint64_t src_noc, uint32_t dst_l1, uint64_t size, const char* fn,
-            const std::source_location& loc) {
+            const ttlplan::emu::SourceLoc& loc) {
   if (!checkL1Range(t, dst_l1, size, true, fn, loc)) return;
   Span src;
   if (!resolve(t, src_noc, size, false, fn, loc, src)) return;
@@ -141,7 +141,7 @@ void doRead(ThreadCtx& t, uint64_t src_noc, uint32_t dst_l1, uint64_t size, cons
 }
 
 void doWrite(ThreadCtx& t, uint32_t src_l1, uint64_t dst_noc, uint64_t size, const char* fn,
-             const std::source_location& loc) {
+             const ttlplan::emu::SourceLoc& loc) {
   if (!checkL1Range(t, src_l1, size, false, fn, loc)) return;
   Span dst;
   if (!resolve(t, dst_noc, size, true, fn, loc, dst)) return;
@@ -153,7 +153,7 @@ void doWrite(ThreadCtx& t, uint32_t src_l1, uint64_t dst_noc, uint64_t size, con
 /// The cores a multicast reaches (core indices), after checking the address, corner order and
 /// num_dests; false after a report.
 bool multicastDests(ThreadCtx& t, uint64_t mcast, uint32_t num_dests, bool loopback, const char* fn,
-                    const std::source_location& loc, std::vector<int>& dests, uint32_t& addr) {
+                    const ttlplan::emu::SourceLoc& loc, std::vector<int>& dests, uint32_t& addr) {
   DeviceImpl& dev = t.run->dev;
   const Decoded d = decode(mcast);
   if (d.kind != kKindMcast) {
@@ -203,7 +203,7 @@ bool multicastDests(ThreadCtx& t, uint64_t mcast, uint32_t num_dests, bool loopb
 }
 
 void doMulticast(ThreadCtx& t, uint32_t src_l1, uint64_t mcast, uint32_t size, uint32_t num_dests,
-                 bool loopback, const char* fn, const std::source_location& loc) {
+                 bool loopback, const char* fn, const ttlplan::emu::SourceLoc& loc) {
   if (!checkL1Range(t, src_l1, size, false, fn, loc)) return;
   std::vector<int> dests;
   uint32_t addr = 0;
@@ -217,7 +217,8 @@ void doMulticast(ThreadCtx& t, uint32_t src_l1, uint64_t mcast, uint32_t size, u
 }
 
 /// The L1 address a semaphore pointer carries; false after a report when it is no semaphore.
-bool semaphoreAddr(ThreadCtx& t, uint32_t addr, const char* fn, const std::source_location& loc) {
+bool semaphoreAddr(ThreadCtx& t, uint32_t addr, const char* fn,
+                   const ttlplan::emu::SourceLoc& loc) {
   const DeviceImpl& dev = t.run->dev;
   if (addr >= dev.semLo() && addr + 4 <= dev.semHi() && (addr - dev.semLo()) % 4 == 0) return true;
   threadError(t, ErrorKind::Misuse,
@@ -233,7 +234,7 @@ uint32_t pointerAddr(volatile uint32_t* p) {
 }
 
 void semaphoreWait(volatile uint32_t* sem, uint32_t value, WaitKind kind, const char* fn,
-                   const std::source_location& loc) {
+                   const ttlplan::emu::SourceLoc& loc) {
   ThreadCtx& t = current(loc);
   const uint32_t addr = pointerAddr(sem);
   if (!semaphoreAddr(t, addr, fn, loc)) return;
@@ -280,7 +281,7 @@ std::string cbCall(const char* fn, uint32_t cb, uint32_t n) {
 } // namespace
 
 uint64_t interleavedNocAddr(bool dram, uint32_t id, uint32_t bank_base_address, uint32_t page_size,
-                            uint32_t offset, const std::source_location& loc) {
+                            uint32_t offset, const ttlplan::emu::SourceLoc& loc) {
   ThreadCtx& t = current(loc);
   DeviceImpl& dev = t.run->dev;
   if (dram) {
@@ -292,23 +293,62 @@ uint64_t interleavedNocAddr(bool dram, uint32_t id, uint32_t bank_base_address, 
                     static_cast<uint32_t>(off + offset));
 }
 
-void interleavedRead(bool dram, uint32_t id, uint32_t bank_base_address, uint32_t page_size,
-                     uint32_t dst_l1, const std::source_location& loc) {
-  ThreadCtx& t = current(loc);
-  doRead(t, interleavedNocAddr(dram, id, bank_base_address, page_size, 0, loc), dst_l1, page_size,
-         "noc_async_read_tile", loc);
-}
-
-void interleavedWrite(bool dram, uint32_t id, uint32_t bank_base_address, uint32_t page_size,
-                      uint32_t src_l1, const std::source_location& loc) {
-  ThreadCtx& t = current(loc);
-  doWrite(t, src_l1, interleavedNocAddr(dram, id, bank_base_address, page_size, 0, loc), page_size,
-          "noc_async_write_tile", loc);
-}
-
 } // namespace ttlplan::emu
 
 using namespace ttlplan::emu;
+
+TensorAccessor::TensorAccessor(int cta_offset, std::size_t bank_base_address, uint32_t page_size,
+                               const ttlplan::emu::SourceLoc& loc)
+    : bank_base_(static_cast<uint32_t>(bank_base_address)), loc_(loc) {
+  ThreadCtx& t = current(loc);
+  // [flags, aligned page size], as the host's TensorAccessorArgs(buffer).append_to wrote them.
+  const uint32_t flags = kernelCompileTimeArg(cta_offset, loc);
+  page_size_ = kernelCompileTimeArg(cta_offset + 1, loc);
+  constexpr uint32_t kSharded = 1, kIsDram = 2;
+  dram_ = (flags & kIsDram) != 0;
+  if (flags & kSharded)
+    threadError(t, ErrorKind::Misuse,
+                "TensorAccessor: compile-time arg " + std::to_string(cta_offset) +
+                    " says a sharded tensor; the emulator has interleaved tensors only",
+                loc);
+  if (page_size != 0 && page_size != page_size_)
+    threadError(t, ErrorKind::Misuse,
+                "TensorAccessor: page size " + std::to_string(page_size) +
+                    " differs from the aligned page size " + std::to_string(page_size_) +
+                    " in compile-time arg " + std::to_string(cta_offset + 1),
+                loc);
+  if (bank_base_address > UINT32_MAX)
+    threadError(t, ErrorKind::Misuse,
+                "TensorAccessor: bank base address " + std::to_string(bank_base_address) +
+                    " does not fit 32 bits",
+                loc);
+}
+
+uint64_t TensorAccessor::get_noc_addr(uint32_t id, uint32_t offset, uint8_t noc) const {
+  (void)noc;
+  return interleavedNocAddr(dram_, id, bank_base_, page_size_, offset, loc_);
+}
+
+void noc_async_read_page(uint32_t id, const TensorAccessor& addrgen, uint32_t dst_local_l1_addr,
+                         uint32_t offset, uint8_t noc, ttlplan::emu::SourceLoc loc) {
+  (void)noc;
+  ThreadCtx& t = current(loc);
+  doRead(t,
+         interleavedNocAddr(addrgen.is_dram(), id, addrgen.bank_base_address(),
+                            addrgen.get_aligned_page_size(), offset, loc),
+         dst_local_l1_addr, addrgen.get_aligned_page_size(), "noc_async_read_page", loc);
+}
+
+void noc_async_write_page(uint32_t id, const TensorAccessor& addrgen, uint32_t src_local_l1_addr,
+                          uint32_t size, uint32_t offset, uint8_t noc,
+                          ttlplan::emu::SourceLoc loc) {
+  (void)noc;
+  ThreadCtx& t = current(loc);
+  doWrite(t, src_local_l1_addr,
+          interleavedNocAddr(addrgen.is_dram(), id, addrgen.bank_base_address(),
+                             addrgen.get_aligned_page_size(), offset, loc),
+          size ? size : addrgen.get_aligned_page_size(), "noc_async_write_page", loc);
+}
 
 // ---- CBs (both kernel kinds)
 
@@ -316,7 +356,7 @@ namespace {
 
 /// Records what the thread waits for (the deadlock report reads it) and blocks until it holds.
 void blockOnCb(ThreadCtx& t, std::unique_lock<std::mutex>& lock, WaitKind kind, uint32_t cb,
-               uint32_t tiles, const char* fn, std::source_location loc) {
+               uint32_t tiles, const char* fn, ttlplan::emu::SourceLoc loc) {
   t.wait = kind;
   t.waitCb = cb;
   t.waitWant = tiles;
@@ -327,7 +367,7 @@ void blockOnCb(ThreadCtx& t, std::unique_lock<std::mutex>& lock, WaitKind kind, 
 
 } // namespace
 
-void cb_reserve_back(uint32_t cb, uint32_t num_tiles, std::source_location loc) {
+void cb_reserve_back(uint32_t cb, uint32_t num_tiles, ttlplan::emu::SourceLoc loc) {
   ThreadCtx& t = current(loc);
   CbState* c = cbOf(t, cb, "cb_reserve_back", loc);
   if (!c) return;
@@ -336,7 +376,7 @@ void cb_reserve_back(uint32_t cb, uint32_t num_tiles, std::source_location loc) 
   c->reserved = std::max(c->reserved, num_tiles);
 }
 
-void cb_push_back(uint32_t cb, uint32_t num_tiles, std::source_location loc) {
+void cb_push_back(uint32_t cb, uint32_t num_tiles, ttlplan::emu::SourceLoc loc) {
   ThreadCtx& t = current(loc);
   CbState* c = cbOf(t, cb, "cb_push_back", loc);
   if (!c) return;
@@ -358,10 +398,11 @@ void cb_push_back(uint32_t cb, uint32_t num_tiles, std::source_location loc) {
                 loc);
   c->received += pushed;
   c->reserved -= std::min(c->reserved, num_tiles);
+  c->packNext = 0; // the packer's in-order tile pointer restarts at the new back
   wakeCore(*t.run, t.core);
 }
 
-void cb_wait_front(uint32_t cb, uint32_t num_tiles, std::source_location loc) {
+void cb_wait_front(uint32_t cb, uint32_t num_tiles, ttlplan::emu::SourceLoc loc) {
   ThreadCtx& t = current(loc);
   CbState* c = cbOf(t, cb, "cb_wait_front", loc);
   if (!c) return;
@@ -370,7 +411,7 @@ void cb_wait_front(uint32_t cb, uint32_t num_tiles, std::source_location loc) {
   c->waited = std::max(c->waited, num_tiles);
 }
 
-void cb_pop_front(uint32_t cb, uint32_t num_tiles, std::source_location loc) {
+void cb_pop_front(uint32_t cb, uint32_t num_tiles, ttlplan::emu::SourceLoc loc) {
   ThreadCtx& t = current(loc);
   CbState* c = cbOf(t, cb, "cb_pop_front", loc);
   if (!c) return;
@@ -394,7 +435,7 @@ void cb_pop_front(uint32_t cb, uint32_t num_tiles, std::source_location loc) {
   wakeCore(*t.run, t.core);
 }
 
-uint32_t get_write_ptr(uint32_t cb, std::source_location loc) {
+uint32_t get_write_ptr(uint32_t cb, ttlplan::emu::SourceLoc loc) {
   ThreadCtx& t = current(loc);
   CbState* c = cbOf(t, cb, "get_write_ptr", loc);
   if (!c) return 0;
@@ -402,7 +443,7 @@ uint32_t get_write_ptr(uint32_t cb, std::source_location loc) {
   return c->addr + c->wrPage() * c->pageSize;
 }
 
-uint32_t get_read_ptr(uint32_t cb, std::source_location loc) {
+uint32_t get_read_ptr(uint32_t cb, ttlplan::emu::SourceLoc loc) {
   ThreadCtx& t = current(loc);
   CbState* c = cbOf(t, cb, "get_read_ptr", loc);
   if (!c) return 0;
@@ -412,7 +453,7 @@ uint32_t get_read_ptr(uint32_t cb, std::source_location loc) {
 
 // ---- NoC
 
-uint64_t get_noc_addr(uint32_t noc_x, uint32_t noc_y, uint32_t addr, std::source_location loc) {
+uint64_t get_noc_addr(uint32_t noc_x, uint32_t noc_y, uint32_t addr, ttlplan::emu::SourceLoc loc) {
   ThreadCtx& t = current(loc);
   if (noc_x >= 4096 || noc_y >= 4096)
     threadError(t, ErrorKind::Misuse,
@@ -422,31 +463,55 @@ uint64_t get_noc_addr(uint32_t noc_x, uint32_t noc_y, uint32_t addr, std::source
   return encodeCore(noc_x, noc_y, addr);
 }
 
-uint64_t get_noc_addr(uint32_t addr, std::source_location loc) {
+uint64_t get_noc_addr(uint32_t addr, ttlplan::emu::SourceLoc loc) {
   ThreadCtx& t = current(loc);
   return encodeCore(t.run->dev.nocX(t.core), t.run->dev.nocY(t.core), addr);
 }
 
 void noc_async_read(uint64_t src_noc_addr, uint32_t dst_l1, uint32_t size,
-                    std::source_location loc) {
+                    ttlplan::emu::SourceLoc loc) {
   doRead(current(loc), src_noc_addr, dst_l1, size, "noc_async_read", loc);
 }
 
 void noc_async_write(uint32_t src_l1, uint64_t dst_noc_addr, uint32_t size,
-                     std::source_location loc) {
+                     ttlplan::emu::SourceLoc loc) {
   doWrite(current(loc), src_l1, dst_noc_addr, size, "noc_async_write", loc);
 }
 
-void noc_async_read_barrier(std::source_location loc) {
+void noc_inline_dw_write(uint64_t addr, uint32_t val, uint8_t be, uint8_t noc, uint8_t vc,
+                         uint32_t customized_src_addr, ttlplan::emu::SourceLoc loc) {
+  (void)noc, (void)vc, (void)customized_src_addr;
+  ThreadCtx& t = current(loc);
+  if (decode(addr).kind == kKindDram) {
+    threadError(t, ErrorKind::Misuse,
+                "noc_inline_dw_write: " + hex(addr) +
+                    " is a DRAM address; inline writes reach L1 "
+                    "only",
+                loc);
+    return;
+  }
+  Span dst;
+  if (!resolve(t, addr, 4, true, "noc_inline_dw_write", loc, dst)) return;
+  uint8_t bytes[4];
+  std::memcpy(bytes, &val, 4);
+  for (int i = 0; i < 4; ++i)
+    if (be & (1u << i)) {
+      Span src{bytes + i, -1, 0};
+      Span one{dst.p + i, dst.core, dst.addr + static_cast<uint32_t>(i)};
+      transfer(*t.run, one, src, 1);
+    }
+}
+
+void noc_async_read_barrier(ttlplan::emu::SourceLoc loc) {
   current(loc).pendingReads.clear();
 }
 
-void noc_async_write_barrier(std::source_location loc) {
+void noc_async_write_barrier(ttlplan::emu::SourceLoc loc) {
   current(loc).pendingWrites.clear();
 }
 
 uint64_t get_noc_multicast_addr(uint32_t x_start, uint32_t y_start, uint32_t x_end, uint32_t y_end,
-                                uint32_t addr, std::source_location loc) {
+                                uint32_t addr, ttlplan::emu::SourceLoc loc) {
   ThreadCtx& t = current(loc);
   if (std::max({x_start, y_start, x_end, y_end}) > 0x7f)
     threadError(t, ErrorKind::Misuse,
@@ -456,20 +521,20 @@ uint64_t get_noc_multicast_addr(uint32_t x_start, uint32_t y_start, uint32_t x_e
 }
 
 void noc_async_write_multicast(uint32_t src_l1, uint64_t dst_mcast, uint32_t size,
-                               uint32_t num_dests, std::source_location loc) {
+                               uint32_t num_dests, ttlplan::emu::SourceLoc loc) {
   doMulticast(current(loc), src_l1, dst_mcast, size, num_dests, false, "noc_async_write_multicast",
               loc);
 }
 
 void noc_async_write_multicast_loopback_src(uint32_t src_l1, uint64_t dst_mcast, uint32_t size,
-                                            uint32_t num_dests, std::source_location loc) {
+                                            uint32_t num_dests, ttlplan::emu::SourceLoc loc) {
   doMulticast(current(loc), src_l1, dst_mcast, size, num_dests, true,
               "noc_async_write_multicast_loopback_src", loc);
 }
 
 // ---- Semaphores
 
-uint32_t get_semaphore(uint32_t semaphore_id, std::source_location loc) {
+uint32_t get_semaphore(uint32_t semaphore_id, ttlplan::emu::SourceLoc loc) {
   ThreadCtx& t = current(loc);
   if (semaphore_id >= t.run->semaphoresCreated)
     threadError(t, ErrorKind::Misuse,
@@ -479,22 +544,22 @@ uint32_t get_semaphore(uint32_t semaphore_id, std::source_location loc) {
   return t.run->dev.spec.semaphore_base + 16 * semaphore_id;
 }
 
-void noc_semaphore_set(volatile uint32_t* sem, uint32_t value, std::source_location loc) {
+void noc_semaphore_set(volatile uint32_t* sem, uint32_t value, ttlplan::emu::SourceLoc loc) {
   ThreadCtx& t = current(loc);
   const uint32_t addr = pointerAddr(sem);
   if (!semaphoreAddr(t, addr, "noc_semaphore_set", loc)) return;
   transfer(*t.run, localSpan(t, addr), Span{reinterpret_cast<uint8_t*>(&value), -1, 0}, 4, true);
 }
 
-void noc_semaphore_wait(volatile uint32_t* sem, uint32_t value, std::source_location loc) {
+void noc_semaphore_wait(volatile uint32_t* sem, uint32_t value, ttlplan::emu::SourceLoc loc) {
   semaphoreWait(sem, value, WaitKind::SemEq, "noc_semaphore_wait", loc);
 }
 
-void noc_semaphore_wait_min(volatile uint32_t* sem, uint32_t value, std::source_location loc) {
+void noc_semaphore_wait_min(volatile uint32_t* sem, uint32_t value, ttlplan::emu::SourceLoc loc) {
   semaphoreWait(sem, value, WaitKind::SemMin, "noc_semaphore_wait_min", loc);
 }
 
-void noc_semaphore_inc(uint64_t noc_addr, uint32_t incr, std::source_location loc) {
+void noc_semaphore_inc(uint64_t noc_addr, uint32_t incr, ttlplan::emu::SourceLoc loc) {
   ThreadCtx& t = current(loc);
   Span dst;
   if (!resolve(t, noc_addr, 4, true, "noc_semaphore_inc", loc, dst)) return;
@@ -507,7 +572,7 @@ void noc_semaphore_inc(uint64_t noc_addr, uint32_t incr, std::source_location lo
   wakeCore(*t.run, dst.core);
 }
 
-void noc_semaphore_set_remote(uint32_t src_l1, uint64_t dst_noc_addr, std::source_location loc) {
+void noc_semaphore_set_remote(uint32_t src_l1, uint64_t dst_noc_addr, ttlplan::emu::SourceLoc loc) {
   ThreadCtx& t = current(loc);
   if (!checkL1Range(t, src_l1, 4, false, "noc_semaphore_set_remote", loc)) return;
   Span dst;
@@ -517,7 +582,7 @@ void noc_semaphore_set_remote(uint32_t src_l1, uint64_t dst_noc_addr, std::sourc
 }
 
 void noc_semaphore_set_multicast(uint32_t src_l1, uint64_t dst_mcast, uint32_t num_dests,
-                                 std::source_location loc) {
+                                 ttlplan::emu::SourceLoc loc) {
   ThreadCtx& t = current(loc);
   const char* fn = "noc_semaphore_set_multicast";
   if (!checkL1Range(t, src_l1, 4, false, fn, loc)) return;
@@ -530,9 +595,9 @@ void noc_semaphore_set_multicast(uint32_t src_l1, uint64_t dst_mcast, uint32_t n
     transfer(*t.run, Span{dev.l1[core] + addr, core, addr}, localSpan(t, src_l1), 4, true);
 }
 
-uint32_t get_absolute_logical_x(std::source_location loc) {
+uint32_t get_absolute_logical_x(ttlplan::emu::SourceLoc loc) {
   return current(loc).x;
 }
-uint32_t get_absolute_logical_y(std::source_location loc) {
+uint32_t get_absolute_logical_y(ttlplan::emu::SourceLoc loc) {
   return current(loc).y;
 }

@@ -236,4 +236,16 @@ float roundToBf16(float value) {
   return bf16Round(value);
 }
 
+void rowMajorToFaces(const float* in, float* out) {
+  for (uint32_t r = 0; r < 32; ++r)
+    for (uint32_t c = 0; c < 32; ++c)
+      out[(r / 16) * 512 + (c / 16) * 256 + (r % 16) * 16 + c % 16] = in[32 * r + c];
+}
+
+void facesToRowMajor(const float* in, float* out) {
+  for (uint32_t r = 0; r < 32; ++r)
+    for (uint32_t c = 0; c < 32; ++c)
+      out[32 * r + c] = in[(r / 16) * 512 + (c / 16) * 256 + (r % 16) * 16 + c % 16];
+}
+
 } // namespace ttlplan::emu

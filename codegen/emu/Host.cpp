@@ -69,7 +69,7 @@ KernelEntry lookupKernel(const std::string& path, std::string& why) {
   return nullptr;
 }
 
-void hostError(ErrorKind kind, const std::string& message, const std::source_location& loc,
+void hostError(ErrorKind kind, const std::string& message, const ttlplan::emu::SourceLoc& loc,
                ProgramImpl* program = nullptr) {
   size_t idx =
       recordError(kind, message, "  host\n    at " + describeLocation(loc) + "\n", loc, false);
@@ -160,7 +160,9 @@ bool parseDeviceSpec(const std::string& text, DeviceSpec& out, std::string& erro
       !u32("dst_tiles_full_sync", s.dst_tiles_full_sync, 4, kMaxDstTiles) ||
       !u32("semaphores", s.semaphores, 0, 1024) ||
       !u32("semaphore_base", s.semaphore_base, 0, s.l1_bytes) ||
-      !u32("max_cbs", s.max_cbs, 1, 256) || !u32("max_runtime_args", s.max_runtime_args, 0, 65536))
+      !u32("max_cbs", s.max_cbs, 1, 256) ||
+      !u32("max_runtime_args", s.max_runtime_args, 0, 65536) ||
+      (j.contains("cb_alignment") && !u32("cb_alignment", s.cb_alignment, 1, 4096)))
     return false;
   // The other DST counts are optional (spec files written before them): each defaults to half
   // of the smaller count it is part of, and may not exceed it.
@@ -183,6 +185,10 @@ bool parseDeviceSpec(const std::string& text, DeviceSpec& out, std::string& erro
   }
   if (uint64_t{s.semaphore_base} + 16ull * s.semaphores > s.l1_bytes) {
     error = "semaphores (semaphore_base + 16 * semaphores) end past l1_bytes";
+    return false;
+  }
+  if (s.semaphore_base < 16ull * s.max_cbs) {
+    error = "semaphore_base leaves no room below it for the CB config entries (16 * max_cbs B)";
     return false;
   }
   out = std::move(s);
@@ -242,8 +248,10 @@ uint8_t* DeviceImpl::dramSpan(uint32_t bank, uint64_t offset, uint64_t size) {
 std::vector<CoreCoord> expandCores(const CoreRangeSet& set) {
   std::vector<CoreCoord> out;
   for (const CoreRange& r : set.ranges()) {
-    size_t x0 = std::min(r.start.x, r.end.x), x1 = std::max(r.start.x, r.end.x);
-    size_t y0 = std::min(r.start.y, r.end.y), y1 = std::max(r.start.y, r.end.y);
+    size_t x0 = std::min(r.start_coord.x, r.end_coord.x),
+           x1 = std::max(r.start_coord.x, r.end_coord.x);
+    size_t y0 = std::min(r.start_coord.y, r.end_coord.y),
+           y1 = std::max(r.start_coord.y, r.end_coord.y);
     // Bounded so that an absurd range cannot exhaust memory; the grid check reports it.
     x1 = std::min(x1, x0 + 4096);
     y1 = std::min(y1, y0 + 4096);
@@ -261,11 +269,8 @@ namespace tt::tt_metal {
 
 using namespace ttlplan::emu;
 
-IDevice::IDevice(std::shared_ptr<DeviceImpl> impl) : impl_(std::move(impl)), queue_(this) {}
-IDevice::~IDevice() = default;
-CommandQueue& IDevice::command_queue(std::size_t) {
-  return queue_;
-}
+IDevice::IDevice(std::shared_ptr<DeviceImpl> impl)
+    : impl_(std::move(impl)), allocator_(std::make_unique<Allocator>(impl_)) {}
 CoreCoord IDevice::compute_with_storage_grid_size() const {
   return CoreCoord{impl_->spec.grid_cols, impl_->spec.grid_rows};
 }
@@ -273,24 +278,67 @@ CoreCoord IDevice::worker_core_from_logical_core(const CoreCoord& logical) const
   if (logical.x >= impl_->spec.grid_cols || logical.y >= impl_->spec.grid_rows) return logical;
   return CoreCoord{impl_->spec.noc_x[logical.x], impl_->spec.noc_y[logical.y]};
 }
-uint32_t IDevice::num_dram_channels() const {
-  return impl_->spec.dram_banks;
-}
 uint32_t IDevice::l1_size_per_core() const {
   return impl_->spec.l1_bytes;
 }
 
-uint32_t Buffer::address() const {
+DeviceAddr Allocator::get_base_allocator_addr(const HalMemType& mem_type) const {
+  return mem_type == HalMemType::L1 ? device_->spec.l1_unreserved_base : 0;
+}
+uint32_t Allocator::get_alignment(BufferType buffer_type) const {
+  return buffer_type == BufferType::DRAM ? device_->spec.cb_alignment : 16;
+}
+
+namespace distributed {
+
+MeshDevice::MeshDevice(std::shared_ptr<DeviceImpl> impl)
+    : device_(std::make_unique<IDevice>(std::move(impl))) {}
+MeshDevice::~MeshDevice() = default;
+MeshCommandQueue& MeshDevice::mesh_command_queue(std::optional<uint8_t>) {
+  return queue_;
+}
+IDevice* MeshDevice::get_device(const MeshCoordinate&) const {
+  return device_.get();
+}
+CoreCoord MeshDevice::compute_with_storage_grid_size() const {
+  return device_->compute_with_storage_grid_size();
+}
+CoreCoord MeshDevice::worker_core_from_logical_core(const CoreCoord& logical_core) const {
+  return device_->worker_core_from_logical_core(logical_core);
+}
+uint32_t MeshDevice::l1_size_per_core() const {
+  return device_->l1_size_per_core();
+}
+
+DeviceAddr MeshBuffer::address() const {
   return impl_->address;
 }
-uint64_t Buffer::size() const {
+DeviceAddr MeshBuffer::size() const {
   return impl_->size;
 }
-uint64_t Buffer::page_size() const {
+DeviceAddr MeshBuffer::page_size() const {
   return impl_->pageSize;
 }
-BufferType Buffer::buffer_type() const {
+BufferType MeshBuffer::buffer_type() const {
   return impl_->type;
+}
+
+void MeshWorkload::add_program(const MeshCoordinateRange& device_range, Program&& program) {
+  (void)device_range;
+  programs_.push_back(std::move(program));
+}
+
+} // namespace distributed
+
+TensorAccessorArgs::TensorAccessorArgs(const distributed::MeshBuffer& buffer)
+    : flags_(buffer.buffer_type() == BufferType::DRAM ? 2u : 0u),
+      page_size_(static_cast<uint32_t>(buffer.page_size())) {}
+void TensorAccessorArgs::append_to(std::vector<uint32_t>& compile_time_args) const {
+  compile_time_args.push_back(flags_);
+  compile_time_args.push_back(page_size_);
+}
+std::vector<uint32_t> TensorAccessorArgs::get_compile_time_args() const {
+  return {flags_, page_size_};
 }
 
 Program::Program() : impl_(std::make_shared<ProgramImpl>()) {}
@@ -310,7 +358,12 @@ void endWithParent() {
 
 } // namespace
 
-IDevice* CreateDevice(int device_id, std::source_location loc) {
+namespace distributed {
+std::shared_ptr<MeshDevice> MeshDevice::create_unit_mesh(int device_id, std::size_t l1_small_size,
+                                                         std::size_t trace_region_size,
+                                                         std::size_t num_command_queues,
+                                                         ttlplan::emu::SourceLoc loc) {
+  (void)l1_small_size, (void)trace_region_size, (void)num_command_queues;
   static std::once_flag once;
   std::call_once(once, [] {
     std::atexit(exitIfErrorsAtExit);
@@ -318,7 +371,8 @@ IDevice* CreateDevice(int device_id, std::source_location loc) {
   });
   if (device_id != 0)
     hostError(ErrorKind::Misuse,
-              "CreateDevice(" + std::to_string(device_id) + "): the emulator has only device 0",
+              "MeshDevice::create_unit_mesh(" + std::to_string(device_id) +
+                  "): the emulator has only device 0",
               loc);
   std::optional<DeviceSpec> given;
   {
@@ -346,51 +400,61 @@ IDevice* CreateDevice(int device_id, std::source_location loc) {
       }
     }
   }
-  return new IDevice(std::make_shared<DeviceImpl>(std::move(spec)));
+  return std::make_shared<MeshDevice>(std::make_shared<DeviceImpl>(std::move(spec)));
 }
 
-bool CloseDevice(IDevice* device, std::source_location loc) {
-  (void)loc;
-  delete device;
+bool MeshDevice::close() {
+  closed_ = true;
   exitIfErrors();
   return true;
 }
+} // namespace distributed
 
 Program CreateProgram() {
   return Program();
 }
 
-std::shared_ptr<Buffer> CreateBuffer(const InterleavedBufferConfig& config,
-                                     std::source_location loc) {
+namespace distributed {
+std::shared_ptr<MeshBuffer> MeshBuffer::create(const ReplicatedBufferConfig& mesh_buffer_config,
+                                               const DeviceLocalBufferConfig& local,
+                                               MeshDevice* mesh_device,
+                                               std::optional<DeviceAddr> address,
+                                               ttlplan::emu::SourceLoc loc) {
+  struct Config {
+    uint64_t size, page_size;
+  } config{mesh_buffer_config.size, local.page_size};
   auto impl = std::make_shared<BufferImpl>();
-  impl->type = config.buffer_type;
+  impl->type = local.buffer_type;
   impl->size = config.size;
   impl->pageSize = config.page_size;
-  if (!config.device) {
-    hostError(ErrorKind::Misuse, "CreateBuffer: InterleavedBufferConfig::device is null", loc);
-    return std::make_shared<Buffer>(impl);
+  if (!mesh_device) {
+    hostError(ErrorKind::Misuse, "MeshBuffer::create: the mesh device is null", loc);
+    return std::make_shared<MeshBuffer>(impl);
   }
-  DeviceImpl& dev = *config.device->impl();
-  impl->device = config.device->impl();
+  if (address)
+    hostError(ErrorKind::Misuse,
+              "MeshBuffer::create: an explicit address is not supported by the emulator", loc);
+  DeviceImpl& dev = *mesh_device->impl();
+  impl->device = mesh_device->impl();
   if (config.page_size == 0 || config.size == 0 || config.size % config.page_size) {
     hostError(ErrorKind::Misuse,
-              "CreateBuffer: size " + std::to_string(config.size) +
+              "MeshBuffer::create: size " + std::to_string(config.size) +
                   " is not a positive multiple of page_size " + std::to_string(config.page_size),
               loc);
-    return std::make_shared<Buffer>(impl);
+    return std::make_shared<MeshBuffer>(impl);
   }
   const uint64_t pages = config.size / config.page_size;
-  if (config.buffer_type == BufferType::DRAM) {
+  if (local.buffer_type == BufferType::DRAM) {
     const uint64_t perBank = (pages + dev.spec.dram_banks - 1) / dev.spec.dram_banks;
     const uint64_t bankBytes = perBank * config.page_size;
     if (dev.nextDram + bankBytes > dev.spec.dram_bank_bytes) {
       hostError(ErrorKind::Misuse,
-                "CreateBuffer: " + std::to_string(config.size) + " B do not fit in DRAM (" +
+                "MeshBuffer::create: " + std::to_string(config.size) + " B do not fit in DRAM (" +
                     std::to_string(dev.spec.dram_banks) + " banks of " +
                     std::to_string(dev.spec.dram_bank_bytes) + " B, " +
                     std::to_string(dev.nextDram) + " B of each in use)",
                 loc);
-      return std::make_shared<Buffer>(impl);
+      return std::make_shared<MeshBuffer>(impl);
     }
     impl->address = static_cast<uint32_t>(dev.nextDram);
     // Only the banks' bytes this buffer owns are allocated (lazily: a 12 x 1 GiB DRAM is never
@@ -409,36 +473,51 @@ std::shared_ptr<Buffer> CreateBuffer(const InterleavedBufferConfig& config,
     const uint64_t bytes = (perCore * config.page_size + kL1Align - 1) / kL1Align * kL1Align;
     if (bytes > dev.l1BufferTop || dev.l1BufferTop - bytes < dev.spec.l1_unreserved_base) {
       hostError(ErrorKind::Misuse,
-                "CreateBuffer: L1 buffer of " + std::to_string(config.size) +
+                "MeshBuffer::create: L1 buffer of " + std::to_string(config.size) +
                     " B does not fit in the L1 above l1_unreserved_base",
                 loc);
-      return std::make_shared<Buffer>(impl);
+      return std::make_shared<MeshBuffer>(impl);
     }
     dev.l1BufferTop -= static_cast<uint32_t>(bytes);
     impl->address = dev.l1BufferTop;
   }
-  return std::make_shared<Buffer>(impl);
+  return std::make_shared<MeshBuffer>(impl);
 }
+} // namespace distributed
 
-CBHandle CreateCircularBuffer(Program& program, const CoreRangeSet& cores,
-                              const CircularBufferConfig& config, std::source_location loc) {
+namespace {
+std::vector<CoreCoord> coresOf(const std::variant<CoreCoord, CoreRange, CoreRangeSet>& spec) {
+  if (const auto* c = std::get_if<CoreCoord>(&spec)) return {*c};
+  if (const auto* r = std::get_if<CoreRange>(&spec)) return expandCores(CoreRangeSet(*r));
+  return expandCores(std::get<CoreRangeSet>(spec));
+}
+std::vector<CoreCoord> coresOf(const std::variant<CoreRange, CoreRangeSet>& spec) {
+  if (const auto* r = std::get_if<CoreRange>(&spec)) return expandCores(CoreRangeSet(*r));
+  return expandCores(std::get<CoreRangeSet>(spec));
+}
+} // namespace
+
+CBHandle CreateCircularBuffer(Program& program,
+                              const std::variant<CoreCoord, CoreRange, CoreRangeSet>& core_spec,
+                              const CircularBufferConfig& config, ttlplan::emu::SourceLoc loc) {
   ProgramImpl& p = *program.impl();
   CbDef def;
-  def.cores = expandCores(cores);
+  def.cores = coresOf(core_spec);
   def.config = config;
   def.loc = loc;
   p.cbs.push_back(std::move(def));
   return p.cbs.size();
 }
 
-KernelHandle CreateKernel(Program& program, const std::string& file, const CoreRangeSet& cores,
+KernelHandle CreateKernel(Program& program, const std::string& file,
+                          const std::variant<CoreCoord, CoreRange, CoreRangeSet>& core_spec,
                           const std::variant<DataMovementConfig, ComputeConfig>& config,
-                          std::source_location loc) {
+                          ttlplan::emu::SourceLoc loc) {
   ProgramImpl& p = *program.impl();
   KernelDef k;
   k.path = file;
   k.name = stem(file);
-  k.cores = expandCores(cores);
+  k.cores = coresOf(core_spec);
   k.loc = loc;
   if (const auto* dm = std::get_if<DataMovementConfig>(&config)) {
     k.processor =
@@ -450,6 +529,7 @@ KernelHandle CreateKernel(Program& program, const std::string& file, const CoreR
     k.processor = Processor::Compute;
     k.compileArgs = cc.compile_args;
     k.fp32DestAcc = cc.fp32_dest_acc_en;
+    k.mathFidelity = cc.math_fidelity;
     k.fullSync = cc.dst_full_sync_en;
   }
   std::string why;
@@ -462,8 +542,8 @@ KernelHandle CreateKernel(Program& program, const std::string& file, const CoreR
 }
 
 namespace {
-void setArgs(Program& program, KernelHandle kernel, const std::vector<CoreCoord>& cores,
-             const std::vector<uint32_t>& args, const std::source_location& loc) {
+void setArgs(const Program& program, KernelHandle kernel, const std::vector<CoreCoord>& cores,
+             const std::vector<uint32_t>& args, const ttlplan::emu::SourceLoc& loc) {
   ProgramImpl& p = *program.impl();
   if (kernel >= p.kernels.size()) {
     hostError(ErrorKind::Misuse,
@@ -485,33 +565,38 @@ void setArgs(Program& program, KernelHandle kernel, const std::vector<CoreCoord>
 }
 } // namespace
 
-void SetRuntimeArgs(Program& program, KernelHandle kernel, const CoreCoord& core,
-                    const std::vector<uint32_t>& args, std::source_location loc) {
-  setArgs(program, kernel, {core}, args, loc);
+void SetRuntimeArgs(const Program& program, KernelHandle kernel,
+                    const std::variant<CoreCoord, CoreRange, CoreRangeSet>& core_spec,
+                    std::initializer_list<uint32_t> runtime_args, ttlplan::emu::SourceLoc loc) {
+  setArgs(program, kernel, coresOf(core_spec), std::vector<uint32_t>(runtime_args), loc);
 }
 
-void SetRuntimeArgs(Program& program, KernelHandle kernel, const CoreRange& cores,
-                    const std::vector<uint32_t>& args, std::source_location loc) {
-  setArgs(program, kernel, expandCores(cores), args, loc);
+void SetRuntimeArgs(const Program& program, KernelHandle kernel,
+                    const std::variant<CoreCoord, CoreRange, CoreRangeSet>& core_spec,
+                    const std::vector<uint32_t>& runtime_args, ttlplan::emu::SourceLoc loc) {
+  setArgs(program, kernel, coresOf(core_spec), runtime_args, loc);
 }
 
-uint32_t CreateSemaphore(Program& program, const CoreRangeSet& cores, uint32_t initial_value,
-                         std::source_location loc) {
+uint32_t CreateSemaphore(Program& program, const std::variant<CoreRange, CoreRangeSet>& core_spec,
+                         uint32_t initial_value, ttlplan::emu::SourceLoc loc) {
   ProgramImpl& p = *program.impl();
   SemDef s;
-  s.cores = expandCores(cores);
+  s.cores = coresOf(core_spec);
   s.initial = initial_value;
   s.loc = loc;
   p.sems.push_back(std::move(s));
   return static_cast<uint32_t>(p.sems.size() - 1);
 }
 
+} // namespace tt::tt_metal
+
+namespace ttlplan::emu {
+
 namespace {
 
 /// Calls f(pointer, bytes) for each page of `buffer` in page order; false after an error report.
 template <typename F>
-bool forEachPage(const Buffer& buffer, const char* fn, const std::source_location& loc, F&& f) {
-  const BufferImpl& b = *buffer.impl();
+bool forEachPage(const BufferImpl& b, const char* fn, const SourceLoc& loc, F&& f) {
   if (!b.device || b.pageSize == 0) {
     hostError(ErrorKind::Misuse, std::string(fn) + ": the buffer was not created", loc);
     return false;
@@ -520,7 +605,7 @@ bool forEachPage(const Buffer& buffer, const char* fn, const std::source_locatio
   const uint64_t pages = b.size / b.pageSize;
   for (uint64_t i = 0; i < pages; ++i) {
     uint8_t* p = nullptr;
-    if (b.type == BufferType::DRAM) {
+    if (b.type == tt::tt_metal::BufferType::DRAM) {
       auto [bank, offset] = interleavedPage(dev.spec.dram_banks, b.address, b.pageSize, i);
       p = dev.dramSpan(bank, offset, b.pageSize);
     } else {
@@ -541,58 +626,55 @@ bool forEachPage(const Buffer& buffer, const char* fn, const std::source_locatio
 
 } // namespace
 
-void EnqueueWriteBuffer(CommandQueue& cq, Buffer& buffer, const std::vector<uint32_t>& words,
-                        bool blocking, std::source_location loc) {
-  (void)cq;
-  (void)blocking;
-  if (words.size() * 4 != buffer.size()) {
+bool writeMeshBuffer(tt::tt_metal::distributed::MeshBuffer& buffer, const void* data,
+                     std::size_t bytes, const SourceLoc& loc) {
+  const BufferImpl& b = *buffer.impl();
+  if (bytes < b.size) {
     hostError(ErrorKind::Misuse,
-              "EnqueueWriteBuffer: " + std::to_string(words.size() * 4) +
-                  " B of data for a buffer of " + std::to_string(buffer.size()) + " B",
+              "EnqueueWriteMeshBuffer: " + std::to_string(bytes) + " B of data for a buffer of " +
+                  std::to_string(b.size) + " B",
               loc);
-    if (words.size() * 4 < buffer.size()) return;
+    return false;
   }
-  const uint8_t* src = reinterpret_cast<const uint8_t*>(words.data());
-  forEachPage(buffer, "EnqueueWriteBuffer", loc, [&](uint8_t* p, uint64_t n) {
+  const uint8_t* src = static_cast<const uint8_t*>(data);
+  return forEachPage(b, "EnqueueWriteMeshBuffer", loc, [&](uint8_t* p, uint64_t n) {
     std::memcpy(p, src, n);
     src += n;
   });
 }
 
-void EnqueueWriteBuffer(CommandQueue& cq, const std::shared_ptr<Buffer>& buffer,
-                        const std::vector<uint32_t>& words, bool blocking,
-                        std::source_location loc) {
-  if (!buffer) {
-    hostError(ErrorKind::Misuse, "EnqueueWriteBuffer: null buffer", loc);
-    return;
-  }
-  EnqueueWriteBuffer(cq, *buffer, words, blocking, loc);
-}
-
-void EnqueueReadBuffer(CommandQueue& cq, Buffer& buffer, std::vector<uint32_t>& words,
-                       bool blocking, std::source_location loc) {
-  (void)cq;
-  (void)blocking;
-  words.assign((buffer.size() + 3) / 4, 0);
-  uint8_t* dst = reinterpret_cast<uint8_t*>(words.data());
-  forEachPage(buffer, "EnqueueReadBuffer", loc, [&](uint8_t* p, uint64_t n) {
-    std::memcpy(dst, p, n);
-    dst += n;
+bool readMeshBuffer(tt::tt_metal::distributed::MeshBuffer& buffer, void* data, std::size_t bytes,
+                    const SourceLoc& loc) {
+  const BufferImpl& b = *buffer.impl();
+  std::memset(data, 0, bytes);
+  uint8_t* dst = static_cast<uint8_t*>(data);
+  uint64_t left = bytes;
+  return forEachPage(b, "EnqueueReadMeshBuffer", loc, [&](uint8_t* p, uint64_t n) {
+    const uint64_t k = std::min(n, left);
+    std::memcpy(dst, p, k);
+    dst += k;
+    left -= k;
   });
 }
 
-void EnqueueReadBuffer(CommandQueue& cq, const std::shared_ptr<Buffer>& buffer,
-                       std::vector<uint32_t>& words, bool blocking, std::source_location loc) {
-  if (!buffer) {
-    hostError(ErrorKind::Misuse, "EnqueueReadBuffer: null buffer", loc);
-    return;
-  }
-  EnqueueReadBuffer(cq, *buffer, words, blocking, loc);
-}
+} // namespace ttlplan::emu
 
-void Finish(CommandQueue& cq, std::source_location loc) {
-  (void)cq;
-  (void)loc;
+namespace tt::tt_metal {
+
+namespace detail {
+bool ReadFromDeviceL1(IDevice* device, const CoreCoord& logical_core, uint32_t address,
+                      uint32_t size, std::vector<uint32_t>& host_buffer, CoreType core_type) {
+  (void)core_type;
+  host_buffer.assign((size + 3) / 4, 0);
+  if (!device) return false;
+  ttlplan::emu::DeviceImpl& dev = *device->impl();
+  if (logical_core.x >= dev.spec.grid_cols || logical_core.y >= dev.spec.grid_rows ||
+      uint64_t{address} + size > dev.spec.l1_bytes)
+    return false;
+  std::memcpy(host_buffer.data(),
+              dev.l1[logical_core.y * dev.spec.grid_cols + logical_core.x] + address, size);
+  return true;
 }
+} // namespace detail
 
 } // namespace tt::tt_metal

@@ -76,7 +76,7 @@ const char* kindName(ErrorKind kind) {
   return "error";
 }
 
-std::string describeLocation(const std::source_location& loc) {
+std::string describeLocation(const ttlplan::emu::SourceLoc& loc) {
   const std::string file = loc.file_name() ? loc.file_name() : "";
   const unsigned line = loc.line();
   SourceCache& c = sourceCache();
@@ -101,7 +101,7 @@ std::string describeLocation(const std::source_location& loc) {
 }
 
 size_t recordError(ErrorKind kind, const std::string& message, const std::string& body,
-                   const std::source_location& loc, bool dedupe) {
+                   const ttlplan::emu::SourceLoc& loc, bool dedupe) {
   Sink& s = sink();
   std::lock_guard lock(s.m);
   if (dedupe) {

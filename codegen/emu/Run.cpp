@@ -74,7 +74,8 @@ void abortDeadlock(Run& r) {
     if (t->blocked)
       body += "  " + t->where() + ": " + describeWait(r, *t) + "\n    at " +
               describeLocation(t->waitLoc) + "\n";
-  recordError(ErrorKind::Deadlock, "every thread is blocked", body, std::source_location::current(),
+  recordError(ErrorKind::Deadlock, "every thread is blocked", body,
+              ttlplan::emu::SourceLoc::current(),
               /*dedupe=*/false);
   r.aborted = true;
   for (const auto& t : r.threads)
@@ -101,16 +102,16 @@ void threadMain(ThreadCtx& t) {
     // The run was aborted (deadlock or time limit, reported already); this thread just ends.
   } catch (const std::exception& e) {
     threadError(t, ErrorKind::Misuse, std::string("the kernel threw: ") + e.what(),
-                std::source_location::current());
+                ttlplan::emu::SourceLoc::current());
   } catch (...) {
     threadError(t, ErrorKind::Misuse, "the kernel threw a non-standard exception",
-                std::source_location::current());
+                ttlplan::emu::SourceLoc::current());
   }
   tlsCtx = nullptr;
   finishThread(t);
 }
 
-void setupError(ErrorKind kind, const std::string& message, const std::source_location& loc) {
+void setupError(ErrorKind kind, const std::string& message, const ttlplan::emu::SourceLoc& loc) {
   recordError(kind, message, "  host\n    at " + describeLocation(loc) + "\n", loc, false);
 }
 
@@ -161,19 +162,22 @@ bool setUp(Run& r) {
   }
 
   // CBs: every (core, index) once, pages of a supported format inside the unreserved L1.
+  // Placed as TT-Metalium's allocator places them (tt_metal/impl/program/program.cpp,
+  // ProgramImpl::allocate_circular_buffers): in creation order from l1_unreserved_base, each at
+  // the aligned end of what earlier CBs took on any of its cores.
   r.cbs.assign(static_cast<size_t>(dev.numCores) * spec.max_cbs, CbState{});
-  uint32_t autoNext = (spec.l1_unreserved_base + 31) / 32 * 32;
+  const uint64_t align = std::max<uint32_t>(spec.cb_alignment, 1);
+  auto alignUp = [&](uint64_t v) { return (v + align - 1) / align * align; };
+  std::vector<uint64_t> coreEnd(dev.numCores, spec.l1_unreserved_base);
   for (const CbDef& cd : p.cbs) {
     const auto& cfg = cd.config;
-    uint32_t addr = 0;
-    if (cfg.l1_address()) {
-      addr = *cfg.l1_address();
-    } else {
-      // Without set_l1_address (hand-written hosts, tests) CBs get consecutive addresses.
-      addr = autoNext;
-      autoNext = static_cast<uint32_t>(
-          std::min<uint64_t>((uint64_t{autoNext} + cfg.total_size() + 31) / 32 * 32, 0xffffffffu));
-    }
+    uint64_t start = spec.l1_unreserved_base;
+    for (const CoreCoord& c : cd.cores)
+      if (inGrid(c)) start = std::max(start, coreEnd[c.y * spec.grid_cols + c.x]);
+    start = alignUp(start);
+    for (const CoreCoord& c : cd.cores)
+      if (inGrid(c)) coreEnd[c.y * spec.grid_cols + c.x] = start + cfg.total_size();
+    const uint32_t addr = static_cast<uint32_t>(std::min<uint64_t>(start, 0xffffffffu));
     if (cfg.data_formats().empty()) {
       setupError(ErrorKind::Misuse, "CreateCircularBuffer: the config names no CB index", cd.loc);
       ok = false;
@@ -257,6 +261,12 @@ bool setUp(Run& r) {
         s.pageSize = page;
         s.numPages = cfg.total_size() / page;
         s.format = format;
+        // The CB's config entry, where TT-Metalium's firmware reads it and a host may read it back
+        // (MeshWorkload::get_cb_base_addr + detail::ReadFromDeviceL1): address, size, pages, page
+        // size.
+        const uint32_t entry[4] = {s.addr, s.size, s.numPages, s.pageSize};
+        std::memcpy(dev.l1[c.y * spec.grid_cols + c.x] + cbConfigBase(spec) + 16 * index, entry,
+                    sizeof entry);
       }
     }
   }
@@ -337,7 +347,7 @@ bool setUp(Run& r) {
 
 /// Options::timeLimitSeconds, or else TTLPLAN_EMU_TIMEOUT (0 when neither is set; a bad value is
 /// reported and ignored).
-double timeLimitSeconds(const std::source_location& loc) {
+double timeLimitSeconds(const ttlplan::emu::SourceLoc& loc) {
   if (double limit = options().timeLimitSeconds; limit > 0) return limit;
   const char* text = std::getenv("TTLPLAN_EMU_TIMEOUT");
   if (!text || !*text) return 0;
@@ -384,7 +394,7 @@ std::string ThreadCtx::where() const {
   return "core " + coreText(x, y) + " " + (kernel ? kernel->name : std::string("?"));
 }
 
-ThreadCtx& current(const std::source_location& loc) {
+ThreadCtx& current(const ttlplan::emu::SourceLoc& loc) {
   if (!tlsCtx) {
     std::fprintf(stderr,
                  "emulator: fatal: a kernel API function was called outside a kernel thread (at "
@@ -393,17 +403,19 @@ ThreadCtx& current(const std::source_location& loc) {
     std::abort();
   }
   ThreadCtx& t = *tlsCtx;
-  t.lastCall.store(loc, std::memory_order_relaxed);
+  t.lastFile.store(loc.file_name(), std::memory_order_relaxed);
+  t.lastLine.store(loc.line(), std::memory_order_relaxed);
+  t.lastFunction.store(loc.function_name(), std::memory_order_relaxed);
   if (t.run->stopRequested.load(std::memory_order_relaxed)) throw RunAborted{};
   return t;
 }
 
 void threadError(ThreadCtx& t, ErrorKind kind, const std::string& message,
-                 const std::source_location& loc) {
+                 const ttlplan::emu::SourceLoc& loc) {
   recordError(kind, message, "  " + t.where() + "\n    at " + describeLocation(loc) + "\n", loc);
 }
 
-CbState* cbOf(ThreadCtx& t, uint32_t cb, const char* fn, const std::source_location& loc) {
+CbState* cbOf(ThreadCtx& t, uint32_t cb, const char* fn, const ttlplan::emu::SourceLoc& loc) {
   Run& r = *t.run;
   if (cb < r.dev.spec.max_cbs && r.cbAt(t.core, cb).configured) return &r.cbAt(t.core, cb);
   threadError(t, ErrorKind::Misuse,
@@ -439,7 +451,7 @@ void wakeCore(Run& r, int core) {
 }
 
 bool checkL1Range(ThreadCtx& t, uint32_t addr, uint64_t size, bool write, const char* fn,
-                  const std::source_location& loc) {
+                  const ttlplan::emu::SourceLoc& loc) {
   const uint64_t end = uint64_t{addr} + size;
   const uint32_t top = t.run->dev.spec.l1_bytes;
   if (end <= top) return true;
@@ -465,7 +477,7 @@ int CbState::liveIntervals(std::pair<uint32_t, uint32_t> out[2]) const {
 }
 
 void checkCbOverlapRead(ThreadCtx& t, int cb, uint32_t lo, uint32_t hi, const char* fn,
-                        const std::source_location& loc) {
+                        const ttlplan::emu::SourceLoc& loc) {
   Run& r = *t.run;
   if (!r.coreHasOverlap[t.core]) return;
   std::string message;
@@ -504,7 +516,7 @@ void checkCbOverlapRead(ThreadCtx& t, int cb, uint32_t lo, uint32_t hi, const ch
   if (!message.empty()) threadError(t, ErrorKind::CbOverlap, message, loc);
 }
 
-uint32_t kernelArg(int index, const std::source_location& loc) {
+uint32_t kernelArg(int index, const ttlplan::emu::SourceLoc& loc) {
   ThreadCtx& t = current(loc);
   if (index >= 0 && static_cast<size_t>(index) < t.args->size())
     return (*t.args)[static_cast<size_t>(index)];
@@ -516,7 +528,7 @@ uint32_t kernelArg(int index, const std::source_location& loc) {
   return 0;
 }
 
-uint32_t kernelCompileTimeArg(int index, const std::source_location& loc) {
+uint32_t kernelCompileTimeArg(int index, const ttlplan::emu::SourceLoc& loc) {
   ThreadCtx& t = current(loc);
   const auto& args = t.kernel->compileArgs;
   if (index >= 0 && static_cast<size_t>(index) < args.size())
@@ -536,7 +548,7 @@ RunStats lastRunStats() {
 
 } // namespace ttlplan::emu
 
-uint32_t get_compile_time_arg_val(int arg_idx, std::source_location loc) {
+uint32_t get_compile_time_arg_val(int arg_idx, ttlplan::emu::SourceLoc loc) {
   return ttlplan::emu::kernelCompileTimeArg(arg_idx, loc);
 }
 
@@ -544,9 +556,30 @@ namespace tt::tt_metal {
 
 using namespace ttlplan::emu;
 
-void EnqueueProgram(CommandQueue& cq, Program& program, bool blocking, std::source_location loc) {
+namespace distributed {
+
+uint32_t MeshWorkload::get_cb_base_addr(std::shared_ptr<MeshDevice>& mesh_device,
+                                        CoreCoord logical_core, CoreType core_type) {
+  (void)logical_core, (void)core_type;
+  return cbConfigBase(mesh_device->impl()->spec);
+}
+
+void Finish(MeshCommandQueue& mesh_cq) {
+  (void)mesh_cq;
+}
+
+void EnqueueMeshWorkload(MeshCommandQueue& cq, MeshWorkload& workload, bool blocking,
+                         ttlplan::emu::SourceLoc loc) {
   (void)blocking;
-  ProgramImpl& p = *program.impl();
+  if (workload.programs().size() != 1) {
+    setupError(ErrorKind::Misuse,
+               "EnqueueMeshWorkload: the workload holds " +
+                   std::to_string(workload.programs().size()) +
+                   " programs; the emulator runs one on its unit mesh",
+               loc);
+    return;
+  }
+  ProgramImpl& p = *workload.programs().front().impl();
   beginRunErrors(p.setupErrors);
   {
     StatsStore& s = statsStore();
@@ -554,7 +587,7 @@ void EnqueueProgram(CommandQueue& cq, Program& program, bool blocking, std::sour
     s.last = RunStats{};
   }
   if (!cq.device()) {
-    setupError(ErrorKind::Misuse, "EnqueueProgram: the command queue has no device", loc);
+    setupError(ErrorKind::Misuse, "EnqueueMeshWorkload: the command queue has no device", loc);
     return;
   }
   Run run(*cq.device()->impl(), p);
@@ -576,7 +609,7 @@ void EnqueueProgram(CommandQueue& cq, Program& program, bool blocking, std::sour
       threads.emplace_back(threadMain, std::ref(*run.threads[i]));
     } catch (const std::system_error& e) {
       setupError(ErrorKind::Misuse,
-                 std::string("EnqueueProgram: cannot start thread ") + std::to_string(i + 1) +
+                 std::string("EnqueueMeshWorkload: cannot start thread ") + std::to_string(i + 1) +
                      " of " + std::to_string(run.threads.size()) + ": " + e.what(),
                  loc);
       std::lock_guard lock(run.m);
@@ -618,5 +651,7 @@ void EnqueueProgram(CommandQueue& cq, Program& program, bool blocking, std::sour
     std::fflush(stderr);
   }
 }
+
+} // namespace distributed
 
 } // namespace tt::tt_metal

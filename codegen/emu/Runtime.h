@@ -3,7 +3,11 @@
 // emulated threads, blocking and deadlock detection). Only codegen/emu/*.cpp include this.
 #pragma once
 
-#include "host_api.h"
+#include "tt-metalium/distributed.hpp"
+#include "tt-metalium/host_api.hpp"
+#include "tt-metalium/tensor_accessor_args.hpp"
+#include "tt-metalium/tt_backend_api_types.hpp"
+#include "tt-metalium/tt_metal.hpp"
 #include "ttlplan_emu_kernel.h"
 
 #include <atomic>
@@ -12,7 +16,6 @@
 #include <map>
 #include <memory>
 #include <mutex>
-#include <source_location>
 #include <string>
 #include <thread>
 #include <utility>
@@ -45,7 +48,7 @@ struct RunAborted {};
 /// "FILE:LINE:COL: text" of the nearest `// FILE:LINE:COL: text` comment at or before loc's line in
 /// loc's file (the generated C++), looking no further back than the previous top-level function
 /// (a line starting with '}'), or "file:line" of the C++ call when there is none.
-std::string describeLocation(const std::source_location& loc);
+std::string describeLocation(const ttlplan::emu::SourceLoc& loc);
 
 /// Records and (Options::printReports) prints one error:
 ///   emulator: error: KIND: MESSAGE
@@ -54,7 +57,7 @@ std::string describeLocation(const std::source_location& loc);
 /// repeat, so a bug inside a loop is reported once. dedupe = false reports every occurrence.
 /// Returns the error's index in the global list.
 size_t recordError(ErrorKind kind, const std::string& message, const std::string& body,
-                   const std::source_location& loc, bool dedupe = true);
+                   const ttlplan::emu::SourceLoc& loc, bool dedupe = true);
 /// Starts collecting the errors of a run; `setup` are indices of errors found while the program
 /// was built. Clears the repeat filter.
 void beginRunErrors(const std::vector<size_t>& setup);
@@ -74,6 +77,11 @@ const char* formatName(tt::DataFormat format);
 void unpackTile(tt::DataFormat format, const uint8_t* src, float* out);
 /// The bytes of a tile in `format`, rounded as the packer does.
 void packTile(tt::DataFormat format, const float* in, uint8_t* dst);
+/// A tile's 1024 values between row-major 32 x 32 order (how compute sees a tile in DST) and the
+/// page order of L1 and DRAM: four 16 x 16 faces, top-left, top-right, bottom-left, bottom-right,
+/// each row-major (tenstorrent/tt-metal tt_metal/api/tt-metalium/tilize_utils.hpp, tilize_nfaces).
+void rowMajorToFaces(const float* in, float* out);
+void facesToRowMajor(const float* in, float* out);
 float bf16Round(float value);
 
 // ---------------------------------------------------------------------------------------------
@@ -142,20 +150,21 @@ struct KernelDef {
   std::vector<uint32_t> compileArgs;
   bool fp32DestAcc = false;
   bool fullSync = false;
+  MathFidelity mathFidelity = MathFidelity::HiFi4; // accepted; the emulator computes in float
   std::map<std::pair<size_t, size_t>, std::vector<uint32_t>> runtimeArgs; // by (x, y)
-  std::source_location loc;
+  ttlplan::emu::SourceLoc loc;
 };
 
 struct CbDef {
   std::vector<CoreCoord> cores;
   tt::tt_metal::CircularBufferConfig config{0, {}};
-  std::source_location loc;
+  ttlplan::emu::SourceLoc loc;
 };
 
 struct SemDef {
   std::vector<CoreCoord> cores;
   uint32_t initial = 0;
-  std::source_location loc;
+  ttlplan::emu::SourceLoc loc;
 };
 
 struct ProgramImpl {
@@ -179,10 +188,11 @@ struct CbState {
   uint32_t pageSize = 0;
   uint32_t numPages = 0;
   tt::DataFormat format = tt::DataFormat::Float16_b;
-  uint64_t received = 0;          // pages pushed
-  uint64_t acked = 0;             // pages popped
-  uint32_t reserved = 0;          // pages the producer made sure are free and has not pushed yet
-  uint32_t waited = 0;            // pages the consumer made sure are filled and has not popped yet
+  uint64_t received = 0; // pages pushed
+  uint64_t acked = 0;    // pages popped
+  uint32_t reserved = 0; // pages the producer made sure are free and has not pushed yet
+  uint32_t waited = 0;   // pages the consumer made sure are filled and has not popped yet
+  uint32_t packNext = 0; // page of the back the next in-order pack_tile writes (0 after a push)
   std::vector<uint32_t> overlaps; // CB indices on this core whose address ranges intersect
 
   uint32_t filled() const { return static_cast<uint32_t>(received - acked); }
@@ -205,7 +215,12 @@ struct ComputeState {
   Regs regs = Regs::Free;
   uint32_t inits = 0; // bit per op kind whose init is still in effect
   bool l1Acc = false;
-  int reduceConfig = -1; // pool * 4 + dim of the last reduce_init (-1: none)
+  bool transposeB = false;     // the last matmul init's transpose
+  int reduceConfig = -1;       // pool * 4 + dim of the last reduce_init (-1: none)
+  uint32_t reduceScalerCb = 0; // the scaler CB that reduce_init named
+  bool hwStarted = false;      // compute_kernel_hw_startup or a full init has run
+  bool hwReported = false;     // a call before it was reported (once per thread)
+  bool opCalled = false; // an op, a short init or a pack has run (a full init after it is late)
 };
 
 struct Run;
@@ -226,11 +241,15 @@ struct ThreadCtx {
   uint32_t waitWant = 0;
   uint32_t waitAddr = 0;
   const char* waitFn = "";
-  std::source_location waitLoc;
+  ttlplan::emu::SourceLoc waitLoc;
   bool finished = false; // returned from its kernel (guarded by Run::m)
   /// The location of its latest kernel API call (for the time limit's report; written by the
   /// thread, read by the watchdog).
-  std::atomic<std::source_location> lastCall{};
+  /// Its fields one by one (a SourceLoc is three words; its strings are static): the watchdog may
+  /// read the file of one call with the line of the next, which only its report shows.
+  std::atomic<const char*> lastFile{""};
+  std::atomic<unsigned> lastLine{0};
+  std::atomic<const char*> lastFunction{""};
 
   // Transfers issued and not yet barrier-waited: local L1 byte ranges [lo, hi).
   std::vector<std::pair<uint32_t, uint32_t>> pendingReads;  // destinations
@@ -268,7 +287,7 @@ struct Run {
 /// The calling kernel thread's context; a fatal error outside a kernel thread. Every kernel API
 /// call starts here: it records the call's location and ends the thread (RunAborted) once the
 /// run's time limit has passed.
-ThreadCtx& current(const std::source_location& loc);
+ThreadCtx& current(const ttlplan::emu::SourceLoc& loc);
 /// What a blocked thread waits for: "cb_wait_front(cb 1, 2 tiles): 0 of 2 pages filled" (lock
 /// held).
 std::string describeWait(Run& r, const ThreadCtx& t);
@@ -298,7 +317,7 @@ private:
   std::thread thread_;
 };
 /// The configured CB `cb` of the calling thread's core, or null after a misuse report.
-CbState* cbOf(ThreadCtx& t, uint32_t cb, const char* fn, const std::source_location& loc);
+CbState* cbOf(ThreadCtx& t, uint32_t cb, const char* fn, const ttlplan::emu::SourceLoc& loc);
 /// Blocks (lock held) until the wait recorded in t is satisfied; throws RunAborted on deadlock.
 void blockUntilSatisfied(ThreadCtx& t, std::unique_lock<std::mutex>& lock);
 /// Wakes the threads of `core` whose wait became satisfied (lock held).
@@ -306,13 +325,23 @@ void wakeCore(Run& run, int core);
 /// Reports a CB overlap if L1 bytes [lo, hi) that the thread reads are live in two CBs (or, with
 /// `cb` >= 0, live in CB `cb` and in another CB). Lock not held.
 void checkCbOverlapRead(ThreadCtx& t, int cb, uint32_t lo, uint32_t hi, const char* fn,
-                        const std::source_location& loc);
+                        const ttlplan::emu::SourceLoc& loc);
 /// Reports a misuse (kind misuse) or another kind from a kernel thread: adds where().
 void threadError(ThreadCtx& t, ErrorKind kind, const std::string& message,
-                 const std::source_location& loc);
+                 const ttlplan::emu::SourceLoc& loc);
 /// Whether [addr, addr + size) lies in L1; reports `kind` naming fn otherwise.
 bool checkL1Range(ThreadCtx& t, uint32_t addr, uint64_t size, bool write, const char* fn,
-                  const std::source_location& loc);
+                  const ttlplan::emu::SourceLoc& loc);
+
+/// L1 address of the CB config entries (16 B per CB index), just below the semaphores.
+inline uint32_t cbConfigBase(const DeviceSpec& spec) {
+  return (spec.semaphore_base - 16 * spec.max_cbs) / 16 * 16;
+}
+
+/// NoC address of byte `offset` of page `id` of an interleaved buffer (DRAM banks, or the cores'
+/// L1 when !dram).
+uint64_t interleavedNocAddr(bool dram, uint32_t id, uint32_t bank_base_address, uint32_t page_size,
+                            uint32_t offset, const ttlplan::emu::SourceLoc& loc);
 
 std::string cbPagesText(uint32_t n); // "1 page" / "2 pages"
 std::string hex(uint64_t v);

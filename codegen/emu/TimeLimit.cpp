@@ -71,7 +71,9 @@ void RunTimeLimit::stopRun() {
               describeLocation(t->waitLoc) + "\n";
       continue;
     }
-    const std::source_location last = t->lastCall.load(std::memory_order_relaxed);
+    const SourceLoc last{t->lastFile.load(std::memory_order_relaxed),
+                         t->lastLine.load(std::memory_order_relaxed),
+                         t->lastFunction.load(std::memory_order_relaxed)};
     body += "  " + t->where() + ": running";
     body += last.line() == 0
                 ? std::string(", no kernel API call yet\n")
@@ -80,7 +82,7 @@ void RunTimeLimit::stopRun() {
   recordError(ErrorKind::Timeout,
               "the run did not finish within " + secondsText(seconds_) +
                   " s; the unfinished threads:",
-              body, std::source_location::current(), /*dedupe=*/false);
+              body, ttlplan::emu::SourceLoc::current(), /*dedupe=*/false);
   stopped_ = true;
   r.aborted = true;
   r.stopRequested.store(true, std::memory_order_relaxed);

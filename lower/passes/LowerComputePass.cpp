@@ -231,7 +231,7 @@ struct ChainLowering {
   bool accumulate = false;
   std::map<const Value*, int64_t> slots; ///< DST slot of every value of the chain (-1: none)
   std::map<const Value*, Value*> inputCb;
-  bool hoistMatmulInit = false; ///< mm_init once before the rounds (the chain is one matmul)
+  bool hoistMatmulInit = false; ///< mm_init_short once before the rounds (one matmul chain)
 };
 
 class LowerComputePass : public Pass {
@@ -250,6 +250,8 @@ public:
 
 private:
   PassContext* context_ = nullptr;
+  bool fp32DestAcc_ = false;  ///< the kernel's fp32_dest_acc: DST holds Float32, else Float16_b
+  Value* scalerCb_ = nullptr; ///< the reduce scaler CB of the func (add-reduce-scaler), if any
   bool failed_ = false;
   int errors_ = 0;
 
@@ -268,6 +270,19 @@ private:
   bool lowerFunc(PassContext& context, Operation* func) {
     context_ = &context;
     failed_ = false;
+    fp32DestAcc_ = false;
+    scalerCb_ = nullptr;
+    func->walk([&](Operation* op) {
+      if (op->isa(ir::CBWaitOp::kName) && op->attribute(kReduceScalerAttr))
+        scalerCb_ = op->operand(0);
+    });
+    for (Operation* kernel : kernelsOf(context.module))
+      if (kernel->attribute("sym_name").is(ir::AttrKind::String) &&
+          func->attribute("ttl.kernel").is(ir::AttrKind::SymbolRef) &&
+          kernel->attribute("sym_name").stringValue() ==
+              func->attribute("ttl.kernel").stringValue())
+        if (ir::Attribute a = kernel->attribute("fp32_dest_acc"); a.is(ir::AttrKind::Integer))
+          fp32DestAcc_ = a.intValue() != 0;
     // Users of every value of the func (the IR keeps no use lists).
     std::map<const Value*, std::vector<Operation*>> users;
     func->walk([&](Operation* op) {
@@ -305,6 +320,7 @@ private:
       if (c.accumulate && zeroed.insert(c.reserve).second) emitZeroFill(c, constants);
     for (ChainLowering& c : chains)
       emitChain(c, constants);
+    if (!chains.empty()) emitHwStartup(func, chains.front());
     for (ChainLowering& c : chains)
       erase(c);
     if (failed_) return false;
@@ -569,6 +585,42 @@ private:
                           valueName(pop->cb()), c.chain.store->location().str()));
   }
 
+  /// The input CBs of a chain in the order its ops read them (a reduction's scaler after its
+  /// input).
+  std::vector<Value*> inputCbsInOrder(const ChainLowering& c) const {
+    std::vector<Value*> out;
+    auto add = [&](Value* cb) {
+      if (cb && std::find(out.begin(), out.end(), cb) == out.end()) out.push_back(cb);
+    };
+    for (Operation* op : c.chain.ops) {
+      for (Value* operand : op->operands())
+        if (auto it = c.inputCb.find(operand); it != c.inputCb.end()) add(it->second);
+      if (reduceKind(*op)) add(scalerCb_);
+    }
+    return out;
+  }
+
+  /// The hardware start-up, first in the compute function: TT-Metalium configures unpack, math
+  /// and pack once, before any other compute call, for the CBs of the first op
+  /// (api/compute/compute_kernel_hw_startup.h). A first chain that is a matmul gets mm_init, the
+  /// matmul's full init (srcA from in1, srcB from in0); any other gets compute_kernel_hw_startup
+  /// with its first two input CBs (one: both operands; none: the output CB stands in).
+  void emitHwStartup(Operation* func, const ChainLowering& first) {
+    OpBuilder b = OpBuilder::atStart(func->body())
+                      .withLocation(first.chain.ops.empty() ? first.chain.store->location()
+                                                            : first.chain.ops.front()->location());
+    statistic("hw-startups", "compute kernels given their hardware start-up") += 1;
+    std::vector<Value*> in = inputCbsInOrder(first);
+    if (!first.chain.ops.empty() && ir::MatmulOp::dyn(first.chain.ops.front()) && in.size() == 2) {
+      b.call("mm_init", {in[0], in[1], first.outCb});
+      return;
+    }
+    if (in.size() >= 2)
+      b.call("compute_kernel_hw_startup", {in[0], in[1], first.outCb});
+    else
+      b.call("compute_kernel_hw_startup", {in.empty() ? first.outCb : in[0], first.outCb});
+  }
+
   /// Zeroes the view `c` accumulates into, right after its ttl.cb_reserve: fill h*w DST tiles with
   /// 0 and pack them over the view, one round per sub-block.
   void emitZeroFill(const ChainLowering& c, Constants& constants) {
@@ -596,8 +648,13 @@ private:
     TileIndex out{true, c.block.cols, true, 1, 0};
     for (int64_t ii = 0; ii < r.h(); ++ii)
       for (int64_t jj = 0; jj < r.w(); ++jj)
-        b.call("pack_tile", {r.constant(slot * r.tiles() + ii * r.w() + jj, loc), outCb,
-                             r.index(out, ii, jj, loc)});
+        // pack_tile<true>: at the page given. In order (pack_tile<false>) the packer would
+        // ignore it and write the next page since the last cb_push_back, which a sub-block
+        // round or an L1-accumulating pass over the same view does not follow.
+        b.call(
+            "pack_tile",
+            {r.constant(slot * r.tiles() + ii * r.w() + jj, loc), outCb, r.index(out, ii, jj, loc)},
+            ir::Type(), {{"out_of_order", Attribute::boolean(true)}});
   }
 
   void emitChain(const ChainLowering& c, Constants& constants) {
@@ -608,7 +665,7 @@ private:
       auto mm = *ir::MatmulOp::dyn(c.chain.ops.front());
       OpBuilder init = before;
       init.setLocation(mm.location());
-      init.call("mm_init", {c.inputCb.at(mm.lhs()), c.inputCb.at(mm.rhs()), c.outCb});
+      init.call("mm_init_short", {c.inputCb.at(mm.lhs()), c.inputCb.at(mm.rhs())});
     }
     forEachRound(before, c.block.rows, c.block.cols, c.h, c.w, constants, [&](Round& r) {
       r.at(storeLoc).call("tile_regs_acquire", {});
@@ -650,7 +707,7 @@ private:
     if (auto mm = ir::MatmulOp::dyn(op)) {
       Value* cbA = c.inputCb.at(mm->lhs());
       Value* cbB = c.inputCb.at(mm->rhs());
-      if (!c.hoistMatmulInit) b.call("mm_init", {cbA, cbB, c.outCb});
+      if (!c.hoistMatmulInit) b.call("mm_init_short", {cbA, cbB});
       const int64_t K = blockShape(mm->lhs()->type())->cols;
       const int64_t C = c.block.cols;
       forTiles([&](int64_t ii, int64_t jj, int64_t t) {
@@ -683,7 +740,13 @@ private:
                                                 ir::Type::floating(ir::FloatKind::F32))}});
         });
       }
-      b.call("reduce_init", {cb, c.outCb}, ir::Type(), templ());
+      if (!scalerCb_) {
+        error(op, fmt::format("{} needs the kernel's reduce scaler CB, which add-reduce-scaler "
+                              "adds: run it before plan",
+                              op->name()));
+        return;
+      }
+      b.call("reduce_init", {cb, scalerCb_, c.outCb}, ir::Type(), templ());
       const int64_t steps = kind->dim == "REDUCE_ROW"   ? in.cols
                             : kind->dim == "REDUCE_COL" ? in.rows
                                                         : in.rows * in.cols;
@@ -692,8 +755,10 @@ private:
           TileIndex idx = kind->dim == "REDUCE_ROW"   ? TileIndex{true, in.cols, false, 0, k}
                           : kind->dim == "REDUCE_COL" ? TileIndex{false, 0, true, 1, k * in.cols}
                                                       : TileIndex{false, 0, false, 0, k};
-          b.call("reduce_tile", {cb, r.index(idx, ii, jj, loc), dst(op->result(0), t)}, ir::Type(),
-                 templ());
+          b.call(
+              "reduce_tile",
+              {cb, scalerCb_, r.index(idx, ii, jj, loc), r.constant(0, loc), dst(op->result(0), t)},
+              ir::Type(), templ());
         }
       });
       b.call("reduce_uninit", {});
@@ -707,7 +772,7 @@ private:
       std::string kind = pinRows && pinCols ? "SCALAR" : pinCols ? "COL" : "ROW";
       Value* cb = c.inputCb.at(bc->input());
       TileIndex in = inputIndex(*blockShape(bc->input()->type()), pinRows, pinCols);
-      b.call("unary_bcast_init", {cb, c.outCb});
+      b.call("unary_bcast_init", {cb, c.outCb}, ir::Type(), {{"bcast", Attribute::string(kind)}});
       forTiles([&](int64_t ii, int64_t jj, int64_t t) {
         b.call("unary_bcast", {cb, r.index(in, ii, jj, loc), dst(op->result(0), t)}, ir::Type(),
                {{"bcast", Attribute::string(kind)}});
@@ -732,10 +797,13 @@ private:
       });
       return;
     }
-    if (c.slots.at(op->operand(0)) != c.slots.at(op->result(0)))
+    if (c.slots.at(op->operand(0)) != c.slots.at(op->result(0))) {
+      b.call("copy_dest_values_init", {});
       forTiles([&](int64_t, int64_t, int64_t t) {
-        b.call("copy_dest_values", {dst(op->result(0), t), dst(op->operand(0), t)});
+        b.call("copy_dest_values", {dst(op->operand(0), t), dst(op->result(0), t)}, ir::Type(),
+               {{"data_format", Attribute::string(fp32DestAcc_ ? "Float32" : "Float16_b")}});
       });
+    }
     b.call(fn.apiInit, {});
     forTiles([&](int64_t, int64_t, int64_t t) { b.call(fn.apiFn, {dst(op->result(0), t)}); });
   }

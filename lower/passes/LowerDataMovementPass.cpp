@@ -30,6 +30,7 @@
 #include "ttlplan/support/Checked.h"
 
 #include <array>
+#include <cstring>
 #include <fmt/format.h>
 #include <functional>
 #include <map>
@@ -154,7 +155,7 @@ public:
         args_(RuntimeArgs::load(func)) {}
 
   bool run() {
-    std::vector<Operation*> pipes, copies, waits, barriers, regions;
+    std::vector<Operation*> pipes, copies, waits, barriers, regions, fills;
     func_->walk([&](Operation* op) {
       const std::string& n = op->name();
       if (n == ir::CreatePipeOp::kName)
@@ -167,8 +168,12 @@ public:
         barriers.push_back(op);
       else if (n == ir::IfSrcOp::kName || n == ir::IfDstOp::kName)
         regions.push_back(op);
+      else if (n == "ttl.fill_reduce_scaler")
+        fills.push_back(op);
     });
     bool ok = true;
+    for (Operation* fill : fills)
+      ok = lowerFillScaler(fill) && ok;
     for (Operation* pipe : pipes)
       ok = lowerPipe(pipe) && ok;
     if (!ok) return false;
@@ -351,6 +356,60 @@ private:
     return true;
   }
 
+  // ---- the reduce scaler --------------------------------------------------------------------
+
+  /// ttl.fill_reduce_scaler %view {value}: the tile TT-Metalium's reduce_tile reads as its scaler,
+  /// bf16 with `value` in row 0 of each 16x16 face and 0 elsewhere (tt_metal/hw/inc/api/compute/
+  /// reduce.h): the tile's 512 words zeroed, then the first 8 words (16 bf16, two per word) of
+  /// each 128-word face. Each word is a NoC inline write to this core's own L1
+  /// (noc_inline_dw_write), not a store through a pointer: an API call, so the emulator sees it.
+  bool lowerFillScaler(Operation* fill) {
+    Operation* acquire = fill->operand(0)->definingOp();
+    Type view = fill->operand(0)->type();
+    if (!acquire || !acquire->isa(ir::CBReserveOp::kName) || !view.isTileBlock() ||
+        view.elementType().tileDataType() != ir::DataType::BF16 || view.shape().size() != 2 ||
+        !view.shape()[0].isStatic() || view.shape()[0].value != 1 || !view.shape()[1].isStatic() ||
+        view.shape()[1].value != 1)
+      return error(fill, "ttl.fill_reduce_scaler fills a 1x1 bf16 view of a ttl.cb_reserve");
+    Attribute value = fill->attribute("value");
+    if (!value.is(ir::AttrKind::Float))
+      return error(fill, "ttl.fill_reduce_scaler needs a float `value`");
+    const uint32_t bits = bf16Bits(static_cast<float>(value.floatValue()));
+    const int64_t packed = static_cast<int64_t>((bits << 16) | bits);
+    Value* tile = viewPointer(acquire);
+    auto store = [&](OpBuilder& at, Value* word, Value* v) {
+      Value* byte = at.arith("addi", tile, at.arith("muli", word, at.constant(4)), "scaler_byte");
+      Value* noc = at.call("get_noc_addr", {byte}, Type::integer(64), {}, "scaler_noc");
+      at.call("noc_inline_dw_write", {noc, v});
+    };
+    OpBuilder b = OpBuilder::before(fill);
+    b.setLocation(fill->location());
+    Operation* zero = b.forLoop(b.constant(0), b.constant(512), b.constant(1), "w");
+    OpBuilder zb = OpBuilder::bodyBuilder(zero);
+    zb.setLocation(fill->location());
+    store(zb, zero->body().argument(0), zb.constant(0));
+    Operation* faces = b.forLoop(b.constant(0), b.constant(4), b.constant(1), "face");
+    OpBuilder fb = OpBuilder::bodyBuilder(faces);
+    fb.setLocation(fill->location());
+    Value* faceStart = fb.arith("muli", faces->body().argument(0), fb.constant(128), "face_start");
+    Operation* row = fb.forLoop(fb.constant(0), fb.constant(8), fb.constant(1), "w");
+    OpBuilder rb = OpBuilder::bodyBuilder(row);
+    rb.setLocation(fill->location());
+    store(rb, rb.arith("addi", faceStart, row->body().argument(0), "word"), rb.constant(packed));
+    b.call("noc_async_write_barrier", {});
+    ir::eraseOp(fill);
+    stat_("scaler-tiles", "reduce scaler tiles filled") += 1;
+    return true;
+  }
+
+  /// bf16 bits of `f`, rounded to nearest even (TT-Metalium's bfloat16(float)).
+  static uint32_t bf16Bits(float f) {
+    uint32_t u = 0;
+    std::memcpy(&u, &f, sizeof u);
+    if ((u & 0x7fffffffu) > 0x7f800000u) return 0x7fc0u; // NaN
+    return (u + 0x7fffu + ((u >> 16) & 1u)) >> 16;
+  }
+
   // ---- reads and writes -------------------------------------------------------------------
 
   /// The L1 address of a view: get_write_ptr after its ttl.cb_reserve, get_read_ptr after its
@@ -433,8 +492,16 @@ private:
     OpBuilder b = body.empty() ? OpBuilder::atEnd(body) : OpBuilder::before(prologueEnd());
     b.setLocation(slice->location());
     Value* addr = getArgVal(b, *arg, tensor->nameHint() + "_addr");
-    access.gen = b.call("interleaved_addr_gen", {addr, b.constant(access.pageBytes)}, addrGenType(),
-                        {}, tensor->nameHint() + "_gen");
+    // Its TensorAccessor reads two compile-time args ([flags, aligned page size]) that the host
+    // appends for this tensor after the CB indices, in the order the accessors are made.
+    int64_t cbArgs = 0;
+    for (Value* a : body.arguments())
+      cbArgs += a->type().is(ir::TypeKind::CircularBuffer) ? 1 : 0;
+    const int64_t ctaOffset = cbArgs + 2 * static_cast<int64_t>(tensors_.size());
+    access.gen = b.call("tensor_accessor", {addr, b.constant(access.pageBytes)}, addrGenType(),
+                        {{"cta_offset", Attribute::integer(ctaOffset)},
+                         {"tensor", Attribute::string(tensor->nameHint())}},
+                        tensor->nameHint() + "_gen");
     lastPrologueOp_ = access.gen->definingOp();
     tensors_[tensor] = access;
     return access;
@@ -450,7 +517,7 @@ private:
     return func_->body().operations().front().get();
   }
 
-  /// noc_async_read_tile / noc_async_write_tile for every tile of a BxC block at tile
+  /// noc_async_read_page / noc_async_write_page for every tile of a BxC block at tile
   /// [row, col] of the tensor: tile id (row + i) * columns + (col + j), L1 address
   /// ptr + (i * C + j) * page. Small blocks are unrolled, larger ones get two scf.for loops.
   /// A clipped slice moves only the tiles inside the tensor (a guard per row and per column).
@@ -512,7 +579,7 @@ private:
     Value* ptr = viewPointer(acquire);
     OpBuilder b = OpBuilder::before(op);
     int64_t rowsB = block.shape()[0].value, colsB = block.shape()[1].value;
-    emitTiles(b, read ? "noc_async_read_tile" : "noc_async_write_tile", *t, indices[0], indices[1],
+    emitTiles(b, read ? "noc_async_read_page" : "noc_async_write_page", *t, indices[0], indices[1],
               rowsB, colsB, ptr, s.clipped());
     stat_(read ? "tiles-read" : "tiles-written",
           read ? "tiles read per block copy" : "tiles written per block copy") += rowsB * colsB;

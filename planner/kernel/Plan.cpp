@@ -387,20 +387,39 @@ Rejection KernelPlanner::l1Rejection(const l1::Result& r, const Deadline& deadli
   return out;
 }
 
-// Every CB is live for the whole program, so any gap-free packing is optimal; when the solver's
-// peak is that of a gap-free packing, lay the CBs out in program order (easier to read).
+// Every CB is live for the whole program, so any gap-free packing is optimal. TT-Metalium's
+// allocator places a program's CBs itself, one after another in creation order from the unreserved
+// base, each start aligned (tenstorrent/tt-metal tt_metal/impl/program/program.cpp,
+// ProgramImpl::allocate_circular_buffers): a plan is realisable only as such a packing, which the
+// host then creates in address order (docs/codegen.md). So the layout is always one: program order
+// when its peak is no worse than the solver's, else the solver's placement compacted in its own
+// address order (each CB moved down to the aligned end of the one below, which never raises the
+// peak).
 void KernelPlanner::layOutInProgramOrder() {
-  l1::Solution ordered;
-  int64_t next = 0;
-  for (const l1::Buffer& b : plan_.l1Problem.buffers) {
-    next = (next + b.alignment - 1) / b.alignment * b.alignment;
-    ordered.offsets.push_back(next);
-    next += b.size;
+  auto packed = [&](const std::vector<size_t>& order) {
+    l1::Solution out;
+    out.offsets.assign(plan_.l1Problem.buffers.size(), 0);
+    int64_t next = 0;
+    for (size_t i : order) {
+      const l1::Buffer& b = plan_.l1Problem.buffers[i];
+      next = (next + b.alignment - 1) / b.alignment * b.alignment;
+      out.offsets[i] = next;
+      next += b.size;
+    }
+    out.peak = next;
+    return out;
+  };
+  std::vector<size_t> order(plan_.l1Problem.buffers.size());
+  for (size_t i = 0; i < order.size(); ++i)
+    order[i] = i;
+  l1::Solution ordered = packed(order);
+  if (ordered.peak > plan_.l1Solution.peak && plan_.l1Solution.offsets.size() == order.size()) {
+    std::stable_sort(order.begin(), order.end(), [&](size_t a, size_t b) {
+      return plan_.l1Solution.offsets[a] < plan_.l1Solution.offsets[b];
+    });
+    ordered = packed(order);
   }
-  ordered.peak = next;
-  if (ordered.peak <= plan_.l1Solution.peak &&
-      l1::validate(plan_.l1Problem, ordered) == l1::Validity::Valid)
-    plan_.l1Solution = ordered;
+  if (l1::validate(plan_.l1Problem, ordered) == l1::Validity::Valid) plan_.l1Solution = ordered;
   plan_.l1Used = plan_.l1Solution.peak;
   for (size_t i = 0; i < plan_.cbs.size(); ++i)
     plan_.cbs[i].address = plan_.l1Base + plan_.l1Solution.offsets[i];

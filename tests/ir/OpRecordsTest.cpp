@@ -3,6 +3,7 @@
 // independent checks have their own implementation of it: the reference interpreter a function
 // (elementwise ops) or an executor, the emulator the API call with that init. A new op that
 // misses one of them fails here, naming the op and what it lacks.
+#include "ttlplan/ir/MetalApi.h"
 #include "ttlplan/ir/OpRegistry.h"
 #include "ttlplan/reference/Interpret.h"
 #include "ttlplan_emu_kernel.h"
@@ -28,8 +29,11 @@ TEST(OpRecords, EveryComputeOpHasItsKindApiCallAndCostClass) {
     const ComputeDef& c = def->compute;
     EXPECT_NE(c.kind, ComputeKind::None) << "no compute kind";
     EXPECT_FALSE(c.apiFn.empty()) << "no kernel API call";
-    EXPECT_TRUE(c.apiHeader.starts_with("api/compute/") && c.apiHeader.ends_with(".h"))
-        << "no TT-Metalium header for " << c.apiFn << ": '" << c.apiHeader << "'";
+    EXPECT_NE(metal::lookupMetalApi(c.apiFn, metal::ApiSide::Compute), nullptr)
+        << c.apiFn << " is not in the TT-Metalium API table (ir/MetalApi.cpp)";
+    if (!c.apiInit.empty())
+      EXPECT_NE(metal::lookupMetalApi(c.apiInit, metal::ApiSide::Compute), nullptr)
+          << c.apiInit << " is not in the TT-Metalium API table (ir/MetalApi.cpp)";
     if (c.kind == ComputeKind::Store) {
       EXPECT_EQ(c.cost, CostClass::None) << "a store's pack is priced apart";
       continue;

@@ -5,12 +5,13 @@
 // reported as an emulator error (printed to stderr, exit status 3 at CloseDevice).
 #pragma once
 
+#include "ttlplan_emu_kernel.h"
+
 #include <cstddef>
 #include <cstdint>
 #include <map>
 #include <memory>
 #include <optional>
-#include <source_location>
 #include <string>
 #include <variant>
 #include <vector>
@@ -215,7 +216,7 @@ private:
   std::shared_ptr<ttlplan::emu::ProgramImpl> impl_;
 };
 
-#define TTLPLAN_EMU_LOC std::source_location loc = std::source_location::current()
+#define TTLPLAN_EMU_LOC ttlplan::emu::SourceLoc loc = ttlplan::emu::SourceLoc::current()
 
 /// Reads the device description (docs/emulator.md) and allocates L1 for every core. Returns
 /// nullptr (after an error report) only when the description is broken and exitOnError is off.

@@ -12,13 +12,30 @@
 
 #include <cstdint>
 #include <cstring>
-#include <source_location>
 #include <string>
 #include <type_traits>
 #include <utility>
 #include <vector>
 
 namespace ttlplan::emu {
+
+/// Where a kernel API call was made: std::source_location for C++17, which TT-Metalium compiles
+/// kernels with (tt_metal/jit_build/build.cpp: -std=c++17). Every kernel API function takes one as
+/// a trailing defaulted argument, so that an error names the generated line.
+struct SourceLoc {
+  const char* file_ = "";
+  unsigned line_ = 0;
+  const char* function_ = "";
+  static constexpr SourceLoc current(const char* file = __builtin_FILE(),
+                                     unsigned line = __builtin_LINE(),
+                                     const char* function = __builtin_FUNCTION()) noexcept {
+    return SourceLoc{file, line, function};
+  }
+  constexpr const char* file_name() const noexcept { return file_; }
+  constexpr unsigned line() const noexcept { return line_; }
+  constexpr unsigned column() const noexcept { return 0; }
+  constexpr const char* function_name() const noexcept { return function_; }
+};
 
 /// A compiled kernel: the `kernel_main` of one kernel source file.
 using KernelEntry = void (*)();
@@ -66,6 +83,9 @@ struct DeviceSpec {
   uint32_t semaphore_base = 0;
   uint32_t max_cbs = 0;
   uint32_t max_runtime_args = 0;
+  /// A program's CBs start at multiples of this (TT-Metalium's allocator DRAM alignment: 32 on
+  /// Wormhole, 64 on Blackhole; ir/devices/*.json cb.address_alignment_bytes).
+  uint32_t cb_alignment = 32;
 };
 
 /// The compute kernel API calls the emulator implements, each with the init it needs before it
@@ -126,14 +146,14 @@ RunStats lastRunStats();
 
 // ---- Kernel-side entry points shared by data-movement and compute kernels (implemented in the
 // runtime; the documented TT-Metalium spellings below forward to them).
-uint32_t kernelArg(int index, const std::source_location& loc);
-uint32_t kernelCompileTimeArg(int index, const std::source_location& loc);
+uint32_t kernelArg(int index, const ttlplan::emu::SourceLoc& loc);
+uint32_t kernelCompileTimeArg(int index, const ttlplan::emu::SourceLoc& loc);
 
 } // namespace ttlplan::emu
 
 /// Runtime arg `arg_idx` of this kernel on this core (SetRuntimeArgs), as a T of 4 bytes.
 template <typename T>
-T get_arg_val(int arg_idx, std::source_location loc = std::source_location::current()) {
+T get_arg_val(int arg_idx, ttlplan::emu::SourceLoc loc = ttlplan::emu::SourceLoc::current()) {
   static_assert(sizeof(T) == 4 && std::is_trivially_copyable_v<T>, "runtime args are 32-bit words");
   const uint32_t word = ::ttlplan::emu::kernelArg(arg_idx, loc);
   T value;
@@ -144,16 +164,18 @@ T get_arg_val(int arg_idx, std::source_location loc = std::source_location::curr
 /// Compile-time arg `arg_idx` of this kernel (CreateKernel's compile_args). On hardware a constant
 /// expression; here read at run time, so generated code declares `const uint32_t`, not constexpr.
 uint32_t get_compile_time_arg_val(int arg_idx,
-                                  std::source_location loc = std::source_location::current());
+                                  ttlplan::emu::SourceLoc loc = ttlplan::emu::SourceLoc::current());
 
 void cb_reserve_back(uint32_t cb, uint32_t num_tiles,
-                     std::source_location loc = std::source_location::current());
+                     ttlplan::emu::SourceLoc loc = ttlplan::emu::SourceLoc::current());
 void cb_push_back(uint32_t cb, uint32_t num_tiles,
-                  std::source_location loc = std::source_location::current());
+                  ttlplan::emu::SourceLoc loc = ttlplan::emu::SourceLoc::current());
 void cb_wait_front(uint32_t cb, uint32_t num_tiles,
-                   std::source_location loc = std::source_location::current());
+                   ttlplan::emu::SourceLoc loc = ttlplan::emu::SourceLoc::current());
 void cb_pop_front(uint32_t cb, uint32_t num_tiles,
-                  std::source_location loc = std::source_location::current());
+                  ttlplan::emu::SourceLoc loc = ttlplan::emu::SourceLoc::current());
 /// L1 address of the first reserved page (the back) / the first filled page (the front).
-uint32_t get_write_ptr(uint32_t cb, std::source_location loc = std::source_location::current());
-uint32_t get_read_ptr(uint32_t cb, std::source_location loc = std::source_location::current());
+uint32_t get_write_ptr(uint32_t cb,
+                       ttlplan::emu::SourceLoc loc = ttlplan::emu::SourceLoc::current());
+uint32_t get_read_ptr(uint32_t cb,
+                      ttlplan::emu::SourceLoc loc = ttlplan::emu::SourceLoc::current());

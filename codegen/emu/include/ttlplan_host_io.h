@@ -1,13 +1,16 @@
 // ttlplan CPU emulator: host-side helpers for generated host programs and tests.
-//   - float32 .npy files (2-D, C order, little-endian '<f4'), read and written;
+//   - float32 .npy files (ttlplan_npy.hpp);
 //   - tilize/untilize between a row-major float matrix and the tile pages of a data format, as the
-//     emulator's unpack/pack read them (docs/emulator.md "Conventions": a tile is 32 x 32 elements
-//     stored row-major; tiles are numbered row-major over the tile grid, id = tr * (cols/32) + tc);
+//     hardware and the emulator's unpack/pack read them (docs/emulator.md "Conventions": a tile is
+//     32 x 32 elements stored as four 16 x 16 faces, top-left, top-right, bottom-left,
+//     bottom-right, each row-major, as TT-Metalium's tilize_nfaces lays them out; tiles are
+//     numbered row-major over the tile grid, id = tr * (cols/32) + tc);
 //   - rounding one value to bf16 as the packer does.
 // Nothing throws; failures return false with a message that names the file and the problem.
 #pragma once
 
-#include "host_api.h"
+#include "tt-metalium/tt_backend_api_types.hpp"
+#include "ttlplan_npy.hpp"
 
 #include <cstdint>
 #include <string>
@@ -15,20 +18,13 @@
 
 namespace ttlplan::emu {
 
-/// A row-major float matrix.
-struct Matrix {
-  uint64_t rows = 0;
-  uint64_t cols = 0;
-  std::vector<float> data; // rows * cols values, row-major
-};
-
-/// Reads a 2-D float32 .npy file (format version 1, 2 or 3).
-bool readNpy(const std::string& path, Matrix& out, std::string& error);
-/// readNpy, and an error naming both shapes when the matrix is not rows x cols.
-bool readNpyOfShape(const std::string& path, uint64_t rows, uint64_t cols, Matrix& out,
-                    std::string& error);
-/// Writes `m` as a 2-D '<f4' C-order .npy file (format version 1.0).
-bool writeNpy(const std::string& path, const Matrix& m, std::string& error);
+// The .npy side (ttlplan_npy.hpp), under the names the emulator's tests use.
+using npy::cropMatrix;
+using npy::Matrix;
+using npy::padMatrix;
+using npy::readNpy;
+using npy::readNpyOfShape;
+using npy::writeNpy;
 
 /// Bytes of one 32 x 32 tile: Float16_b 2048, Float32 4096, Bfp8_b 1088, Bfp4_b 576; 0 for other
 /// formats.
@@ -43,12 +39,6 @@ bool tilize(const Matrix& m, tt::DataFormat format, std::vector<uint32_t>& words
 /// The inverse: `words` holds (rows/32) * (cols/32) tiles of `format`.
 bool untilize(const std::vector<uint32_t>& words, uint64_t rows, uint64_t cols,
               tt::DataFormat format, Matrix& out, std::string& error);
-
-/// `m` grown to rows x cols (each at least m's), the new elements `value`: how the host pads a
-/// tensor that is not whole tiles (docs/language.md, "Tensors of any shape").
-Matrix padMatrix(const Matrix& m, uint64_t rows, uint64_t cols, float value);
-/// The top-left rows x cols of `m` (each at most m's): how the host crops the padding off.
-Matrix cropMatrix(const Matrix& m, uint64_t rows, uint64_t cols);
 
 /// `value` rounded to bf16 (round to nearest, ties to even), as a float.
 float roundToBf16(float value);
