@@ -1,7 +1,10 @@
 // Bfp4_b packing in the emulator (codegen/emu/Formats.cpp, docs/emulator.md): bytes of
 // hand-computed tiles, rounding cases worked out by hand, saturation, and the error bound the
-// reference tolerance uses (docs/reference.md: u = 2^-3 of the group's largest magnitude).
-#include "host_api.h"
+// reference tolerance uses (docs/reference.md: u = 2^-3 of the group's largest magnitude). A tile
+// is four 16 x 16 faces (top-left, top-right, bottom-left, bottom-right), each row-major; a group
+// of 16 values sharing an exponent is one face row: group g is face g / 16, row g % 16 of it, so
+// row r < 16 of the tile is groups r (columns 0..15) and 16 + r (columns 16..31).
+#include "tt-metalium/tt_backend_api_types.hpp"
 #include "ttlplan_host_io.h"
 
 #include <cmath>
@@ -47,7 +50,8 @@ TEST(EmuBfp4, ExactValuesHaveTheseBytesAndRoundTrip) {
   // Group 0 (row 0, columns 0..15): largest 1.75 -> exponent 127, quantum 2^(127-129) = 0.25;
   // magnitudes 4, 6, 1, 7, 0, 2, 3, 5.
   const float g0[8] = {1.0f, -1.5f, 0.25f, 1.75f, 0.0f, -0.5f, 0.75f, 1.25f};
-  // Group 1 (row 0, columns 16..31): largest 14 -> exponent 130, quantum 2; magnitudes 4, 6, 1, 7.
+  // Group 16 (row 0, columns 16..31: face 1's first row): largest 14 -> exponent 130, quantum 2;
+  // magnitudes 4, 6, 1, 7.
   const float g1[4] = {8.0f, -12.0f, 2.0f, 14.0f};
   for (int i = 0; i < 8; ++i)
     tile[i] = g0[i];
@@ -55,18 +59,22 @@ TEST(EmuBfp4, ExactValuesHaveTheseBytesAndRoundTrip) {
     tile[16 + i] = g1[i];
   const std::vector<uint8_t> b = packBytes(tile, tt::DataFormat::Bfp4_b);
   EXPECT_EQ(b[0], 127);
-  EXPECT_EQ(b[1], 130);
-  for (int g = 2; g < 64; ++g)
+  EXPECT_EQ(b[16], 130);
+  for (int g = 1; g < 64; ++g) {
+    if (g == 16) continue;
     ASSERT_EQ(b[g], 0) << g; // all-zero groups
-  // Nibbles: sign in bit 3; element 2j low, 2j+1 high.
-  EXPECT_EQ(b[64], 0xE4); // 4 | (8|6) << 4
-  EXPECT_EQ(b[65], 0x71); // 1 | 7 << 4
-  EXPECT_EQ(b[66], 0xA0); // 0 | (8|2) << 4
-  EXPECT_EQ(b[67], 0x53); // 3 | 5 << 4
-  EXPECT_EQ(b[72], 0xE4); // group 1: 4 | (8|6) << 4
-  EXPECT_EQ(b[73], 0x71); // 1 | 7 << 4
-  for (int j = 74; j < 576; ++j)
+  }
+  // Nibbles: sign in bit 3; element 2j low, 2j+1 high; group g's 8 bytes at 64 + 8 g.
+  EXPECT_EQ(b[64], 0xE4);  // 4 | (8|6) << 4
+  EXPECT_EQ(b[65], 0x71);  // 1 | 7 << 4
+  EXPECT_EQ(b[66], 0xA0);  // 0 | (8|2) << 4
+  EXPECT_EQ(b[67], 0x53);  // 3 | 5 << 4
+  EXPECT_EQ(b[192], 0xE4); // group 16: 4 | (8|6) << 4
+  EXPECT_EQ(b[193], 0x71); // 1 | 7 << 4
+  for (int j = 68; j < 576; ++j) {
+    if (j == 192 || j == 193) continue;
     ASSERT_EQ(b[j], 0) << j;
+  }
   EXPECT_EQ(roundTrip(tile, tt::DataFormat::Bfp4_b), tile);
 }
 
@@ -104,7 +112,7 @@ TEST(EmuBfp4, InfinitiesSaturateAndSubnormalsFlush) {
   tile[0] = std::numeric_limits<float>::infinity();
   tile[1] = -std::numeric_limits<float>::infinity();
   tile[2] = 1.0f;    // 2^-125 of the saturated scale: 0
-  tile[16] = 1e-40f; // group 1: a subnormal alone -> exponent 0, magnitude 0
+  tile[16] = 1e-40f; // group 16 (face 1, row 0): a subnormal alone -> exponent 0, magnitude 0
   const std::vector<float> out = roundTrip(tile, tt::DataFormat::Bfp4_b);
   const float largest = std::ldexp(7.0f, 254 - 129); // 7 * 2^125
   EXPECT_EQ(out[0], largest);
@@ -122,6 +130,8 @@ TEST(EmuBfp4, ErrorWithinAnEighthOfTheGroupMaximumAndPackingIsIdempotent) {
   for (float& v : tile)
     v = dist(rng);
   const std::vector<float> out = roundTrip(tile, tt::DataFormat::Bfp4_b);
+  // Values 16 g .. 16 g + 15 of the row-major tile are row g / 2, columns 0..15 or 16..31: one face
+  // row, one group.
   for (int g = 0; g < 64; ++g) {
     float largest = 0;
     for (int i = 0; i < 16; ++i)

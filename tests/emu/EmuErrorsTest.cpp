@@ -11,6 +11,7 @@ namespace ttlplan::emu::test {
 namespace {
 
 using namespace tt::tt_metal;
+using namespace ckernel;
 
 class EmuErrors : public EmuFixture {};
 
@@ -25,6 +26,7 @@ void deadlockReader() {
 }
 
 void deadlockCompute() {
+  compute_kernel_hw_startup(0, 16);
   // deadlock.ttl:20:7: %x = ttl.cb_wait %cb : !cb -> !blk
   cb_wait_front(0, 2);
   cb_pop_front(0, 2);
@@ -33,14 +35,14 @@ void deadlockCompute() {
 TEST_F(EmuErrors, DeadlockNamesTheCbAndBothThreads) {
   registerKernel("emu_test/deadlock/reader.cpp", deadlockReader);
   registerKernel("emu_test/deadlock/compute.cpp", deadlockCompute);
-  IDevice* device = CreateDevice(0);
+  MeshDevicePtr device = openDevice();
   Program program = CreateProgram();
   const CoreCoord core{0, 0};
   addCb(program, core, 0, 1, tt::DataFormat::Float16_b);
   CreateKernel(program, "emu_test/deadlock/reader.cpp", core, readerConfig());
   CreateKernel(program, "emu_test/deadlock/compute.cpp", core, computeConfig());
   const auto start = std::chrono::steady_clock::now();
-  EnqueueProgram(device->command_queue(), program, true);
+  runProgram(device, program);
   EXPECT_LT(std::chrono::steady_clock::now() - start, std::chrono::seconds(10));
   const auto errors = lastRunErrors();
   ASSERT_EQ(errors.size(), 1u) << allReports(errors);
@@ -52,7 +54,7 @@ TEST_F(EmuErrors, DeadlockNamesTheCbAndBothThreads) {
                         "(the CB holds 1 page)",
                         "at deadlock.ttl:20:7: %x = ttl.cb_wait %cb : !cb -> !blk"}))
       << errors[0].report;
-  CloseDevice(device);
+  device->close();
 }
 
 // A semaphore wait nobody satisfies, next to a thread that finished: still a deadlock, and the
@@ -68,13 +70,13 @@ void idleWriter() {}
 TEST_F(EmuErrors, SemaphoreDeadlockNamesTheSemaphore) {
   registerKernel("emu_test/semdead/reader.cpp", semaphoreDeadlockReader);
   registerKernel("emu_test/semdead/writer.cpp", idleWriter);
-  IDevice* device = CreateDevice(0);
+  MeshDevicePtr device = openDevice();
   Program program = CreateProgram();
   const CoreRange cores{{0, 0}, {1, 0}};
   CreateSemaphore(program, cores, 7);
   CreateKernel(program, "emu_test/semdead/reader.cpp", cores, readerConfig());
   CreateKernel(program, "emu_test/semdead/writer.cpp", cores, writerConfig());
-  EnqueueProgram(device->command_queue(), program, true);
+  runProgram(device, program);
   const auto errors = lastRunErrors();
   // Semaphore 0 of the built-in wormhole_b0 sits at 0x19420 = 103,456: 16 semaphores of 16 B
   // below l1.unreserved_base 103,712.
@@ -83,12 +85,12 @@ TEST_F(EmuErrors, SemaphoreDeadlockNamesTheSemaphore) {
                         "holds 7",
                         "core (1,0) reader: noc_semaphore_wait"}))
       << allReports(errors);
-  CloseDevice(device);
+  device->close();
 }
 
 // ---- Time limit: a run that does not end (no deadlock: two threads keep moving pages, one keeps
 // calling the API) is stopped; the report lists each unfinished thread with its wait or its last
-// call, and every thread unwinds at its next kernel API call, so EnqueueProgram returns.
+// call, and every thread unwinds at its next kernel API call, so EnqueueMeshWorkload returns.
 
 void endlessReader() {
   while (true) {
@@ -99,6 +101,7 @@ void endlessReader() {
 }
 
 void endlessCompute() {
+  compute_kernel_hw_startup(0, 16);
   while (true) {
     // endless.ttl:9:5: ttl.cb_wait %cb
     cb_wait_front(0, 1);
@@ -128,7 +131,7 @@ TEST_F(EmuErrors, TimeLimitStopsTheRunAndNamesEveryThread) {
   Options o = options();
   o.timeLimitSeconds = 0.5;
   setOptions(o);
-  IDevice* device = CreateDevice(0);
+  MeshDevicePtr device = openDevice();
   Program program = CreateProgram();
   const CoreCoord core{0, 0}, spinner{1, 0};
   addCb(program, core, 0, 2, tt::DataFormat::Float16_b);
@@ -138,7 +141,7 @@ TEST_F(EmuErrors, TimeLimitStopsTheRunAndNamesEveryThread) {
   CreateKernel(program, "emu_test/endless/writer.cpp", core, writerConfig());
   CreateKernel(program, "emu_test/spin/reader.cpp", spinner, readerConfig());
   const auto start = std::chrono::steady_clock::now();
-  EnqueueProgram(device->command_queue(), program, true);
+  runProgram(device, program);
   const auto elapsed = std::chrono::steady_clock::now() - start;
   EXPECT_GE(elapsed, std::chrono::milliseconds(500));
   EXPECT_LT(elapsed, std::chrono::seconds(30)); // a hang guard, not a timing
@@ -159,7 +162,7 @@ TEST_F(EmuErrors, TimeLimitStopsTheRunAndNamesEveryThread) {
   const std::string& report = errors[0].report;
   EXPECT_TRUE(report.find("at endless.ttl:3:5: ttl.cb_reserve %cb") != std::string::npos) << report;
   EXPECT_TRUE(report.find("at endless.ttl:9:5: ttl.cb_wait %cb") != std::string::npos) << report;
-  CloseDevice(device);
+  device->close();
 }
 
 // ---- Pop without wait, push beyond the reservation: one data-movement thread misusing a CB.
@@ -178,12 +181,12 @@ void pushBeyondReader() {
 TEST_F(EmuErrors, PopWithoutWaitAndPushBeyondReservation) {
   registerKernel("emu_test/pop/reader.cpp", popWithoutWaitReader);
   registerKernel("emu_test/push/reader.cpp", pushBeyondReader);
-  IDevice* device = CreateDevice(0);
+  MeshDevicePtr device = openDevice();
   {
     Program program = CreateProgram();
     addCb(program, CoreCoord{0, 0}, 0, 2, tt::DataFormat::Float16_b);
     CreateKernel(program, "emu_test/pop/reader.cpp", CoreCoord{0, 0}, readerConfig());
-    EnqueueProgram(device->command_queue(), program, true);
+    runProgram(device, program);
     EXPECT_TRUE(hasError(lastRunErrors(), "pop without wait",
                          {"cb_pop_front(cb 0, 1 tile): only 0 pages waited for",
                           "core (0,0) reader", "emu/EmuErrorsTest.cpp:"}))
@@ -193,16 +196,19 @@ TEST_F(EmuErrors, PopWithoutWaitAndPushBeyondReservation) {
     Program program = CreateProgram();
     addCb(program, CoreCoord{1, 0}, 0, 2, tt::DataFormat::Float16_b);
     CreateKernel(program, "emu_test/push/reader.cpp", CoreCoord{1, 0}, readerConfig());
-    EnqueueProgram(device->command_queue(), program, true);
+    runProgram(device, program);
     EXPECT_TRUE(
         hasError(lastRunErrors(), "push beyond capacity",
                  {"cb_push_back(cb 0, 2 tiles): only 1 page reserved", "core (1,0) reader"}))
         << allReports(lastRunErrors());
   }
-  CloseDevice(device);
+  device->close();
 }
 
-// ---- CB overlap: cb 0 and cb 1 share L1; both hold a live page when compute reads cb 0.
+// ---- CB overlap: cb 0 and cb 1 share L1; both hold a live page when compute reads cb 0. A CB has
+// no address of its own in TT-Metalium (the program places its CBs in creation order, one after
+// another), so the overlap comes the one way the API gives: two CB indices in one
+// CircularBufferConfig ({{0, fmt}, {1, fmt}}) share its L1 region.
 
 void overlapReader() {
   cb_reserve_back(0, 1);
@@ -212,6 +218,7 @@ void overlapReader() {
 }
 
 void overlapCompute() {
+  compute_kernel_hw_startup(0, 16);
   cb_wait_front(0, 1);
   cb_wait_front(1, 1); // so that cb 1's page is live when cb 0 is read
   tile_regs_acquire();
@@ -228,24 +235,30 @@ void overlapCompute() {
 TEST_F(EmuErrors, OverlappingLiveCbsAreReportedAndTheRunGoesOn) {
   registerKernel("emu_test/overlap/reader.cpp", overlapReader);
   registerKernel("emu_test/overlap/compute.cpp", overlapCompute);
-  IDevice* device = CreateDevice(0);
+  MeshDevicePtr device = openDevice();
   Program program = CreateProgram();
   const CoreCoord core{0, 0};
-  addCb(program, core, 0, 2, tt::DataFormat::Float16_b, 200000);
-  addCb(program, core, 1, 2, tt::DataFormat::Float16_b, 200000 + 1024); // half a page later
+  // One region of 2 pages for both indices: page 0 of cb 0 and page 0 of cb 1 are the same bytes,
+  // [base, base + 2048), base the unreserved base (the program's first CB).
+  CircularBufferConfig shared(2 * 2048,
+                              {{0, tt::DataFormat::Float16_b}, {1, tt::DataFormat::Float16_b}});
+  shared.set_page_size(0, 2048).set_page_size(1, 2048);
+  CreateCircularBuffer(program, core, shared);
   CreateKernel(program, "emu_test/overlap/reader.cpp", core, readerConfig());
   CreateKernel(program, "emu_test/overlap/compute.cpp", core, computeConfig());
-  EnqueueProgram(device->command_queue(), program, true);
+  runProgram(device, program);
   const auto errors = lastRunErrors();
   ASSERT_EQ(errors.size(), 1u) << allReports(errors); // no deadlock: the run finished
+  const uint64_t base = device->allocator()->get_base_allocator_addr(HalMemType::L1);
   EXPECT_TRUE(hasError(errors, "CB overlap",
-                       {"copy_tile reads L1 [201024, 202048) of cb 0 while cb 1 holds live pages",
+                       {"copy_tile reads L1 [" + std::to_string(base) + ", " +
+                            std::to_string(base + 2048) + ") of cb 0 while cb 1 holds live pages",
                         "at overlap.ttl:9:3: %a = ttl.cb_wait %cb0"}))
       << allReports(errors);
-  CloseDevice(device);
+  device->close();
 }
 
-// Two CBs configured at the same address but never live together: no report.
+// Two CBs sharing one region (one CircularBufferConfig) but never live together: no report.
 void sequentialReader() {
   cb_reserve_back(0, 1);
   cb_push_back(0, 1);
@@ -262,64 +275,70 @@ void sequentialReader() {
 
 TEST_F(EmuErrors, SharedAddressWithoutLiveOverlapIsFine) {
   registerKernel("emu_test/sequential/reader.cpp", sequentialReader);
-  IDevice* device = CreateDevice(0);
+  MeshDevicePtr device = openDevice();
   Program program = CreateProgram();
-  addCb(program, CoreCoord{0, 0}, 0, 1, tt::DataFormat::Float16_b, 200000);
-  addCb(program, CoreCoord{0, 0}, 1, 1, tt::DataFormat::Float16_b, 200000);
+  CircularBufferConfig shared(2048,
+                              {{0, tt::DataFormat::Float16_b}, {1, tt::DataFormat::Float16_b}});
+  shared.set_page_size(0, 2048).set_page_size(1, 2048);
+  CreateCircularBuffer(program, CoreCoord{0, 0}, shared);
   CreateKernel(program, "emu_test/sequential/reader.cpp", CoreCoord{0, 0}, readerConfig());
-  EnqueueProgram(device->command_queue(), program, true);
+  runProgram(device, program);
   EXPECT_TRUE(lastRunErrors().empty()) << allReports(lastRunErrors());
-  CloseDevice(device);
+  device->close();
 }
 
 // ---- A push of data whose NoC read was not barrier-waited; a pop of a page still being written.
 
 void noBarrierReader() {
-  const InterleavedAddrGen<true> in = {.bank_base_address = get_arg_val<uint32_t>(0),
-                                       .page_size = 2048};
+  const auto in = TensorAccessor(::TensorAccessorArgs<0>(), get_arg_val<uint32_t>(0), 2048);
   cb_reserve_back(0, 1);
-  noc_async_read_tile(0, in, get_write_ptr(0));
+  noc_async_read_page(0, in, get_write_ptr(0));
   cb_push_back(0, 1); // no noc_async_read_barrier
   cb_wait_front(0, 1);
-  noc_async_write_tile(0, in, get_read_ptr(0));
+  noc_async_write_page(0, in, get_read_ptr(0));
   cb_pop_front(0, 1); // no noc_async_write_barrier
 }
 
 TEST_F(EmuErrors, PushBeforeReadBarrierAndPopBeforeWriteBarrier) {
   registerKernel("emu_test/nobarrier/reader.cpp", noBarrierReader);
-  IDevice* device = CreateDevice(0);
+  MeshDevicePtr device = openDevice();
   auto buffer = emptyBuffer(device, 1, tt::DataFormat::Float16_b);
   Program program = CreateProgram();
-  addCb(program, CoreCoord{0, 0}, 0, 2, tt::DataFormat::Float16_b, 200000);
-  KernelHandle k =
-      CreateKernel(program, "emu_test/nobarrier/reader.cpp", CoreCoord{0, 0}, readerConfig());
-  SetRuntimeArgs(program, k, CoreCoord{0, 0}, {buffer->address()});
-  EnqueueProgram(device->command_queue(), program, true);
+  addCb(program, CoreCoord{0, 0}, 0, 2, tt::DataFormat::Float16_b); // at the unreserved base
+  KernelHandle k = CreateKernel(program, "emu_test/nobarrier/reader.cpp", CoreCoord{0, 0},
+                                readerConfig(withAccessors({}, {buffer})));
+  SetRuntimeArgs(program, k, CoreCoord{0, 0}, {static_cast<uint32_t>(buffer->address())});
+  runProgram(device, program);
   const auto errors = lastRunErrors();
+  const uint64_t base = device->allocator()->get_base_allocator_addr(HalMemType::L1);
   EXPECT_TRUE(hasError(errors, "unissued barrier",
-                       {"cb_push_back(cb 0, 1 tile): L1 [200000, 202048) was filled by a NoC read "
-                        "that was not waited for"}))
+                       {"cb_push_back(cb 0, 1 tile): L1 [" + std::to_string(base) + ", " +
+                        std::to_string(base + 2048) +
+                        ") was filled by a NoC read that was not waited for"}))
       << allReports(errors);
   EXPECT_TRUE(hasError(errors, "unissued barrier",
                        {"cb_pop_front(cb 0, 1 tile)", "noc_async_write_barrier"}))
       << allReports(errors);
-  CloseDevice(device);
+  device->close();
 }
 
 // ---- Misuse of the compute protocol: math without acquire, an op without its init, pack without
-// wait, an unset runtime arg.
+// wait, an unset runtime arg. The kernel starts the hardware first, so that none of these is the
+// missing compute_kernel_hw_startup, and packs at page 0 explicitly (pack_tile<true>): in order,
+// its second pack would go to page 1 of a 1-page reservation, a fifth report.
 
 void misuseCompute() {
+  compute_kernel_hw_startup(0, 16);
   cb_reserve_back(16, 1);
   fill_tile_init();
   fill_tile(0, 1.0f); // no tile_regs_acquire
   tile_regs_acquire();
   exp_tile(0);                    // no exp_tile_init
   (void)get_arg_val<uint32_t>(3); // never set
-  pack_tile(0, 16);               // no tile_regs_commit / tile_regs_wait
+  pack_tile<true>(0, 16, 0);      // no tile_regs_commit / tile_regs_wait
   tile_regs_commit();
   tile_regs_wait();
-  pack_tile(0, 16);
+  pack_tile<true>(0, 16, 0);
   tile_regs_release();
   cb_push_back(16, 1);
   cb_wait_front(16, 1);
@@ -328,13 +347,13 @@ void misuseCompute() {
 
 TEST_F(EmuErrors, ComputeProtocolMisuse) {
   registerKernel("emu_test/misuse/compute.cpp", misuseCompute);
-  IDevice* device = CreateDevice(0);
+  MeshDevicePtr device = openDevice();
   Program program = CreateProgram();
   addCb(program, CoreCoord{0, 0}, 16, 1, tt::DataFormat::Float16_b);
   KernelHandle k =
       CreateKernel(program, "emu_test/misuse/compute.cpp", CoreCoord{0, 0}, computeConfig());
   SetRuntimeArgs(program, k, CoreCoord{0, 0}, {1, 2});
-  EnqueueProgram(device->command_queue(), program, true);
+  runProgram(device, program);
   const auto errors = lastRunErrors();
   EXPECT_TRUE(hasError(errors, "misuse", {"fill_tile without tile_regs_acquire"}))
       << allReports(errors);
@@ -344,11 +363,12 @@ TEST_F(EmuErrors, ComputeProtocolMisuse) {
   EXPECT_TRUE(hasError(errors, "misuse", {"pack_tile without tile_regs_wait"}))
       << allReports(errors);
   EXPECT_EQ(errors.size(), 4u) << allReports(errors);
-  CloseDevice(device);
+  device->close();
 }
 
 // An op's init stops counting once an op of another kind ran.
 void initOrderCompute() {
+  compute_kernel_hw_startup(0, 16);
   tile_regs_acquire();
   copy_tile_init(0);
   fill_tile_init();
@@ -364,14 +384,14 @@ void initOrderCompute() {
 
 TEST_F(EmuErrors, InitIsNeededAgainAfterAnotherOp) {
   registerKernel("emu_test/init/compute.cpp", initOrderCompute);
-  IDevice* device = CreateDevice(0);
+  MeshDevicePtr device = openDevice();
   Program program = CreateProgram();
   CreateKernel(program, "emu_test/init/compute.cpp", CoreCoord{0, 0}, computeConfig());
-  EnqueueProgram(device->command_queue(), program, true);
+  runProgram(device, program);
   const auto errors = lastRunErrors();
   ASSERT_EQ(errors.size(), 1u) << allReports(errors);
   EXPECT_TRUE(hasError(errors, "misuse", {"fill_tile without fill_tile_init"}));
-  CloseDevice(device);
+  device->close();
 }
 
 // ---- Multicast num_dests that does not count the cores, and a write past the end of L1.
@@ -386,12 +406,12 @@ void badMulticastReader() {
 
 TEST_F(EmuErrors, MulticastDestCountAndWriteOutsideL1) {
   registerKernel("emu_test/badmcast/reader.cpp", badMulticastReader);
-  IDevice* device = CreateDevice(0);
+  MeshDevicePtr device = openDevice();
   Program program = CreateProgram();
   KernelHandle k =
       CreateKernel(program, "emu_test/badmcast/reader.cpp", CoreCoord{0, 0}, readerConfig());
   SetRuntimeArgs(program, k, CoreCoord{0, 0}, {18, 18, 19, 19});
-  EnqueueProgram(device->command_queue(), program, true);
+  runProgram(device, program);
   const auto errors = lastRunErrors();
   EXPECT_TRUE(
       hasError(errors, "misuse",
@@ -401,32 +421,38 @@ TEST_F(EmuErrors, MulticastDestCountAndWriteOutsideL1) {
   EXPECT_TRUE(hasError(errors, "write outside L1",
                        {"noc_async_write: writes L1 [1499104, 1499168) of core (1,1)"}))
       << allReports(errors);
-  CloseDevice(device);
+  device->close();
 }
 
 // ---- Host-side errors: an unknown kernel path stops the run; a CB outside the unreserved L1.
+// CBs have no address of their own (TT-Metalium places them in creation order from the unreserved
+// base), so the CB that ends past L1 is one that earlier CBs pushed out.
 
 TEST_F(EmuErrors, UnknownKernelPathAndCbOutsideUnreservedL1) {
-  IDevice* device = CreateDevice(0);
+  MeshDevicePtr device = openDevice();
   {
     Program program = CreateProgram();
     CreateKernel(program, "emu_test/no_such_kernel.cpp", CoreCoord{0, 0}, readerConfig());
-    EnqueueProgram(device->command_queue(), program, true);
+    runProgram(device, program);
     EXPECT_TRUE(hasError(lastRunErrors(), "misuse",
                          {"unknown kernel path \"emu_test/no_such_kernel.cpp\"", "host"}))
         << allReports(lastRunErrors());
   }
   {
     Program program = CreateProgram();
-    addCb(program, CoreCoord{0, 0}, 3, 2, tt::DataFormat::Float16_b, 50000);
-    EnqueueProgram(device->command_queue(), program, true);
+    // cb 0: 600 pages at [103712, 1332512), inside L1; cb 3 after it: [1332512, 1537312).
+    addCb(program, CoreCoord{0, 0}, 0, 600, tt::DataFormat::Float16_b);
+    addCb(program, CoreCoord{0, 0}, 3, 100, tt::DataFormat::Float16_b);
+    runProgram(device, program);
     EXPECT_TRUE(hasError(lastRunErrors(), "write outside L1",
-                         {"CreateCircularBuffer(cb 3): pages [50000, 54096) lie outside "
+                         {"CreateCircularBuffer(cb 3): pages [1332512, 1537312) lie outside "
                           "[l1_unreserved_base, l1_bytes) = [103712, 1499136)"}))
+        << allReports(lastRunErrors());
+    EXPECT_FALSE(hasError(lastRunErrors(), "write outside L1", {"CreateCircularBuffer(cb 0)"}))
         << allReports(lastRunErrors());
   }
   EXPECT_EQ(allErrors().empty(), false);
-  CloseDevice(device);
+  device->close();
 }
 
 } // namespace

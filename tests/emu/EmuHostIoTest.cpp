@@ -1,5 +1,6 @@
 // Host helpers of the emulator: float32 .npy files and tilize/untilize in every data format.
 #include "EmuTestSupport.h"
+#include "tt-metalium/tilize_utils.hpp"
 #include "ttlplan/codegen/EmuBuild.h"
 #include "ttlplan/ir/Device.h"
 
@@ -115,16 +116,32 @@ TEST(EmuHostIo, TilizeOrderAndRoundTrip) {
   std::string error;
   ASSERT_TRUE(tilize(m, tt::DataFormat::Float32, words, error)) << error;
   ASSERT_EQ(words.size(), 6u * 1024);
-  // Element (r, c) is in tile (r/32) * 3 + c/32 at (r%32) * 32 + c%32.
+  // Element (r, c) is in tile (r/32) * 3 + c/32, in face (tr/16) * 2 + tc/16 of it (tr = r%32,
+  // tc = c%32; 256 values a face), at (tr%16) * 16 + tc%16 of the face.
   auto at = [&](uint64_t r, uint64_t c) {
+    const uint64_t tr = r % 32, tc = c % 32;
     float f;
-    std::memcpy(&f, &words[((r / 32) * 3 + c / 32) * 1024 + (r % 32) * 32 + c % 32], 4);
+    std::memcpy(&f,
+                &words[((r / 32) * 3 + c / 32) * 1024 + (tr / 16) * 512 + (tc / 16) * 256 +
+                       (tr % 16) * 16 + tc % 16],
+                4);
     return f;
   };
   EXPECT_EQ(at(0, 0), 0.0f);
-  EXPECT_EQ(at(5, 40), 5040.0f);
-  EXPECT_EQ(at(33, 2), 33002.0f);
-  EXPECT_EQ(at(63, 95), 63095.0f);
+  EXPECT_EQ(at(5, 40), 5040.0f);   // tile 1, face 0
+  EXPECT_EQ(at(20, 50), 20050.0f); // tile 1, face 3
+  EXPECT_EQ(at(3, 17), 3017.0f);   // tile 0, face 1
+  EXPECT_EQ(at(33, 2), 33002.0f);  // tile 3, face 0
+  EXPECT_EQ(at(63, 95), 63095.0f); // tile 5, face 3
+  // Word 16 is not element (0, 16) (row-major tiles) but (1, 0): face 0's second row.
+  float word16;
+  std::memcpy(&word16, &words[16], 4);
+  EXPECT_EQ(word16, 1000.0f);
+  // The same order as TT-Metalium's tilize_nfaces, which generated host programs use.
+  const std::vector<float> faces = tilize_nfaces(m.data, 64, 96);
+  ASSERT_EQ(faces.size(), words.size());
+  EXPECT_EQ(std::memcmp(faces.data(), words.data(), 4 * words.size()), 0);
+  EXPECT_EQ(untilize_nfaces(faces, 64, 96), m.data);
   Matrix back;
   ASSERT_TRUE(untilize(words, 64, 96, tt::DataFormat::Float32, back, error)) << error;
   EXPECT_EQ(back.data, m.data);

@@ -1,8 +1,9 @@
-// The emulator's reductions (reduce_init / reduce_tile / reduce_uninit, docs/emulator.md): every
-// PoolType x ReduceDim over two input tiles accumulated into one DST register, the -inf start a
-// maximum needs (the register is 0 after tile_regs_acquire), the TT-Metalium scaler form, and the
-// misuse reports. Expected values are computed here from the input matrix, independently of the
-// emulator.
+// The emulator's reductions (reduce_init / reduce_tile / reduce_uninit, docs/emulator.md), in
+// TT-Metalium's one form: every reduce_tile multiplies by element (0, 0) of a scaler tile in a CB
+// (1 for a sum or maximum, 1/N for a mean). Every PoolType x ReduceDim over two input tiles
+// accumulated into one DST register, the -inf start a maximum needs (the register is 0 after
+// tile_regs_acquire), a scaler of 0.5, and the misuse reports. Expected values are computed here
+// from the input matrix, independently of the emulator.
 #include "EmuTestSupport.h"
 
 #include <algorithm>
@@ -14,72 +15,69 @@ namespace ttlplan::emu::test {
 namespace {
 
 using namespace tt::tt_metal;
+using namespace ckernel;
 
 constexpr uint32_t kCbIn = 0, kCbScaler = 1, kCbOut = 16;
 constexpr uint32_t kCases = 8;
 
-// Reader: the two tiles of X into cb 0, the scaler tile into cb 1.
+// Reader: the two tiles of X into cb 0, the two scaler tiles (1.0, 0.5) into cb 1. Compile-time
+// args: the TensorAccessorArgs of X (0, 1) and of the scalers (2, 3).
 void reduceReader() {
-  const InterleavedAddrGen<true> x = {.bank_base_address = get_arg_val<uint32_t>(0),
-                                      .page_size = 2048};
-  const InterleavedAddrGen<true> s = {.bank_base_address = get_arg_val<uint32_t>(1),
-                                      .page_size = 2048};
+  const auto x = TensorAccessor(::TensorAccessorArgs<0>(), get_arg_val<uint32_t>(0), 2048);
+  const auto s = TensorAccessor(::TensorAccessorArgs<2>(), get_arg_val<uint32_t>(1), 2048);
   cb_reserve_back(kCbIn, 2);
-  noc_async_read_tile(0, x, get_write_ptr(kCbIn));
-  noc_async_read_tile(1, x, get_write_ptr(kCbIn) + 2048);
-  cb_reserve_back(kCbScaler, 1);
-  noc_async_read_tile(0, s, get_write_ptr(kCbScaler));
+  noc_async_read_page(0, x, get_write_ptr(kCbIn));
+  noc_async_read_page(1, x, get_write_ptr(kCbIn) + 2048);
+  cb_reserve_back(kCbScaler, 2);
+  noc_async_read_page(0, s, get_write_ptr(kCbScaler));
+  noc_async_read_page(1, s, get_write_ptr(kCbScaler) + 2048);
   noc_async_read_barrier();
   cb_push_back(kCbIn, 2);
-  cb_push_back(kCbScaler, 1);
+  cb_push_back(kCbScaler, 2);
 }
 
-/// One output tile: both input tiles reduced into DST 0, packed to page `page` of cb 16.
-template <PoolType P, ReduceDim D> void reduceCase(uint32_t page, bool fillNegInf, bool scaled) {
+/// One output tile: both input tiles reduced into DST 0, each scaled by page `scalerPage` of the
+/// scaler CB (0: 1.0, 1: 0.5), packed to page `page` of cb 16.
+template <PoolType P, ReduceDim D>
+void reduceCase(uint32_t page, bool fillNegInf, uint32_t scalerPage) {
   tile_regs_acquire();
   if (fillNegInf) {
     fill_tile_init();
     fill_tile(0, -std::numeric_limits<float>::infinity());
   }
-  if (scaled) {
-    reduce_init<P, D>(kCbIn, kCbScaler, kCbOut);
-    reduce_tile<P, D>(kCbIn, kCbScaler, 0, 0, 0);
-    reduce_tile<P, D>(kCbIn, kCbScaler, 1, 0, 0);
-  } else {
-    reduce_init<P, D>(kCbIn, kCbOut);
-    reduce_tile<P, D>(kCbIn, 0, 0);
-    reduce_tile<P, D>(kCbIn, 1, 0);
-  }
+  reduce_init<P, D>(kCbIn, kCbScaler, kCbOut);
+  reduce_tile<P, D>(kCbIn, kCbScaler, 0, scalerPage, 0);
+  reduce_tile<P, D>(kCbIn, kCbScaler, 1, scalerPage, 0);
   reduce_uninit();
   tile_regs_commit();
   tile_regs_wait();
-  pack_tile(0, kCbOut, page);
+  pack_tile<true>(0, kCbOut, page);
   tile_regs_release();
 }
 
 void reduceCompute() {
+  compute_kernel_hw_startup(kCbIn, kCbScaler, kCbOut);
   cb_wait_front(kCbIn, 2);
-  cb_wait_front(kCbScaler, 1);
+  cb_wait_front(kCbScaler, 2);
   cb_reserve_back(kCbOut, kCases);
-  reduceCase<PoolType::SUM, ReduceDim::REDUCE_ROW>(0, false, false);
-  reduceCase<PoolType::SUM, ReduceDim::REDUCE_COL>(1, false, false);
-  reduceCase<PoolType::SUM, ReduceDim::REDUCE_SCALAR>(2, false, false);
-  reduceCase<PoolType::MAX, ReduceDim::REDUCE_ROW>(3, true, false);
-  reduceCase<PoolType::MAX, ReduceDim::REDUCE_COL>(4, true, false);
-  reduceCase<PoolType::MAX, ReduceDim::REDUCE_SCALAR>(5, true, false);
-  reduceCase<PoolType::MAX, ReduceDim::REDUCE_ROW>(6, false, false); // no -inf: starts from 0
-  reduceCase<PoolType::SUM, ReduceDim::REDUCE_ROW>(7, false, true);  // scaler 0.5
+  reduceCase<PoolType::SUM, ReduceDim::REDUCE_ROW>(0, false, 0);
+  reduceCase<PoolType::SUM, ReduceDim::REDUCE_COL>(1, false, 0);
+  reduceCase<PoolType::SUM, ReduceDim::REDUCE_SCALAR>(2, false, 0);
+  reduceCase<PoolType::MAX, ReduceDim::REDUCE_ROW>(3, true, 0);
+  reduceCase<PoolType::MAX, ReduceDim::REDUCE_COL>(4, true, 0);
+  reduceCase<PoolType::MAX, ReduceDim::REDUCE_SCALAR>(5, true, 0);
+  reduceCase<PoolType::MAX, ReduceDim::REDUCE_ROW>(6, false, 0); // no -inf: starts from 0
+  reduceCase<PoolType::SUM, ReduceDim::REDUCE_ROW>(7, false, 1); // scaler 0.5
   cb_push_back(kCbOut, kCases);
   cb_pop_front(kCbIn, 2);
-  cb_pop_front(kCbScaler, 1);
+  cb_pop_front(kCbScaler, 2);
 }
 
 void reduceWriter() {
-  const InterleavedAddrGen<true> y = {.bank_base_address = get_arg_val<uint32_t>(0),
-                                      .page_size = 2048};
+  const auto y = TensorAccessor(::TensorAccessorArgs<0>(), get_arg_val<uint32_t>(0), 2048);
   cb_wait_front(kCbOut, kCases);
   for (uint32_t t = 0; t < kCases; ++t)
-    noc_async_write_tile(t, y, get_read_ptr(kCbOut) + t * 2048);
+    noc_async_write_page(t, y, get_read_ptr(kCbOut) + t * 2048);
   noc_async_write_barrier();
   cb_pop_front(kCbOut, kCases);
 }
@@ -97,27 +95,33 @@ TEST_F(EmuReduce, EveryPoolAndDimensionOverTwoTiles) {
     v = -std::fabs(v) - 0.125f; // in [-2.125, -0.125]
   for (float& v : x.data)
     v = bf16Reference(v);
+  // The scaler tiles, one above the other: 1.0, then 0.5.
   Matrix scaler;
-  scaler.rows = scaler.cols = 32;
-  scaler.data.assign(1024, 0.5f);
-  IDevice* device = CreateDevice(0);
+  scaler.rows = 64;
+  scaler.cols = 32;
+  scaler.data.assign(1024, 1.0f);
+  scaler.data.resize(2048, 0.5f);
+  MeshDevicePtr device = openDevice();
   auto bufX = dramBuffer(device, x, tt::DataFormat::Float16_b);
   auto bufS = dramBuffer(device, scaler, tt::DataFormat::Float16_b);
   auto bufY = emptyBuffer(device, kCases, tt::DataFormat::Float16_b);
   Program program = CreateProgram();
   const CoreCoord core{1, 0};
   addCb(program, core, kCbIn, 2, tt::DataFormat::Float16_b);
-  addCb(program, core, kCbScaler, 1, tt::DataFormat::Float16_b);
+  addCb(program, core, kCbScaler, 2, tt::DataFormat::Float16_b);
   addCb(program, core, kCbOut, kCases, tt::DataFormat::Float16_b);
-  KernelHandle r = CreateKernel(program, "emu_test/reduce/reader.cpp", core, readerConfig());
+  KernelHandle r = CreateKernel(program, "emu_test/reduce/reader.cpp", core,
+                                readerConfig(withAccessors({}, {bufX, bufS})));
   CreateKernel(program, "emu_test/reduce/compute.cpp", core, computeConfig());
-  KernelHandle w = CreateKernel(program, "emu_test/reduce/writer.cpp", core, writerConfig());
-  SetRuntimeArgs(program, r, core, {bufX->address(), bufS->address()});
-  SetRuntimeArgs(program, w, core, {bufY->address()});
-  EnqueueProgram(device->command_queue(), program, true);
+  KernelHandle w = CreateKernel(program, "emu_test/reduce/writer.cpp", core,
+                                writerConfig(withAccessors({}, {bufY})));
+  SetRuntimeArgs(program, r, core,
+                 {static_cast<uint32_t>(bufX->address()), static_cast<uint32_t>(bufS->address())});
+  SetRuntimeArgs(program, w, core, {static_cast<uint32_t>(bufY->address())});
+  runProgram(device, program);
   EXPECT_TRUE(lastRunErrors().empty()) << allReports(lastRunErrors());
   const Matrix y = readMatrix(device, bufY, 32 * kCases, 32, tt::DataFormat::Float16_b);
-  CloseDevice(device);
+  device->close();
 
   // Element (r, c) of input tile t; element (r, c) of output tile k.
   auto in = [&](int t, int r, int c) { return double{x.data[r * 64 + t * 32 + c]}; };
@@ -166,38 +170,46 @@ TEST_F(EmuReduce, EveryPoolAndDimensionOverTwoTiles) {
 }
 
 // Misuse: reduce_tile without reduce_init, with another PoolType than its reduce_init, and after
-// reduce_uninit. The compute thread makes its own input tile (fill_tile + pack into cb 0).
+// reduce_uninit. The compute thread makes its own input tile and scaler tile (fill_tile + pack
+// into cb 0 and cb 1).
 void reduceMisuseCompute() {
+  compute_kernel_hw_startup(0, 1, 16);
   cb_reserve_back(0, 1);
+  cb_reserve_back(1, 1);
   tile_regs_acquire();
   fill_tile_init();
   fill_tile(0, 1.0f);
   tile_regs_commit();
   tile_regs_wait();
   pack_tile(0, 0);
+  pack_tile(0, 1);
   tile_regs_release();
   cb_push_back(0, 1);
+  cb_push_back(1, 1);
   cb_wait_front(0, 1);
+  cb_wait_front(1, 1);
   tile_regs_acquire();
-  reduce_tile<PoolType::SUM, ReduceDim::REDUCE_ROW>(0, 0, 0);
-  reduce_init<PoolType::MAX, ReduceDim::REDUCE_ROW>(0, 16);
-  reduce_tile<PoolType::SUM, ReduceDim::REDUCE_ROW>(0, 0, 1);
-  reduce_tile<PoolType::MAX, ReduceDim::REDUCE_ROW>(0, 0, 2); // fine
+  reduce_tile<PoolType::SUM, ReduceDim::REDUCE_ROW>(0, 1, 0, 0, 0);
+  reduce_init<PoolType::MAX, ReduceDim::REDUCE_ROW>(0, 1, 16);
+  reduce_tile<PoolType::SUM, ReduceDim::REDUCE_ROW>(0, 1, 0, 0, 1);
+  reduce_tile<PoolType::MAX, ReduceDim::REDUCE_ROW>(0, 1, 0, 0, 2); // fine
   reduce_uninit();
-  reduce_tile<PoolType::MAX, ReduceDim::REDUCE_ROW>(0, 0, 3);
+  reduce_tile<PoolType::MAX, ReduceDim::REDUCE_ROW>(0, 1, 0, 0, 3);
   tile_regs_commit();
   tile_regs_wait();
   tile_regs_release();
   cb_pop_front(0, 1);
+  cb_pop_front(1, 1);
 }
 
 TEST_F(EmuReduce, MisuseIsReported) {
   registerKernel("emu_test/reduce_misuse/compute.cpp", reduceMisuseCompute);
-  IDevice* device = CreateDevice(0);
+  MeshDevicePtr device = openDevice();
   Program program = CreateProgram();
   addCb(program, CoreCoord{0, 0}, 0, 1, tt::DataFormat::Float16_b);
+  addCb(program, CoreCoord{0, 0}, 1, 1, tt::DataFormat::Float16_b);
   CreateKernel(program, "emu_test/reduce_misuse/compute.cpp", CoreCoord{0, 0}, computeConfig());
-  EnqueueProgram(device->command_queue(), program, true);
+  runProgram(device, program);
   const auto errors = lastRunErrors();
   EXPECT_EQ(errors.size(), 3u) << allReports(errors);
   EXPECT_TRUE(hasError(errors, "misuse", {"reduce_tile without reduce_init"}))
@@ -205,7 +217,7 @@ TEST_F(EmuReduce, MisuseIsReported) {
   EXPECT_TRUE(hasError(errors, "misuse",
                        {"reduce_tile<SUM, REDUCE_ROW> after a reduce_init of another PoolType"}))
       << allReports(errors);
-  CloseDevice(device);
+  device->close();
 }
 
 } // namespace
