@@ -1,5 +1,5 @@
 # ttlplan_add_kernel(TARGET <tgt> SOURCE <file.ttl> [DEVICE <name | file.json>] [BIND <k=v>...]
-#                    [TUNE] [DB <records.jsonl>] [OUT_DIR <dir>])
+#                    [TUNE] [DB <records.jsonl>] [OUT_DIR <dir>] [METALIUM])
 #
 # Generates a TTL kernel's TT-Metalium C++ with `ttlplan compile` when <tgt> builds
 # (docs/library.md, "ttlplan_add_kernel"). The command's inputs are in a depfile (the .ttl, a
@@ -14,6 +14,9 @@
 #            --resume` first (the records already in DB are re-used, a complete DB evaluates
 #            nothing), then the best record of DB is compiled.
 #   OUT_DIR  where the files go (default ${CMAKE_CURRENT_BINARY_DIR}/ttlplan/<tgt>/<stem>)
+#   METALIUM the host program builds against the real TT-Metalium (the target TT::Metalium, from
+#            find_package(TT-Metalium)) instead of the CPU emulator; its kernels stay in OUT_DIR,
+#            where TT-Metalium compiles them when the program first runs (TTLPLAN_KERNEL_DIR).
 #
 # <tgt> a custom target: building it generates the files. An executable or a library: the
 # kernel's host program (K/host.cpp) and its threads are compiled into it against the CPU
@@ -22,10 +25,14 @@
 # paths are listed at configure time (`compile --list-outputs`), so the .ttl is a configure
 # dependency too.
 function(ttlplan_add_kernel)
-  cmake_parse_arguments(PARSE_ARGV 0 arg "TUNE" "TARGET;SOURCE;DEVICE;DB;OUT_DIR" "BIND")
+  cmake_parse_arguments(PARSE_ARGV 0 arg "TUNE;METALIUM" "TARGET;SOURCE;DEVICE;DB;OUT_DIR" "BIND")
   if(arg_UNPARSED_ARGUMENTS)
     message(FATAL_ERROR "ttlplan_add_kernel: unknown arguments '${arg_UNPARSED_ARGUMENTS}'; it "
-                        "takes TARGET, SOURCE, DEVICE, BIND, TUNE, DB and OUT_DIR")
+                        "takes TARGET, SOURCE, DEVICE, BIND, TUNE, DB, OUT_DIR and METALIUM")
+  endif()
+  if(arg_METALIUM AND NOT TARGET TT::Metalium)
+    message(FATAL_ERROR "ttlplan_add_kernel: METALIUM needs the target TT::Metalium; call "
+                        "find_package(TT-Metalium REQUIRED) first (docs/codegen.md)")
   endif()
   foreach(required TARGET SOURCE)
     if(NOT arg_${required})
@@ -69,7 +76,11 @@ function(ttlplan_add_kernel)
     list(APPEND common --bind "${bind}")
   endif()
 
-  set(compile compile ${common} -o "${out_dir}" --emulator)
+  if(arg_METALIUM)
+    set(compile compile ${common} -o "${out_dir}")
+  else()
+    set(compile compile ${common} -o "${out_dir}" --emulator)
+  endif()
   get_target_property(type ${arg_TARGET} TYPE)
   set(outputs "")
   if(NOT type STREQUAL "UTILITY")
@@ -122,7 +133,15 @@ function(ttlplan_add_kernel)
                         "${type} ${arg_TARGET} takes one host program; put each ttl.kernel in a "
                         "file of its own, or use a custom target")
   endif()
-  target_sources(${arg_TARGET} PRIVATE ${hosts} ${sources})
+  target_sources(${arg_TARGET} PRIVATE ${hosts})
+  # host.cpp finds its kernels under TTLPLAN_KERNEL_DIR and includes ttlplan_npy.hpp from there.
+  target_include_directories(${arg_TARGET} PRIVATE "${out_dir}")
+  target_compile_definitions(${arg_TARGET} PRIVATE "TTLPLAN_KERNEL_DIR=\"${out_dir}\"")
+  if(arg_METALIUM)
+    target_link_libraries(${arg_TARGET} PRIVATE TT::Metalium)
+    return()
+  endif()
+  target_sources(${arg_TARGET} PRIVATE ${sources})
   target_link_libraries(${arg_TARGET} PRIVATE ttlplan::emu)
   foreach(kernel IN LISTS kernels)
     get_filename_component(kernel_dir "${kernel}" DIRECTORY)

@@ -31,6 +31,10 @@ std::optional<std::vector<KernelThreads>> collectKernels(ir::Module& module,
 /// written next to the kernels' folders so that a host program builds without ttlplan installed.
 inline constexpr std::string_view kNpyHeaderFile = "ttlplan_npy.hpp";
 std::string_view npyHeader();
+/// The CMakeLists.txt that builds every kernel's host program against TT-Metalium
+/// (`find_package(TT-Metalium)`, `TT::Metalium`), written next to the kernels' folders.
+inline constexpr std::string_view kSdkCMakeFile = "CMakeLists.txt";
+std::string emitSdkCMake(const std::vector<std::string>& kernels, const std::string& provenance);
 
 struct GeneratedFile {
   std::string path; ///< relative to the output directory, '/'-separated: "eltwise_add/reader.cpp"
@@ -38,7 +42,8 @@ struct GeneratedFile {
 };
 
 /// Every file of `ttlplan compile` for `module` (after the full pipeline), in a stable order:
-/// per kernel its thread files then host.cpp; then ttlplan_npy.hpp; then plan.json and report.txt
+/// per kernel its thread files then host.cpp; then ttlplan_npy.hpp and CMakeLists.txt; then
+/// plan.json and report.txt
 /// when `plan` is given.
 std::optional<std::vector<GeneratedFile>> emitModule(ir::Module& module, const ir::Device& device,
                                                      const lower::ModulePlan* plan,

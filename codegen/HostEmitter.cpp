@@ -424,9 +424,14 @@ bool HostEmitter::emitLaunch(Operation& launch) {
       bufferOfArg[args[i]->nameHint()] = tensors_[it->second].var;
     }
   }
-  // Runtime args of every core: buffer addresses, or the per-core values the passes computed.
+  // Runtime args of every core: buffer addresses, or the per-core values the passes computed; a
+  // NoC coordinate (ttl.noc_coords) is a logical column or row that the host translates.
   ir::Attribute names = func->attribute("ttl.runtime_args");
   ir::Attribute values = func->attribute("ttl.core_values");
+  std::map<std::string, std::string> nocAxis;
+  if (ir::Attribute noc = func->attribute("ttl.noc_coords"); noc.is(ir::AttrKind::Dictionary))
+    for (const ir::NamedAttribute& e : noc.entries())
+      if (e.value.is(ir::AttrKind::String)) nocAxis[e.name] = e.value.stringValue();
   std::vector<std::vector<std::string>> perCore(rows_ * cols_);
   std::vector<std::string> columns;
   if (names && !names.is(ir::AttrKind::Array))
@@ -455,8 +460,22 @@ bool HostEmitter::emitLaunch(Operation& launch) {
                                 "grid ({} values)",
                                 name, func->attribute("sym_name").stringValue(), rows_, cols_,
                                 rows_ * cols_));
-      for (size_t c = 0; c < perCore.size(); ++c)
-        perCore[c].push_back(integerLiteral(perCoreValues[c], 32));
+      auto axis = nocAxis.find(name);
+      for (size_t c = 0; c < perCore.size(); ++c) {
+        if (axis == nocAxis.end()) {
+          perCore[c].push_back(integerLiteral(perCoreValues[c], 32));
+          continue;
+        }
+        const int64_t limit = axis->second == "x" ? cols_ : rows_;
+        if (perCoreValues[c] < 0 || perCoreValues[c] >= limit)
+          return fail(func->location(),
+                      fmt::format("codegen: runtime arg '{}' of @{} is a NoC {} coordinate, but "
+                                  "its value {} is no logical {} of the {}x{} grid",
+                                  name, func->attribute("sym_name").stringValue(), axis->second,
+                                  perCoreValues[c], axis->second == "x" ? "column" : "row", rows_,
+                                  cols_));
+        perCore[c].push_back(fmt::format("noc_{}[{}]", axis->second, perCoreValues[c]));
+      }
     }
   // After the CB indices, two compile-time args per tensor accessor the kernel makes, in the order
   // of their offsets (lower-data-movement numbers them so): TensorAccessorArgs(buffer).append_to.
@@ -698,6 +717,23 @@ std::optional<std::string> HostEmitter::run() {
   line(1, fmt::format("// The planned grid: {}x{} cores (rows x columns; x = column, y = row).",
                       rows_, cols_));
   line(1, fmt::format("const CoreRange cores{{{{0, 0}}, {{{}, {}}}}};", cols_ - 1, rows_ - 1));
+  bool nocCoordinates = false;
+  for (Operation* f : funcs_)
+    nocCoordinates = nocCoordinates || f->hasAttribute("ttl.noc_coords");
+  if (nocCoordinates) {
+    line(1,
+         "// NoC coordinates of the grid's columns and rows, as this device translates them (the");
+    line(1, "// kernels' multicast rectangles, senders and semaphore targets).");
+    line(1, fmt::format("std::vector<uint32_t> noc_x({}), noc_y({});", cols_, rows_));
+    line(1, fmt::format("for (uint32_t x = 0; x < {}; ++x)", cols_));
+    line(2,
+         "noc_x[x] = static_cast<uint32_t>(mesh_device->worker_core_from_logical_core(CoreCoord{x, "
+         "0}).x);");
+    line(1, fmt::format("for (uint32_t y = 0; y < {}; ++y)", rows_));
+    line(2,
+         "noc_y[y] = static_cast<uint32_t>(mesh_device->worker_core_from_logical_core(CoreCoord{0, "
+         "y}).y);");
+  }
   line(0, "");
 
   line(1, "// Tensor arguments: DRAM interleaved buffers, one page per tile.");

@@ -48,7 +48,13 @@ RuntimeArgs RuntimeArgs::load(const ir::Operation* func) {
       args.names_.push_back(n.is(AttrKind::String) ? n.stringValue() : n.str());
   Attribute values = func->attribute("ttl.core_values");
   if (values.is(AttrKind::Dictionary)) args.values_ = values.entries();
+  Attribute noc = func->attribute("ttl.noc_coords");
+  if (noc.is(AttrKind::Dictionary)) args.noc_ = noc.entries();
   return args;
+}
+
+void RuntimeArgs::markNocCoordinate(const std::string& name, char axis) {
+  noc_.push_back({name, Attribute::string(std::string(1, axis))});
 }
 
 std::optional<int64_t> RuntimeArgs::indexOf(const std::string& name) const {
@@ -73,6 +79,7 @@ void RuntimeArgs::store(ir::Operation* func) const {
     names.push_back(Attribute::string(n));
   func->setAttribute("ttl.runtime_args", Attribute::array(std::move(names)));
   func->setAttribute("ttl.core_values", Attribute::dictionary(values_));
+  if (!noc_.empty()) func->setAttribute("ttl.noc_coords", Attribute::dictionary(noc_));
 }
 
 ir::Value* getArgVal(ir::OpBuilder& builder, int64_t index, const std::string& name) {
@@ -82,6 +89,13 @@ ir::Value* getArgVal(ir::OpBuilder& builder, int64_t index, const std::string& n
 }
 
 namespace {
+
+/// The logical index of NoC coordinate `v` in `translated`, or nullopt.
+std::optional<int64_t> logicalOf(const std::vector<int>& translated, int64_t v) {
+  auto it = std::find(translated.begin(), translated.end(), v);
+  if (it == translated.end()) return std::nullopt;
+  return static_cast<int64_t>(it - translated.begin());
+}
 
 /// Reads `key` of a net dictionary as integers.
 bool netInts(const Attribute& net, std::string_view key, std::vector<int64_t>& out) {
@@ -161,7 +175,15 @@ Expected<PipeArgTable> pipeArgTable(const ir::Attribute& nets, int64_t rows, int
       // variant skips the sender, so it writes one core fewer.
       int64_t written = v[4] - v[5];
       if (written <= 0) continue;
-      s.rects.push_back({v[0], v[1], v[2], v[3], written});
+      // The plan's rectangles are in the device description's NoC coordinates; the kernel gets
+      // them back as logical ones, which the host translates with the SDK.
+      std::optional<int64_t> lx0 = logicalOf(tc, v[0]), ly0 = logicalOf(tr, v[1]),
+                             lx1 = logicalOf(tc, v[2]), ly1 = logicalOf(tr, v[3]);
+      if (!lx0 || !ly0 || !lx1 || !ly1)
+        return Error{fmt::format("ttl.nets entry {}: a rectangle corner is not a NoC coordinate "
+                                 "of a core of {}",
+                                 n, device.name)};
+      s.rects.push_back({*lx0, *ly0, *lx1, *ly1, written});
       writtenTotal += written;
     }
     // The sender waits for `receivers` increments, one per core its multicasts write.
@@ -184,8 +206,8 @@ Expected<PipeArgTable> pipeArgTable(const ir::Attribute& nets, int64_t rows, int
       receivedFrom[core] = static_cast<int>(n);
       PipeCoreArgs& c = table.cores[core];
       c.receiver = true;
-      c.senderNocX = tc[static_cast<size_t>(sx)];
-      c.senderNocY = tr[static_cast<size_t>(sy)];
+      c.senderNocX = sx;
+      c.senderNocY = sy;
       c.recvReadySem = ready;
       c.recvValidSem = valid;
     }
@@ -213,6 +235,14 @@ std::vector<std::string> pipeArgNames(const std::string& prefix, size_t maxRects
        {"is_receiver", "sender_noc_x", "sender_noc_y", "recv_ready_sem", "recv_valid_sem"})
     names.push_back(prefix + "." + n);
   return names;
+}
+
+char pipeArgNocAxis(const std::string& name) {
+  for (const char* tail : {".sender_noc_x", ".start_x", ".end_x"})
+    if (name.ends_with(tail)) return 'x';
+  for (const char* tail : {".sender_noc_y", ".start_y", ".end_y"})
+    if (name.ends_with(tail)) return 'y';
+  return 0;
 }
 
 std::vector<std::vector<int64_t>> pipeArgValues(const PipeArgTable& table, size_t maxRects) {

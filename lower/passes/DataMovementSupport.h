@@ -38,6 +38,10 @@ public:
   bool contains(const std::string& name) const { return indexOf(name).has_value(); }
   /// Appends `name` with one value per core (row-major); returns its index.
   int64_t append(const std::string& name, std::vector<int64_t> perCore);
+  /// Says that `name`'s values are logical columns (axis 'x') or rows ('y') that the kernel uses as
+  /// NoC coordinates: the host passes each through TT-Metalium's worker_core_from_logical_core
+  /// (`ttl.noc_coords`, docs/codegen.md), so no device's translation is baked into the output.
+  void markNocCoordinate(const std::string& name, char axis);
   size_t size() const { return names_.size(); }
   /// Writes both attributes back onto `func`.
   void store(ir::Operation* func) const;
@@ -45,6 +49,7 @@ public:
 private:
   std::vector<std::string> names_;
   std::vector<ir::NamedAttribute> values_; ///< existing entries, kept as they are
+  std::vector<ir::NamedAttribute> noc_;    ///< ttl.noc_coords: name -> "x" | "y"
 };
 
 /// `"ttkernel.get_arg_val"(%cI) : (index) -> index`, named `name` (dots become underscores).
@@ -52,7 +57,9 @@ ir::Value* getArgVal(ir::OpBuilder& builder, int64_t index, const std::string& n
 
 /// One multicast command of a sender, as the generated code issues it (plain variant).
 struct PipeRectArgs {
-  int64_t startX = 0, startY = 0, endX = 0, endY = 0; ///< NoC coordinates (NOC1 already swapped)
+  /// Logical coordinates of the rectangle's NoC corners (NOC1 already swapped): the host turns
+  /// them into NoC coordinates (RuntimeArgs::markNocCoordinate).
+  int64_t startX = 0, startY = 0, endX = 0, endY = 0;
   int64_t numDests = 0; ///< cores it writes, the sender excluded (> 0)
   bool operator==(const PipeRectArgs&) const = default;
 };
@@ -66,8 +73,9 @@ struct PipeCoreArgs {
   int64_t sendValidSem = 0; ///< its net's valid semaphore id (it multicasts VALID into it)
   std::vector<PipeRectArgs> rects;
   bool receiver = false;
-  int64_t senderNocX = 0;   ///< NoC x of the sender of the net it receives from
-  int64_t senderNocY = 0;   ///< NoC y of that sender
+  int64_t senderNocX = 0;   ///< logical x of the sender of the net it receives from (a NoC x on
+                            ///< the card, RuntimeArgs::markNocCoordinate)
+  int64_t senderNocY = 0;   ///< logical y of that sender
   int64_t recvReadySem = 0; ///< that net's ready semaphore id (on the sender)
   int64_t recvValidSem = 0; ///< that net's valid semaphore id (its own)
 };
@@ -92,5 +100,7 @@ Expected<PipeArgTable> pipeArgTable(const ir::Attribute& nets, int64_t rows, int
 std::vector<std::string> pipeArgNames(const std::string& prefix, size_t maxRects);
 /// The per-core values of those names (same order), from the table.
 std::vector<std::vector<int64_t>> pipeArgValues(const PipeArgTable& table, size_t maxRects);
+/// 'x' or 'y' when pipe argument `name` (pipeArgNames) is a NoC coordinate, else 0.
+char pipeArgNocAxis(const std::string& name);
 
 } // namespace ttlplan::lower

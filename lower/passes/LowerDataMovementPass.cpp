@@ -235,8 +235,10 @@ private:
     std::vector<std::vector<int64_t>> values = pipeArgValues(*table, table->maxRects);
     OpBuilder b = OpBuilder::before(op);
     std::vector<Value*> read;
-    for (size_t i = 0; i < names.size(); ++i)
+    for (size_t i = 0; i < names.size(); ++i) {
       read.push_back(getArgVal(b, args_.append(names[i], std::move(values[i])), names[i]));
+      if (char axis = pipeArgNocAxis(names[i])) args_.markNocCoordinate(names[i], axis);
+    }
     PipeValues v;
     size_t i = 0;
     v.isSender = read[i++];

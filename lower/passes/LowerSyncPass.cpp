@@ -238,21 +238,30 @@ private:
     Value* addr = b.call("get_semaphore", {b.constant(*id)}, Type::index(), {}, "sem_addr");
     if (n == "ttl.semaphore_inc") {
       std::vector<int64_t> yx;
-      const auto& tr = context.device.grid.translatedRows;
-      const auto& tc = context.device.grid.translatedColumns;
       if (!core.getIntegers(yx) || yx.size() != 2 || yx[0] < 0 || yx[1] < 0 ||
-          (grid && (yx[0] >= grid->first || yx[1] >= grid->second)) ||
-          yx[0] >= static_cast<int64_t>(tr.size()) || yx[1] >= static_cast<int64_t>(tc.size())) {
+          (grid && (yx[0] >= grid->first || yx[1] >= grid->second))) {
         reportError(context, op,
                     fmt::format("core = {} must be [y, x] inside the {} grid", core.str(),
                                 grid ? fmt::format("{} x {}", grid->first, grid->second)
                                      : std::string("planned")));
         return false;
       }
-      Value* target = b.call("get_noc_addr",
-                             {b.constant(tc[static_cast<size_t>(yx[1])]),
-                              b.constant(tr[static_cast<size_t>(yx[0])]), addr},
-                             Type::integer(64), {}, "sem_noc_addr");
+      // The target's NoC coordinates come from the host (worker_core_from_logical_core of its
+      // logical x and y, RuntimeArgs::markNocCoordinate), never from a device table.
+      RuntimeArgs args = RuntimeArgs::load(func);
+      const int64_t cores = grid ? grid->first * grid->second : 1;
+      std::string name = fmt::format("sem{}_inc", *id);
+      while (args.contains(name + ".noc_x"))
+        name += "_";
+      const int64_t xArg = args.append(name + ".noc_x", std::vector<int64_t>(cores, yx[1]));
+      const int64_t yArg = args.append(name + ".noc_y", std::vector<int64_t>(cores, yx[0]));
+      args.markNocCoordinate(name + ".noc_x", 'x');
+      args.markNocCoordinate(name + ".noc_y", 'y');
+      args.store(func);
+      Value* target =
+          b.call("get_noc_addr",
+                 {getArgVal(b, xArg, name + ".noc_x"), getArgVal(b, yArg, name + ".noc_y"), addr},
+                 Type::integer(64), {}, "sem_noc_addr");
       b.call("noc_semaphore_inc", {target, b.constant(value.intValue())});
     } else {
       Value* ptr = b.call("l1_ptr", {addr}, Type::opaque("!ttkernel.l1_ptr"), {}, "sem_ptr");

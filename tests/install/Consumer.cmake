@@ -40,7 +40,7 @@ run(${CMAKE_COMMAND} --install ${BUILD} --prefix ${prefix})
 # 1. Layout.
 foreach(path bin/ttlplan lib/libttlplan_ir.a lib/libttlplan_search.a lib/libttlplan_emu.a
         include/ttlplan/Config.h include/ttlplan/ir/Operation.h include/ttlplan/lower/KernelPlanner.h
-        include/ttlplan/emu/dataflow_api.h share/ttlplan/devices/wormhole_b0.json
+        include/ttlplan/emu/api/dataflow/dataflow_api.h include/ttlplan/emu/tt-metalium/host_api.hpp share/ttlplan/devices/wormhole_b0.json
         share/ttlplan/cmake/ttlplanConfig.cmake share/ttlplan/cmake/TtlplanAddKernel.cmake
         lib/pkgconfig/ttlplan.pc)
   expect("EXISTS;${prefix}/${path}" "the install lacks ${path}")
