@@ -72,6 +72,8 @@ const std::array kApi = std::to_array<ApiDef>({
      kNone,
      {},
      "write one tile of a tensor"},
+    {"noc_async_read", kDataflow, S::DataMovement, 3, kNone, {}, "read bytes at a NoC address"},
+    {"noc_async_write", kDataflow, S::DataMovement, 3, kNone, {}, "write bytes to a NoC address"},
     {"noc_async_read_barrier", kDataflow, S::DataMovement, 0, kNone, {}, "ttl.wait of reads"},
     {"noc_async_write_barrier", kDataflow, S::DataMovement, 0, kNone, {}, "ttl.wait of writes"},
     {"get_noc_addr",

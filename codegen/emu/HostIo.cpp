@@ -1,6 +1,8 @@
 // Host helpers (ttlplan_host_io.h): tilize/untilize in a tile data format (the .npy side is the
 // header-only ttlplan_npy.hpp).
 #include "Runtime.h"
+#include "tt-metalium/bfloat4.hpp"
+#include "tt-metalium/bfloat8.hpp"
 #include "ttlplan_host_io.h"
 
 #include <algorithm>
@@ -84,3 +86,74 @@ bool untilize(const std::vector<uint32_t>& words, uint64_t rows, uint64_t cols,
 }
 
 } // namespace ttlplan::emu
+
+// TT-Metalium's host-side block-float packing (tt-metalium/bfloat8.hpp, bfloat4.hpp): whole tiles
+// of 1024 values, in face order unless row_major_input (then each tile is row-major and is put in
+// face order first). The bytes are the emulator's Formats, as its packer writes them.
+namespace {
+
+std::vector<uint32_t> packBfpTiles(std::span<const float> data, bool rowMajorInput,
+                                   tt::DataFormat format) {
+  using namespace ttlplan::emu;
+  const uint32_t bytes = formatTileBytes(format);
+  const size_t tiles = data.size() / kTileElems;
+  std::vector<uint8_t> raw(tiles * bytes);
+  float faces[kTileElems];
+  for (size_t t = 0; t < tiles; ++t) {
+    const float* tile = data.data() + t * kTileElems;
+    if (rowMajorInput) {
+      rowMajorToFaces(tile, faces);
+      tile = faces;
+    }
+    packTile(format, tile, raw.data() + t * bytes);
+  }
+  std::vector<uint32_t> words((raw.size() + 3) / 4, 0);
+  std::memcpy(words.data(), raw.data(), raw.size());
+  return words;
+}
+
+std::vector<float> unpackBfpTiles(std::span<const uint32_t> words, bool rowMajorOutput,
+                                  tt::DataFormat format) {
+  using namespace ttlplan::emu;
+  const uint32_t bytes = formatTileBytes(format);
+  const size_t tiles = words.size() * 4 / bytes;
+  const uint8_t* raw = reinterpret_cast<const uint8_t*>(words.data());
+  std::vector<float> out(tiles * kTileElems);
+  float faces[kTileElems];
+  for (size_t t = 0; t < tiles; ++t) {
+    float* tile = out.data() + t * kTileElems;
+    if (rowMajorOutput) {
+      unpackTile(format, raw + t * bytes, faces);
+      facesToRowMajor(faces, tile);
+    } else {
+      unpackTile(format, raw + t * bytes, tile);
+    }
+  }
+  return out;
+}
+
+} // namespace
+
+std::vector<uint32_t> pack_as_bfp8_tiles(tt::stl::Span<const float> data, bool row_major_input,
+                                         bool is_exp_a) {
+  (void)is_exp_a; // Bfp8_b; the emulator has no Bfp8 (exponent A) format
+  return packBfpTiles(data, row_major_input, tt::DataFormat::Bfp8_b);
+}
+
+std::vector<float> unpack_bfp8_tiles_into_float_vec(tt::stl::Span<const uint32_t> bfp8_tiles,
+                                                    bool row_major_output, bool is_exp_a) {
+  (void)is_exp_a;
+  return unpackBfpTiles(bfp8_tiles, row_major_output, tt::DataFormat::Bfp8_b);
+}
+
+std::vector<uint32_t> pack_as_bfp4_tiles(tt::stl::Span<const float> data, bool row_major_input,
+                                         bool is_exp_a) {
+  (void)is_exp_a;
+  return packBfpTiles(data, row_major_input, tt::DataFormat::Bfp4_b);
+}
+
+std::vector<float> unpack_bfp4_tiles_into_float_vec(tt::stl::Span<const uint32_t> bfp4_tiles,
+                                                    bool row_major_output, bool is_exp_a) {
+  (void)is_exp_a;
+  return unpackBfpTiles(bfp4_tiles, row_major_output, tt::DataFormat::Bfp4_b);
+}

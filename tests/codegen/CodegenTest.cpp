@@ -181,9 +181,9 @@ TEST(KernelEmitter, NamesAreSanitizedAndUnique) {
   ir::Location loc{std::make_shared<const std::string>("n.ttl"), 1, 1};
   std::unique_ptr<ir::Operation> func =
       ir::Operation::create("func.func", loc, {}, {},
-                            {{"sym_name", ir::Attribute::string("k_compute")},
+                            {{"sym_name", ir::Attribute::string("k_writer")},
                              {"ttl.kernel", ir::Attribute::symbolRef("k")},
-                             {"ttl.kernel_thread", ir::Attribute::string("compute")}},
+                             {"ttl.kernel_thread", ir::Attribute::string("noc1")}},
                             1);
   ir::Block& body = func->body();
   ir::Type cbType =
@@ -224,8 +224,8 @@ TEST(KernelEmitter, NamesAreSanitizedAndUnique) {
 }
 )";
   EXPECT_EQ(statements(*text), expected) << *text;
-  // Compute kernels include the compute API.
-  EXPECT_TRUE(contains(*text, "#include \"compute_kernel_api.h\"")) << *text;
+  // A writer includes the dataflow API.
+  EXPECT_TRUE(contains(*text, "#include \"api/dataflow/dataflow_api.h\"")) << *text;
   // The location n.ttl:1:1 has no source text here: the comment ends at the colon.
   EXPECT_TRUE(contains(*text, "  // n.ttl:1:1:\n  const uint32_t cb_in_0")) << *text;
 }
@@ -436,8 +436,8 @@ TEST(HostEmitter, GridBuffersCbsSemaphoresKernelsAndRuntimeArgs) {
   EXPECT_TRUE(contains(h, "std::shared_ptr<distributed::MeshDevice> mesh_device = "
                           "distributed::MeshDevice::create_unit_mesh(0);"))
       << h;
-  for (const char* gone : {"CreateDevice", "EnqueueProgram", "EnqueueWriteBuffer", "CommandQueue",
-                           "set_l1_address", "ttlplan::emu"})
+  for (const char* gone : {"CreateDevice", "EnqueueProgram", "EnqueueWriteBuffer",
+                           "device->command_queue", "set_l1_address", "ttlplan::emu"})
     EXPECT_FALSE(contains(h, gone)) << gone;
   // The plan's base is checked against the device's.
   EXPECT_TRUE(contains(h, "const uint64_t planned_base = 103712;")) << h;

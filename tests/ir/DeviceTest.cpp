@@ -87,7 +87,9 @@ TEST(DeviceFacts, WormholeB0) {
   EXPECT_EQ(wh.l1.unreservedBase, 103712);
   EXPECT_EQ(wh.freeL1Bytes(), 1499136 - 103712);
   EXPECT_EQ(wh.cb.maxPerProgram, 32);
-  EXPECT_EQ(wh.cb.addressAlignment, 16);
+  // TT-Metalium aligns each CB to its allocator's DRAM alignment (tt-metal program.cpp,
+  // noc_parameters.h DRAM_ALIGNMENT): 32 on Wormhole.
+  EXPECT_EQ(wh.cb.addressAlignment, 32);
   EXPECT_EQ(wh.cb.configWordBytes, 16);
   EXPECT_TRUE(wh.cb.sizeMultipleOfPage);
   EXPECT_EQ(wh.dram.banks, 12);
@@ -121,7 +123,7 @@ TEST(DeviceFacts, BlackholeP150) {
   EXPECT_EQ(bh.l1.sizeBytes, 1572864);
   EXPECT_EQ(bh.l1.unreservedBase, 111360);
   EXPECT_EQ(bh.cb.maxPerProgram, 64);
-  EXPECT_EQ(bh.cb.addressAlignment, 16);
+  EXPECT_EQ(bh.cb.addressAlignment, 64); // Blackhole's DRAM_ALIGNMENT
   EXPECT_EQ(bh.dram.banks, 8);
   EXPECT_EQ(bh.dram.bandwidthGBps, 512);
   EXPECT_EQ(bh.clockMhz, 1350);
@@ -323,7 +325,7 @@ TEST(DeviceErrors, UnalignedUnreservedBase) {
   json doc = builtinJson("blackhole_p150");
   doc["l1"]["unreserved_base"] = 111368;
   EXPECT_EQ(errorOf(doc), "my.json: field 'l1.unreserved_base' = 111368 is not a multiple of "
-                          "cb.address_alignment_bytes (16)");
+                          "cb.address_alignment_bytes (64)");
 }
 
 TEST(DeviceErrors, TranslatedCoordinatesCoverTheGridInOrder) {

@@ -64,13 +64,15 @@ TEST(DataMovementPipeArgs, SenderAndReceiversOfOneNet) {
   EXPECT_EQ(s.sendReadySem, 4);
   EXPECT_EQ(s.sendValidSem, 5);
   ASSERT_EQ(s.rects.size(), 1u);
-  EXPECT_EQ(s.rects[0], (PipeRectArgs{19, 18, 21, 18, 3}));
+  // The plan's NoC rectangle [19, 18] -> [21, 18] reaches the kernel as logical corners, which
+  // the host translates with the SDK (RuntimeArgs::markNocCoordinate).
+  EXPECT_EQ(s.rects[0], (PipeRectArgs{1, 0, 3, 0, 3}));
   for (size_t c = 1; c < 4; ++c) {
     const PipeCoreArgs& r = t->cores[c];
     EXPECT_FALSE(r.sender);
     EXPECT_TRUE(r.receiver);
-    EXPECT_EQ(r.senderNocX, 18); // logical column 0
-    EXPECT_EQ(r.senderNocY, 18); // logical row 0
+    EXPECT_EQ(r.senderNocX, 0); // logical column 0 (NoC x 18 on wormhole_b0)
+    EXPECT_EQ(r.senderNocY, 0); // logical row 0
     EXPECT_EQ(r.recvReadySem, 4);
     EXPECT_EQ(r.recvValidSem, 5);
   }
@@ -84,8 +86,15 @@ TEST(DataMovementPipeArgs, SenderAndReceiversOfOneNet) {
   EXPECT_EQ(byName["p.is_sender"], (std::vector<int64_t>{1, 0, 0, 0}));
   EXPECT_EQ(byName["p.is_receiver"], (std::vector<int64_t>{0, 1, 1, 1}));
   EXPECT_EQ(byName["p.r0.num_dests"], (std::vector<int64_t>{3, 0, 0, 0}));
-  EXPECT_EQ(byName["p.r0.end_x"], (std::vector<int64_t>{21, 0, 0, 0}));
-  EXPECT_EQ(byName["p.sender_noc_x"], (std::vector<int64_t>{0, 18, 18, 18}));
+  EXPECT_EQ(byName["p.r0.end_x"], (std::vector<int64_t>{3, 0, 0, 0}));
+  EXPECT_EQ(byName["p.sender_noc_x"], (std::vector<int64_t>{0, 0, 0, 0}));
+  // Exactly the coordinates are marked for the host's translation.
+  for (const std::string& n : names) {
+    const bool coordinate = n.ends_with("_x") || n.ends_with("_y");
+    EXPECT_EQ(pipeArgNocAxis(n) != 0, coordinate) << n;
+  }
+  EXPECT_EQ(pipeArgNocAxis("p.r0.start_y"), 'y');
+  EXPECT_EQ(pipeArgNocAxis("p.sender_noc_x"), 'x');
 }
 
 TEST(DataMovementPipeArgs, LoopbackIsSentWithThePlainVariantAndOneDestinationFewer) {
@@ -106,7 +115,7 @@ TEST(DataMovementPipeArgs, LoopbackIsSentWithThePlainVariantAndOneDestinationFew
   EXPECT_EQ(s.receivers, 2);
   EXPECT_TRUE(t->cores[0].receiver);
   EXPECT_TRUE(t->cores[2].receiver);
-  EXPECT_EQ(t->cores[0].senderNocX, 19);
+  EXPECT_EQ(t->cores[0].senderNocX, 1); // logical column 1
 }
 
 TEST(DataMovementPipeArgs, SendersWithFewerRectanglesGetGuards) {
@@ -119,7 +128,7 @@ TEST(DataMovementPipeArgs, SendersWithFewerRectanglesGetGuards) {
   EXPECT_EQ(t->maxRects, 2u);
   EXPECT_EQ(t->minSenderRects, 1u);
   EXPECT_EQ(t->cores[3].rects.size(), 1u);
-  EXPECT_EQ(t->cores[4].senderNocY, 19);
+  EXPECT_EQ(t->cores[4].senderNocY, 1); // logical row 1
 }
 
 TEST(DataMovementPipeArgs, UnsupportedAndMalformedNetsAreErrors) {
@@ -238,8 +247,8 @@ void checkPipe(Operation* func, const std::string& pipe, int rows, int cols, boo
   ASSERT_NE(send, nullptr);
   std::vector<Operation*> s = callsIn(send);
   std::vector<std::string> sn = namesOf(s);
-  std::vector<std::string> expected = {"ttkernel.noc_async_read_tile",
-                                       "ttkernel.noc_async_read_tile",
+  std::vector<std::string> expected = {"ttkernel.noc_async_read_page",
+                                       "ttkernel.noc_async_read_page",
                                        "ttkernel.noc_async_read_barrier",
                                        "ttkernel.get_semaphore",
                                        "ttkernel.l1_ptr",
@@ -322,23 +331,24 @@ void checkPipe(Operation* func, const std::string& pipe, int rows, int cols, boo
         EXPECT_EQ(receivers[c], others);
         EXPECT_EQ(numRects[c], 1);
         EXPECT_EQ(numDests[c], receivers[c]);
-        // Logical receivers (1..3, y) or (x, 1..3) in NoC coordinates (+18), NOC1 swapped.
+        // Logical receivers (1..3, y) or (x, 1..3), NOC1 swapped: the kernel gets logical
+        // corners, the host their NoC coordinates.
         int x0 = alongRows ? 1 : x, x1 = alongRows ? cols - 1 : x;
         int y0 = alongRows ? y : 1, y1 = alongRows ? y : rows - 1;
         if (noc == 1) {
           std::swap(x0, x1);
           std::swap(y0, y1);
         }
-        EXPECT_EQ(sx[c], 18 + x0);
-        EXPECT_EQ(sy[c], 18 + y0);
-        EXPECT_EQ(ex[c], 18 + x1);
-        EXPECT_EQ(ey[c], 18 + y1);
+        EXPECT_EQ(sx[c], x0);
+        EXPECT_EQ(sy[c], y0);
+        EXPECT_EQ(ex[c], x1);
+        EXPECT_EQ(ey[c], y1);
         EXPECT_NE(sendReady[c], sendValid[c]);
       } else {
         int senderX = alongRows ? 0 : x, senderY = alongRows ? y : 0;
         size_t sc = size_t(senderY * cols + senderX);
-        EXPECT_EQ(nocX[c], 18 + senderX);
-        EXPECT_EQ(nocY[c], 18 + senderY);
+        EXPECT_EQ(nocX[c], senderX);
+        EXPECT_EQ(nocY[c], senderY);
         EXPECT_EQ(recvReady[c], sendReady[sc]);
         EXPECT_EQ(recvValid[c], sendValid[sc]);
         EXPECT_EQ(numDests[c], 0);
@@ -530,9 +540,9 @@ TEST(DataMovementLowering, InsertSyncCountsWaitsAndTheyBecomeBarriersBeforeThePo
   // Two write barriers (one per inserted wait) after both tile writes (a second write from the
   // same view needs no wait for the first: both only read it) and before the pop.
   EXPECT_EQ(calls, (std::vector<std::string>{
-                       "ttkernel.interleaved_addr_gen", "ttkernel.cb_wait_front",
-                       "ttkernel.get_read_ptr", "ttkernel.noc_async_write_tile",
-                       "ttkernel.noc_async_write_tile", "ttkernel.noc_async_write_barrier",
+                       "ttkernel.tensor_accessor", "ttkernel.cb_wait_front",
+                       "ttkernel.get_read_ptr", "ttkernel.noc_async_write_page",
+                       "ttkernel.noc_async_write_page", "ttkernel.noc_async_write_barrier",
                        "ttkernel.noc_async_write_barrier", "ttkernel.cb_pop_front"}));
 }
 

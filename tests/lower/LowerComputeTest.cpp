@@ -25,7 +25,8 @@ namespace {
 
 const std::string kSource = TTLPLAN_SOURCE_DIR;
 constexpr std::string_view kUpToExpand =
-    "verify,infer-pipe-semaphores,insert-sync,plan,apply-plan,infer-dst,expand-threads";
+    "verify,infer-pipe-semaphores,insert-sync,add-reduce-scaler,plan,apply-plan,infer-dst,"
+    "expand-threads";
 
 struct Lowered {
   std::unique_ptr<ir::Module> module;
@@ -95,6 +96,8 @@ private:
   Phase phase_ = Phase::Idle;
   std::string init_; ///< the last init called, with its CB where it takes one
   bool l1Acc_ = false;
+  bool configured_ = false;              ///< compute_kernel_hw_startup or mm_init ran
+  int computeCalls_ = 0;                 ///< compute calls other than the start-up and CB hand-over
   std::map<std::string, int64_t> front_; ///< generation of each CB's front block
   std::map<std::string, std::map<int64_t, std::string>> back_;
   std::map<std::string, bool> reserved_;
@@ -188,6 +191,18 @@ private:
 
   void call(ir::Operation* op, const std::string& fn) {
     calls[fn] += 1;
+    // TT-Metalium configures the hardware once, first: compute_kernel_hw_startup or a full init
+    // (mm_init) before any other compute call but the CB and register hand-over ones.
+    static const std::set<std::string> free = {"get_arg_val", "cb_wait_front", "cb_pop_front",
+                                               "cb_reserve_back", "cb_push_back"};
+    if (fn == "compute_kernel_hw_startup" || fn == "mm_init") {
+      if (configured_ || computeCalls_ > 0)
+        fail(fn + " after other compute calls: the hardware start-up comes once, first");
+      configured_ = true;
+    } else if (!free.count(fn)) {
+      ++computeCalls_;
+      if (!configured_) fail(fn + " before compute_kernel_hw_startup");
+    }
     auto arg = [&](size_t i) { return value(op->operand(i)); };
     static const std::map<std::string, std::string> binary = {{"add_binary_tile", "add"},
                                                               {"sub_binary_tile", "sub"},
@@ -219,7 +234,12 @@ private:
       phase_ = Phase::Idle;
     } else if (fn == "copy_tile_init" || fn == "unary_bcast_init") {
       init_ = fn + ":" + cbName(op->operand(0));
+    } else if (fn == "compute_kernel_hw_startup") {
+      // configured above
     } else if (fn == "reduce_init") {
+      // (input CB, scaler CB, output CB): the scaler is the CB add-reduce-scaler made.
+      if (cbName(op->operand(1)) != "reduce_scaler")
+        fail("reduce_init's scaler CB is " + cbName(op->operand(1)) + ", not %reduce_scaler");
       init_ = fmt::format("reduce_init:{}:{}:{}", op->attribute("pool").stringValue(),
                           op->attribute("reduce_dim").stringValue(), cbName(op->operand(0)));
     } else if (fn == "reduce_uninit") {
@@ -229,11 +249,14 @@ private:
       const std::string pool = op->attribute("pool").stringValue();
       const std::string dim = op->attribute("reduce_dim").stringValue();
       math(fn, fmt::format("reduce_init:{}:{}:{}", pool, dim, cbName(op->operand(0))));
+      // (input CB, scaler CB, input tile, scaler tile, DST): the scaler's tile 0 (1.0).
+      if (cbName(op->operand(1)) != "reduce_scaler" || arg(3) != 0)
+        fail("reduce_tile does not read tile 0 of %reduce_scaler");
       // "sumROW(t0,t1,...)": the tiles reduced into the register, in order.
-      std::string& d = reg(arg(2), fn);
+      std::string& d = reg(arg(4), fn);
       const std::string head = fmt::format("{}{}(", pool == "MAX" ? "max" : "sum",
                                            dim.substr(std::string("REDUCE_").size()));
-      const std::string t = tile(op->operand(0), arg(1));
+      const std::string t = tile(op->operand(0), arg(2));
       if (pool == "MAX" && d == "0")
         fail("reduce_tile MAX into a register that holds 0, not -inf: rows of negative values "
              "would reduce to 0");
@@ -243,7 +266,7 @@ private:
         d = d.substr(0, d.size() - 1) + "," + t + ")";
       else
         fail("reduce_tile into a register that holds " + d);
-    } else if (fn == "mm_init") {
+    } else if (fn == "mm_init" || fn == "mm_init_short") {
       init_ = fmt::format("mm_init:{}:{}", cbName(op->operand(0)), cbName(op->operand(1)));
     } else if (fn.ends_with("_init")) {
       init_ = fn;
@@ -268,9 +291,12 @@ private:
       std::string& d = reg(arg(0), fn);
       d = fmt::format("{}({})", unary.at(fn), d);
     } else if (fn == "copy_dest_values") {
-      if (phase_ != Phase::Math) fail("copy_dest_values without tile_regs_acquire");
-      std::string in = reg(arg(1), fn);
-      reg(arg(0), fn) = in;
+      // TT-Metalium's order: (input, output), DST's format as a template argument.
+      math(fn, "copy_dest_values_init");
+      if (op->attribute("data_format").stringValue() != "Float16_b")
+        fail("copy_dest_values with DST format " + op->attribute("data_format").str());
+      std::string in = reg(arg(0), fn);
+      reg(arg(1), fn) = in;
     } else if (fn == "fill_tile") {
       math(fn, "fill_tile_init");
       ir::Attribute v = op->attribute("value");
@@ -282,6 +308,10 @@ private:
       l1Acc_ = arg(0) != 0;
     } else if (fn == "pack_tile") {
       if (phase_ != Phase::Pack) fail("pack_tile without tile_regs_wait");
+      // Without out_of_order the packer writes the next page in order and ignores the index.
+      if (!op->attribute("out_of_order").is(ir::AttrKind::Bool) ||
+          !op->attribute("out_of_order").boolValue())
+        fail("pack_tile without out_of_order = true: its page would be ignored");
       std::string cb = cbName(op->operand(1));
       if (!reserved_[cb]) fail("pack_tile into " + cb + " which was never reserved");
       std::string v = reg(arg(0), fn);
@@ -438,7 +468,10 @@ TEST(LowerCompute, MatmulAccumulatesOverKInDstAndOverStepsInL1) {
             }));
   EXPECT_EQ(m.calls["matmul_tiles"], 3 * 2 * 2 * 3);
   EXPECT_EQ(m.calls["fill_tile"], 4);
-  EXPECT_EQ(m.calls["mm_init"], 3); // once per lowered chain instance, before its rounds
+  // The full init once, first (the matmul is the kernel's first op); the short init once per
+  // lowered chain instance, before its rounds.
+  EXPECT_EQ(m.calls["mm_init"], 1);
+  EXPECT_EQ(m.calls["mm_init_short"], 3);
 }
 
 TEST(LowerCompute, MatmulPlusBiasReinitsPerRound) {
@@ -518,8 +551,8 @@ TEST(LowerCompute, ExamplesLowerAndMeanWhatTheySay) {
         << ir::format(diags.diagnostics());
 
     // Execution: phases, inits, DST bounds; every pushed block is fully written. A matmul chain
-    // instance (one mm_init each, the chain being a single matmul) makes B*C*K matmul_tiles and
-    // packs B*C tiles; each pushed accumulated block was zeroed once (B*C fills, each packed).
+    // instance (one mm_init_short each, the chain being a single matmul) makes B*C*K matmul_tiles
+    // and packs B*C tiles; each pushed accumulated block was zeroed once (B*C fills, each packed).
     Machine m(8, {{"work_start", 0}, {"work_count", e.items}});
     m.runFunc(func);
     EXPECT_TRUE(m.failures.empty()) << ::testing::PrintToString(m.failures) << printed;
@@ -529,10 +562,11 @@ TEST(LowerCompute, ExamplesLowerAndMeanWhatTheySay) {
       EXPECT_EQ(static_cast<int64_t>(block.size()), f.B * f.C);
     const int64_t pushedTiles = static_cast<int64_t>(blocks.size()) * f.B * f.C;
     if (f.K > 0) {
-      EXPECT_GT(m.calls["mm_init"], 0);
-      EXPECT_EQ(m.calls["matmul_tiles"], m.calls["mm_init"] * f.B * f.C * f.K);
+      EXPECT_EQ(m.calls["mm_init"], 1);
+      EXPECT_GT(m.calls["mm_init_short"], 0);
+      EXPECT_EQ(m.calls["matmul_tiles"], m.calls["mm_init_short"] * f.B * f.C * f.K);
       EXPECT_EQ(m.calls["fill_tile"], pushedTiles);
-      EXPECT_EQ(m.calls["pack_tile"], m.calls["mm_init"] * f.B * f.C + m.calls["fill_tile"]);
+      EXPECT_EQ(m.calls["pack_tile"], m.calls["mm_init_short"] * f.B * f.C + m.calls["fill_tile"]);
     } else {
       EXPECT_EQ(m.calls["pack_tile"], pushedTiles);
     }
