@@ -116,6 +116,15 @@ const std::vector<OptionTable>& tables() {
            flag("timings",
                 "Keep the solvers' wall-clock times in plan.json and report.txt (without it, "
                 "compiling the same input twice gives byte-identical files)"),
+           {"target",
+            "What the output is for. metal: TT-Metalium C++ at the pinned tt-metal, a "
+            "CMakeLists.txt for a real build (docs/codegen.md). emulator: the same C++ plus what "
+            "building it against the CPU emulator needs (the same as --emulator)",
+            OptionType::Choice,
+            0,
+            0,
+            {"metal", "emulator"},
+            "metal"},
            flag("emulator", "Also write what building the output against the CPU emulator needs: "
                             "DIR/ttlplan_emu_registry.cpp and DIR/device.json (docs/emulator.md)"),
            flag("list-outputs",

@@ -55,21 +55,25 @@ int runCompile(const CompileFlags& flags, const DeviceFlags& deviceFlags) {
 Runner addCompileCommand(CLI::App& app, SharedFlags& shared) {
   auto flags = std::make_shared<CompileFlags>();
   CLI::App* cmd = app.add_subcommand(
-      "compile", "Lower a TTL file through the pass pipeline and write TT-Metalium C++: per kernel "
-                 "K, DIR/K/{reader,compute,writer,host}.cpp, plus DIR/plan.json and "
-                 "DIR/report.txt (docs/codegen.md)");
+      "compile", "Lower a TTL file through the pass pipeline and write TT-Metalium C++ (the "
+                 "pinned tt-metal's API): per kernel K, DIR/K/{reader,compute,writer,host}.cpp, "
+                 "plus DIR/CMakeLists.txt, DIR/ttlplan_npy.hpp, DIR/plan.json and DIR/report.txt "
+                 "(docs/codegen.md)");
   addPipelineFlags(*cmd, flags->lower);
   addDeviceFlags(*cmd, shared.device);
   addKnobFlags(*cmd, flags->lower.knobs, shared.device);
   const OptionTable& options = commandOptions("compile");
   addOption(*cmd, options.at("output"), flags->output)->required();
   addOption(*cmd, options.at("timings"), flags->timings);
+  auto target = std::make_shared<std::string>("metal");
+  addOption(*cmd, options.at("target"), *target);
   addOption(*cmd, options.at("emulator"), flags->emulator);
   addOption(*cmd, options.at("list-outputs"), flags->listOutputs);
   addOption(*cmd, options.at("depfile"), flags->depfile);
   addOption(*cmd, options.at("stamp"), flags->stamp);
   addSplitInputFileFlag(*cmd, shared);
-  return [flags, &shared] {
+  return [flags, target, &shared] {
+    flags->emulator = flags->emulator || *target == "emulator";
     const std::string dir = flags->output;
     std::optional<size_t>& chunk = flags->lower.inputChunk;
     return runChunked(shared, flags->lower.input, chunk, {flags->depfile, flags->stamp}, [&] {

@@ -574,6 +574,27 @@ TEST(HostEmitter, PlansTheAllocatorCannotRealiseAreErrors) {
       << diags.diagnostics()[0].message;
 }
 
+TEST(HostEmitter, MoreCbsOrSemaphoresThanTheDeviceHasAreErrors) {
+  // The kernel has 2 CBs and 2 semaphores: a device with room for 1 of each refuses it at
+  // codegen, naming what does not fit, instead of writing a host program that fails on a card.
+  Parsed p = parse();
+  ASSERT_TRUE(p.kernel && p.func);
+  Expected<ir::Device> device = ir::builtinDevice("wormhole_b0");
+  ASSERT_TRUE(device);
+  ir::Device small = *device;
+  small.cb.maxPerProgram = 1;
+  small.kernel.semaphoresPerCore = 1;
+  ir::DiagnosticEngine diags;
+  EXPECT_FALSE(emitHost(*p.kernel, {p.func}, small, {}, diags));
+  ASSERT_EQ(diags.errorCount(), 2u) << ir::format(diags.diagnostics());
+  EXPECT_EQ(diags.diagnostics()[0].location.str(), "lowered.ttl:8:12"); // the CB past the limit
+  EXPECT_TRUE(contains(diags.diagnostics()[0].message, "has 2 CBs; a TT-Metalium program has at "
+                                                       "most 1"))
+      << diags.diagnostics()[0].message;
+  EXPECT_TRUE(contains(diags.diagnostics()[1].message, "needs 2 semaphores; a core has 1"))
+      << diags.diagnostics()[1].message;
+}
+
 TEST(HostEmitter, MissingPlanAttributesAreErrors) {
   Parsed p = parse();
   ASSERT_TRUE(p.kernel && p.func);

@@ -4,7 +4,8 @@
 #  1. the layout: executable, libraries, namespaced headers that include each other as
 #     <ttlplan/...>, emulator headers, devices, CMake package, ttlplan.pc;
 #  2. examples/cmake-consumer: configures, builds (a bound kernel and a tuned one into emulator
-#     host programs, one into a static library, one into a custom target), does nothing on a no-op rebuild, regenerates
+#     host programs, one into a static library, one into a custom target, one with METALIUM
+#     against a stand-in TT-Metalium package), does nothing on a no-op rebuild, regenerates
 #     without recompiling when a kernel is touched, and its host programs give the same outputs
 #     as `ttlplan run` of the same kernel and binding (which compares with the reference);
 #  3. examples/api (the driver library) through the CMake package and through pkg-config: the
@@ -58,14 +59,27 @@ foreach(kernel eltwise_add matmul_template eltwise_bcast_scalar matmul_multicore
   file(COPY ${SOURCE}/examples/${kernel}.ttl DESTINATION ${WORK}/kernels)
 endforeach()
 set(consumer ${WORK}/consumer)
+# TT-Metalium: the stand-in package of tests/sdk (the emulator's SDK-shaped headers and library),
+# so that the METALIUM target builds here exactly as it would against tt-metal.
+file(STRINGS ${BUILD}/CMakeCache.txt sanitized REGEX "^TTLPLAN_SANITIZE:BOOL=ON$")
+set(emu_flags "")
+if(sanitized)
+  set(emu_flags "-fsanitize=address,undefined -fno-omit-frame-pointer")
+endif()
 run(${CMAKE_COMMAND} -S ${SOURCE}/examples/cmake-consumer -B ${consumer} -G Ninja
-    -DCMAKE_PREFIX_PATH=${prefix} -DKERNEL_DIR=${WORK}/kernels)
+    -DCMAKE_PREFIX_PATH=${prefix} -DKERNEL_DIR=${WORK}/kernels
+    -DTT-Metalium_DIR=${SOURCE}/tests/sdk -DTTLPLAN_EMU_INCLUDE=${prefix}/include/ttlplan/emu
+    -DTTLPLAN_EMU_LIBRARY=${prefix}/lib/libttlplan_emu.a "-DTTLPLAN_EMU_FLAGS=${emu_flags}")
 run(${CMAKE_COMMAND} --build ${consumer})
 foreach(path eltwise_add_host matmul_host matmul.jsonl eltwise_add/reader.cpp
         matmul_template/compute.cpp bcast/eltwise_bcast_scalar/host.cpp bcast/plan.json
-        libmatmul_multicore_lib.a matmul_multicore/writer.cpp)
+        libmatmul_multicore_lib.a matmul_multicore/writer.cpp eltwise_add_card
+        card/eltwise_add/compute.cpp card/CMakeLists.txt)
   expect("EXISTS;${consumer}/${path}" "the consumer build did not make ${path}")
 endforeach()
+# METALIUM: no emulator build files in its directory (TT-Metalium compiles the kernels itself).
+expect("NOT;EXISTS;${consumer}/card/ttlplan_emu_registry.cpp"
+       "the METALIUM target got the emulator's registry")
 file(READ ${consumer}/bcast/plan.json plan)
 string(JSON device GET "${plan}" device)
 expect("device;STREQUAL;blackhole_p150" "DEVICE was not passed on: plan.json says ${device}")

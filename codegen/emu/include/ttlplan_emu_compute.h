@@ -5,24 +5,14 @@
 // takes a trailing defaulted ttlplan::emu::SourceLoc so that an error names the generated line.
 #pragma once
 
+#include "tt-metalium/tt_backend_api_types.hpp"
 #include "ttlplan_emu_kernel.h"
 
 #include <cstdint>
 
-/// Tile data formats as a kernel names them (TT-Metalium's global DataFormat, tensix_types.h).
-enum class DataFormat : uint8_t {
-  Float32 = 0,
-  Float16 = 1,
-  Bfp8 = 2,
-  Bfp4 = 3,
-  Float16_b = 5,
-  Bfp8_b = 6,
-  Bfp4_b = 7,
-  Int32 = 8,
-  UInt16 = 9,
-  UInt32 = 24,
-  Invalid = 0xff
-};
+/// Tile data formats as a kernel names them (TT-Metalium's global DataFormat of tensix_types.h,
+/// whose values are those of the host's tt::DataFormat).
+using DataFormat = tt::DataFormat;
 
 namespace ckernel {
 
