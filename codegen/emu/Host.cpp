@@ -1,5 +1,5 @@
 // Host side of the emulator: device description, device memory (L1 per core, interleaved DRAM),
-// buffers, the kernel registry, and the calls that build a program. EnqueueProgram is in Run.cpp.
+// buffers, the kernel registry, and the calls that build a program. EnqueueMeshWorkload is in Run.cpp.
 #include "Runtime.h"
 
 #include <algorithm>

@@ -160,8 +160,8 @@ void exitIfErrors() {
 }
 
 void exitIfErrorsAtExit() {
-  // Reached when a host returns from main without CloseDevice. std::exit must not be called from
-  // an atexit handler, so flush and _Exit.
+  // Reached when a host returns from main without MeshDevice::close. std::exit must not be called
+  // from an atexit handler, so flush and _Exit.
   Sink& s = sink();
   size_t count = 0;
   {

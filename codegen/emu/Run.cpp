@@ -1,4 +1,4 @@
-// EnqueueProgram: checks the program against the device, sets up CBs and semaphores, runs one
+// EnqueueMeshWorkload: checks the program against the device, sets up CBs and semaphores, runs one
 // thread per (core, kernel) and joins them. Also the blocking machinery every blocking kernel call
 // uses, which detects deadlock: all shared sync state is guarded by one mutex per run, each thread
 // waits on its own condition variable, and a state change wakes only the threads of the core it

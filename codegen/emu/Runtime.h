@@ -64,7 +64,7 @@ void beginRunErrors(const std::vector<size_t>& setup);
 size_t totalErrorCount();
 /// Exits with status 3 when an error was reported and Options::exitOnError is set.
 void exitIfErrors();
-/// The same for an atexit handler (host programs that never call CloseDevice).
+/// The same for an atexit handler (host programs that never call MeshDevice::close).
 void exitIfErrorsAtExit();
 
 // ---------------------------------------------------------------------------------------------
@@ -136,7 +136,7 @@ inline std::pair<uint32_t, uint64_t> interleavedPage(uint32_t banks, uint64_t ba
 }
 
 // ---------------------------------------------------------------------------------------------
-// Program (as the host builds it; checked against the device at EnqueueProgram)
+// Program (as the host builds it; checked against the device at EnqueueMeshWorkload)
 
 enum class Processor { Riscv0 = 0, Riscv1 = 1, Compute = 2 };
 

@@ -60,8 +60,9 @@ struct KernelRegistrar {
     path, entry                                                                                    \
   }
 
-/// The device the emulator models (docs/emulator.md "Device spec"). CreateDevice uses, in order:
-/// the spec given to setDeviceSpec, the JSON file named by TTLPLAN_EMU_DEVICE, wormholeB0Spec().
+/// The device the emulator models (docs/emulator.md "Device spec"). MeshDevice::create_unit_mesh
+/// uses, in order: the spec given to setDeviceSpec, the JSON file named by TTLPLAN_EMU_DEVICE,
+/// wormholeB0Spec().
 struct DeviceSpec {
   std::string name;
   uint32_t grid_rows = 0;
@@ -97,18 +98,19 @@ std::vector<std::pair<std::string, std::string>> computeApiCalls();
 DeviceSpec wormholeB0Spec();
 /// Parses the TTLPLAN_EMU_DEVICE JSON format; on failure `error` names the bad field.
 bool parseDeviceSpec(const std::string& json, DeviceSpec& out, std::string& error);
-/// Makes CreateDevice use `spec` (tests); `clearDeviceSpec` goes back to the environment/default.
+/// Makes MeshDevice::create_unit_mesh use `spec` (tests); `clearDeviceSpec` goes back to the
+/// environment/default.
 void setDeviceSpec(const DeviceSpec& spec);
 void clearDeviceSpec();
 
 struct Options {
-  /// A generated host program exits with status 3 at CloseDevice (or, without CloseDevice, when it
+  /// A generated host program exits with status 3 at MeshDevice::close (or, without it, when it
   /// returns from main) if the emulator reported any error. Tests turn this off and read
   /// lastRunErrors() instead.
   bool exitOnError = true;
   /// Print each error report and the per-run statistics line to stderr.
   bool printReports = true;
-  /// Seconds one EnqueueProgram may run, 0 for no limit (TTLPLAN_EMU_TIMEOUT sets it for a
+  /// Seconds one EnqueueMeshWorkload may run, 0 for no limit (TTLPLAN_EMU_TIMEOUT sets it for a
   /// generated host program; `ttlplan run --timeout` passes it). At the limit a "timeout" error
   /// lists every unfinished thread with the wait it is blocked in or the kernel API call it made
   /// last; each thread then ends at its next kernel API call. With exitOnError the program exits
@@ -128,15 +130,15 @@ struct Error {
   unsigned repeats = 0; // further occurrences at the same source line that were not reported again
 };
 
-/// Errors of the last EnqueueProgram (including those found while the program was built: unknown
-/// kernel path, bad CB placement, ...). Empty when the run was clean.
+/// Errors of the last EnqueueMeshWorkload (including those found while the program was built:
+/// unknown kernel path, bad CB placement, ...). Empty when the run was clean.
 std::vector<Error> lastRunErrors();
 /// Every error since the process started (or since resetErrors()), host-side ones included.
 std::vector<Error> allErrors();
 void resetErrors();
 
 struct RunStats {
-  uint64_t tiles = 0;        // packed tiles + matmul tile operations of the last EnqueueProgram
+  uint64_t tiles = 0; // packed tiles + matmul tile operations of the last EnqueueMeshWorkload
   uint64_t packed_tiles = 0; // pack_tile calls
   uint64_t matmul_tiles = 0; // matmul_tiles calls
   double seconds = 0;        // wall time of the run (thread start to join)
