@@ -1,0 +1,342 @@
+"""Evaluation of the straight-line Python of a tt-lang operation (docs/tt-lang-python-notes.md, §4).
+
+The body of an ``@ttl.operation`` is ordinary Python that tt-lang runs at call time to size its
+buffers, loops and pipes. The front end never runs user code: it evaluates the constant
+expressions it understands, in an environment of module constants, the operation's tensor
+arguments (their shapes in elements and dtypes, from ``--args``) and the names the body binds,
+and refuses anything else with a located error. Integers may be knob expressions (``values.Sym``).
+
+Understood: int, float, bool, str and None literals; names; tuples and lists; ``+ - * // %`` and
+unary ``-`` (``-(-a // b)`` is ``ceildiv(a, b)``); ``min``, ``max``, ``len``, ``int``, ``abs``,
+``math.ceil(a / b)``; comparisons, ``and``/``or``/``not`` and conditional expressions on known
+values; subscripts of tuples and lists by known integers; a tensor's ``.shape`` and ``.dtype``.
+"""
+
+from __future__ import annotations
+
+import ast
+from dataclasses import dataclass
+from typing import Any, Callable
+
+from . import values
+from .errors import FrontendError
+from .values import Int, Sym
+
+# The most loop iterations operation-scope code may run (a `for` over range), so that no input can
+# make the front end spin.
+MAX_ITERATIONS = 100_000
+
+
+@dataclass(frozen=True)
+class TensorArg:
+    """An operation argument: a tensor of `shape` elements and `dtype` (bf16, f32, bfp8_b, ...)."""
+
+    name: str
+    shape: tuple[int, ...]
+    dtype: str
+
+
+class Evaluator:
+    """Evaluates expressions of one file; `env` maps names to values (ints, Syms, tuples, ...)."""
+
+    def __init__(self, path: str, env: dict[str, Any]):
+        self.path = path
+        self.env = env
+
+    def error(self, node: ast.AST | None, message: str) -> FrontendError:
+        return FrontendError.at(self.path, node, message)
+
+    def integer(self, node: ast.expr) -> Int:
+        """`node` as an integer (or knob expression); an error naming what it is otherwise."""
+        v = self.eval(node)
+        if isinstance(v, bool) or not isinstance(v, (int, Sym)):
+            raise self.error(node, f"expected an integer here, got {describe(v)}")
+        return v
+
+    def known(self, node: ast.expr) -> Any:
+        """`node`'s value, which must not depend on a knob (a condition, a loop bound)."""
+        v = self.eval(node)
+        if isinstance(v, Sym):
+            raise self.error(
+                node,
+                f"this value depends on a knob ({v}); only sizes may: conditions, loop bounds "
+                "and indices at operation scope must be known numbers",
+            )
+        return v
+
+    def eval(self, node: ast.expr) -> Any:
+        method: Callable[[Any], Any] | None = getattr(self, "_" + type(node).__name__, None)
+        if method is None:
+            raise self.error(
+                node,
+                f"{construct(node)} is not supported in a tt-lang operation's Python (the front "
+                "end evaluates constant integer expressions only; docs/python.md)",
+            )
+        try:
+            return method(node)
+        except ZeroDivisionError as e:
+            raise self.error(node, str(e)) from None
+
+    # --- Literals, names, containers -------------------------------------------------------
+
+    def _Constant(self, node: ast.Constant) -> Any:
+        if isinstance(node.value, (int, float, str, bool)) or node.value is None:
+            return node.value
+        raise self.error(node, f"the literal {node.value!r} is not supported")
+
+    def _Name(self, node: ast.Name) -> Any:
+        if node.id in self.env:
+            return self.env[node.id]
+        if node.id in _BUILTINS:
+            return _BUILTINS[node.id]
+        raise self.error(node, f"name '{node.id}' is not defined (or not a constant the front end knows)")
+
+    def _Tuple(self, node: ast.Tuple) -> tuple:
+        return tuple(self.eval(e) for e in node.elts)
+
+    def _List(self, node: ast.List) -> list:
+        return [self.eval(e) for e in node.elts]
+
+    # --- Arithmetic ---------------------------------------------------------------------------
+
+    def _BinOp(self, node: ast.BinOp) -> Any:
+        if isinstance(node.op, ast.Div):
+            raise self.error(node, "'/' gives a float; sizes use '//' (or -(-a // b) to round up)")
+        ops = {
+            ast.Add: values.add,
+            ast.Sub: values.sub,
+            ast.Mult: values.mul,
+            ast.FloorDiv: values.floordiv,
+            ast.Mod: values.mod,
+        }
+        op = ops.get(type(node.op))
+        if op is None:
+            raise self.error(node, f"operator {type(node.op).__name__} is not supported")
+        if (
+            isinstance(node.op, ast.FloorDiv)
+            and isinstance(node.left, ast.UnaryOp)
+            and isinstance(node.left.op, ast.USub)
+        ):
+            # (-x) // y: half of the ceiling idiom -(-x // y).
+            return values.floordiv_of_negation(
+                self.integer(node.left.operand), self.integer(node.right)
+            )
+        left, right = self.eval(node.left), self.eval(node.right)
+        if isinstance(left, (tuple, list)) and isinstance(node.op, (ast.Add, ast.Mult)):
+            if isinstance(node.op, ast.Add) and isinstance(right, type(left)):
+                return left + right
+            if isinstance(node.op, ast.Mult) and isinstance(right, int):
+                return left * right
+        for side, v in (("left", left), ("right", right)):
+            if isinstance(v, bool) or not isinstance(v, (int, Sym)):
+                raise self.error(node, f"the {side} operand is {describe(v)}, not an integer")
+        return op(left, right)
+
+    def _UnaryOp(self, node: ast.UnaryOp) -> Any:
+        if isinstance(node.op, ast.USub):
+            return values.neg(self.integer(node.operand))
+        if isinstance(node.op, ast.UAdd):
+            return self.integer(node.operand)
+        if isinstance(node.op, ast.Not):
+            return not self.known(node.operand)
+        raise self.error(node, f"operator {type(node.op).__name__} is not supported")
+
+    # --- Conditions ---------------------------------------------------------------------------
+
+    def _Compare(self, node: ast.Compare) -> bool:
+        left = self.known(node.left)
+        for op, right_node in zip(node.ops, node.comparators):
+            right = self.known(right_node)
+            test = {
+                ast.Eq: lambda a, b: a == b,
+                ast.NotEq: lambda a, b: a != b,
+                ast.Lt: lambda a, b: a < b,
+                ast.LtE: lambda a, b: a <= b,
+                ast.Gt: lambda a, b: a > b,
+                ast.GtE: lambda a, b: a >= b,
+            }.get(type(op))
+            if test is None:
+                raise self.error(node, f"comparison {type(op).__name__} is not supported")
+            try:
+                if not test(left, right):
+                    return False
+            except TypeError:
+                raise self.error(
+                    node, f"cannot compare {describe(left)} with {describe(right)}"
+                ) from None
+            left = right
+        return True
+
+    def _BoolOp(self, node: ast.BoolOp) -> Any:
+        result = None
+        for v in node.values:
+            result = self.known(v)
+            if isinstance(node.op, ast.And) and not result:
+                return result
+            if isinstance(node.op, ast.Or) and result:
+                return result
+        return result
+
+    def _IfExp(self, node: ast.IfExp) -> Any:
+        return self.eval(node.body) if self.known(node.test) else self.eval(node.orelse)
+
+    # --- Subscripts, attributes, calls -----------------------------------------------------------
+
+    def _Subscript(self, node: ast.Subscript) -> Any:
+        base = self.eval(node.value)
+        if not isinstance(base, (tuple, list)):
+            raise self.error(node, f"cannot index {describe(base)} at operation scope")
+        index = self.known(node.slice)
+        if not isinstance(index, int) or isinstance(index, bool):
+            raise self.error(node.slice, f"an index must be an integer, got {describe(index)}")
+        if not -len(base) <= index < len(base):
+            raise self.error(node.slice, f"index {index} is out of range for {len(base)} entries")
+        return base[index]
+
+    def _Attribute(self, node: ast.Attribute) -> Any:
+        base = self.eval(node.value)
+        if isinstance(base, TensorArg):
+            if node.attr == "shape":
+                return base.shape
+            if node.attr == "dtype":
+                return base.dtype
+            raise self.error(node, f"a tensor argument has .shape and .dtype here, not .{node.attr}")
+        if isinstance(base, Module) and node.attr in base.members:
+            return base.members[node.attr]
+        raise self.error(node, f"attribute .{node.attr} of {describe(base)} is not supported")
+
+    def _Call(self, node: ast.Call) -> Any:
+        fn = self.eval(node.func)
+        if not isinstance(fn, Builtin):
+            raise self.error(
+                node,
+                f"calling {describe(fn)} is not supported: the front end runs no user code, only "
+                "min, max, len, int, abs and math.ceil(a / b)",
+            )
+        if node.keywords:
+            raise self.error(node, f"{fn.name}() takes no keyword arguments here")
+        return fn.apply(self, node)
+
+
+@dataclass(frozen=True)
+class Builtin:
+    """A function the evaluator applies itself."""
+
+    name: str
+    apply: Callable[[Evaluator, ast.Call], Any]
+
+
+@dataclass(frozen=True)
+class Module:
+    """A module whose members the evaluator knows (math)."""
+
+    name: str
+    members: dict
+
+
+def _fold(ev: Evaluator, node: ast.Call, combine: Callable[[Int, Int], Int], name: str) -> Int:
+    args = [ev.eval(a) for a in node.args]
+    if len(args) == 1 and isinstance(args[0], (tuple, list)):
+        args = list(args[0])
+    if not args:
+        raise ev.error(node, f"{name}() needs at least one argument")
+    out = args[0]
+    for a in args[1:]:
+        if isinstance(a, bool) or not isinstance(a, (int, Sym)):
+            raise ev.error(node, f"{name}() of {describe(a)}")
+        out = combine(out, a)
+    return out
+
+
+def _len(ev: Evaluator, node: ast.Call) -> int:
+    if len(node.args) != 1:
+        raise ev.error(node, "len() takes one argument")
+    v = ev.eval(node.args[0])
+    if not isinstance(v, (tuple, list, str)):
+        raise ev.error(node, f"len() of {describe(v)}")
+    return len(v)
+
+
+def _int(ev: Evaluator, node: ast.Call) -> Int:
+    if len(node.args) != 1:
+        raise ev.error(node, "int() takes one argument")
+    return ev.integer(node.args[0])
+
+
+def _abs(ev: Evaluator, node: ast.Call) -> int:
+    if len(node.args) != 1:
+        raise ev.error(node, "abs() takes one argument")
+    v = ev.known(node.args[0])
+    if isinstance(v, bool) or not isinstance(v, int):
+        raise ev.error(node, f"abs() of {describe(v)}")
+    return abs(v)
+
+
+def _ceil(ev: Evaluator, node: ast.Call) -> Int:
+    # math.ceil(a / b) on integers: ceildiv(a, b); anything else is a float the front end lacks.
+    if (
+        len(node.args) == 1
+        and isinstance(node.args[0], ast.BinOp)
+        and isinstance(node.args[0].op, ast.Div)
+    ):
+        a, b = ev.integer(node.args[0].left), ev.integer(node.args[0].right)
+        if isinstance(a, int) and isinstance(b, int):
+            if b == 0:
+                raise ev.error(node, "division by zero")
+            return -(-a // b)
+        return Sym(f"ceildiv({values.term(a)}, {values.term(b)})")
+    raise ev.error(node, "math.ceil is supported as math.ceil(a / b) of integers only")
+
+
+_BUILTINS: dict[str, Any] = {
+    "min": Builtin("min", lambda ev, n: _fold(ev, n, values.minimum, "min")),
+    "max": Builtin("max", lambda ev, n: _fold(ev, n, values.maximum, "max")),
+    "len": Builtin("len", _len),
+    "int": Builtin("int", _int),
+    "abs": Builtin("abs", _abs),
+    "True": True,
+    "False": False,
+    "None": None,
+}
+
+MATH = Module("math", {"ceil": Builtin("math.ceil", _ceil)})
+
+
+def describe(v: Any) -> str:
+    """What a value is, for messages."""
+    if isinstance(v, bool):
+        return f"the bool {v}"
+    if isinstance(v, int):
+        return f"the integer {v}"
+    if isinstance(v, Sym):
+        return f"the knob expression {v}"
+    if isinstance(v, TensorArg):
+        return f"the tensor argument '{v.name}'"
+    if isinstance(v, (tuple, list)):
+        return f"a {type(v).__name__} of {len(v)}"
+    if isinstance(v, (Builtin, Module)):
+        return v.name
+    if v is None:
+        return "None"
+    return f"a {type(v).__name__}"
+
+
+def construct(node: ast.AST) -> str:
+    """A node's kind as a user names it (for 'X is not supported')."""
+    names = {
+        "Lambda": "a lambda",
+        "ListComp": "a list comprehension",
+        "DictComp": "a dict comprehension",
+        "SetComp": "a set comprehension",
+        "GeneratorExp": "a generator expression",
+        "Await": "await",
+        "Yield": "yield",
+        "YieldFrom": "yield from",
+        "JoinedStr": "an f-string",
+        "Dict": "a dict",
+        "Set": "a set",
+        "Starred": "a starred expression",
+        "NamedExpr": "an assignment expression (:=)",
+        "Slice": "a slice",
+    }
+    return names.get(type(node).__name__, f"the expression {type(node).__name__}")
