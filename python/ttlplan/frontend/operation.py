@@ -1,0 +1,284 @@
+"""Finding a file's tt-lang operations and running their operation-scope Python symbolically.
+
+`read_operations(path, source, args)` parses the file with Python's `ast` (never importing or running
+it), evaluates its module-level integer constants, and for every function decorated
+``@ttl.operation(grid=...)`` (or tt-lang's older ``@ttl.kernel``) executes the body's statements
+with the evaluator of evaluate.py: assignments, ``if`` on known conditions, ``for`` over a known
+``range`` (at most MAX_ITERATIONS steps), ``assert`` on known values. It collects what the threads
+will need: the dataflow buffers (``ttl.make_dataflow_buffer_like``, older
+``make_circular_buffer_like``), the thread functions (``@ttl.compute()``, ``@ttl.datamovement()``)
+and every name bound, with the location of each. Any other construct is a located FrontendError.
+"""
+
+from __future__ import annotations
+
+import ast
+from dataclasses import dataclass, field
+from typing import Any
+
+from . import evaluate as ev_mod
+from .errors import FrontendError
+from .evaluate import MATH, Evaluator, TensorArg, describe
+from .values import Int, Sym
+
+# Decorator spellings: spec 0.15 names first, then the older ones still in tt-lang's tree.
+OPERATION_DECORATORS = ("operation", "kernel")
+THREAD_DECORATORS = {"compute": "compute", "datamovement": "datamovement"}
+BUFFER_FACTORIES = ("make_dataflow_buffer_like", "make_circular_buffer_like")
+
+
+@dataclass
+class DataflowBuffer:
+    """A ``ttl.make_dataflow_buffer_like(t, shape=(R, C), block_count=N)``: a TTL CB."""
+
+    name: str
+    like: TensorArg
+    shape: tuple[Int, Int]  # tiles per block
+    block_count: Int | None  # None: left to the planner (--buffer-factor auto)
+    node: ast.AST
+
+
+@dataclass
+class Thread:
+    kind: str  # "compute" | "datamovement"
+    node: ast.FunctionDef
+
+
+@dataclass
+class Operation:
+    name: str
+    node: ast.FunctionDef
+    grid: Any  # (x, y) known, or "auto"
+    args: list[TensorArg]
+    buffers: list[DataflowBuffer] = field(default_factory=list)
+    threads: list[Thread] = field(default_factory=list)
+    env: dict[str, Any] = field(default_factory=dict)
+
+
+def _ttl_attr(node: ast.expr) -> str | None:
+    """`ttl.X` or `ttl.Y.X` (`ttl.math.exp`) as "X" / "Y.X"; None for anything else."""
+    parts = []
+    while isinstance(node, ast.Attribute):
+        parts.append(node.attr)
+        node = node.value
+    if isinstance(node, ast.Name) and node.id == "ttl" and parts:
+        return ".".join(reversed(parts))
+    return None
+
+
+def _decorator_name(dec: ast.expr) -> str | None:
+    target = dec.func if isinstance(dec, ast.Call) else dec
+    return _ttl_attr(target)
+
+
+def module_constants(path: str, tree: ast.Module, knobs: dict[str, str]) -> dict[str, Any]:
+    """The module's integer constants (NAME = expression of earlier constants); a constant named
+    in `knobs` becomes the knob @NAME."""
+    env: dict[str, Any] = {"math": MATH}
+    for stmt in tree.body:
+        if isinstance(stmt, (ast.Import, ast.ImportFrom)):
+            continue
+        if isinstance(stmt, ast.Assign) and len(stmt.targets) == 1:
+            target = stmt.targets[0]
+            if isinstance(target, ast.Name):
+                if target.id in knobs:
+                    env[target.id] = Sym(f"@{target.id}")
+                    continue
+                try:
+                    env[target.id] = Evaluator(path, env).eval(stmt.value)
+                except FrontendError:
+                    pass  # not a constant the front end needs unless a kernel reads it
+    return env
+
+
+def read_operations(
+    path: str, source: str, args: dict[str, tuple[tuple[int, ...], str]],
+    knobs: dict[str, str] | None = None,
+) -> list[Operation]:
+    """Every tt-lang operation of the file, with its operation scope executed."""
+    knobs = knobs or {}
+    try:
+        tree = ast.parse(source, filename=path)
+    except SyntaxError as e:
+        raise FrontendError(path, e.lineno or 1, (e.offset or 0) or 1,
+                            f"Python syntax error: {e.msg}") from None
+    constants = module_constants(path, tree, knobs)
+    ops = []
+    for stmt in tree.body:
+        if not isinstance(stmt, ast.FunctionDef):
+            continue
+        decorators = [d for d in stmt.decorator_list if _decorator_name(d) in OPERATION_DECORATORS]
+        if not decorators:
+            continue
+        ops.append(_read_operation(path, stmt, decorators[0], constants, args))
+    if not ops:
+        raise FrontendError(path, 1, 1, "no function decorated @ttl.operation(grid=...) (or "
+                                        "@ttl.kernel) in this file")
+    return ops
+
+
+def _read_operation(path, fn: ast.FunctionDef, decorator: ast.expr, constants, args) -> Operation:
+    env = dict(constants)
+    ev = Evaluator(path, env)
+    params = []
+    for a in fn.args.args:
+        if a.arg not in args:
+            raise FrontendError.at(path, a, f"operation {fn.name}: argument '{a.arg}' has no shape "
+                                            f"and dtype; pass --args {a.arg}=ROWSxCOLS:DTYPE")
+        shape, dtype = args[a.arg]
+        t = TensorArg(a.arg, tuple(shape), dtype)
+        env[a.arg] = t
+        params.append(t)
+    grid: Any = "auto"
+    if isinstance(decorator, ast.Call):
+        for kw in decorator.keywords:
+            if kw.arg == "grid":
+                g = ev.eval(kw.value)
+                if g in ("auto", "full"):
+                    grid = "auto"
+                elif isinstance(g, tuple) and len(g) == 2:
+                    grid = g
+                else:
+                    raise ev.error(kw.value, f"grid must be (x, y), \"auto\" or \"full\", got "
+                                             f"{describe(g)}")
+    op = Operation(fn.name, fn, grid, params, env=env)
+    _run_block(ev, op, fn.body, budget=[ev_mod.MAX_ITERATIONS])
+    if not op.threads:
+        raise FrontendError.at(path, fn, f"operation {fn.name} defines no @ttl.compute() or "
+                                         "@ttl.datamovement() thread")
+    return op
+
+
+def _run_block(ev: Evaluator, op: Operation, body: list[ast.stmt], budget: list[int]) -> None:
+    for stmt in body:
+        _run(ev, op, stmt, budget)
+
+
+def _run(ev: Evaluator, op: Operation, stmt: ast.stmt, budget: list[int]) -> None:
+    if isinstance(stmt, ast.FunctionDef):
+        kinds = [THREAD_DECORATORS.get(_decorator_name(d) or "") for d in stmt.decorator_list]
+        kinds = [k for k in kinds if k]
+        if not kinds:
+            raise ev.error(stmt, f"function {stmt.name} inside an operation is not a "
+                                 "@ttl.compute() or @ttl.datamovement() thread; the front end "
+                                 "runs no helper functions")
+        op.threads.append(Thread(kinds[0], stmt))
+        ev.env[stmt.name] = stmt
+        return
+    if isinstance(stmt, ast.Assign):
+        value = _value(ev, op, stmt.value, stmt)
+        for target in stmt.targets:
+            _bind(ev, target, value)
+        return
+    if isinstance(stmt, ast.AugAssign):
+        if not isinstance(stmt.target, ast.Name):
+            raise ev.error(stmt, "only a name may be updated with an augmented assignment here")
+        combined = ast.BinOp(left=ast.Name(stmt.target.id, ast.Load()), op=stmt.op,
+                             right=stmt.value)
+        ast.copy_location(combined, stmt)
+        ev.env[stmt.target.id] = ev.eval(combined)
+        return
+    if isinstance(stmt, ast.If):
+        _run_block(ev, op, stmt.body if ev.known(stmt.test) else stmt.orelse, budget)
+        return
+    if isinstance(stmt, ast.For):
+        _run_for(ev, op, stmt, budget)
+        return
+    if isinstance(stmt, ast.Assert):
+        if not ev.known(stmt.test):
+            raise ev.error(stmt, "this assert fails for the given --args")
+        return
+    if isinstance(stmt, ast.Expr):
+        if isinstance(stmt.value, ast.Constant) and isinstance(stmt.value.value, str):
+            return  # a docstring
+        if isinstance(stmt.value, ast.Call) and isinstance(stmt.value.func, ast.Name) and \
+                stmt.value.func.id == "print":
+            return  # host-side output only
+        if isinstance(stmt.value, ast.Call) and _ttl_attr(stmt.value.func) is not None:
+            return  # a ttl call made for its effect on the threads (handled with them)
+        raise ev.error(stmt, "an expression statement that is not a ttl call is not supported here")
+    if isinstance(stmt, (ast.Pass, ast.Import, ast.ImportFrom)):
+        return
+    if isinstance(stmt, ast.Return):
+        return
+    if isinstance(stmt, ast.While):
+        raise ev.error(stmt, "a while loop is not supported at operation scope (its trip count "
+                             "is not known): use for ... in range(...)")
+    raise ev.error(stmt, f"{type(stmt).__name__} statements are not supported at operation scope")
+
+
+def _run_for(ev: Evaluator, op: Operation, stmt: ast.For, budget: list[int]) -> None:
+    it = stmt.iter
+    if not (isinstance(it, ast.Call) and isinstance(it.func, ast.Name) and it.func.id == "range"
+            and 1 <= len(it.args) <= 3 and not it.keywords):
+        raise ev.error(stmt.iter, "an operation-scope for loop must run over range(...)")
+    bounds = [ev.known(a) for a in it.args]
+    if any(isinstance(b, bool) or not isinstance(b, int) for b in bounds):
+        raise ev.error(stmt.iter, "range(...) bounds must be integers")
+    if len(bounds) == 3 and bounds[2] == 0:
+        raise ev.error(stmt.iter, "range() step must not be zero")
+    if not isinstance(stmt.target, ast.Name):
+        raise ev.error(stmt.target, "the loop variable must be a plain name")
+    for i in range(*bounds):
+        budget[0] -= 1
+        if budget[0] < 0:
+            raise ev.error(stmt, f"operation-scope loops ran more than {ev_mod.MAX_ITERATIONS} "
+                                 "iterations; the front end stops here")
+        ev.env[stmt.target.id] = i
+        _run_block(ev, op, stmt.body, budget)
+    if stmt.orelse:
+        _run_block(ev, op, stmt.orelse, budget)
+
+
+def _bind(ev: Evaluator, target: ast.expr, value: Any) -> None:
+    if isinstance(target, ast.Name):
+        ev.env[target.id] = value
+        if isinstance(value, DataflowBuffer) and not value.name:
+            value.name = target.id
+        return
+    if isinstance(target, (ast.Tuple, ast.List)):
+        if not isinstance(value, (tuple, list)) or len(value) != len(target.elts):
+            raise ev.error(target, f"cannot unpack {describe(value)} into {len(target.elts)} names")
+        for t, v in zip(target.elts, value):
+            _bind(ev, t, v)
+        return
+    raise ev.error(target, "only names and tuples of names may be assigned here")
+
+
+def _value(ev: Evaluator, op: Operation, node: ast.expr, stmt: ast.stmt) -> Any:
+    """An assignment's value: a dataflow buffer for the ttl factories, else the evaluator's."""
+    if isinstance(node, ast.Call) and _ttl_attr(node.func) in BUFFER_FACTORIES:
+        return _buffer(ev, op, node)
+    return ev.eval(node)
+
+
+def _buffer(ev: Evaluator, op: Operation, call: ast.Call) -> DataflowBuffer:
+    factory = _ttl_attr(call.func)
+    if not call.args:
+        raise ev.error(call, f"ttl.{factory} needs the tensor it is like")
+    like = ev.eval(call.args[0])
+    if not isinstance(like, TensorArg):
+        raise ev.error(call.args[0], f"ttl.{factory}'s first argument must be a tensor argument "
+                                     f"of the operation, got {describe(like)}")
+    kwargs = {kw.arg: kw.value for kw in call.keywords}
+    shape_node = kwargs.get("shape", call.args[1] if len(call.args) > 1 else None)
+    if shape_node is None:
+        raise ev.error(call, f"ttl.{factory} needs shape=(rows, cols) in tiles")
+    shape = ev.eval(shape_node)
+    if not isinstance(shape, tuple) or len(shape) != 2:
+        raise ev.error(shape_node, f"ttlplan reads 2-D blocks: shape must be (rows, cols), got "
+                                   f"{describe(shape)}")
+    for s in shape:
+        if isinstance(s, bool) or not isinstance(s, (int, Sym)):
+            raise ev.error(shape_node, f"a block dimension is {describe(s)}, not an integer")
+        if isinstance(s, int) and s < 1:
+            raise ev.error(shape_node, f"a block dimension is {s}; it must be at least 1")
+    count_node = kwargs.get("block_count", kwargs.get("buffer_factor"))
+    count: Int | None = 2  # tt-lang's default
+    if count_node is not None:
+        count = ev.integer(count_node)
+        if isinstance(count, int) and not 1 <= count <= 32:
+            raise ev.error(count_node, f"block_count is {count}; tt-lang takes 1 to 32")
+    buffer = DataflowBuffer("", like, (shape[0], shape[1]), count, call)
+    op.buffers.append(buffer)
+    return buffer

@@ -1,0 +1,133 @@
+"""Operation scope of the Python front end (python/ttlplan/frontend/operation.py): the kernels here
+are written for these tests in tt-lang's style (spec 0.15 names and the older ones), and every
+expected number is worked out by hand in the comments."""
+
+import sys
+import unittest
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "python"))
+
+from ttlplan.frontend.errors import FrontendError  # noqa: E402
+from ttlplan.frontend.operation import read_operations  # noqa: E402
+from ttlplan.frontend.values import Sym  # noqa: E402
+
+ADD = '''import ttl
+
+TILE_SIZE = 32
+GRANULARITY = 4
+
+
+@ttl.operation(grid=(2, 1))
+def add(a, b, out):
+    """out = a + b, blocks of GRANULARITY x 1 tiles."""
+    row_blocks = a.shape[0] // TILE_SIZE // GRANULARITY
+    col_tiles = a.shape[1] // TILE_SIZE
+    per_node = -(-row_blocks // 2)
+    a_dfb = ttl.make_dataflow_buffer_like(a, shape=(GRANULARITY, 1), block_count=2)
+    b_dfb = ttl.make_dataflow_buffer_like(b, shape=(GRANULARITY, 1))
+    out_dfb = ttl.make_dataflow_buffer_like(out, shape=(GRANULARITY, 1), block_count=3)
+    total = 0
+    for i in range(row_blocks):
+        total += col_tiles
+    if row_blocks > 1:
+        kind = "many"
+    else:
+        kind = "one"
+
+    @ttl.compute()
+    def compute():
+        pass
+
+    @ttl.datamovement()
+    def reader():
+        pass
+
+    @ttl.datamovement()
+    def writer():
+        pass
+'''
+
+ARGS = {"a": ((512, 256), "bf16"), "b": ((512, 256), "bf16"), "out": ((512, 256), "bf16")}
+
+
+class ReadsAnOperation(unittest.TestCase):
+    def test_constants_buffers_threads(self):
+        (op,) = read_operations("add.py", ADD, ARGS)
+        self.assertEqual(op.name, "add")
+        self.assertEqual(op.grid, (2, 1))
+        # 512 elements = 16 tiles = 4 blocks of 4; 256 = 8 tiles; 4 blocks over 2 nodes = 2 each.
+        self.assertEqual(op.env["row_blocks"], 4)
+        self.assertEqual(op.env["col_tiles"], 8)
+        self.assertEqual(op.env["per_node"], 2)
+        self.assertEqual(op.env["total"], 32)  # 4 iterations of += 8
+        self.assertEqual(op.env["kind"], "many")
+        self.assertEqual([b.name for b in op.buffers], ["a_dfb", "b_dfb", "out_dfb"])
+        self.assertEqual([b.shape for b in op.buffers], [(4, 1), (4, 1), (4, 1)])
+        self.assertEqual([b.block_count for b in op.buffers], [2, 2, 3])  # tt-lang's default: 2
+        self.assertEqual([(t.kind, t.node.name) for t in op.threads],
+                         [("compute", "compute"), ("datamovement", "reader"),
+                          ("datamovement", "writer")])
+
+    def test_a_module_constant_as_a_knob(self):
+        # The loop and the condition on row_blocks need its value, which a knob leaves unknown.
+        src = ADD.replace("    for i in range(row_blocks):\n        total += col_tiles\n", "")
+        src = src.replace("if row_blocks > 1:", "if col_tiles > 1:")
+        (op,) = read_operations("add.py", src, ARGS, knobs={"GRANULARITY": "1,2,4,8"})
+        self.assertEqual(op.buffers[0].shape, (Sym("@GRANULARITY"), 1))
+        self.assertIsInstance(op.env["row_blocks"], Sym)
+
+    def test_a_loop_bound_that_depends_on_a_knob_is_an_error(self):
+        with self.assertRaises(FrontendError) as e:
+            read_operations("add.py", ADD, ARGS, knobs={"GRANULARITY": "1,2,4,8"})
+        self.assertIn("depends on a knob", e.exception.message)
+        self.assertEqual(e.exception.line, 17)
+
+    def test_older_spellings(self):
+        old = ADD.replace("@ttl.operation", "@ttl.kernel").replace(
+            "make_dataflow_buffer_like(a, shape=(GRANULARITY, 1), block_count=2)",
+            "make_circular_buffer_like(a, shape=(GRANULARITY, 1), buffer_factor=5)")
+        (op,) = read_operations("add.py", old, ARGS)
+        self.assertEqual(op.buffers[0].block_count, 5)
+
+
+class Errors(unittest.TestCase):
+    def check(self, source, args, message, line=None):
+        with self.assertRaises(FrontendError) as e:
+            read_operations("k.py", source, args)
+        self.assertIn(message, e.exception.message)
+        if line is not None:
+            self.assertEqual(e.exception.line, line, str(e.exception))
+
+    def test_syntax_error_is_located(self):
+        self.check("def f(:\n", {}, "Python syntax error", line=1)
+
+    def test_no_operation(self):
+        self.check("x = 1\n", {}, "no function decorated @ttl.operation")
+
+    def test_argument_without_shape(self):
+        self.check(ADD, {"a": ((64, 64), "bf16")}, "argument 'b' has no shape", line=8)
+
+    def test_while_and_helpers_are_refused_at_their_line(self):
+        src = ADD.replace("    total = 0\n", "    total = 0\n    while True:\n        pass\n")
+        self.check(src, ARGS, "a while loop is not supported", line=17)
+        src = ADD.replace("    total = 0\n", "    def helper():\n        return 1\n    total = 0\n")
+        self.check(src, ARGS, "function helper inside an operation is not a", line=16)
+
+    def test_huge_loops_stop(self):
+        src = ADD.replace("range(row_blocks)", "range(10 ** 9)".replace("10 ** 9", "1000000000"))
+        self.check(src, ARGS, "ran more than 100000 iterations", line=17)
+
+    def test_bad_buffers(self):
+        src = ADD.replace("shape=(GRANULARITY, 1), block_count=3", "shape=(2, 2, 2)")
+        self.check(src, ARGS, "ttlplan reads 2-D blocks", line=15)
+        src = ADD.replace("block_count=3", "block_count=40")
+        self.check(src, ARGS, "block_count is 40; tt-lang takes 1 to 32", line=15)
+
+    def test_failing_assert(self):
+        src = ADD.replace("    total = 0\n", "    assert a.shape[0] % 1024 == 0\n    total = 0\n")
+        self.check(src, ARGS, "this assert fails", line=16)
+
+
+if __name__ == "__main__":
+    unittest.main()
