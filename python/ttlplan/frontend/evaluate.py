@@ -22,6 +22,20 @@ from . import values
 from .errors import FrontendError
 from .values import Int, Sym
 
+_MISSING = object()
+
+
+def ttl_attr(node: ast.expr) -> str | None:
+    """`ttl.X` or `ttl.Y.X` (`ttl.math.exp`) as "X" / "Y.X"; None for anything else."""
+    parts = []
+    while isinstance(node, ast.Attribute):
+        parts.append(node.attr)
+        node = node.value
+    if isinstance(node, ast.Name) and node.id == "ttl" and parts:
+        return ".".join(reversed(parts))
+    return None
+
+
 # The most loop iterations operation-scope code may run (a `for` over range), so that no input can
 # make the front end spin.
 MAX_ITERATIONS = 100_000
@@ -39,9 +53,15 @@ class TensorArg:
 class Evaluator:
     """Evaluates expressions of one file; `env` maps names to values (ints, Syms, tuples, ...)."""
 
-    def __init__(self, path: str, env: dict[str, Any]):
+    def __init__(self, path: str, env: dict[str, Any],
+                 ttl_call: Callable[["Evaluator", ast.Call, str], Any] | None = None):
         self.path = path
         self.env = env
+        # Applies a call of ttl.X(...) (the operation scope's dataflow buffers, pipes, grid);
+        # None where no ttl call is understood.
+        self.ttl_call = ttl_call
+        # Iterations left to comprehensions (shared with the operation scope's for loops).
+        self.budget = [MAX_ITERATIONS]
 
     def error(self, node: ast.AST | None, message: str) -> FrontendError:
         return FrontendError.at(self.path, node, message)
@@ -205,7 +225,47 @@ class Evaluator:
             return base.members[node.attr]
         raise self.error(node, f"attribute .{node.attr} of {describe(base)} is not supported")
 
+    def _ListComp(self, node: ast.ListComp) -> list:
+        """[expr for NAME in range(...) if cond ...]: one generator over a known range."""
+        if len(node.generators) != 1:
+            raise self.error(node, "a list comprehension with one for clause is supported")
+        gen = node.generators[0]
+        it = gen.iter
+        if not (isinstance(it, ast.Call) and isinstance(it.func, ast.Name) and it.func.id == "range"
+                and 1 <= len(it.args) <= 3 and not it.keywords) or gen.is_async:
+            raise self.error(it, "a list comprehension runs over range(...) here")
+        if not isinstance(gen.target, ast.Name):
+            raise self.error(gen.target, "the comprehension variable must be a plain name")
+        bounds = [self.known(a) for a in it.args]
+        if any(isinstance(b, bool) or not isinstance(b, int) for b in bounds):
+            raise self.error(it, "range(...) bounds must be integers")
+        if len(bounds) == 3 and bounds[2] == 0:
+            raise self.error(it, "range() step must not be zero")
+        name = gen.target.id
+        saved = self.env.get(name, _MISSING)
+        out = []
+        try:
+            for i in range(*bounds):
+                self.budget[0] -= 1
+                if self.budget[0] < 0:
+                    raise self.error(node, f"operation-scope loops ran more than {MAX_ITERATIONS} "
+                                           "iterations; the front end stops here")
+                self.env[name] = i
+                if all(self.known(c) for c in gen.ifs):
+                    out.append(self.eval(node.elt))
+        finally:
+            if saved is _MISSING:
+                self.env.pop(name, None)
+            else:
+                self.env[name] = saved
+        return out
+
     def _Call(self, node: ast.Call) -> Any:
+        name = ttl_attr(node.func)
+        if name is not None and self.ttl_call is not None:
+            return self.ttl_call(self, node, name)
+        if name is not None:
+            raise self.error(node, f"ttl.{name} is not understood here")
         fn = self.eval(node.func)
         if not isinstance(fn, Builtin):
             raise self.error(
@@ -248,6 +308,15 @@ def _fold(ev: Evaluator, node: ast.Call, combine: Callable[[Int, Int], Int], nam
     return out
 
 
+def _slice(ev: Evaluator, node: ast.Call) -> slice:
+    if not 1 <= len(node.args) <= 2:
+        raise ev.error(node, "slice(start, stop) takes two integers here")
+    bounds = [ev.known(a) for a in node.args]
+    if any(isinstance(b, bool) or not isinstance(b, int) for b in bounds):
+        raise ev.error(node, "slice() bounds must be known integers")
+    return slice(*bounds) if len(bounds) == 2 else slice(0, bounds[0])
+
+
 def _len(ev: Evaluator, node: ast.Call) -> int:
     if len(node.args) != 1:
         raise ev.error(node, "len() takes one argument")
@@ -284,7 +353,7 @@ def _ceil(ev: Evaluator, node: ast.Call) -> Int:
             if b == 0:
                 raise ev.error(node, "division by zero")
             return -(-a // b)
-        return Sym(f"ceildiv({values.term(a)}, {values.term(b)})")
+        return values.ceildiv(a, b)
     raise ev.error(node, "math.ceil is supported as math.ceil(a / b) of integers only")
 
 
@@ -294,6 +363,7 @@ _BUILTINS: dict[str, Any] = {
     "len": Builtin("len", _len),
     "int": Builtin("int", _int),
     "abs": Builtin("abs", _abs),
+    "slice": Builtin("slice", _slice),
     "True": True,
     "False": False,
     "None": None,
@@ -314,6 +384,8 @@ def describe(v: Any) -> str:
         return f"the tensor argument '{v.name}'"
     if isinstance(v, (tuple, list)):
         return f"a {type(v).__name__} of {len(v)}"
+    if isinstance(v, slice):
+        return f"slice({v.start}, {v.stop})"
     if isinstance(v, (Builtin, Module)):
         return v.name
     if v is None:
@@ -325,7 +397,6 @@ def construct(node: ast.AST) -> str:
     """A node's kind as a user names it (for 'X is not supported')."""
     names = {
         "Lambda": "a lambda",
-        "ListComp": "a list comprehension",
         "DictComp": "a dict comprehension",
         "SetComp": "a set comprehension",
         "GeneratorExp": "a generator expression",

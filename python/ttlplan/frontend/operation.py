@@ -18,7 +18,8 @@ from typing import Any
 
 from . import evaluate as ev_mod
 from .errors import FrontendError
-from .evaluate import MATH, Evaluator, TensorArg, describe
+from .evaluate import MATH, Evaluator, TensorArg, describe, ttl_attr
+from . import values
 from .values import Int, Sym
 
 # Decorator spellings: spec 0.15 names first, then the older ones still in tt-lang's tree.
@@ -39,6 +40,25 @@ class DataflowBuffer:
 
 
 @dataclass
+class Pipe:
+    """``ttl.Pipe(src=(x, y), dst=(x, y))``; a destination entry may be ``slice(a, b)`` (b
+    exclusive), making a multicast to the rectangle dst_first..dst_last (inclusive)."""
+
+    src: tuple[int, int]
+    dst_first: tuple[int, int]
+    dst_last: tuple[int, int]
+    node: ast.AST
+
+
+@dataclass
+class PipeNet:
+    """``ttl.PipeNet([pipes])``."""
+
+    pipes: list[Pipe]
+    node: ast.AST
+
+
+@dataclass
 class Thread:
     kind: str  # "compute" | "datamovement"
     node: ast.FunctionDef
@@ -48,27 +68,16 @@ class Thread:
 class Operation:
     name: str
     node: ast.FunctionDef
-    grid: Any  # (x, y) known, or "auto"
+    grid: tuple[int, int]  # (x, y) = (columns, rows) of nodes; "auto"/"full" is the device's
     args: list[TensorArg]
     buffers: list[DataflowBuffer] = field(default_factory=list)
     threads: list[Thread] = field(default_factory=list)
     env: dict[str, Any] = field(default_factory=dict)
 
 
-def _ttl_attr(node: ast.expr) -> str | None:
-    """`ttl.X` or `ttl.Y.X` (`ttl.math.exp`) as "X" / "Y.X"; None for anything else."""
-    parts = []
-    while isinstance(node, ast.Attribute):
-        parts.append(node.attr)
-        node = node.value
-    if isinstance(node, ast.Name) and node.id == "ttl" and parts:
-        return ".".join(reversed(parts))
-    return None
-
-
 def _decorator_name(dec: ast.expr) -> str | None:
     target = dec.func if isinstance(dec, ast.Call) else dec
-    return _ttl_attr(target)
+    return ttl_attr(target)
 
 
 def module_constants(path: str, tree: ast.Module, knobs: dict[str, str]) -> dict[str, Any]:
@@ -82,7 +91,7 @@ def module_constants(path: str, tree: ast.Module, knobs: dict[str, str]) -> dict
             target = stmt.targets[0]
             if isinstance(target, ast.Name):
                 if target.id in knobs:
-                    env[target.id] = Sym(f"@{target.id}")
+                    env[target.id] = values.knob(target.id)
                     continue
                 try:
                     env[target.id] = Evaluator(path, env).eval(stmt.value)
@@ -93,7 +102,7 @@ def module_constants(path: str, tree: ast.Module, knobs: dict[str, str]) -> dict
 
 def read_operations(
     path: str, source: str, args: dict[str, tuple[tuple[int, ...], str]],
-    knobs: dict[str, str] | None = None,
+    knobs: dict[str, str] | None = None, device_grid: tuple[int, int] = (8, 8),
 ) -> list[Operation]:
     """Every tt-lang operation of the file, with its operation scope executed."""
     knobs = knobs or {}
@@ -110,39 +119,61 @@ def read_operations(
         decorators = [d for d in stmt.decorator_list if _decorator_name(d) in OPERATION_DECORATORS]
         if not decorators:
             continue
-        ops.append(_read_operation(path, stmt, decorators[0], constants, args))
+        ops.append(_read_operation(path, stmt, decorators[0], constants, args, knobs,
+                                   device_grid))
     if not ops:
         raise FrontendError(path, 1, 1, "no function decorated @ttl.operation(grid=...) (or "
                                         "@ttl.kernel) in this file")
     return ops
 
 
-def _read_operation(path, fn: ast.FunctionDef, decorator: ast.expr, constants, args) -> Operation:
+def _read_operation(path, fn: ast.FunctionDef, decorator: ast.expr, constants, args, knobs,
+                    device_grid) -> Operation:
     env = dict(constants)
     ev = Evaluator(path, env)
     params = []
-    for a in fn.args.args:
-        if a.arg not in args:
-            raise FrontendError.at(path, a, f"operation {fn.name}: argument '{a.arg}' has no shape "
-                                            f"and dtype; pass --args {a.arg}=ROWSxCOLS:DTYPE")
-        shape, dtype = args[a.arg]
-        t = TensorArg(a.arg, tuple(shape), dtype)
-        env[a.arg] = t
-        params.append(t)
-    grid: Any = "auto"
+    positional = fn.args.posonlyargs + fn.args.args
+    defaults = dict(zip([a.arg for a in positional][len(positional) - len(fn.args.defaults):],
+                        fn.args.defaults))
+    defaults.update({a.arg: d for a, d in zip(fn.args.kwonlyargs, fn.args.kw_defaults) if d})
+    if fn.args.vararg or fn.args.kwarg:
+        raise FrontendError.at(path, fn, f"operation {fn.name}: *args and **kwargs are not read")
+    for a in positional + fn.args.kwonlyargs:
+        if a.arg in knobs:  # an integer parameter with a default, tuned
+            env[a.arg] = values.knob(a.arg)
+            continue
+        if a.arg in args:
+            shape, dtype = args[a.arg]
+            t = TensorArg(a.arg, tuple(shape), dtype)
+            env[a.arg] = t
+            params.append(t)
+            continue
+        if a.arg in defaults:
+            env[a.arg] = ev.eval(defaults[a.arg])
+            continue
+        raise FrontendError.at(path, a, f"operation {fn.name}: argument '{a.arg}' has no shape "
+                                        f"and dtype; pass --args {a.arg}=ROWSxCOLS:DTYPE")
+    for t in params:
+        if len(t.shape) != 2:
+            raise FrontendError.at(path, fn, f"operation {fn.name}: tensor '{t.name}' has "
+                                             f"{len(t.shape)} dimensions; ttlplan reads 2-D "
+                                             "tensors")
+    grid: tuple[int, int] = device_grid
     if isinstance(decorator, ast.Call):
         for kw in decorator.keywords:
             if kw.arg == "grid":
-                g = ev.eval(kw.value)
+                g = ev.known(kw.value)
                 if g in ("auto", "full"):
-                    grid = "auto"
-                elif isinstance(g, tuple) and len(g) == 2:
-                    grid = g
+                    grid = device_grid
+                elif isinstance(g, tuple) and len(g) == 2 and all(
+                        isinstance(v, int) and not isinstance(v, bool) and v >= 1 for v in g):
+                    grid = (g[0], g[1])
                 else:
                     raise ev.error(kw.value, f"grid must be (x, y), \"auto\" or \"full\", got "
                                              f"{describe(g)}")
+    ev.ttl_call = lambda e, node, name: _ttl_call(e, op, node, name)
     op = Operation(fn.name, fn, grid, params, env=env)
-    _run_block(ev, op, fn.body, budget=[ev_mod.MAX_ITERATIONS])
+    _run_block(ev, op, fn.body, budget=ev.budget)
     if not op.threads:
         raise FrontendError.at(path, fn, f"operation {fn.name} defines no @ttl.compute() or "
                                          "@ttl.datamovement() thread")
@@ -194,8 +225,6 @@ def _run(ev: Evaluator, op: Operation, stmt: ast.stmt, budget: list[int]) -> Non
         if isinstance(stmt.value, ast.Call) and isinstance(stmt.value.func, ast.Name) and \
                 stmt.value.func.id == "print":
             return  # host-side output only
-        if isinstance(stmt.value, ast.Call) and _ttl_attr(stmt.value.func) is not None:
-            return  # a ttl call made for its effect on the threads (handled with them)
         raise ev.error(stmt, "an expression statement that is not a ttl call is not supported here")
     if isinstance(stmt, (ast.Pass, ast.Import, ast.ImportFrom)):
         return
@@ -246,14 +275,80 @@ def _bind(ev: Evaluator, target: ast.expr, value: Any) -> None:
 
 
 def _value(ev: Evaluator, op: Operation, node: ast.expr, stmt: ast.stmt) -> Any:
-    """An assignment's value: a dataflow buffer for the ttl factories, else the evaluator's."""
-    if isinstance(node, ast.Call) and _ttl_attr(node.func) in BUFFER_FACTORIES:
-        return _buffer(ev, op, node)
+    """An assignment's value (ttl calls go through _ttl_call)."""
     return ev.eval(node)
 
 
+def _ttl_call(ev: Evaluator, op: Operation, call: ast.Call, name: str) -> Any:
+    """The ttl functions operation scope calls."""
+    if name in BUFFER_FACTORIES:
+        return _buffer(ev, op, call)
+    if name == "grid_size":
+        return grid_size(ev, op.grid, call)
+    if name == "Pipe":
+        return _pipe(ev, op, call)
+    if name == "PipeNet":
+        if len(call.args) != 1 or call.keywords:
+            raise ev.error(call, "ttl.PipeNet takes one list of pipes")
+        pipes = ev.eval(call.args[0])
+        if not isinstance(pipes, list) or not pipes or \
+                not all(isinstance(p, Pipe) for p in pipes):
+            raise ev.error(call.args[0], "ttl.PipeNet takes a non-empty list of ttl.Pipe")
+        return PipeNet(pipes, call)
+    raise ev.error(call, f"ttl.{name} is not read at operation scope (docs/python.md lists what "
+                         "is)")
+
+
+def grid_size(ev: Evaluator, grid: tuple[int, int], call: ast.Call) -> Any:
+    """ttl.grid_size(dims=2) is (x, y); dims=1 the number of nodes."""
+    dims = {kw.arg: kw.value for kw in call.keywords}.get("dims")
+    d = ev.known(dims) if dims is not None else None
+    if d == 2:
+        return grid
+    if d == 1:
+        return grid[0] * grid[1]
+    raise ev.error(call, "ttl.grid_size takes dims=1 or dims=2")
+
+
+def _pipe(ev: Evaluator, op: Operation, call: ast.Call) -> Pipe:
+    kwargs = {kw.arg: kw.value for kw in call.keywords}
+    nodes = list(call.args) + [kwargs[k] for k in ("src", "dst") if k in kwargs]
+    if len(nodes) != 2 or set(kwargs) - {"src", "dst"}:
+        raise ev.error(call, "ttl.Pipe takes src=(x, y) and dst=(x, y)")
+    src, dst = ev.eval(nodes[0]), ev.eval(nodes[1])
+
+    def point(v, node, allow_slice):
+        if not isinstance(v, tuple) or len(v) != 2:
+            raise ev.error(node, f"a pipe end is (x, y), got {describe(v)}")
+        for c in v:
+            ok = isinstance(c, int) and not isinstance(c, bool) or \
+                allow_slice and isinstance(c, slice)
+            if not ok:
+                raise ev.error(node, f"a pipe coordinate is {describe(c)}: known integers"
+                                     + (" or slice(a, b)" if allow_slice else ""))
+        return v
+
+    src = point(src, nodes[0], False)
+    dst = point(dst, nodes[1], True)
+    first, last = [], []
+    for c in dst:
+        if isinstance(c, slice):
+            if c.stop <= c.start:
+                raise ev.error(nodes[1], f"slice({c.start}, {c.stop}) is empty")
+            first.append(c.start)
+            last.append(c.stop - 1)
+        else:
+            first.append(c)
+            last.append(c)
+    gx, gy = op.grid
+    for (x, y), node in ((src, nodes[0]), (tuple(first), nodes[1]), (tuple(last), nodes[1])):
+        if not (0 <= x < gx and 0 <= y < gy):
+            raise ev.error(node, f"pipe end ({x}, {y}) is outside the grid of {gx} x {gy} nodes")
+    return Pipe((src[0], src[1]), (first[0], first[1]), (last[0], last[1]), call)
+
+
 def _buffer(ev: Evaluator, op: Operation, call: ast.Call) -> DataflowBuffer:
-    factory = _ttl_attr(call.func)
+    factory = ttl_attr(call.func)
     if not call.args:
         raise ev.error(call, f"ttl.{factory} needs the tensor it is like")
     like = ev.eval(call.args[0])

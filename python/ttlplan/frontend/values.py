@@ -12,7 +12,7 @@ expressions are over sizes.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Union
 
 
@@ -23,7 +23,10 @@ class Sym:
     text: str
     # The expression -(-a // b) before its outer negation: kept so that the negation can become
     # ceildiv(a, b) (None for every other expression).
-    negated_floor: tuple | None = None
+    negated_floor: tuple | None = field(default=None, compare=False)
+    # The expression as a tree, for code that computes it at run time (a thread's loop bound):
+    # ("knob", NAME) or (OP, a, b) with OP one of + - * // % ceildiv min max and a, b Ints.
+    tree: tuple | None = field(default=None, compare=False)
 
     def __str__(self) -> str:
         return self.text
@@ -39,26 +42,31 @@ def term(v: Int) -> str:
     return v.text
 
 
-def _sym(text: str) -> Sym:
-    return Sym(f"({text})")
+def _sym(text: str, tree: tuple) -> Sym:
+    return Sym(f"({text})", tree=tree)
+
+
+def knob(name: str) -> Sym:
+    """The knob @name."""
+    return Sym(f"@{name}", tree=("knob", name))
 
 
 def add(a: Int, b: Int) -> Int:
     if isinstance(a, int) and isinstance(b, int):
         return a + b
-    return _sym(f"{term(a)} + {term(b)}")
+    return _sym(f"{term(a)} + {term(b)}", ("+", a, b))
 
 
 def sub(a: Int, b: Int) -> Int:
     if isinstance(a, int) and isinstance(b, int):
         return a - b
-    return _sym(f"{term(a)} - {term(b)}")
+    return _sym(f"{term(a)} - {term(b)}", ("-", a, b))
 
 
 def mul(a: Int, b: Int) -> Int:
     if isinstance(a, int) and isinstance(b, int):
         return a * b
-    return _sym(f"{term(a)} * {term(b)}")
+    return _sym(f"{term(a)} * {term(b)}", ("*", a, b))
 
 
 def mod(a: Int, b: Int) -> Int:
@@ -66,7 +74,7 @@ def mod(a: Int, b: Int) -> Int:
         if b == 0:
             raise ZeroDivisionError("modulo by zero")
         return a % b
-    return _sym(f"{term(a)} % {term(b)}")
+    return _sym(f"{term(a)} % {term(b)}", ("%", a, b))
 
 
 def floordiv(a: Int, b: Int) -> Int:
@@ -75,7 +83,7 @@ def floordiv(a: Int, b: Int) -> Int:
             raise ZeroDivisionError("division by zero")
         return a // b
     # (a - a % b) / b: TTL's `/` is exact, and a - a % b is a multiple of b.
-    return _sym(f"({term(a)} - {term(a)} % {term(b)}) / {term(b)}")
+    return _sym(f"({term(a)} - {term(a)} % {term(b)}) / {term(b)}", ("//", a, b))
 
 
 def neg(a: Int) -> Int:
@@ -83,8 +91,8 @@ def neg(a: Int) -> Int:
         return -a
     if a.negated_floor is not None:
         x, y = a.negated_floor
-        return Sym(f"ceildiv({term(x)}, {term(y)})")
-    return _sym(f"0 - {term(a)}")
+        return ceildiv(x, y)
+    return _sym(f"0 - {term(a)}", ("-", 0, a))
 
 
 def floordiv_of_negation(x: Int, y: Int) -> Int:
@@ -93,16 +101,26 @@ def floordiv_of_negation(x: Int, y: Int) -> Int:
         if y == 0:
             raise ZeroDivisionError("division by zero")
         return (-x) // y
-    return Sym(f"(0 - ceildiv({term(x)}, {term(y)}))", negated_floor=(x, y))
+    return Sym(f"(0 - ceildiv({term(x)}, {term(y)}))", negated_floor=(x, y),
+               tree=("-", 0, ceildiv(x, y)))
+
+
+def ceildiv(x: Int, y: Int) -> Int:
+    """x / y rounded up."""
+    if isinstance(x, int) and isinstance(y, int):
+        if y == 0:
+            raise ZeroDivisionError("division by zero")
+        return -(-x // y)
+    return Sym(f"ceildiv({term(x)}, {term(y)})", tree=("ceildiv", x, y))
 
 
 def minimum(a: Int, b: Int) -> Int:
     if isinstance(a, int) and isinstance(b, int):
         return min(a, b)
-    return Sym(f"min({term(a)}, {term(b)})")
+    return Sym(f"min({term(a)}, {term(b)})", tree=("min", a, b))
 
 
 def maximum(a: Int, b: Int) -> Int:
     if isinstance(a, int) and isinstance(b, int):
         return max(a, b)
-    return Sym(f"max({term(a)}, {term(b)})")
+    return Sym(f"max({term(a)}, {term(b)})", tree=("max", a, b))

@@ -1,0 +1,76 @@
+"""A tt-lang Python file as a TTL module: one ``ttl.kernel`` per ``@ttl.operation``.
+
+`translate(path, source, options)` reads the file (operation.py), translates each thread
+(threads.py) and writes the module. The operation's tensor arguments become the kernel's
+arguments, its dataflow buffers ``ttl.create_cb`` ops (in creation order, so CB indices follow
+tt-lang's), its threads the kernel's threads in definition order (the first datamovement thread
+is NOC 0, as in tt-lang). ``grid=(x, y)`` is TTL's ``grid = [y, x]``. Knobs named with ``--knob``
+become ``ttl.param`` declarations.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from .errors import FrontendError
+from .operation import Operation, read_operations
+from .threads import KernelContext, emit_thread
+from .types import cb_type, tensor_type
+
+
+@dataclass
+class Options:
+    args: dict[str, tuple[tuple[int, ...], str]] = field(default_factory=dict)
+    knobs: dict[str, str] = field(default_factory=dict)  # NAME -> domain in TTL's syntax
+    buffer_factor_auto: bool = False  # every DFB's block_count left to the planner (`?`)
+    device_grid: tuple[int, int] = (8, 8)  # (x, y) nodes that grid="auto"/"full" means
+
+
+def _loc(path: str, node) -> str:
+    quoted = path.replace("\\", "\\\\").replace('"', '\\"')
+    return f'loc("{quoted}":{node.lineno}:{node.col_offset + 1})'
+
+
+def translate(path: str, source: str, options: Options) -> str:
+    """The TTL text of every operation in `source`; FrontendError when it cannot be read."""
+    ops = read_operations(path, source, options.args, options.knobs, options.device_grid)
+    lines = [f"// Translated by ttlplan from {path} (tt-lang Python); docs/python.md."]
+    lines.append("module {")
+    for name, domain in options.knobs.items():
+        lines.append(f"  ttl.param @{name} = {domain}")
+    for op in ops:
+        lines += _kernel(path, op, options)
+    lines.append("}")
+    return "\n".join(lines) + "\n"
+
+
+def _kernel(path: str, op: Operation, options: Options) -> list[str]:
+    kernel = KernelContext(options.buffer_factor_auto)
+    for i, buffer in enumerate(op.buffers):
+        kernel.cb_names[id(buffer)] = f"%{buffer.name or f'dfb{i}'}"
+    names = [b.name for b in op.buffers]
+    for b in op.buffers:
+        if names.count(b.name) > 1:
+            raise FrontendError.at(path, b.node, f"two dataflow buffers are named {b.name}")
+    body: list[str] = []
+    computes = [t for t in op.threads if t.kind == "compute"]
+    movers = [t for t in op.threads if t.kind == "datamovement"]
+    if len(computes) > 1:
+        raise FrontendError.at(path, computes[1].node, "an operation has at most one "
+                                                       "@ttl.compute() thread")
+    if len(movers) > 2:
+        raise FrontendError.at(path, movers[2].node, "an operation has at most two "
+                                                     "@ttl.datamovement() threads (NOC 0 and 1)")
+    for thread in op.threads:
+        body += emit_thread(path, op, kernel, thread)
+    args = ", ".join(f"%{t.name}: {tensor_type(t)}" for t in op.args)
+    gx, gy = op.grid
+    out = [f"  ttl.kernel @{op.name}({args}) attributes {{grid = [{gy}, {gx}]}} {{"]
+    for knob, ssa in kernel.params.items():
+        out.append(f"    {ssa} = ttl.param_value @{knob} : index {_loc(path, op.node)}")
+    for buffer in op.buffers:
+        out.append(f"    {kernel.cb(buffer)} = ttl.create_cb : {cb_type(buffer, kernel)} "
+                   f"{_loc(path, buffer.node)}")
+    out += body
+    out.append(f"  }} {_loc(path, op.node)}")
+    return out

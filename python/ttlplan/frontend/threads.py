@@ -1,0 +1,919 @@
+"""Translating a tt-lang thread function (``@ttl.compute()``, ``@ttl.datamovement()``) to TTL.
+
+A thread's body is compiled, not run: every statement becomes TTL ops (docs/python.md has the
+table). Integers that are known when the operation scope ran (shapes, GRANULARITY) fold; those
+that depend on a loop variable or on ``ttl.node`` become ``arith`` ops on ``index`` values; those
+that depend on a knob are computed from ``ttl.param_value`` at run time. Every op carries the
+location of the Python construct it came from, so that the verifier and the planner report
+``kernel.py:LINE:COL``.
+"""
+
+from __future__ import annotations
+
+import ast
+from dataclasses import dataclass
+from typing import Any
+
+from . import values
+from .errors import FrontendError
+from .evaluate import Evaluator, TensorArg, describe
+from .operation import DataflowBuffer, Operation, Pipe, PipeNet, grid_size, ttl_attr
+from .types import block_type, cb_type, tensor_type
+from .values import Int, Sym
+
+
+@dataclass(frozen=True)
+class Ssa:
+    """An ``index`` (or ``i1``) value computed at run time in the thread."""
+
+    name: str
+    type: str = "index"
+
+
+@dataclass
+class Block:
+    """A block acquired with ``dfb.reserve()`` or ``dfb.wait()``: a CB view."""
+
+    ssa: str
+    buffer: DataflowBuffer
+    mode: str  # "reserve" | "wait"
+    # Set once the block is pushed or popped by hand (blk.push() / blk.pop()).
+    released: bool = False
+
+
+@dataclass(frozen=True)
+class Value:
+    """A block-valued compute result (``a + b``, ``ttl.math.exp(x)``, ``a @ b``)."""
+
+    ssa: str
+    shape: tuple[Int, Int]
+    dtype: str
+
+
+@dataclass(frozen=True)
+class Handle:
+    """The transfer handle ``ttl.copy`` returns; ``.wait()`` waits for it."""
+
+    ssa: str
+    direction: str  # "read" | "write"
+
+
+@dataclass(frozen=True)
+class Slice:
+    """``t[r0:r1, c0:c1]`` or ``t[r, c]`` of a tensor argument, in tiles."""
+
+    tensor: TensorArg
+    starts: tuple[Any, Any]
+    extents: tuple[Any, Any]  # None where the subscript is a single index (extent 1)
+    node: ast.AST
+
+
+@dataclass(frozen=True)
+class PipeValue:
+    """A pipe created in this thread (inside if_src/if_dst)."""
+
+    ssa: str
+
+
+@dataclass(frozen=True)
+class Callback:
+    """A nested ``def f(pipe):`` a thread passes to ``net.if_src`` / ``net.if_dst``."""
+
+    node: ast.FunctionDef
+
+
+# tt-lang's elementwise ops that ttlplan has (docs/language.md "Ops"); the others are errors.
+BINARY_OPS = {ast.Add: "add", ast.Sub: "sub", ast.Mult: "mul"}
+BINARY_FUNCTIONS = {"add": "add", "sub": "sub", "mul": "mul", "max": "max"}
+UNARY_FUNCTIONS = {
+    name: name
+    for name in ("exp", "log", "sqrt", "rsqrt", "recip", "relu", "gelu", "sigmoid", "tanh",
+                 "neg", "sin", "abs")
+}
+# Namespaces a math function may be called through: ttl.X, ttl.math.X, ttl.block.X.
+MATH_PREFIXES = ("", "math.", "block.")
+# Predicates of arith.cmpi for Python's comparisons on sizes (unsigned: sizes are not negative).
+COMPARISONS = {ast.Lt: "ult", ast.LtE: "ule", ast.Gt: "ugt", ast.GtE: "uge", ast.Eq: "eq",
+               ast.NotEq: "ne"}
+# The most ops one thread may produce, so that no input can make the output grow without bound.
+MAX_OPS = 200_000
+
+
+class Scope:
+    """Names bound in one region (a thread body, a loop body, a branch)."""
+
+    def __init__(self, parent: "Scope | None"):
+        self.parent = parent
+        self.names: dict[str, Any] = {}
+        self.constants: dict[tuple, str] = {}  # (value, type) -> SSA name, valid in this region
+
+    def lookup(self, name: str) -> tuple[bool, Any]:
+        scope: Scope | None = self
+        while scope is not None:
+            if name in scope.names:
+                return True, scope.names[name]
+            scope = scope.parent
+        return False, None
+
+    def constant(self, key: tuple) -> str | None:
+        scope: Scope | None = self
+        while scope is not None:
+            if key in scope.constants:
+                return scope.constants[key]
+            scope = scope.parent
+        return None
+
+
+class ThreadEmitter:
+    """Emits one thread's ops as TTL lines (with locations) into `lines`."""
+
+    def __init__(self, path: str, op: Operation, kernel: "KernelContext", kind: str):
+        self.path = path
+        self.op = op
+        self.kernel = kernel
+        self.kind = kind  # "compute" | "datamovement"
+        self.lines: list[str] = []
+        self.depth = 3
+        self.scope = Scope(None)
+        self.count = 0
+        self.evaluator = Evaluator(path, op.env)
+
+    # --- Output ----------------------------------------------------------------------------
+
+    def loc(self, node: ast.AST) -> str:
+        line = getattr(node, "lineno", 1)
+        col = getattr(node, "col_offset", 0) + 1
+        quoted = self.path.replace("\\", "\\\\").replace('"', '\\"')
+        return f'loc("{quoted}":{line}:{col})'
+
+    def emit(self, text: str, node: ast.AST) -> None:
+        if len(self.lines) >= MAX_OPS:
+            raise self.error(node, f"the thread produces more than {MAX_OPS} ops; the front end "
+                                   "stops here")
+        self.lines.append("  " * self.depth + text + " " + self.loc(node))
+
+    def open_region(self, text: str) -> None:
+        """The first line of an op with a region; close_region writes its `}` and location."""
+        self.lines.append("  " * self.depth + text + " {")
+
+    def close_region(self, node: ast.AST) -> None:
+        self.lines.append("  " * self.depth + "} " + self.loc(node))
+
+    def fresh(self, hint: str) -> str:
+        self.count += 1
+        base = "".join(c if c.isalnum() or c == "_" else "_" for c in hint) or "v"
+        if base[0].isdigit():
+            base = "v" + base
+        return f"%{base}_{self.count}"
+
+    def error(self, node: ast.AST | None, message: str) -> FrontendError:
+        return FrontendError.at(self.path, node, message)
+
+    # --- Names ------------------------------------------------------------------------------
+
+    def lookup(self, node: ast.Name) -> Any:
+        found, value = self.scope.lookup(node.id)
+        if found:
+            return value
+        if node.id in self.op.env:
+            return self.op.env[node.id]
+        raise self.error(node, f"name '{node.id}' is not defined in this thread or its operation")
+
+    def bind(self, target: ast.expr, value: Any) -> None:
+        if isinstance(target, ast.Name):
+            if target.id in self.op.env and isinstance(self.op.env[target.id], ast.FunctionDef):
+                raise self.error(target, f"'{target.id}' names a thread of the operation")
+            found_outer = self.scope.parent is not None and self.scope.parent.lookup(target.id)[0]
+            if found_outer and target.id not in self.scope.names:
+                raise self.error(
+                    target,
+                    f"'{target.id}' is assigned inside a loop or branch but defined before it: a "
+                    "value carried across iterations or out of a branch is not supported (compute "
+                    "it from the loop variable instead)",
+                )
+            self.scope.names[target.id] = value
+            return
+        if isinstance(target, (ast.Tuple, ast.List)):
+            if not isinstance(value, tuple) or len(value) != len(target.elts):
+                raise self.error(target, f"cannot unpack {self.describe(value)} into "
+                                         f"{len(target.elts)} names")
+            for t, v in zip(target.elts, value):
+                self.bind(t, v)
+            return
+        raise self.error(target, "only names and tuples of names may be assigned in a thread")
+
+    def describe(self, v: Any) -> str:
+        if isinstance(v, Ssa):
+            return "a run-time integer"
+        if isinstance(v, Block):
+            return f"a block of {v.buffer.name}"
+        if isinstance(v, Value):
+            return "a block expression"
+        if isinstance(v, Handle):
+            return "a transfer handle"
+        if isinstance(v, DataflowBuffer):
+            return f"the dataflow buffer {v.name}"
+        return describe(v)
+
+    # --- Integers ---------------------------------------------------------------------------
+
+    def materialize(self, v: Any, node: ast.AST) -> str:
+        """An integer (int, knob expression or run-time value) as an SSA name of type index."""
+        if isinstance(v, Ssa):
+            return v.name
+        if isinstance(v, bool) or not isinstance(v, (int, Sym)):
+            raise self.error(node, f"expected an integer here, got {self.describe(v)}")
+        if isinstance(v, int):
+            key = (v, "index")
+            name = self.scope.constant(key)
+            if name is None:
+                name = self.fresh(f"c{v}" if v >= 0 else f"cm{-v}")
+                self.emit(f"{name} = arith.constant {v} : index", node)
+                self.scope.constants[key] = name
+            return name
+        return self.materialize_tree(v.tree, node)
+
+    def materialize_tree(self, tree: tuple | None, node: ast.AST) -> str:
+        if tree is None:
+            raise self.error(node, "this knob expression cannot be computed at run time")
+        if tree[0] == "knob":
+            return self.kernel.param_value(tree[1])
+        op, a, b = tree
+        x, y = self.materialize(a, node), self.materialize(b, node)
+        if op == "ceildiv":  # (a + b - 1) / b
+            one = self.materialize(1, node)
+            s = self.arith("addi", x, y, node)
+            s = self.arith("subi", s, one, node)
+            return self.arith("divui", s, y, node)
+        names = {"+": "addi", "-": "subi", "*": "muli", "//": "divui", "%": "remui",
+                 "min": "minui", "max": "maxui"}
+        return self.arith(names[op], x, y, node)
+
+    def arith(self, name: str, x: str, y: str, node: ast.AST, type_: str = "index") -> str:
+        out = self.fresh(name)
+        self.emit(f"{out} = arith.{name} {x}, {y} : {type_}", node)
+        return out
+
+    def integer_op(self, op: ast.operator, left: Any, right: Any, node: ast.AST) -> Any:
+        if not isinstance(left, Ssa) and not isinstance(right, Ssa):
+            combine = {ast.Add: values.add, ast.Sub: values.sub, ast.Mult: values.mul,
+                       ast.FloorDiv: values.floordiv, ast.Mod: values.mod}.get(type(op))
+            if combine is None:
+                raise self.error(node, f"operator {type(op).__name__} is not supported on integers")
+            try:
+                return combine(left, right)
+            except ZeroDivisionError as e:
+                raise self.error(node, str(e)) from None
+        names = {ast.Add: "addi", ast.Sub: "subi", ast.Mult: "muli", ast.FloorDiv: "divui",
+                 ast.Mod: "remui"}
+        if type(op) not in names:
+            raise self.error(node, f"operator {type(op).__name__} is not supported on integers")
+        if isinstance(right, int) and right == 0 and type(op) in (ast.FloorDiv, ast.Mod):
+            raise self.error(node, "division by zero")
+        x, y = self.materialize(left, node), self.materialize(right, node)
+        return Ssa(self.arith(names[type(op)], x, y, node))
+
+    # --- Expressions ------------------------------------------------------------------------
+
+    def expr(self, node: ast.expr) -> Any:
+        if isinstance(node, ast.Constant):
+            if isinstance(node.value, (int, float, str, bool)) and node.value is not None:
+                return node.value
+            raise self.error(node, f"the literal {node.value!r} is not supported in a thread")
+        if isinstance(node, ast.Name):
+            return self.lookup(node)
+        if isinstance(node, ast.Tuple):
+            return tuple(self.expr(e) for e in node.elts)
+        if isinstance(node, ast.BinOp):
+            return self.binop(node)
+        if isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.USub):
+            v = self.expr(node.operand)
+            if isinstance(v, (int, Sym)) and not isinstance(v, bool):
+                return values.neg(v)
+            raise self.error(node, f"unary minus of {self.describe(v)} is not supported")
+        if isinstance(node, ast.Compare):
+            return self.compare(node)
+        if isinstance(node, ast.BoolOp):
+            return self.boolop(node)
+        if isinstance(node, ast.Subscript):
+            return self.subscript(node)
+        if isinstance(node, ast.Attribute):
+            return self.attribute(node)
+        if isinstance(node, ast.Call):
+            return self.call(node)
+        raise self.error(node, f"{type(node).__name__} expressions are not supported in a thread")
+
+    def binop(self, node: ast.BinOp) -> Any:
+        left, right = self.expr(node.left), self.expr(node.right)
+        if isinstance(left, (Block, Value)) or isinstance(right, (Block, Value)):
+            return self.block_binop(node, left, right)
+        for v in (left, right):
+            if isinstance(v, bool) or not isinstance(v, (int, Sym, Ssa)):
+                raise self.error(node, f"an operand is {self.describe(v)}, not an integer")
+        return self.integer_op(node.op, left, right, node)
+
+    def compare(self, node: ast.Compare) -> Any:
+        result: Any = True
+        left = self.expr(node.left)
+        for op, right_node in zip(node.ops, node.comparators):
+            right = self.expr(right_node)
+            if type(op) not in COMPARISONS:
+                raise self.error(node, f"comparison {type(op).__name__} is not supported")
+            if isinstance(left, (int, Sym)) and isinstance(right, (int, Sym)) and \
+                    not isinstance(left, Sym) and not isinstance(right, Sym):
+                test = {ast.Lt: left < right, ast.LtE: left <= right, ast.Gt: left > right,
+                        ast.GtE: left >= right, ast.Eq: left == right,
+                        ast.NotEq: left != right}[type(op)]
+                one: Any = bool(test)
+            else:
+                x, y = self.materialize(left, node), self.materialize(right, node)
+                name = self.fresh("cmp")
+                self.emit(f"{name} = arith.cmpi {COMPARISONS[type(op)]}, {x}, {y} : index", node)
+                one = Ssa(name, "i1")
+            result = self.logical_and(result, one, node)
+            left = right
+        return result
+
+    def logical_and(self, a: Any, b: Any, node: ast.AST) -> Any:
+        if a is True:
+            return b
+        if b is True:
+            return a
+        if a is False or b is False:
+            return False
+        return Ssa(self.arith("andi", a.name, b.name, node, "i1"), "i1")
+
+    def boolop(self, node: ast.BoolOp) -> Any:
+        parts = [self.condition(v) for v in node.values]
+        if isinstance(node.op, ast.And):
+            out: Any = True
+            for p in parts:
+                out = self.logical_and(out, p, node)
+            return out
+        out = False
+        for p in parts:
+            if p is True or out is True:
+                out = True
+            elif p is False:
+                continue
+            elif out is False:
+                out = p
+            else:
+                out = Ssa(self.arith("ori", out.name, p.name, node, "i1"), "i1")
+        return out
+
+    def condition(self, node: ast.expr) -> Any:
+        v = self.expr(node)
+        if isinstance(v, bool):
+            return v
+        if isinstance(v, Ssa) and v.type == "i1":
+            return v
+        if isinstance(v, int):
+            return v != 0
+        raise self.error(node, f"a condition must be a comparison, got {self.describe(v)}")
+
+    def subscript(self, node: ast.Subscript) -> Any:
+        base = self.expr(node.value)
+        if isinstance(base, TensorArg):
+            return self.tensor_slice(node, base)
+        if isinstance(base, tuple):
+            index = self.expr(node.slice)
+            if isinstance(index, bool) or not isinstance(index, int):
+                raise self.error(node.slice, "a tuple index must be a known integer")
+            if not -len(base) <= index < len(base):
+                raise self.error(node.slice, f"index {index} is out of range")
+            return base[index]
+        raise self.error(node, f"cannot index {self.describe(base)} in a thread")
+
+    def tensor_slice(self, node: ast.Subscript, tensor: TensorArg) -> Slice:
+        parts = node.slice.elts if isinstance(node.slice, ast.Tuple) else [node.slice]
+        if len(parts) != 2:
+            raise self.error(node, f"tensor '{tensor.name}' is 2-D: index it with two ranges "
+                                   "of tiles, t[r0:r1, c0:c1]")
+        starts, extents = [], []
+        for p in parts:
+            if isinstance(p, ast.Slice):
+                if p.lower is None or p.upper is None or p.step is not None:
+                    raise self.error(p, "a tile range needs a start and a stop and no step "
+                                        "(t[r0:r1, c0:c1])")
+                lo = self.expr(p.lower)
+                starts.append(lo)
+                extents.append(self.extent(lo, p.upper))
+            else:
+                starts.append(self.expr(p))
+                extents.append(1)
+        return Slice(tensor, (starts[0], starts[1]), (extents[0], extents[1]), node)
+
+    def extent(self, lo: Any, upper: ast.expr) -> Any:
+        """stop - start when it folds (ints or knob expressions); None when it is only known at
+        run time (then the block's shape is trusted, as tt-lang does). The stop is only checked,
+        so the ops its evaluation emitted are taken back."""
+        mark, constants = len(self.lines), dict(self.scope.constants)
+        hi = self.expr(upper)
+        del self.lines[mark:]
+        self.scope.constants = constants
+        if isinstance(lo, Ssa) or isinstance(hi, Ssa):
+            return None
+        return values.sub(hi, lo)
+
+    def attribute(self, node: ast.Attribute) -> Any:
+        base = self.expr(node.value)
+        if isinstance(base, (Block, Value)) and node.attr == "shape":
+            return base.buffer.shape if isinstance(base, Block) else base.shape
+        if isinstance(base, TensorArg) and node.attr == "shape":
+            return base.shape
+        raise self.error(node, f"attribute .{node.attr} of {self.describe(base)} is not supported "
+                               "in a thread")
+
+    # --- Calls ------------------------------------------------------------------------------
+
+    def call(self, node: ast.Call) -> Any:
+        name = ttl_attr(node.func)
+        if name is not None:
+            return self.ttl_call(node, name)
+        if isinstance(node.func, ast.Attribute):
+            return self.method_call(node, node.func)
+        if isinstance(node.func, ast.Name) and node.func.id in ("min", "max"):
+            args = [self.expr(a) for a in node.args]
+            if len(args) != 2 or any(isinstance(a, Ssa) for a in args):
+                raise self.error(node, f"{node.func.id}() in a thread takes two known integers")
+            return (values.minimum if node.func.id == "min" else values.maximum)(*args)
+        raise self.error(node, f"calling {ast.unparse(node.func)} is not supported in a thread: "
+                               "threads call ttl functions and methods of blocks, buffers and "
+                               "transfers only")
+
+    def ttl_call(self, node: ast.Call, name: str) -> Any:
+        if name in ("node", "core"):
+            return self.node_coords(node, name)
+        if name == "copy":
+            return self.copy(node)
+        if name == "grid_size":
+            return grid_size(self.evaluator, self.op.grid, node)
+        short = name
+        for prefix in MATH_PREFIXES:
+            if prefix and name.startswith(prefix):
+                short = name[len(prefix):]
+        if short in UNARY_FUNCTIONS or short in BINARY_FUNCTIONS or short in (
+                "reduce_sum", "reduce_max", "broadcast", "matmul"):
+            return self.math_call(node, short)
+        raise self.error(node, f"ttl.{name} is not supported by ttlplan's front end "
+                               "(docs/python.md lists what is)")
+
+    def node_coords(self, node: ast.Call, name: str) -> tuple:
+        dims = {kw.arg: kw.value for kw in node.keywords}.get("dims")
+        if dims is None or not (isinstance(dims, ast.Constant) and dims.value == 2):
+            raise self.error(node, f"ttl.{name} is read with dims=2 only: x, y = "
+                                   f"ttl.{name}(dims=2)")
+        x, y = self.fresh("node_x"), self.fresh("node_y")
+        self.emit(f"{x} = ttl.core_x : index", node)
+        self.emit(f"{y} = ttl.core_y : index", node)
+        return (Ssa(x), Ssa(y))
+
+    def method_call(self, node: ast.Call, func: ast.Attribute) -> Any:
+        base = self.expr(func.value)
+        method = func.attr
+        if isinstance(base, DataflowBuffer) and method in ("reserve", "wait"):
+            return self.acquire(base, method, node)
+        if isinstance(base, DataflowBuffer) and method in ("push", "pop"):
+            return self.release_buffer(base, method, node)  # tt-lang before spec 0.7
+        if isinstance(base, Block) and method in ("push", "pop"):
+            expected = "push" if base.mode == "reserve" else "pop"
+            if method != expected:
+                raise self.error(node, f"a block from {base.buffer.name}.{base.mode}() is released "
+                                       f"with .{expected}(), not .{method}()")
+            base.released = True
+            return self.release_buffer(base.buffer, method, node)
+        if isinstance(base, Block) and method == "store":
+            return self.store(base, node, accumulate=False)
+        if isinstance(base, Handle) and method == "wait":
+            self.emit(f"ttl.wait {base.ssa} : !ttl.transfer_handle<{base.direction}>", node)
+            return None
+        if isinstance(base, PipeNet) and method in ("if_src", "if_dst"):
+            return self.pipe_callbacks(base, method, node)
+        raise self.error(node, f".{method}() of {self.describe(base)} is not supported")
+
+    # --- Buffers ----------------------------------------------------------------------------
+
+    def acquire(self, buffer: DataflowBuffer, method: str, node: ast.AST) -> Block:
+        hint = f"{buffer.name}_{'rsv' if method == 'reserve' else 'wt'}"
+        name = self.fresh(hint)
+        op = "cb_reserve" if method == "reserve" else "cb_wait"
+        self.emit(f"{name} = ttl.{op} {self.kernel.cb(buffer)} : {cb_type(buffer, self.kernel)} "
+                  f"-> {block_type(buffer.shape, buffer.like.dtype)}", node)
+        return Block(name, buffer, method)
+
+    def release_buffer(self, buffer: DataflowBuffer, method: str, node: ast.AST) -> None:
+        op = "cb_push" if method == "push" else "cb_pop"
+        self.emit(f"ttl.{op} {self.kernel.cb(buffer)} : {cb_type(buffer, self.kernel)}", node)
+
+    def store(self, block: Block, node: ast.Call, accumulate: bool) -> None:
+        if self.kind != "compute":
+            raise self.error(node, ".store() belongs in the @ttl.compute() thread; a "
+                                   "datamovement thread fills blocks with ttl.copy")
+        if block.mode != "reserve":
+            raise self.error(node, f"a block from {block.buffer.name}.wait() is read-only: "
+                                   "store into a reserved block")
+        if len(node.args) != 1 or node.keywords:
+            raise self.error(node, ".store() takes one block expression")
+        value = self.expr(node.args[0])
+        self.store_value(block, value, node, accumulate)
+
+    def store_value(self, block: Block, value: Any, node: ast.AST, accumulate: bool) -> None:
+        if not isinstance(value, (Block, Value)):
+            raise self.error(node, f"cannot store {self.describe(value)} into a block")
+        source = value.ssa
+        btype = block_type(block.buffer.shape, block.buffer.like.dtype)
+        attrs = " {accumulate = true}" if accumulate else ""
+        self.emit(f"ttl.store {source}, {block.ssa}{attrs} : {btype}", node)
+
+    # --- Copies -----------------------------------------------------------------------------
+
+    def copy(self, node: ast.Call) -> Handle:
+        if self.kind != "datamovement":
+            raise self.error(node, "ttl.copy belongs in a @ttl.datamovement() thread")
+        if len(node.args) != 2 or node.keywords:
+            raise self.error(node, "ttl.copy takes a source and a destination")
+        src, dst = self.expr(node.args[0]), self.expr(node.args[1])
+        if isinstance(src, Slice) and isinstance(dst, Block):
+            return self.copy_slice(src, dst, node, "read")
+        if isinstance(src, Block) and isinstance(dst, Slice):
+            return self.copy_slice(dst, src, node, "write")
+        if isinstance(src, Block) and isinstance(dst, PipeValue):
+            return self.copy_pipe(src, dst, node, "write")
+        if isinstance(src, PipeValue) and isinstance(dst, Block):
+            return self.copy_pipe(dst, src, node, "read")
+        raise self.error(node, f"ttl.copy from {self.describe(src)} to {self.describe(dst)}: "
+                               "copies go tensor slice to block, block to tensor slice, block to "
+                               "pipe or pipe to block")
+
+    def copy_slice(self, sl: Slice, block: Block, node: ast.Call, direction: str) -> Handle:
+        if direction == "read" and block.mode != "reserve":
+            raise self.error(node, f"a read fills a reserved block: {block.buffer.name}.wait() "
+                                   "gives a block to read from")
+        if direction == "write" and block.mode != "wait":
+            raise self.error(node, f"a write drains a waited block: use {block.buffer.name}.wait()")
+        shape = block.buffer.shape
+        for axis, (extent, size) in enumerate(zip(sl.extents, shape)):
+            if isinstance(extent, int) and isinstance(size, int) and extent != size:
+                what = "rows" if axis == 0 else "columns"
+                raise self.error(sl.node, f"the slice spans {extent} tile {what} but a block of "
+                                          f"{block.buffer.name} has {size}")
+        rows, cols = self.materialize(sl.starts[0], sl.node), self.materialize(sl.starts[1], sl.node)
+        btype = block_type(shape, block.buffer.like.dtype)
+        ttype = tensor_type(sl.tensor)
+        clip = " {clip = true}" if self.needs_clip(sl, shape) else ""
+        s = self.fresh(f"{sl.tensor.name}_slice")
+        self.emit(f"{s} = ttl.tensor_slice %{sl.tensor.name}[{rows}, {cols}]{clip} : {ttype} "
+                  f"-> {btype}", sl.node)
+        h = self.fresh(f"{'rd' if direction == 'read' else 'wr'}")
+        first, second = (s, block.ssa) if direction == "read" else (block.ssa, s)
+        self.emit(f"{h} = ttl.copy {first}, {second} : ({btype}, {btype}) -> "
+                  f"!ttl.transfer_handle<{direction}>", node)
+        return Handle(h, direction)
+
+    def needs_clip(self, sl: Slice, shape: tuple) -> bool:
+        """A block that does not divide the tensor's tiles may reach past its edge: tt-lang
+        reads and writes only the tiles inside, which is TTL's clipped slice."""
+        for dim, size in zip(sl.tensor.shape, shape):
+            tiles = -(-dim // 32)
+            if not isinstance(size, int) or tiles % size != 0:
+                return True
+        return False
+
+    def copy_pipe(self, block: Block, pipe: PipeValue, node: ast.Call, direction: str) -> Handle:
+        btype = block_type(block.buffer.shape, block.buffer.like.dtype)
+        h = self.fresh("send" if direction == "write" else "recv")
+        if direction == "write":
+            types, operands = f"({btype}, !ttl.pipe)", f"{block.ssa}, {pipe.ssa}"
+        else:
+            types, operands = f"(!ttl.pipe, {btype})", f"{pipe.ssa}, {block.ssa}"
+        self.emit(f"{h} = ttl.copy {operands} : {types} -> !ttl.transfer_handle<{direction}>",
+                  node)
+        return Handle(h, direction)
+
+    # --- Pipes ------------------------------------------------------------------------------
+
+    def pipe_callbacks(self, net: PipeNet, method: str, node: ast.Call) -> None:
+        if self.kind != "datamovement":
+            raise self.error(node, f"{method} belongs in a @ttl.datamovement() thread")
+        if len(node.args) != 1:
+            raise self.error(node, f".{method}() takes one function of the pipe")
+        fn = self.expr(node.args[0])
+        if not isinstance(fn, Callback):
+            raise self.error(node.args[0], f".{method}() takes a function defined in this thread "
+                                           "(def f(pipe): ...)")
+        params = fn.node.args.args
+        if len(params) != 1:
+            raise self.error(fn.node, f"the function given to .{method}() takes one argument, "
+                                      "the pipe")
+        for pipe in net.pipes:
+            ssa = self.create_pipe(pipe, node)
+            self.open_region(f"ttl.{method} {ssa}")
+            self.enter()
+            self.scope.names[params[0].arg] = PipeValue(ssa)
+            self.body(fn.node.body)
+            self.leave()
+            self.close_region(node)
+        return None
+
+    def create_pipe(self, pipe: Pipe, node: ast.AST) -> str:
+        def coord(v: Int) -> str:
+            return str(v) if isinstance(v, int) else self.materialize(v, node)
+
+        src = f"src({coord(pipe.src[0])}, {coord(pipe.src[1])})"
+        dst = f"dst({coord(pipe.dst_first[0])}, {coord(pipe.dst_first[1])})"
+        to = ""
+        if pipe.dst_last != pipe.dst_first:
+            to = f" to({coord(pipe.dst_last[0])}, {coord(pipe.dst_last[1])})"
+        name = self.fresh("pipe")
+        self.emit(f"{name} = ttl.create_pipe {src} {dst}{to} : !ttl.pipe", pipe.node)
+        return name
+
+    # --- Compute ----------------------------------------------------------------------------
+
+    def operand(self, v: Any, node: ast.AST) -> Block | Value:
+        if isinstance(v, Block):
+            if v.mode != "wait":
+                raise self.error(node, f"a block from {v.buffer.name}.reserve() is written, not "
+                                       "read: compute reads blocks from .wait()")
+            return v
+        if isinstance(v, Value):
+            return v
+        raise self.error(node, f"expected a block here, got {self.describe(v)}")
+
+    def shape_of(self, v: Block | Value) -> tuple:
+        return v.buffer.shape if isinstance(v, Block) else v.shape
+
+    def dtype_of(self, v: Block | Value) -> str:
+        return v.buffer.like.dtype if isinstance(v, Block) else v.dtype
+
+    def block_binop(self, node: ast.BinOp, left: Any, right: Any) -> Value:
+        if self.kind != "compute":
+            raise self.error(node, "block arithmetic belongs in the @ttl.compute() thread")
+        if isinstance(node.op, ast.MatMult):
+            return self.matmul(node, left, right)
+        name = BINARY_OPS.get(type(node.op))
+        if name is None:
+            if isinstance(node.op, ast.Div):
+                raise self.error(node, "elementwise division of blocks is a tt-lang op ttlplan "
+                                       "does not plan yet; multiply by ttl.math.recip(x)")
+            raise self.error(node, f"operator {type(node.op).__name__} is not supported on blocks")
+        for v in (left, right):
+            if not isinstance(v, (Block, Value)):
+                raise self.error(node, f"{self.describe(v)} with a block: ttlplan has no "
+                                       "block-scalar ops; both operands must be blocks")
+        return self.elementwise(name, [self.operand(left, node), self.operand(right, node)], node)
+
+    def elementwise(self, name: str, operands: list, node: ast.AST) -> Value:
+        shape = self.shape_of(operands[0])
+        for other in operands[1:]:
+            if self.shape_of(other) != shape:
+                raise self.error(node, f"ttl.{name} of blocks shaped {self.shape_text(shape)} and "
+                                       f"{self.shape_text(self.shape_of(other))}: elementwise ops "
+                                       "take blocks of one shape (ttl.block.broadcast widens one)")
+        dtype = self.dtype_of(operands[0])
+        out = self.fresh(name)
+        args = ", ".join(o.ssa for o in operands)
+        self.emit(f"{out} = ttl.{name} {args} : {block_type(shape, dtype)}", node)
+        return Value(out, shape, dtype)
+
+    def shape_text(self, shape: tuple) -> str:
+        return "x".join(str(s) for s in shape)
+
+    def matmul(self, node: ast.AST, left: Any, right: Any) -> Value:
+        a, b = self.operand(left, node), self.operand(right, node)
+        (m, k1), (k2, n) = self.shape_of(a), self.shape_of(b)
+        if k1 != k2:
+            raise self.error(node, f"a @ b of blocks {self.shape_text((m, k1))} and "
+                                   f"{self.shape_text((k2, n))}: the inner dimensions differ")
+        dtype = self.dtype_of(a)
+        out = self.fresh("matmul")
+        self.emit(f"{out} = ttl.matmul {a.ssa}, {b.ssa} : {block_type((m, k1), dtype)}, "
+                  f"{block_type((k2, n), self.dtype_of(b))} -> {block_type((m, n), dtype)}", node)
+        return Value(out, (m, n), dtype)
+
+    def math_call(self, node: ast.Call, name: str) -> Value:
+        if self.kind != "compute":
+            raise self.error(node, f"ttl.{name} belongs in the @ttl.compute() thread")
+        kwargs = {kw.arg: kw.value for kw in node.keywords}
+        args = [self.expr(a) for a in node.args]
+        if name == "matmul":
+            if len(args) != 2 or kwargs:
+                raise self.error(node, "ttl.matmul takes two blocks (transpose_rhs is not read)")
+            return self.matmul(node, args[0], args[1])
+        if name in UNARY_FUNCTIONS:
+            if len(args) != 1 or kwargs:
+                raise self.error(node, f"ttl.math.{name} takes one block")
+            return self.elementwise(UNARY_FUNCTIONS[name], [self.operand(args[0], node)], node)
+        if name in BINARY_FUNCTIONS:
+            if len(args) != 2 or kwargs:
+                raise self.error(node, f"ttl.math.{name} takes two blocks")
+            return self.elementwise(BINARY_FUNCTIONS[name],
+                                    [self.operand(a, node) for a in args], node)
+        if name in ("reduce_sum", "reduce_max"):
+            return self.reduce(node, name, args, kwargs)
+        return self.broadcast(node, args, kwargs)
+
+    def dims(self, node: ast.AST, kwargs: dict) -> list[int]:
+        if "dims" not in kwargs:
+            raise self.error(node, "dims=[...] is required")
+        v = self.evaluator.known(kwargs["dims"])
+        if isinstance(v, int):
+            v = [v]
+        if not isinstance(v, (list, tuple)) or not v or \
+                any(isinstance(d, bool) or not isinstance(d, int) or d not in (-2, -1, 0, 1)
+                    for d in v):
+            raise self.error(kwargs["dims"], "dims must list dimensions of a 2-D block: 0, 1, -1 "
+                                             "or -2")
+        return sorted({d % 2 for d in v})
+
+    def reduce(self, node: ast.Call, name: str, args: list, kwargs: dict) -> Value:
+        if len(args) != 1:
+            raise self.error(node, f"ttl.math.{name} takes one block and dims=")
+        x = self.operand(args[0], node)
+        dims = self.dims(node, kwargs)
+        rows, cols = self.shape_of(x)
+        shape = (1 if 0 in dims else rows, 1 if 1 in dims else cols)
+        dtype = self.dtype_of(x)
+        out = self.fresh(name)
+        self.emit(f"{out} = ttl.{name} {x.ssa} {{dims = [{', '.join(map(str, dims))}]}} : "
+                  f"{block_type((rows, cols), dtype)} -> {block_type(shape, dtype)}", node)
+        return Value(out, shape, dtype)
+
+    def broadcast(self, node: ast.Call, args: list, kwargs: dict) -> Value:
+        if len(args) != 1 or "shape" not in kwargs:
+            raise self.error(node, "ttl.block.broadcast takes one block, dims= and shape=")
+        x = self.operand(args[0], node)
+        dims = self.dims(node, kwargs)
+        shape = self.expr(kwargs["shape"])
+        if not isinstance(shape, tuple) or len(shape) != 2:
+            raise self.error(kwargs["shape"], "shape must be (rows, cols) in tiles")
+        dtype = self.dtype_of(x)
+        out = self.fresh("bcast")
+        self.emit(f"{out} = ttl.bcast {x.ssa} {{dims = [{', '.join(map(str, dims))}]}} : "
+                  f"{block_type(self.shape_of(x), dtype)} -> {block_type(shape, dtype)}", node)
+        return Value(out, shape, dtype)
+
+    # --- Statements -------------------------------------------------------------------------
+
+    def enter(self) -> None:
+        self.scope = Scope(self.scope)
+        self.depth += 1
+
+    def leave(self) -> None:
+        assert self.scope.parent is not None
+        self.scope = self.scope.parent
+        self.depth -= 1
+
+    def body(self, stmts: list[ast.stmt]) -> None:
+        for stmt in stmts:
+            self.statement(stmt)
+
+    def statement(self, stmt: ast.stmt) -> None:
+        method = getattr(self, "stmt_" + type(stmt).__name__, None)
+        if method is None:
+            raise self.error(stmt, f"{type(stmt).__name__} statements are not supported in a "
+                                   "thread")
+        method(stmt)
+
+    def stmt_Pass(self, stmt: ast.Pass) -> None:
+        pass
+
+    def stmt_Expr(self, stmt: ast.Expr) -> None:
+        v = stmt.value
+        if isinstance(v, ast.Constant) and isinstance(v.value, str):
+            return  # a docstring
+        if isinstance(v, ast.Call) and isinstance(v.func, ast.Name) and v.func.id == "print":
+            return  # a device debug print: not planned
+        if isinstance(v, ast.Call):
+            self.expr(v)
+            return
+        raise self.error(stmt, "an expression statement that is not a call does nothing")
+
+    def stmt_Assign(self, stmt: ast.Assign) -> None:
+        value = self.expr(stmt.value)
+        for target in stmt.targets:
+            self.bind(target, value)
+
+    def stmt_AugAssign(self, stmt: ast.AugAssign) -> None:
+        if isinstance(stmt.target, ast.Name):
+            found, current = self.scope.lookup(stmt.target.id)
+            if found and isinstance(current, Block) and isinstance(stmt.op, ast.Add):
+                if self.kind != "compute":
+                    raise self.error(stmt, "blk += ... belongs in the @ttl.compute() thread")
+                if current.mode != "reserve":
+                    raise self.error(stmt, "accumulate into a reserved block, not a waited one")
+                self.store_value(current, self.expr(stmt.value), stmt, accumulate=True)
+                return
+        raise self.error(stmt, "an augmented assignment in a thread must be blk += expression on "
+                               "a reserved block (an accumulating store); a value carried across "
+                               "loop iterations is not supported")
+
+    def stmt_FunctionDef(self, stmt: ast.FunctionDef) -> None:
+        if stmt.decorator_list:
+            raise self.error(stmt, "a function nested in a thread must not be decorated")
+        self.scope.names[stmt.name] = Callback(stmt)
+
+    def stmt_For(self, stmt: ast.For) -> None:
+        it = stmt.iter
+        if not (isinstance(it, ast.Call) and isinstance(it.func, ast.Name) and it.func.id == "range"
+                and 1 <= len(it.args) <= 3 and not it.keywords):
+            raise self.error(it, "a thread's for loop runs over range(...)")
+        if stmt.orelse:
+            raise self.error(stmt, "for ... else is not supported in a thread")
+        if not isinstance(stmt.target, ast.Name):
+            raise self.error(stmt.target, "the loop variable must be a plain name")
+        bounds = [self.expr(a) for a in it.args]
+        if len(bounds) == 1:
+            bounds = [0, bounds[0], 1]
+        elif len(bounds) == 2:
+            bounds.append(1)
+        if isinstance(bounds[2], int) and bounds[2] <= 0:
+            raise self.error(it, "range() in a thread needs a positive step")
+        if not isinstance(bounds[2], int):
+            raise self.error(it, "range()'s step must be a known integer")
+        lb, ub, step = (self.materialize(b, it) for b in bounds)
+        iv = self.fresh(stmt.target.id if stmt.target.id != "_" else "i")
+        self.open_region(f"scf.for {iv} = {lb} to {ub} step {step}")
+        self.enter()
+        self.scope.names[stmt.target.id] = Ssa(iv)
+        self.body(stmt.body)
+        self.leave()
+        self.close_region(stmt)
+
+    def stmt_If(self, stmt: ast.If) -> None:
+        cond = self.condition(stmt.test)
+        if cond is True or cond is False:  # decided by known values: only that branch exists
+            self.body(stmt.body if cond else stmt.orelse)
+            return
+        self.open_region(f"scf.if {cond.name}")
+        self.enter()
+        self.body(stmt.body)
+        self.leave()
+        if stmt.orelse:
+            self.lines.append("  " * self.depth + "} else {")
+            self.enter()
+            self.body(stmt.orelse)
+            self.leave()
+        self.close_region(stmt)
+
+    def stmt_With(self, stmt: ast.With) -> None:
+        acquired: list[Block] = []
+        for item in stmt.items:
+            call = item.context_expr
+            if isinstance(call, ast.Call) and ttl_attr(call.func) == "signpost":
+                continue  # a profiler zone: nothing to plan
+            if not (isinstance(call, ast.Call) and isinstance(call.func, ast.Attribute)
+                    and call.func.attr in ("reserve", "wait") and not call.args):
+                raise self.error(call, "a with item must be dfb.reserve() or dfb.wait()")
+            buffer = self.expr(call.func.value)
+            if not isinstance(buffer, DataflowBuffer):
+                raise self.error(call, f".{call.func.attr}() of {self.describe(buffer)}: a with "
+                                       "item acquires a block of a dataflow buffer")
+            block = self.acquire(buffer, call.func.attr, call)
+            acquired.append(block)
+            if item.optional_vars is not None:
+                if not isinstance(item.optional_vars, ast.Name):
+                    raise self.error(item.optional_vars, "bind the block to a plain name")
+                self.scope.names[item.optional_vars.id] = block
+        self.body(stmt.body)
+        for block in reversed(acquired):  # released in reverse order, as tt-lang does
+            if not block.released:
+                self.release_buffer(block.buffer, "push" if block.mode == "reserve" else "pop",
+                                    stmt)
+
+    def stmt_Return(self, stmt: ast.Return) -> None:
+        raise self.error(stmt, "return is not supported in a thread (a thread runs to its end)")
+
+    def stmt_While(self, stmt: ast.While) -> None:
+        raise self.error(stmt, "a while loop is not supported in a thread (tt-lang compiles "
+                               "none): use for ... in range(...)")
+
+
+class KernelContext:
+    """What the threads of one kernel share: CB names, knob values, the buffer-factor choice."""
+
+    def __init__(self, buffer_factor_auto: bool):
+        self.buffer_factor_auto = buffer_factor_auto
+        self.cb_names: dict[int, str] = {}
+        self.params: dict[str, str] = {}  # knob -> SSA of its ttl.param_value
+
+    def cb(self, buffer: DataflowBuffer) -> str:
+        return self.cb_names[id(buffer)]
+
+    def param_value(self, knob: str) -> str:
+        if knob not in self.params:
+            self.params[knob] = f"%knob_{knob}"
+        return self.params[knob]
+
+
+def emit_thread(path: str, op: Operation, kernel: KernelContext, thread) -> list[str]:
+    """The TTL lines of one thread, its region included."""
+    emitter = ThreadEmitter(path, op, kernel, thread.kind)
+    fn = thread.node
+    if fn.args.args or fn.args.vararg or fn.args.kwarg or fn.args.kwonlyargs:
+        raise emitter.error(fn, f"thread {fn.name} takes no arguments (it reads what its "
+                                "operation defines)")
+    emitter.body(fn.body)
+    op_name = "ttl.compute_thread" if thread.kind == "compute" else "ttl.datamovement_thread"
+    return [f"    {op_name} {{"] + emitter.lines + ["    } " + emitter.loc(fn)]
