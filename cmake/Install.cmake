@@ -17,6 +17,10 @@ foreach(folder IN LISTS TTLPLAN_LIBRARY_FOLDERS)
           FILES_MATCHING PATTERN "*.h" PATTERN "emu" EXCLUDE)
 endforeach()
 install(FILES ${TTLPLAN_INCLUDE_ROOT}/ttlplan/Config.h DESTINATION ${CMAKE_INSTALL_INCLUDEDIR}/ttlplan)
+# The Python package: the tt-lang front end that reads .py kernels (driver/PythonFrontend.cpp
+# finds it under the prefix).
+install(DIRECTORY ${PROJECT_SOURCE_DIR}/python/ttlplan DESTINATION ${TTLPLAN_INSTALL_PYTHONDIR}
+        PATTERN "__pycache__" EXCLUDE)
 install(DIRECTORY ${PROJECT_SOURCE_DIR}/codegen/emu/include/
         DESTINATION ${CMAKE_INSTALL_INCLUDEDIR}/ttlplan/emu)
 install(DIRECTORY ${PROJECT_SOURCE_DIR}/ir/devices/ DESTINATION ${CMAKE_INSTALL_DATADIR}/ttlplan/devices)

@@ -1,5 +1,6 @@
 // loadDevice and parseVerified: the device and the source every workflow starts from.
 #include "ttlplan/driver/Driver.h"
+#include "ttlplan/driver/PythonFrontend.h"
 #include "ttlplan/ir/ImportTtlang.h"
 #include "ttlplan/ir/Parser.h"
 #include "ttlplan/ir/Verifier.h"
@@ -43,11 +44,32 @@ Result<ir::Device> loadDevice(const DeviceRequest& request) {
   return std::move(device).value();
 }
 
+std::unique_ptr<ir::Module> parseInputFile(const std::string& path, std::optional<size_t> chunk,
+                                           ir::DiagnosticEngine& diags,
+                                           ir::SourceManager& sources, Error& error) {
+  if (!isPythonKernel(path)) return ir::parseFile(path, diags, &sources, chunk);
+  if (chunk) {
+    error = Error::usage("--split-input-file reads TTL files; a Python kernel is one file");
+    return nullptr;
+  }
+  Result<InputText> input = readInput(path);
+  if (!input) {
+    error = std::move(input).error();
+    return nullptr;
+  }
+  // The ops carry the Python lines (loc("kernel.py":L:C)), which the diagnostics show.
+  std::unique_ptr<ir::Module> module = ir::parseSource(input->text, path, diags);
+  sources.add(path, std::move(input->original));
+  return module;
+}
+
 Result<Source> parseImported(const std::string& path, std::optional<size_t> chunk) {
   ir::DiagnosticEngine diags;
   Source out;
   out.sources = std::make_shared<ir::SourceManager>();
-  out.module = ir::parseFile(path, diags, out.sources.get(), chunk);
+  Error error;
+  out.module = parseInputFile(path, chunk, diags, *out.sources, error);
+  if (!out.module && !diags.hasErrors()) return error;
   // A module in tt-lang's form is converted to ttlplan's first (docs/ttlang-interop.md).
   if (out.module && ir::importTtlang(*out.module, diags)) return out;
   return Error::located(diags, out.sources);

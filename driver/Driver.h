@@ -333,8 +333,15 @@ Result<Verified> verifyFile(const VerifyRequest& request);
 /// solver's own outcome (infeasible, no solution) is in Allocated::result.
 Result<Allocated> allocateFile(const AllocRequest& request);
 
-/// `path` parsed (only its `// -----` chunk `chunk`, when given) and tt-lang's form imported;
-/// not verified.
+/// `path` parsed: a TTL file (only its `// -----` chunk `chunk`, when given), or a tt-lang Python
+/// kernel through the front end (driver/PythonFrontend.h). Its text goes into `sources`. Null
+/// with the errors in `diags`, or, for an error without a location (an unreadable file, a bad
+/// --args), in `error` with `diags` empty.
+std::unique_ptr<ir::Module> parseInputFile(const std::string& path, std::optional<size_t> chunk,
+                                           ir::DiagnosticEngine& diags,
+                                           ir::SourceManager& sources, Error& error);
+
+/// `path` parsed (parseInputFile) and tt-lang's form imported; not verified.
 Result<Source> parseImported(const std::string& path, std::optional<size_t> chunk = std::nullopt);
 
 /// `path` parsed and verified.

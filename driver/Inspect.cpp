@@ -1,5 +1,6 @@
 // The workflows that read without planning a kernel: `devices`, `print`, `verify` and `alloc`.
 #include "ttlplan/driver/Driver.h"
+#include "ttlplan/driver/PythonFrontend.h"
 #include "ttlplan/ir/ExpectedDiagnostics.h"
 #include "ttlplan/ir/ImportTtlang.h"
 #include "ttlplan/ir/Parser.h"
@@ -30,8 +31,10 @@ Result<std::vector<ir::Device>> listDevices(const DeviceRequest& request) {
 Result<std::string> printFile(const PrintRequest& request) {
   ir::DiagnosticEngine diags;
   auto sources = std::make_shared<ir::SourceManager>();
+  Error error;
   std::unique_ptr<ir::Module> module =
-      ir::parseFile(request.input, diags, sources.get(), request.inputChunk);
+      parseInputFile(request.input, request.inputChunk, diags, *sources, error);
+  if (!module && !diags.hasErrors()) return error;
   if (!module) return Error::located(diags, sources);
   ir::PrintOptions options;
   options.generic = request.generic;
@@ -40,13 +43,14 @@ Result<std::string> printFile(const PrintRequest& request) {
 }
 
 Result<Verified> verifyFile(const VerifyRequest& request) {
-  Expected<std::string> text = readTextFile(request.input);
-  if (!text) return Error::io(text.error().message);
+  Result<InputText> input = readInput(request.input);
+  if (!input) return std::move(input).error();
+  const std::string* text = &input->text;
   std::vector<std::string> chunks =
       request.splitInputFile ? ir::splitInputFile(*text) : std::vector<std::string>{*text};
   Verified out;
   out.sources = std::make_shared<ir::SourceManager>();
-  out.sources->add(request.input, *text);
+  out.sources->add(request.input, input->original);
   out.passed = true;
   for (const std::string& chunk : chunks) {
     ir::DiagnosticEngine diags;

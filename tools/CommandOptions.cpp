@@ -42,6 +42,21 @@ const std::vector<OptionTable>& tables() {
                 "does); their outputs are printed in order, separated by `// -----` (compile "
                 "writes chunk N under DIR/N)"),
        }},
+      {"python kernels",
+       "Flags of `ttlplan` itself (before or after the command) for a tt-lang Python kernel "
+       "(KERNEL.py, docs/python.md); the kernel's sidecar KERNEL.ttlplan.toml may hold them too.",
+       {
+           text("args",
+                "Shapes (in elements) and dtypes of the operation's tensor arguments: "
+                "NAME=ROWSxCOLS[:DTYPE],... (dtype bf16 unless given; repeatable)"),
+           text("knob",
+                "Make a module-level integer constant or a keyword default of the operation a "
+                "knob: NAME=DOMAIN, the domain as 1,2,4,8 or as ttl.param writes it (range(1, 9), "
+                "divisors(64)); repeatable"),
+           text("buffer-factor",
+                "auto: leave every dataflow buffer's block_count to the planner (`?`); keep: "
+                "the kernel's own"),
+       }},
       {"print command",
        "`ttlplan print`: read a TTL file and print it back.",
        {

@@ -17,10 +17,7 @@ int runVerify(const driver::VerifyRequest& request, const DeviceFlags& device) {
   int exitCode = kSuccess;
   if (!resolveDevice(device, exitCode)) return exitCode;
   driver::Result<driver::Verified> verified = driver::verifyFile(request);
-  if (!verified) {
-    std::cerr << driver::errorLine(verified.error().message);
-    return kUsageError;
-  }
+  if (!verified) return report(verified.error());
   std::cerr << verified->mismatches;
   for (const ir::Diagnostic& d : verified->diagnostics)
     std::cerr << paintDiagnostics(ir::format(d, verified->sources.get()), terminal().colourStderr);

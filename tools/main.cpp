@@ -4,6 +4,7 @@
 #include "tools/CommandOptions.h"
 #include "tools/OptionFlags.h"
 #include "tools/Terminal.h"
+#include "ttlplan/driver/PythonFrontend.h"
 #include "ttlplan/support/Version.h"
 
 #include <CLI/CLI.hpp>
@@ -28,6 +29,11 @@ int main(int argc, char** argv) {
   addOption(app, common.at("quiet"), quiet);
   addOption(app, common.at("verbose"), verbose);
   app.fallthrough(); // -q and -v may follow the command, as in `ttlplan run k.ttl -q`
+  ttlplan::driver::PythonInput python;
+  const ttlplan::OptionTable& pythonFlags = commandOptions("python kernels");
+  addOption(app, pythonFlags.at("args"), python.args);
+  addOption(app, pythonFlags.at("knob"), python.knobs);
+  addOption(app, pythonFlags.at("buffer-factor"), python.bufferFactor);
 
   SharedFlags shared;
   std::vector<std::pair<CLI::App*, Runner>> commands;
@@ -57,6 +63,11 @@ int main(int argc, char** argv) {
     return kUsageError;
   }
   setTerminal(quiet ? Verbosity::Quiet : verbose ? Verbosity::Verbose : Verbosity::Normal);
+  // grid="auto" in a Python kernel is the device's compute grid.
+  if (auto device = ttlplan::driver::loadDevice(shared.device))
+    python.deviceGrid =
+        fmt::format("{}x{}", device->grid.compute.columns, device->grid.compute.rows);
+  ttlplan::driver::setPythonInput(std::move(python));
   for (const auto& [command, run] : commands)
     if (command->parsed()) return run();
   return kUsageError; // require_subcommand(1) makes this unreachable

@@ -1,0 +1,45 @@
+#pragma once
+// tt-lang Python kernels as input (docs/python.md): a `.py` file is translated to TTL text by the
+// Python front end (python/ttlplan/frontend, run as `python3 -m ttlplan.frontend`), which parses
+// it with Python's ast module and never runs it. Every workflow that reads a file goes through
+// readInput, so print, verify, plan, cost, tune, lower, compile and run all take `.py` kernels.
+#include "ttlplan/driver/Error.h"
+
+#include <string>
+#include <vector>
+
+namespace ttlplan::driver {
+
+/// How a Python kernel is read: the flags `--args`, `--knob`, `--buffer-factor` (also in the
+/// kernel's sidecar KERNEL.ttlplan.toml, which the command line adds to).
+struct PythonInput {
+  std::vector<std::string> args;  ///< "a=2048x2048:bf16,b=..." entries (comma lists allowed)
+  std::vector<std::string> knobs; ///< "GRANULARITY=1,2,4,8": a constant or default as a knob
+  std::string bufferFactor;       ///< "" (the kernel's block_count), "auto" (`?`) or "keep"
+  /// The nodes grid="auto" and grid="full" mean, "COLSxROWS" (the device's compute grid);
+  /// empty: the front end's default, 8x8.
+  std::string deviceGrid;
+  std::string python = "python3"; ///< the interpreter (looked up in PATH)
+};
+
+/// The PythonInput every later read of a `.py` file uses (the command line sets it once; the
+/// Python bindings per call). Not for several threads reading files at once.
+void setPythonInput(PythonInput input);
+const PythonInput& pythonInput();
+
+/// `path` names a Python kernel (ends in ".py").
+bool isPythonKernel(const std::string& path);
+
+/// What readInput returns: the text to parse and the name its diagnostics use.
+struct InputText {
+  std::string text;     ///< TTL
+  std::string origin;   ///< the Python file's path, or the TTL file's
+  std::string original; ///< the file as written (the Python source for a `.py`)
+};
+
+/// The TTL text of `path`: the file itself, or for a `.py` kernel the front end's translation
+/// with pythonInput(). A front-end error is an Input error located at the Python line (a Usage
+/// error for a bad --args/--knob); no Python traceback reaches the caller.
+Result<InputText> readInput(const std::string& path);
+
+} // namespace ttlplan::driver
