@@ -116,6 +116,8 @@ const std::array kApi = std::to_array<ApiDef>({
 
     // --- Compute (one header per op family; api/compute/common.h for what every kernel needs).
     {"get_arg_val", "api/compute/common.h", S::Compute, 1, kNone, {}, "runtime arg"},
+    {"get_absolute_logical_x", "api/compute/common.h", S::Compute, 0, kNone, {}, "ttl.core_x"},
+    {"get_absolute_logical_y", "api/compute/common.h", S::Compute, 0, kNone, {}, "ttl.core_y"},
     {"get_compile_time_arg_val", "api/compile_time_args.h", S::Compute, 1, kNone, {}, "CB index"},
     {"cb_reserve_back", "api/compute/cb_api.h", S::Compute, 2, kNone, {}, "ttl.cb_reserve"},
     {"cb_push_back", "api/compute/cb_api.h", S::Compute, 2, kNone, {}, "ttl.cb_push"},

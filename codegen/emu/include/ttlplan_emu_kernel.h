@@ -165,6 +165,10 @@ T get_arg_val(int arg_idx, ttlplan::emu::SourceLoc loc = ttlplan::emu::SourceLoc
 
 /// Compile-time arg `arg_idx` of this kernel (CreateKernel's compile_args). On hardware a constant
 /// expression; here read at run time, so generated code declares `const uint32_t`, not constexpr.
+/// This core's logical column / row in the grid (api/dataflow/dataflow_api.h and
+/// api/compute/common.h both declare them).
+uint32_t get_absolute_logical_x(ttlplan::emu::SourceLoc loc = ttlplan::emu::SourceLoc::current());
+uint32_t get_absolute_logical_y(ttlplan::emu::SourceLoc loc = ttlplan::emu::SourceLoc::current());
 uint32_t get_compile_time_arg_val(int arg_idx,
                                   ttlplan::emu::SourceLoc loc = ttlplan::emu::SourceLoc::current());
 

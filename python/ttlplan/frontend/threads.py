@@ -137,6 +137,8 @@ class ThreadEmitter:
         self.scope = Scope(None)
         self.count = 0
         self.evaluator = Evaluator(path, op.env)
+        self.pipes: dict[int, str] = {}  # id(Pipe) -> its SSA value
+        self.prologue: list[str] = []  # ops placed at the top of the thread (the pipes)
 
     # --- Output ----------------------------------------------------------------------------
 
@@ -607,7 +609,7 @@ class ThreadEmitter:
             raise self.error(fn.node, f"the function given to .{method}() takes one argument, "
                                       "the pipe")
         for pipe in net.pipes:
-            ssa = self.create_pipe(pipe, node)
+            ssa = self.pipe(pipe)
             self.open_region(f"ttl.{method} {ssa}")
             self.enter()
             self.scope.names[params[0].arg] = PipeValue(ssa)
@@ -616,17 +618,20 @@ class ThreadEmitter:
             self.close_region(node)
         return None
 
-    def create_pipe(self, pipe: Pipe, node: ast.AST) -> str:
-        def coord(v: Int) -> str:
-            return str(v) if isinstance(v, int) else self.materialize(v, node)
-
-        src = f"src({coord(pipe.src[0])}, {coord(pipe.src[1])})"
-        dst = f"dst({coord(pipe.dst_first[0])}, {coord(pipe.dst_first[1])})"
+    def pipe(self, pipe: Pipe) -> str:
+        """The pipe's SSA value. Its ends are known numbers (operation scope computed them), so it
+        is created once, at the top of the thread, whatever loop uses it."""
+        if id(pipe) in self.pipes:
+            return self.pipes[id(pipe)]
+        src = f"src({pipe.src[0]}, {pipe.src[1]})"
+        dst = f"dst({pipe.dst_first[0]}, {pipe.dst_first[1]})"
         to = ""
         if pipe.dst_last != pipe.dst_first:
-            to = f" to({coord(pipe.dst_last[0])}, {coord(pipe.dst_last[1])})"
+            to = f" to({pipe.dst_last[0]}, {pipe.dst_last[1]})"
         name = self.fresh("pipe")
-        self.emit(f"{name} = ttl.create_pipe {src} {dst}{to} : !ttl.pipe", pipe.node)
+        self.pipes[id(pipe)] = name
+        self.prologue.append(f"      {name} = ttl.create_pipe {src} {dst}{to} : !ttl.pipe "
+                             f"{self.loc(pipe.node)}")
         return name
 
     # --- Compute ----------------------------------------------------------------------------
@@ -916,4 +921,4 @@ def emit_thread(path: str, op: Operation, kernel: KernelContext, thread) -> list
                                 "operation defines)")
     emitter.body(fn.body)
     op_name = "ttl.compute_thread" if thread.kind == "compute" else "ttl.datamovement_thread"
-    return [f"    {op_name} {{"] + emitter.lines + ["    } " + emitter.loc(fn)]
+    return [f"    {op_name} {{"] + emitter.prologue + emitter.lines + ["    } " + emitter.loc(fn)]

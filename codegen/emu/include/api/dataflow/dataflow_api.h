@@ -81,6 +81,3 @@ void noc_semaphore_set_remote(uint32_t src_l1, uint64_t dst_noc_addr,
 void noc_semaphore_set_multicast(uint32_t src_l1, uint64_t dst_mcast, uint32_t num_dests,
                                  ttlplan::emu::SourceLoc loc = ttlplan::emu::SourceLoc::current());
 
-/// This core's logical column / row in the grid.
-uint32_t get_absolute_logical_x(ttlplan::emu::SourceLoc loc = ttlplan::emu::SourceLoc::current());
-uint32_t get_absolute_logical_y(ttlplan::emu::SourceLoc loc = ttlplan::emu::SourceLoc::current());
