@@ -212,15 +212,10 @@ int64_t sampledCount(const Step& loop, const Levels& levels, const std::vector<V
 }
 
 // Runs the 2^D corner simulations and combines them multilinearly at the real counts.
-Expected<SimResult> extrapolate(const Program& program, const Rates& rates,
-                                const ModelOptions& options, int& runs) {
-  Levels levels;
-  std::vector<Variable> vars = extrapolated(program, options, levels);
+Expected<SimResult> simulateCorners(Simulation& simulation, const std::vector<Variable>& vars,
+                                    const Levels& levels, const ModelOptions& options, int& runs) {
   size_t corners = size_t(1) << vars.size();
-  Expected<Simulation> simulation = Simulation::prepare(program, rates);
-  if (!simulation) return simulation.error();
   SimResult total, sim;
-  runs = 0;
   for (size_t corner = 0; corner < corners; ++corner) {
     std::vector<int64_t> samples(vars.size());
     double weight = 1;
@@ -232,7 +227,7 @@ Expected<SimResult> extrapolate(const Program& program, const Rates& rates,
       weight *= high ? (n - lo) / (hi - lo) : (hi - n) / (hi - lo);
     }
     LoopCounts counts = [&](const Step& loop) { return sampledCount(loop, levels, vars, samples); };
-    if (Status ok = simulation->run(counts, sim); !ok) return ok.error();
+    if (Status ok = simulation.run(counts, sim); !ok) return ok.error();
     ++runs;
     if (corner == 0) {
       total = sim;
@@ -243,6 +238,21 @@ Expected<SimResult> extrapolate(const Program& program, const Rates& rates,
     if (corner > 0) total.steps += sim.steps;
   }
   return total;
+}
+
+Expected<SimResult> extrapolate(const Program& program, const Rates& rates,
+                                const ModelOptions& options, int& runs) {
+  Levels levels;
+  std::vector<Variable> vars = extrapolated(program, options, levels);
+  Expected<Simulation> simulation = Simulation::prepare(program, rates);
+  if (!simulation) return simulation.error();
+  runs = 0;
+  Expected<SimResult> sampled = simulateCorners(*simulation, vars, levels, options, runs);
+  if (sampled || vars.empty()) return sampled;
+  // Sampling pairs loops by trip count and nesting level. Threads that walk the same blocks with
+  // different nests (one loop of rows * cols against two nested loops) are cut differently and
+  // block each other in the sample: simulate every iteration instead (slower, exact).
+  return simulateCorners(*simulation, {}, levels, options, runs);
 }
 
 Analytic analyticBounds(const Program& program, const ir::Device& device,

@@ -65,7 +65,12 @@ CASES = {
 
 
 def run_case(ttlplan, root, work, name):
-    source, flags, inputs, output, math, defined_cols = CASES[name]
+    return check_case(ttlplan, root, work, name, CASES[name])
+
+
+def check_case(ttlplan, root, work, name, case):
+    """Runs one case (a tuple as in CASES) and compares with numpy: None, or what went wrong."""
+    source, flags, inputs, output, math, defined_cols = case
     rng = np.random.default_rng(sum(map(ord, name)))
     in_dir = os.path.join(work, name, "in")
     out_dir = os.path.join(work, name, "out")

@@ -242,6 +242,23 @@ TEST(CostModel, DeadlockIsAnErrorNamingTheThreadAndCb) {
       << r.error().message;
 }
 
+// Threads that walk the same 12 blocks with different loop nests (one loop of 12 against 4 x 3,
+// as a tt-lang kernel's reader and compute often do) are cut differently by the sampling; the
+// model simulates every iteration instead, so it predicts what the same nests predict.
+TEST(CostModel, DifferentLoopNestsOverTheSameBlocksPredictLikeEqualNests) {
+  auto nested = [](std::vector<Step> body) {
+    return std::vector<Step>{loop(4, {loop(3, std::move(body))})};
+  };
+  Program equal = pipeline(12, 2, 2, 2048, 10, 2048);
+  for (Thread& t : equal.classes[0].threads)
+    t.steps = nested(t.steps[0].body);
+  Program mixed = equal;
+  Thread& math = mixed.classes[0].threads[1];
+  math.steps = {loop(12, math.steps[0].body[0].body)};
+  double expected = predictCycles(equal, wormhole());
+  EXPECT_NEAR(predictCycles(mixed, wormhole()), expected, 1e-6 * expected);
+}
+
 TEST(CostModel, MalformedProgramIsAnError) {
   Program p = pipeline(4, 1, 1, 2048, 10, 2048);
   p.classes[0].threads[0].steps[0].body[0].cb = 7;

@@ -41,6 +41,19 @@ def ttl_attr(node: ast.expr) -> str | None:
 MAX_ITERATIONS = 100_000
 
 
+class ShapeInt(int):
+    """An integer read from a tensor's shape (or divided exactly from one): dividing it with a
+    remainder drops part of the tensor, which the front end reports instead of planning a kernel
+    that silently skips the last rows or columns."""
+
+    origin: str  # "a.shape[0] = 100", for the message
+
+    def __new__(cls, value: int, origin: str):
+        obj = super().__new__(cls, value)
+        obj.origin = origin
+        return obj
+
+
 @dataclass(frozen=True)
 class TensorArg:
     """An operation argument: a tensor of `shape` elements and `dtype` (bf16, f32, bfp8_b, ...)."""
@@ -150,6 +163,14 @@ class Evaluator:
         for side, v in (("left", left), ("right", right)):
             if isinstance(v, bool) or not isinstance(v, (int, Sym)):
                 raise self.error(node, f"the {side} operand is {describe(v)}, not an integer")
+        if isinstance(node.op, ast.FloorDiv) and isinstance(left, ShapeInt) and \
+                isinstance(right, int) and right > 0:
+            if left % right:
+                raise self.error(node, f"{left.origin} does not divide by {right}: "
+                                       f"{int(left)} // {right} drops the last {left % right}, so "
+                                       "the kernel would skip part of the tensor; use a shape that "
+                                       f"divides, or round up with -(-n // {right}) and clip")
+            return ShapeInt(left // right, f"{left.origin} // {right} = {left // right}")
         return op(left, right)
 
     def _UnaryOp(self, node: ast.UnaryOp) -> Any:
@@ -217,7 +238,8 @@ class Evaluator:
         base = self.eval(node.value)
         if isinstance(base, TensorArg):
             if node.attr == "shape":
-                return base.shape
+                return tuple(ShapeInt(d, f"{base.name}.shape[{i}] = {d}")
+                             for i, d in enumerate(base.shape))
             if node.attr == "dtype":
                 return base.dtype
             raise self.error(node, f"a tensor argument has .shape and .dtype here, not .{node.attr}")

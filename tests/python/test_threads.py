@@ -1,0 +1,222 @@
+"""Threads of the Python front end (python/ttlplan/frontend/threads.py, emit.py, __main__.py): the
+TTL a small kernel becomes, checked line by line against what the kernel says (worked by hand in
+the comments), the located errors for what is not supported, and hostile inputs that must end in
+one located error, never a traceback or a hang."""
+
+import io
+import os
+import sys
+import tempfile
+import unittest
+from contextlib import redirect_stderr, redirect_stdout
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "python"))
+
+from ttlplan.frontend.__main__ import main  # noqa: E402
+from ttlplan.frontend.emit import Options, translate  # noqa: E402
+from ttlplan.frontend.errors import FrontendError  # noqa: E402
+
+KERNEL = '''import ttl
+
+G = 2
+
+
+@ttl.operation(grid=(3, 2))
+def k(a, out):
+    n = a.shape[0] // 32 // G
+    a_dfb = ttl.make_dataflow_buffer_like(a, shape=(G, 1))
+    o_dfb = ttl.make_dataflow_buffer_like(out, shape=(G, 1), block_count=4)
+
+    @ttl.datamovement()
+    def read():
+        x, y = ttl.node(dims=2)
+        for i in range(n):
+            with a_dfb.reserve() as blk:
+                ttl.copy(a[i * G:(i + 1) * G, x:x + 1], blk).wait()
+
+    @ttl.compute()
+    def compute():
+        for i in range(n):
+            with a_dfb.wait() as p, o_dfb.reserve() as q:
+                q.store(ttl.math.exp(p))
+
+    @ttl.datamovement()
+    def write():
+        for i in range(n):
+            with o_dfb.wait() as q:
+                ttl.copy(q, out[i * G:(i + 1) * G, 0:1]).wait()
+'''
+
+ARGS = {"a": ((256, 96), "bf16"), "out": ((256, 96), "bf16")}
+
+
+def lines_with(text, needle):
+    return [line.strip() for line in text.splitlines() if needle in line]
+
+
+class Translation(unittest.TestCase):
+    def test_kernel_buffers_and_grid(self):
+        text = translate("k.py", KERNEL, Options(args=ARGS))
+        # grid=(x=3, y=2) is TTL's [rows, columns] = [2, 3].
+        self.assertIn("attributes {grid = [2, 3]}", text)
+        self.assertIn("%a: tensor<256x96xbf16, #ttl.layout<dram, interleaved>>", text)
+        # block_count defaults to 2 (tt-lang's); o_dfb says 4. Each CB at its Python line.
+        self.assertIn('%a_dfb = ttl.create_cb : !ttl.cb<[2, 1], !ttcore.tile<32x32, bf16>, 2> '
+                      'loc("k.py":9:13)', text)
+        self.assertIn('%o_dfb = ttl.create_cb : !ttl.cb<[2, 1], !ttcore.tile<32x32, bf16>, 4> '
+                      'loc("k.py":10:13)', text)
+        # Threads in definition order: reader (NOC 0), compute, writer.
+        threads = [line for line in lines_with(text, "_thread {")]
+        self.assertEqual(threads, ["ttl.datamovement_thread {", "ttl.compute_thread {",
+                                   "ttl.datamovement_thread {"])
+
+    def test_with_releases_in_reverse_at_the_with_line(self):
+        text = translate("k.py", KERNEL, Options(args=ARGS))
+        compute = text[text.index("ttl.compute_thread"):]
+        compute = compute[:compute.index("ttl.datamovement_thread")]
+        ops = [line.split(" loc(")[0].split("=")[-1].split()[0] if "=" in line.split(" loc(")[0]
+               else line.split()[0] for line in compute.splitlines()[1:] if "ttl." in line]
+        # wait p, reserve q, exp, store, then push q before pop p (reverse order).
+        self.assertEqual(ops, ["ttl.cb_wait", "ttl.cb_reserve", "ttl.exp", "ttl.store",
+                               "ttl.cb_push", "ttl.cb_pop"])
+        self.assertEqual(len(lines_with(compute, 'loc("k.py":22:13)')), 2)  # push and pop
+
+    def test_slices_are_tile_indices_and_node_coordinates(self):
+        text = translate("k.py", KERNEL, Options(args=ARGS))
+        self.assertEqual(len(lines_with(text, "= ttl.core_x : index")), 1)
+        slices = lines_with(text, "ttl.tensor_slice %a[")
+        self.assertEqual(len(slices), 1)
+        # a[i * G : ..., x : x + 1]: row start i * 2, column start the node's x.
+        self.assertRegex(slices[0], r"%a\[%muli_\d+, %node_x_\d+\]")
+        # 96 columns = 3 tiles and 256 rows = 8 tiles divide into 2 x 1 blocks: no clip.
+        self.assertNotIn("clip", text)
+
+    def test_buffer_factor_auto_and_knobs(self):
+        text = translate("k.py", KERNEL, Options(args=ARGS, knobs={"G": "[1, 2, 4]"},
+                                                 buffer_factor_auto=True))
+        self.assertIn("ttl.param @G = [1, 2, 4]", text)
+        self.assertIn("!ttl.cb<[@G, 1], !ttcore.tile<32x32, bf16>, ?>", text)
+        # n = 256 // 32 // G = (8 - 8 % G) / G at run time: divui of 8 by the knob's value.
+        self.assertIn("%knob_G = ttl.param_value @G : index", text)
+        self.assertTrue(lines_with(text, "arith.divui"))
+
+    def test_clip_when_the_block_overhangs(self):
+        # 96 rows are 3 tiles: blocks of 2 rows overhang the last tile.
+        text = translate("k.py", KERNEL.replace("// 32 // G", "// 32 // 1"),
+                         Options(args={"a": ((96, 96), "bf16"), "out": ((96, 96), "bf16")}))
+        self.assertTrue(lines_with(text, "{clip = true}"))
+
+
+class Errors(unittest.TestCase):
+    def check(self, source, message, line, args=ARGS):
+        with self.assertRaises(FrontendError) as e:
+            translate("k.py", source, Options(args=args))
+        self.assertIn(message, e.exception.message)
+        self.assertEqual(e.exception.line, line, str(e.exception))
+
+    def test_store_outside_compute(self):
+        src = KERNEL.replace("ttl.copy(a[i * G:(i + 1) * G, x:x + 1], blk).wait()",
+                             "blk.store(blk)")
+        self.check(src, ".store() belongs in the @ttl.compute() thread", 17)
+
+    def test_slice_that_does_not_match_the_block(self):
+        src = KERNEL.replace("out[i * G:(i + 1) * G, 0:1]", "out[0:3, 0:1]")
+        self.check(src, "the slice spans 3 tile rows but a block of o_dfb has 2", 29)
+
+    def test_unsupported_statements_and_calls(self):
+        self.check(KERNEL.replace("        for i in range(n):\n            with a_dfb.wait()",
+                                  "        while True:\n            with a_dfb.wait()"),
+                   "a while loop is not supported in a thread", 21)
+        self.check(KERNEL.replace("ttl.math.exp(p)", "ttl.math.erf(p)"),
+                   "ttl.math.erf is not supported", 23)
+        self.check(KERNEL.replace("ttl.math.exp(p)", "p * 2.0"), "ttlplan has no block-scalar",
+                   23)
+        self.check(KERNEL.replace("    def compute():", "    def compute(z):"),
+                   "thread compute takes no arguments", 20)
+
+    def test_a_value_carried_across_iterations(self):
+        src = KERNEL.replace("        x, y = ttl.node(dims=2)\n",
+                             "        x, y = ttl.node(dims=2)\n        t = 0\n")
+        src = src.replace("            with a_dfb.reserve() as blk:",
+                          "            t = i\n            with a_dfb.reserve() as blk:")
+        self.check(src, "'t' is assigned inside a loop or branch but defined before it", 17)
+
+    def test_a_shape_that_does_not_divide_into_tiles(self):
+        self.check(KERNEL, "a.shape[0] = 250 does not divide by 32", 8,
+                   args={"a": ((250, 96), "bf16"), "out": ((250, 96), "bf16")})
+
+
+def run_main(source, *flags):
+    """main() on `source` written to a file: (exit status, stdout, stderr)."""
+    with tempfile.TemporaryDirectory() as d:
+        path = os.path.join(d, "k.py")
+        with open(path, "w") as f:
+            f.write(source)
+        out, err = io.StringIO(), io.StringIO()
+        with redirect_stdout(out), redirect_stderr(err):
+            status = main([path, *flags])
+        return status, out.getvalue(), err.getvalue().replace(path, "k.py")
+
+
+class HostileInput(unittest.TestCase):
+    """Each ends in one located line and exit status 1 (2 for a bad flag), never a traceback."""
+
+    def check(self, source, message, *flags, status=1):
+        code, _, err = run_main(source, *flags)
+        self.assertEqual(code, status, err)
+        self.assertIn(message, err)
+        self.assertNotIn("Traceback", err)
+        self.assertEqual(len(err.strip().splitlines()), 1, err)
+
+    def test_deep_nesting(self):
+        deep = "x = " + "(" * 5000 + "1" + ")" * 5000 + "\n"
+        self.check(deep, "k.py:")
+
+    def test_long_sums(self):
+        self.check(KERNEL.replace("n = a.shape[0] // 32 // G",
+                                  "n = " + " + ".join(["1"] * 100000)),
+                   "k.py:", "--args", "a=256x96,out=256x96")
+
+    def test_not_python(self):
+        self.check("\x00\x01 def", "k.py:1:", "--args", "a=32x32")
+
+    def test_huge_range_and_while_at_operation_scope(self):
+        self.check(KERNEL.replace("    n = a.shape[0] // 32 // G\n",
+                                  "    n = 0\n    for j in range(1000000000000):\n        n = j\n"),
+                   "ran more than 100000 iterations", "--args", "a=256x96,out=256x96")
+        self.check(KERNEL.replace("    n = a.shape[0] // 32 // G\n",
+                                  "    n = 1\n    while True:\n        pass\n"),
+                   "a while loop is not supported", "--args", "a=256x96,out=256x96")
+
+    def test_recursion_is_not_run(self):
+        src = "import ttl\n\ndef f(n):\n    return f(n)\n\n" + KERNEL.replace(
+            "n = a.shape[0] // 32 // G", "n = f(3)")
+        self.check(src, "name 'f' is not defined", "--args", "a=256x96,out=256x96")
+
+    def test_bad_flags(self):
+        self.check(KERNEL, "is not NAME=ROWSxCOLS", "--args", "a=lots", status=2)
+        self.check(KERNEL, "--knob G: the domain", "--knob", "G=two", status=2)
+
+    def test_a_decorator_used_wrongly(self):
+        self.check(KERNEL.replace("grid=(3, 2)", "grid=7"), "grid must be (x, y)",
+                   "--args", "a=256x96,out=256x96")
+
+
+class Sidecar(unittest.TestCase):
+    def test_sidecar_gives_the_args_and_the_command_line_adds(self):
+        with tempfile.TemporaryDirectory() as d:
+            path = os.path.join(d, "k.py")
+            with open(path, "w") as f:
+                f.write(KERNEL)
+            with open(os.path.join(d, "k.ttlplan.toml"), "w") as f:
+                f.write('buffer_factor = "auto"\n[args]\na = "256x96"\nout = "256x96:bf16"\n')
+            out, err = io.StringIO(), io.StringIO()
+            with redirect_stdout(out), redirect_stderr(err):
+                status = main([path, "--knob", "G=1,2"])
+            self.assertEqual(status, 0, err.getvalue())
+            self.assertIn("!ttl.cb<[@G, 1], !ttcore.tile<32x32, bf16>, ?>", out.getvalue())
+
+
+if __name__ == "__main__":
+    unittest.main()
