@@ -59,11 +59,15 @@ Error locatedError(const std::string& output, const std::string& path, const std
   return Error::located(diags, sources);
 }
 
+std::string interpreter() {
+  return current().python.empty() ? std::string(TTLPLAN_PYTHON) : current().python;
+}
+
 std::vector<std::string> frontendCommand(const std::string& path, const std::string& output) {
   const PythonInput& in = current();
   // -P: no folder of the kernel or the working directory on sys.path (a `ttlplan` package
   // there must not shadow ours); -B: no bytecode written into the package's folder.
-  std::vector<std::string> argv = {in.python, "-P", "-B", "-m", "ttlplan.frontend", path,
+  std::vector<std::string> argv = {interpreter(), "-P", "-B", "-m", "ttlplan.frontend", path,
                                    "-o", output};
   for (const std::string& a : in.args) argv.insert(argv.end(), {"--args", a});
   for (const std::string& k : in.knobs) argv.insert(argv.end(), {"--knob", k});
@@ -117,7 +121,7 @@ Result<InputText> readInput(const std::string& path) {
   if (!run)
     return Error::usage(fmt::format("reading the Python kernel {} needs {} (the tt-lang front "
                                     "end is Python): {}",
-                                    path, current().python, run.error().message));
+                                    path, interpreter(), run.error().message));
   if (run->timedOut)
     return Error::input(fmt::format("{}:1:1: error: the Python front end took more than {:.0f} s",
                                     path, kFrontendTimeLimitSeconds));

@@ -19,7 +19,9 @@ struct PythonInput {
   /// The nodes grid="auto" and grid="full" mean, "COLSxROWS" (the device's compute grid);
   /// empty: the front end's default, 8x8.
   std::string deviceGrid;
-  std::string python = "python3"; ///< the interpreter (looked up in PATH)
+  /// The interpreter; empty: the one found when ttlplan was configured (TTLPLAN_PYTHON, Debian's
+  /// /usr/bin/python3 where it exists), else python3 from PATH.
+  std::string python;
 };
 
 /// The PythonInput every later read of a `.py` file uses (the command line sets it once; the
