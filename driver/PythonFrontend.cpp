@@ -8,6 +8,7 @@
 #include <cstdlib>
 #include <filesystem>
 #include <fmt/format.h>
+#include <map>
 #include <regex>
 #include <unistd.h>
 
@@ -67,10 +68,12 @@ std::vector<std::string> frontendCommand(const std::string& path, const std::str
   const PythonInput& in = current();
   // -P: no folder of the kernel or the working directory on sys.path (a `ttlplan` package
   // there must not shadow ours); -B: no bytecode written into the package's folder.
-  std::vector<std::string> argv = {interpreter(), "-P", "-B", "-m", "ttlplan.frontend", path,
-                                   "-o", output};
-  for (const std::string& a : in.args) argv.insert(argv.end(), {"--args", a});
-  for (const std::string& k : in.knobs) argv.insert(argv.end(), {"--knob", k});
+  std::vector<std::string> argv = {interpreter(),      "-P", "-B", "-m",
+                                   "ttlplan.frontend", path, "-o", output};
+  for (const std::string& a : in.args)
+    argv.insert(argv.end(), {"--args", a});
+  for (const std::string& k : in.knobs)
+    argv.insert(argv.end(), {"--knob", k});
   if (!in.bufferFactor.empty()) argv.insert(argv.end(), {"--buffer-factor", in.bufferFactor});
   if (!in.deviceGrid.empty()) argv.insert(argv.end(), {"--device-grid", in.deviceGrid});
   return argv;
@@ -102,10 +105,16 @@ private:
 
 } // namespace
 
-void setPythonInput(PythonInput input) { current() = std::move(input); }
-const PythonInput& pythonInput() { return current(); }
+void setPythonInput(PythonInput input) {
+  current() = std::move(input);
+}
+const PythonInput& pythonInput() {
+  return current();
+}
 
-bool isPythonKernel(const std::string& path) { return path.ends_with(".py"); }
+bool isPythonKernel(const std::string& path) {
+  return path.ends_with(".py");
+}
 
 Result<InputText> readInput(const std::string& path) {
   Expected<std::string> text = readTextFile(path);
@@ -114,10 +123,9 @@ Result<InputText> readInput(const std::string& path) {
   ScratchFile scratch;
   if (scratch.path().empty())
     return Error::io("cannot create a temporary file for the Python front end's output");
-  Expected<ProcessResult> run =
-      runProcess(frontendCommand(path, scratch.path()),
-                 {"PYTHONPATH=" + packageDir(), "PYTHONDONTWRITEBYTECODE=1"},
-                 kFrontendTimeLimitSeconds);
+  Expected<ProcessResult> run = runProcess(
+      frontendCommand(path, scratch.path()),
+      {"PYTHONPATH=" + packageDir(), "PYTHONDONTWRITEBYTECODE=1"}, kFrontendTimeLimitSeconds);
   if (!run)
     return Error::usage(fmt::format("reading the Python kernel {} needs {} (the tt-lang front "
                                     "end is Python): {}",
@@ -134,6 +142,36 @@ Result<InputText> readInput(const std::string& path) {
   Expected<std::string> ttl = readTextFile(scratch.path());
   if (!ttl) return Error::io(ttl.error().message);
   return InputText{*ttl, path, *text};
+}
+
+std::string tunedValuesReport(const ir::Module& module, const ir::Binding& point,
+                              const std::string& kernel, std::optional<double> predictedNs) {
+  std::map<std::string, ir::Location> knobs, buffers;
+  module.op->walk([&](ir::Operation* op) {
+    if (op->isa("ttl.param")) {
+      ir::Attribute name = op->attribute("sym_name");
+      if (name.is(ir::AttrKind::String) || name.is(ir::AttrKind::SymbolRef))
+        knobs[name.stringValue()] = op->location();
+    } else if (op->isa("ttl.create_cb") && op->numResults() == 1) {
+      buffers["%" + op->result()->nameHint()] = op->location();
+    }
+  });
+  std::string out =
+      fmt::format("# The tuned values of {}, to apply by hand (ttlplan tune --emit)", kernel);
+  out += predictedNs ? fmt::format("; predicted {:.2f} us\n", *predictedNs / 1000) : "\n";
+  constexpr std::string_view kBlockCount = "block_count(";
+  for (const auto& [name, value] : point) {
+    if (name.starts_with(kBlockCount) && name.ends_with(")")) {
+      std::string cb = name.substr(kBlockCount.size(), name.size() - kBlockCount.size() - 1);
+      auto it = buffers.find(cb);
+      std::string where = it == buffers.end() ? kernel : it->second.str();
+      out += fmt::format("{}: {}: block_count={}\n", where, cb.substr(cb.starts_with("%")), value);
+      continue;
+    }
+    auto it = knobs.find(name);
+    out += fmt::format("{}: {} = {}\n", it == knobs.end() ? kernel : it->second.str(), name, value);
+  }
+  return out;
 }
 
 } // namespace ttlplan::driver

@@ -4,7 +4,10 @@
 // it with Python's ast module and never runs it. Every workflow that reads a file goes through
 // readInput, so print, verify, plan, cost, tune, lower, compile and run all take `.py` kernels.
 #include "ttlplan/driver/Error.h"
+#include "ttlplan/ir/KnobValue.h"
+#include "ttlplan/ir/Operation.h"
 
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -43,5 +46,12 @@ struct InputText {
 /// with pythonInput(). A front-end error is an Input error located at the Python line (a Usage
 /// error for a bad --args/--knob); no Python traceback reaches the caller.
 Result<InputText> readInput(const std::string& path);
+
+/// `tune --emit` of a Python kernel: the tuned values as the lines to change by hand, one per
+/// knob and per block count of `point`, each at its Python location ("kernel.py:9:1: GRANULARITY
+/// = 4", "kernel.py:17:13: a_dfb: block_count=2"), after a comment naming `kernel` and
+/// `predictedNs`. The locations are those of the module's ttl.param and ttl.create_cb ops.
+std::string tunedValuesReport(const ir::Module& module, const ir::Binding& point,
+                              const std::string& kernel, std::optional<double> predictedNs);
 
 } // namespace ttlplan::driver

@@ -8,6 +8,7 @@
 #include "tools/OptionFlags.h"
 #include "tools/Terminal.h"
 #include "ttlplan/driver/Documents.h"
+#include "ttlplan/driver/PythonFrontend.h"
 #include "ttlplan/driver/RecordJson.h"
 #include "ttlplan/planner/Options.h"
 #include "ttlplan/report/Html.h"
@@ -117,6 +118,18 @@ int emitBest(const TuneFlags& flags, const ir::Device& device, driver::Tuned& tu
   pipeline.maxBlockCount = flags.maxBlockCount;
   std::optional<driver::Source> asWritten;
   if (flags.verifyBest) asWritten = driver::copySource(tuned.source);
+  if (!flags.emitDir.empty() && driver::isPythonKernel(flags.input) && tuned.pick) {
+    // The author applies the tuned values to the Python by hand: which line, which value.
+    std::string path = (std::filesystem::path(flags.emitDir) / "tuned_values.txt").string();
+    std::error_code ec;
+    std::filesystem::create_directories(flags.emitDir, ec);
+    const search::Record& pick = tuned.pick->record;
+    if (int rc = writeOutput(path, driver::tunedValuesReport(*tuned.source.module, pick.point,
+                                                             flags.input, pick.predictedNs));
+        rc != kSuccess)
+      return rc;
+    std::cout << fmt::format("wrote {} (the values to put back in {})\n", path, flags.input);
+  }
   auto start = std::chrono::steady_clock::now();
   std::optional<Progress> progress(std::in_place, "tune: lowering the pick");
   driver::Result<driver::Lowered> lowered = driver::lowerSource(

@@ -17,7 +17,14 @@ int runVerify(const driver::VerifyRequest& request, const DeviceFlags& device) {
   int exitCode = kSuccess;
   if (!resolveDevice(device, exitCode)) return exitCode;
   driver::Result<driver::Verified> verified = driver::verifyFile(request);
-  if (!verified) return report(verified.error());
+  if (!verified) {
+    // A file that cannot be read is a usage error, as for every command that checks its input.
+    if (verified.error().kind == driver::ErrorKind::Io) {
+      std::cerr << driver::errorLine(verified.error().message);
+      return kUsageError;
+    }
+    return report(verified.error());
+  }
   std::cerr << verified->mismatches;
   for (const ir::Diagnostic& d : verified->diagnostics)
     std::cerr << paintDiagnostics(ir::format(d, verified->sources.get()), terminal().colourStderr);

@@ -10,6 +10,7 @@ become ``ttl.param`` declarations.
 
 from __future__ import annotations
 
+import ast
 from dataclasses import dataclass, field
 
 from .errors import FrontendError
@@ -36,12 +37,31 @@ def translate(path: str, source: str, options: Options) -> str:
     ops = read_operations(path, source, options.args, options.knobs, options.device_grid)
     lines = [f"// Translated by ttlplan from {path} (tt-lang Python); docs/python.md."]
     lines.append("module {")
+    where = knob_definitions(ast.parse(source), options.knobs)
     for name, domain in options.knobs.items():
-        lines.append(f"  ttl.param @{name} = {domain}")
+        if name not in where:
+            raise FrontendError(path, 1, 1, f"--knob {name}: no module-level constant or "
+                                            f"operation keyword argument is named {name}")
+        lines.append(f"  ttl.param @{name} = {domain} {_loc(path, where[name])}")
     for op in ops:
         lines += _kernel(path, op, options)
     lines.append("}")
     return "\n".join(lines) + "\n"
+
+
+def knob_definitions(tree: ast.Module, knobs: dict[str, str]) -> dict[str, ast.AST]:
+    """Where each knob is defined: its module-level assignment, or the operation's argument (so
+    that tune --emit can say which line to change)."""
+    out: dict[str, ast.AST] = {}
+    for stmt in tree.body:
+        if isinstance(stmt, ast.Assign) and len(stmt.targets) == 1 and \
+                isinstance(stmt.targets[0], ast.Name) and stmt.targets[0].id in knobs:
+            out.setdefault(stmt.targets[0].id, stmt)
+        if isinstance(stmt, ast.FunctionDef):
+            for a in stmt.args.posonlyargs + stmt.args.args + stmt.args.kwonlyargs:
+                if a.arg in knobs:
+                    out.setdefault(a.arg, a)
+    return out
 
 
 def _kernel(path: str, op: Operation, options: Options) -> list[str]:
