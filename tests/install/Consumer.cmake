@@ -10,7 +10,9 @@
 #     as `ttlplan run` of the same kernel and binding (which compares with the reference);
 #  3. examples/api (the driver library) through the CMake package and through pkg-config: the
 #     L1 map it prints has the addresses and indices of `ttlplan plan --json -`, and an
-#     infeasible kernel gives ttlplan's error text and the planner's rejection as numbers.
+#     infeasible kernel gives ttlplan's error text and the planner's rejection as numbers;
+#  4. with WITH_PYTHON, the Python package: a .py kernel planned by the installed ttlplan,
+#     `import ttlplan` and `python3 -m ttlplan` from the prefix.
 cmake_minimum_required(VERSION 3.25)
 
 # run(COMMAND...): runs it, fails the test on a non-zero exit; stdout and stderr are in `output`,
@@ -145,3 +147,29 @@ separate_arguments(flags UNIX_COMMAND "${output}")
 run(c++ -std=c++20 ${SOURCE}/examples/api/main.cpp ${flags} -o ${WORK}/api_pkg_config)
 run(${WORK}/api_pkg_config ${WORK}/kernels/eltwise_add.ttl)
 expect("output;STREQUAL;api_output" "the pkg-config build prints another map:\n${output}")
+
+# 4. Python (docs/python.md): the package and the extension under lib/python3/dist-packages; the
+# installed ttlplan reads a tt-lang kernel through the installed front end; `import ttlplan` and
+# `python3 -m ttlplan` from the prefix. PRELOAD: the sanitizer runtimes a sanitized extension
+# needs loaded first (empty otherwise).
+if(NOT WITH_PYTHON)
+  return()
+endif()
+set(pydir ${prefix}/lib/python3/dist-packages)
+foreach(path ttlplan/__init__.py ttlplan/__main__.py ttlplan/frontend/__main__.py)
+  expect("EXISTS;${pydir}/${path}" "the install lacks ${pydir}/${path}")
+endforeach()
+file(GLOB extension ${pydir}/_ttlplan*.so)
+expect("extension" "the install lacks the _ttlplan extension in ${pydir}")
+file(COPY ${SOURCE}/examples/python/reduce_rows.py ${SOURCE}/examples/python/reduce_rows.ttlplan.toml
+     DESTINATION ${WORK}/py)
+run(${prefix}/bin/ttlplan plan ${WORK}/py/reduce_rows.py)
+expect("output;MATCHES;kernel @reduce_rows \\(${WORK}/py/reduce_rows.py:12:1\\)"
+       "the installed ttlplan did not plan the Python kernel:\n${output}")
+set(python_env PYTHONPATH=${pydir} LD_PRELOAD=${PRELOAD} ASAN_OPTIONS=detect_leaks=0)
+run(${CMAKE_COMMAND} -E env ${python_env} ${PYTHON} -c
+    "import ttlplan, sys\nprint(ttlplan.plan(sys.argv[1])['kernels'][0]['name'])"
+    ${WORK}/py/reduce_rows.py)
+expect("stdout;MATCHES;^@reduce_rows" "import ttlplan from the prefix printed:\n${output}")
+run(${CMAKE_COMMAND} -E env ${python_env} ${PYTHON} -m ttlplan --version)
+expect("stdout;MATCHES;ttlplan" "python3 -m ttlplan --version printed:\n${output}")
