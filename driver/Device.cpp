@@ -45,8 +45,8 @@ Result<ir::Device> loadDevice(const DeviceRequest& request) {
 }
 
 std::unique_ptr<ir::Module> parseInputFile(const std::string& path, std::optional<size_t> chunk,
-                                           ir::DiagnosticEngine& diags,
-                                           ir::SourceManager& sources, Error& error) {
+                                           ir::DiagnosticEngine& diags, ir::SourceManager& sources,
+                                           Error& error) {
   if (!isPythonKernel(path)) return ir::parseFile(path, diags, &sources, chunk);
   if (chunk) {
     error = Error::usage("--split-input-file reads TTL files; a Python kernel is one file");

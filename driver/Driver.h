@@ -338,8 +338,8 @@ Result<Allocated> allocateFile(const AllocRequest& request);
 /// with the errors in `diags`, or, for an error without a location (an unreadable file, a bad
 /// --args), in `error` with `diags` empty.
 std::unique_ptr<ir::Module> parseInputFile(const std::string& path, std::optional<size_t> chunk,
-                                           ir::DiagnosticEngine& diags,
-                                           ir::SourceManager& sources, Error& error);
+                                           ir::DiagnosticEngine& diags, ir::SourceManager& sources,
+                                           Error& error);
 
 /// `path` parsed (parseInputFile) and tt-lang's form imported; not verified.
 Result<Source> parseImported(const std::string& path, std::optional<size_t> chunk = std::nullopt);

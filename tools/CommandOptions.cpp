@@ -46,9 +46,8 @@ const std::vector<OptionTable>& tables() {
        "Flags of `ttlplan` itself (before or after the command) for a tt-lang Python kernel "
        "(KERNEL.py, docs/python.md); the kernel's sidecar KERNEL.ttlplan.toml may hold them too.",
        {
-           text("args",
-                "Shapes (in elements) and dtypes of the operation's tensor arguments: "
-                "NAME=ROWSxCOLS[:DTYPE],... (dtype bf16 unless given; repeatable)"),
+           text("args", "Shapes (in elements) and dtypes of the operation's tensor arguments: "
+                        "NAME=ROWSxCOLS[:DTYPE],... (dtype bf16 unless given; repeatable)"),
            text("knob",
                 "Make a module-level integer constant or a keyword default of the operation a "
                 "knob: NAME=DOMAIN, the domain as 1,2,4,8 or as ttl.param writes it (range(1, 9), "

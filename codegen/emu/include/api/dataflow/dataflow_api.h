@@ -80,4 +80,3 @@ void noc_semaphore_set_remote(uint32_t src_l1, uint64_t dst_noc_addr,
 /// Copies the 4 bytes at src_l1 to every core of the rectangle except the sender.
 void noc_semaphore_set_multicast(uint32_t src_l1, uint64_t dst_mcast, uint32_t num_dests,
                                  ttlplan::emu::SourceLoc loc = ttlplan::emu::SourceLoc::current());
-
