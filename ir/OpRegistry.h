@@ -49,6 +49,8 @@ enum class AsmFormat {
   IntoDst,        ///< tt-lang's tile ops: `$0, $1 into dst[$2] : T0, T1 -> R`
   TileStore,      ///< tt-lang's `ttl.tile_store $0, $1[$2, ..] from dst[$k] : T0, T1`
   IterIndex,      ///< tt-lang's `ttl.iter_index DIM : index`
+  EmptyCall,      ///< `tensor.empty() : R`
+  Extract,        ///< `tensor.extract $0[$1, ..] : T0`, the result T0's element type
 };
 
 /// A custom syntax's record.

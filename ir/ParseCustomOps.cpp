@@ -507,7 +507,8 @@ bool Parser::parseCustomOp(const OpDef& def, OpState& state) {
   case AsmFormat::ImpliedTypes:
   case AsmFormat::PipeRegion: {
     std::vector<ValueRef> refs;
-    if (!parseValueRefList(refs)) return false;
+    // An op without operands (ttl.dma_barrier) must not take in the next op's `%x = ...`.
+    if (def.numOperands != 0 && !parseValueRefList(refs)) return false;
     Type implied = impliedOperandType(def);
     if (def.format == AsmFormat::PipeRegion && consumeIf(TokenKind::Colon)) { // tt-lang: `: type`
       size_t at = tok_.offset;
@@ -610,6 +611,29 @@ bool Parser::parseCustomOp(const OpDef& def, OpState& state) {
     return parseArithConstant(state);
   case AsmFormat::ArithCmpi:
     return parseArithCmpi(state);
+  case AsmFormat::EmptyCall: {
+    Type type;
+    if (!expect(TokenKind::LParen, "after tensor.empty") ||
+        !expect(TokenKind::RParen, "(dynamic sizes are not read: ttlplan's tensors are static)") ||
+        !parseOptionalAttrDict(state.attributes) || !colonType(type))
+      return false;
+    state.resultTypes.push_back(type);
+    return true;
+  }
+  case AsmFormat::Extract: {
+    ValueRef source;
+    std::vector<ValueRef> indices;
+    Type from;
+    if (!parseValueRef(source) || !expect(TokenKind::LSquare, "before the indices") ||
+        !parseValueRefList(indices) || !expect(TokenKind::RSquare, "after the indices") ||
+        !parseOptionalAttrDict(state.attributes) || !colonType(from) || !typed(source, from) ||
+        !addOperands(indices, Type::index(), state))
+      return false;
+    Type element = from.elementType();
+    if (!element) return error("tensor.extract reads a ranked tensor");
+    state.resultTypes.push_back(element);
+    return true;
+  }
   }
   return false;
 }

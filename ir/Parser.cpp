@@ -234,7 +234,10 @@ std::unique_ptr<Operation> Parser::parseOperation() {
                                          : tok_.text;
     consume();
     const OpDef* def = lookupOp(state.name);
-    if (!def || def->format == AsmFormat::Generic) {
+    // Another dialect's op in a call-like form; a ttl op ttlplan does not know stays an error.
+    if (!def && is(TokenKind::LParen) && !state.name.starts_with("ttl.")) {
+      if (!parseUnregisteredCall(state)) return nullptr;
+    } else if (!def || def->format == AsmFormat::Generic) {
       std::string hint;
       size_t best = 3;
       for (const OpDef& d : registeredOps())
@@ -248,8 +251,9 @@ std::unique_ptr<Operation> Parser::parseOperation() {
                                        "generic form: \"dialect.op\"(...) : (...) -> (...))"
                                      : ""));
       return nullptr;
+    } else if (!parseCustomOp(*def, state)) {
+      return nullptr;
     }
-    if (!parseCustomOp(*def, state)) return nullptr;
   } else {
     error(fmt::format("expected an operation, found {}", found()));
     return nullptr;
@@ -303,6 +307,41 @@ bool Parser::parseGenericOp(OpState& state) {
     if (!expect(TokenKind::RParen, "after regions")) return false;
   }
   if (!parseOptionalAttrDict(state.attributes)) return false;
+  return expect(TokenKind::Colon, "before the op's function type") &&
+         parseFunctionalType(refs, state);
+}
+
+bool Parser::parseUnregisteredCall(OpState& state) {
+  // `dialect.op(%a, 7, true, <col>) {attrs} : (T0, ..) -> (R, ..)`: an op of another dialect in
+  // its call-like custom form (tt-lang's ttkernel ops), read as an op ttlplan does not know. Its
+  // value arguments are its operands, in order; each other argument is the attribute `argN`, N
+  // its position among the arguments (a literal as it is, an enum like `<col>` as the string
+  // "<col>"), so that it prints back in generic form, valid MLIR, with nothing lost.
+  consume(); // (
+  std::vector<ValueRef> refs;
+  if (!is(TokenKind::RParen)) {
+    size_t position = 0;
+    do {
+      if (is(TokenKind::PercentIdent)) {
+        refs.emplace_back();
+        if (!parseValueRef(refs.back())) return false;
+      } else {
+        Attribute literal;
+        if (is(TokenKind::Less)) { // an enum in its dialect's short form: kept as its text
+          std::string text;
+          if (!captureBalanced(text)) return false;
+          literal = Attribute::string(text);
+        } else {
+          literal = parseAttribute();
+          if (!literal) return false;
+        }
+        state.attributes.push_back({fmt::format("arg{}", position), literal});
+      }
+      ++position;
+    } while (consumeIf(TokenKind::Comma));
+  }
+  if (!expect(TokenKind::RParen, "after the arguments") || !parseOptionalAttrDict(state.attributes))
+    return false;
   return expect(TokenKind::Colon, "before the op's function type") &&
          parseFunctionalType(refs, state);
 }

@@ -277,6 +277,7 @@ private:
   bool parseAliasDefinition();
   std::unique_ptr<Operation> parseOperation();
   bool parseResultNames(std::vector<std::pair<ValueRef, unsigned>>& names);
+  bool parseUnregisteredCall(OpState& state);
   bool parseGenericOp(OpState& state);
   bool parseCustomOp(const OpDef& def, OpState& state);
   bool parseRegion(Region& region, const std::vector<ArgDecl>& entryArgs, bool generic);

@@ -90,6 +90,13 @@ bool canPrintCustom(const Operation& op) {
   }
   case AsmFormat::ResultType:
     return true;
+  case AsmFormat::EmptyCall:
+    return op.numOperands() == 0 && op.numResults() == 1;
+  case AsmFormat::Extract:
+    return op.numOperands() >= 1 && op.numResults() == 1 &&
+           op.result(0)->type() == op.operand(0)->type().elementType() &&
+           std::all_of(op.operands().begin() + 1, op.operands().end(),
+                       [](Value* v) { return v->type() == Type::index(); });
   case AsmFormat::Convert:
   case AsmFormat::Matmul:
     return true;
@@ -611,6 +618,20 @@ void Printer::printCustom(Operation& op) {
     attrDict(op, elided, false);
     out_ += std::string(" : ") + type(op.result(0)->type());
     return;
+  case AsmFormat::EmptyCall:
+    out_ += "()";
+    attrDict(op, elided, false);
+    out_ += std::string(" : ") + type(op.result(0)->type());
+    return;
+  case AsmFormat::Extract: {
+    out_ += std::string(" ") + name(op.operand(0)) + "[";
+    for (size_t i = 1; i < op.numOperands(); ++i)
+      out_ += (i > 1 ? ", " : "") + name(op.operand(i));
+    out_ += "]";
+    attrDict(op, elided, false);
+    out_ += std::string(" : ") + type(op.operand(0)->type());
+    return;
+  }
   case AsmFormat::Convert:
     out_ += std::string(" ") + name(op.operand(0));
     attrDict(op, elided, false);
