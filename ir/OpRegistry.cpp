@@ -218,16 +218,53 @@ constexpr OpDef kOps[] = {
      kNone},
     {"ttl.tile_sin", "tt-lang: sin of one tile, into DST", F::IntoDst, P::TtLangThread, 2, 1, 0,
      kNone},
-    {"ttl.tile_eq", "tt-lang: eq of one tiles, into DST", F::IntoDst, P::TtLangThread, 3, 1, 0,
+    {"ttl.tile_eq", "tt-lang: eq of two tiles, into DST", F::IntoDst, P::TtLangThread, 3, 1, 0,
      kNone},
-    {"ttl.tile_ne", "tt-lang: ne of one tiles, into DST", F::IntoDst, P::TtLangThread, 3, 1, 0,
+    {"ttl.tile_ne", "tt-lang: ne of two tiles, into DST", F::IntoDst, P::TtLangThread, 3, 1, 0,
      kNone},
-    {"ttl.tile_gt", "tt-lang: gt of one tiles, into DST", F::IntoDst, P::TtLangThread, 3, 1, 0,
+    {"ttl.tile_gt", "tt-lang: gt of two tiles, into DST", F::IntoDst, P::TtLangThread, 3, 1, 0,
      kNone},
-    {"ttl.tile_lt", "tt-lang: lt of one tiles, into DST", F::IntoDst, P::TtLangThread, 3, 1, 0,
+    {"ttl.tile_lt", "tt-lang: lt of two tiles, into DST", F::IntoDst, P::TtLangThread, 3, 1, 0,
      kNone},
+    {"ttl.tile_mul_unary_const",
+     "tt-lang: one tile times the f32 `value`, into DST",
+     F::IntoDst,
+     P::TtLangThread,
+     2,
+     1,
+     0,
+     kNone,
+     {},
+     {.valueAfter = true}},
+    {"ttl.mul_unary_const", "tt-lang: a block times the f32 `value`", F::ValueConvert,
+     P::TtLangThread, 1, 1, 0, kNone},
+    {"ttl.raw_element_write", "tt-lang: write one element of a block", F::ElementWrite,
+     P::TtLangThread, -1, 0, 0, kNone},
+    {"ttl.init_sfpu", "tt-lang: SFPU start-up for an input and an output CB (after lowering)",
+     F::ParenOperands, P::TtLangThread, 2, 0, 0, kNone},
+    {"ttl.dst_section", "tt-lang: a region that holds DST registers (after lowering)", F::Thread,
+     P::TtLangThread, 0, 0, 1, kNone},
+    // tt-lang's pipe transfers and pipe-net queries (its convert-pipe-ops pass's forms).
+    {"ttl.pipe_transfer.create", "tt-lang: a transfer over a pipe", F::Convert, P::TtLangThread, 1,
+     1, 0, kNone},
+    {"ttl.pipe_transfer.post", "tt-lang: a receiver posts its buffer for a transfer", F::Functional,
+     P::TtLangThread, 2, 1, 0, kNone},
+    {"ttl.pipe_transfer.send", "tt-lang: the source sends its block over a transfer", F::Functional,
+     P::TtLangThread, 2, 1, 0, kNone},
+    {"ttl.pipe_transfer.wait", "tt-lang: wait for a posted transfer's token", F::SameType,
+     P::TtLangThread, 1, 0, 0, kNone},
+    {"ttl.pipenet_scope", "tt-lang: a region acting for the pipe nets it names", F::KeywordScope,
+     P::TtLangThread, 0, 0, 1, kNone},
+    {"ttl.is_src", "tt-lang: whether this core is a source of pipe net `pipe_net_id`", F::Predicate,
+     P::TtLangThread, 0, 1, 0, kNone},
+    {"ttl.is_dst", "tt-lang: whether this core is a destination of pipe net `pipe_net_id`",
+     F::Predicate, P::TtLangThread, 0, 1, 0, kNone},
+    {"ttl.is_active", "tt-lang: whether this core takes part in pipe net `pipe_net_id`",
+     F::Predicate, P::TtLangThread, 0, 1, 0, kNone},
     {"tensor.empty", "an uninitialised tensor (tt-lang: the outputs of ttl.compute)", F::EmptyCall,
-     P::Anywhere, 0, 1, 0, kNone},
+     P::Anywhere, -1, 1, 0, kNone},
+    {"memref.alloca", "a buffer on the stack (tt-lang: a kernel-local counter)", F::EmptyCall,
+     P::Anywhere, -1, 1, 0, kNone},
     {"tensor.extract", "one element of a tensor (tt-lang: a tile of a block)", F::Extract,
      P::Anywhere, -1, 1, 0, kNone},
     {"ttl.compute", "tt-lang: per-tile body over input and output blocks", F::Compute,
@@ -331,8 +368,9 @@ constexpr OpDef kOps[] = {
     {"ttl.iter_index", "tt-lang: the compute body's index along `dim`", F::IterIndex,
      P::TtLangThread, 0, 1, 0, kNone},
     // Upstream MLIR.
-    {"scf.for", "counted loop", F::ScfFor, P::Anywhere, 3, 0, 1, kNone},
-    {"scf.if", "conditional", F::ScfIf, P::Anywhere, 1, 0, 2, kNone},
+    {"scf.for", "counted loop, optionally carrying values (iter_args)", F::ScfFor, P::Anywhere, -1,
+     -1, 1, kNone},
+    {"scf.if", "conditional, optionally yielding values", F::ScfIf, P::Anywhere, 1, -1, 2, kNone},
     {"scf.yield", "region terminator", F::ScfYield, P::Anywhere, -1, 0, 0, kNone},
     {"arith.constant", "a constant", F::ArithConstant, P::Anywhere, 0, 1, 0, kNone},
     {"arith.addi", "integer a + b", F::SameType, P::Anywhere, 2, 1, 0, kNone},
@@ -348,6 +386,29 @@ constexpr OpDef kOps[] = {
     {"arith.ori", "bitwise or", F::SameType, P::Anywhere, 2, 1, 0, kNone},
     {"arith.xori", "bitwise xor", F::SameType, P::Anywhere, 2, 1, 0, kNone},
     {"arith.cmpi", "integer comparison", F::ArithCmpi, P::Anywhere, 2, 1, 0, kNone},
+    {"arith.cmpf", "floating-point comparison", F::ArithCmpi, P::Anywhere, 2, 1, 0, kNone},
+    {"scf.while", "a loop with a `before` region (ending in scf.condition) and a `do` region",
+     F::ScfWhile, P::Anywhere, -1, -1, 2, kNone},
+    {"scf.condition", "scf.while's test: continue with the values while true", F::ScfCondition,
+     P::Anywhere, -1, 0, 0, kNone},
+    {"tensor.extract_slice", "a slice of a tensor (offsets, sizes, strides)", F::ExtractSlice,
+     P::Anywhere, -1, 1, 0, kNone},
+    {"builtin.unrealized_conversion_cast", "a value seen as another type (between lowerings)",
+     F::Cast, P::Anywhere, -1, -1, 0, kNone},
+    // arith's casts, all written `%x : T to R`.
+    {"arith.index_cast", "an integer to or from index", F::Cast, P::Anywhere, 1, 1, 0, kNone},
+    {"arith.index_castui", "an unsigned integer to or from index", F::Cast, P::Anywhere, 1, 1, 0,
+     kNone},
+    {"arith.extsi", "a signed integer widened", F::Cast, P::Anywhere, 1, 1, 0, kNone},
+    {"arith.extui", "an unsigned integer widened", F::Cast, P::Anywhere, 1, 1, 0, kNone},
+    {"arith.trunci", "an integer narrowed", F::Cast, P::Anywhere, 1, 1, 0, kNone},
+    {"arith.extf", "a float widened", F::Cast, P::Anywhere, 1, 1, 0, kNone},
+    {"arith.truncf", "a float narrowed", F::Cast, P::Anywhere, 1, 1, 0, kNone},
+    {"arith.sitofp", "a signed integer to float", F::Cast, P::Anywhere, 1, 1, 0, kNone},
+    {"arith.uitofp", "an unsigned integer to float", F::Cast, P::Anywhere, 1, 1, 0, kNone},
+    {"arith.fptosi", "a float to signed integer", F::Cast, P::Anywhere, 1, 1, 0, kNone},
+    {"arith.fptoui", "a float to unsigned integer", F::Cast, P::Anywhere, 1, 1, 0, kNone},
+    {"arith.bitcast", "the same bits as another type", F::Cast, P::Anywhere, 1, 1, 0, kNone},
 };
 } // namespace
 
@@ -457,6 +518,11 @@ std::string_view toString(CostClass cost) {
   return "?";
 }
 
+std::span<const std::string_view> comparePredicates(std::string_view opName) {
+  if (opName == "arith.cmpf") return kCmpfPredicates;
+  return kCmpiPredicates;
+}
+
 std::string_view toString(Placement placement) {
   switch (placement) {
   case Placement::Anywhere:
@@ -493,6 +559,10 @@ constexpr std::string_view kReduceAttrs[] = {"reduce_type", "dims"};
 constexpr std::string_view kBroadcastAttrs[] = {"dims", "shape"};
 constexpr std::string_view kSegments[] = {"operandSegmentSizes"};
 constexpr std::string_view kDim[] = {"dim"};
+// MLIR 16's name for the segment sizes (mlir-opt-16 checks the generic form; later MLIR reads it
+// too, as it reads `operandSegmentSizes`).
+constexpr std::string_view kSliceAttrs[] = {"static_offsets", "static_sizes", "static_strides",
+                                            "operand_segment_sizes"};
 
 // In AsmFormat's order (formatDef indexes it; tests/ir/OpRecordsTest.cpp checks the order).
 constexpr AsmFormatDef kFormats[] = {
@@ -515,8 +585,8 @@ constexpr AsmFormatDef kFormats[] = {
     {F::CreatePipe, "src(x, y) dst(x, y) [to(x, y)] [{..}] : !ttl.pipe", kStaticCoords},
     {F::PipeRegion, "$0 { ... } [{..}]", {}},
     {F::ParamValue, "@P [{..}] : R", kParam},
-    {F::ScfFor, "%iv = $0 to $1 step $2 { ... } [{..}]", {}},
-    {F::ScfIf, "$0 { ... } [else { ... }] [{..}]", {}},
+    {F::ScfFor, "%iv = $0 to $1 step $2 [iter_args(%a = $3, ..) -> (R, ..)] { ... } [{..}]", {}},
+    {F::ScfIf, "$0 [-> (R, ..)] { ... } [else { ... }] [{..}]", {}},
     {F::ScfYield, "[$0, ... : T0, ...]", {}},
     {F::ArithConstant, "[{..}] VALUE", kValue},
     {F::ArithCmpi, "PRED, $0, $1 [{..}] : T", kPredicate},
@@ -528,8 +598,18 @@ constexpr AsmFormatDef kFormats[] = {
     {F::IntoDst, "$0[, $1] into dst[$n] [{..}] : T0[, T1] -> R", {}},
     {F::TileStore, "$0, $1[$2, ..] from dst[$n] [{..}] : T0, T1", {}},
     {F::IterIndex, "DIM [{..}] : index", kDim},
-    {F::EmptyCall, "() [{..}] : R", {}},
+    {F::EmptyCall, "([$0, ..]) [{..}] : R (the operands: dynamic sizes)", {}},
     {F::Extract, "$0[$1, ..] [{..}] : T0", {}},
+    {F::Cast, "[$0, .. [{..}] : T0, ..] to R, ..", {}},
+    {F::ValueConvert, "$0, VALUE [{..}] : T0 -> R", kValue},
+    {F::ElementWrite, "$0[$1, ..], $n [{..}] : T0, Tn", {}},
+    {F::ParenOperands, "($0, $1, ..) [{..}] : T0, T1, ..", {}},
+    {F::Predicate, "[{..}], the result i1", {}},
+    {F::KeywordScope, "[attributes {..}] { ... }", {}},
+    {F::ExtractSlice,
+     "$0[OFFSETS] [SIZES] [STRIDES] [{..}] : T0 to R (a dynamic entry is an operand)", kSliceAttrs},
+    {F::ScfWhile, "(%a = $0, ..) : (T0, ..) -> (R, ..) { ... } do { ^bb0(..): ... } [{..}]", {}},
+    {F::ScfCondition, "($0) [$1, .. : T1, ..]", {}},
 };
 } // namespace
 

@@ -49,8 +49,17 @@ enum class AsmFormat {
   IntoDst,        ///< tt-lang's tile ops: `$0, $1 into dst[$2] : T0, T1 -> R`
   TileStore,      ///< tt-lang's `ttl.tile_store $0, $1[$2, ..] from dst[$k] : T0, T1`
   IterIndex,      ///< tt-lang's `ttl.iter_index DIM : index`
-  EmptyCall,      ///< `tensor.empty() : R`
+  EmptyCall,      ///< `tensor.empty(%dynamic sizes..) : R`
   Extract,        ///< `tensor.extract $0[$1, ..] : T0`, the result T0's element type
+  Cast,           ///< `$0 : T0 to R` (arith's casts, builtin.unrealized_conversion_cast)
+  ValueConvert,   ///< tt-lang's `ttl.mul_unary_const $0, VALUE : T0 -> R`
+  ElementWrite,   ///< tt-lang's `ttl.raw_element_write $0[$1, ..], $n : T0, Tn`
+  ParenOperands,  ///< tt-lang's `ttl.init_sfpu($0, $1) : T0, T1`
+  Predicate,      ///< tt-lang's `ttl.is_src {pipe_net_id = N}`: no operands, an i1 result
+  KeywordScope,   ///< tt-lang's `ttl.pipenet_scope attributes {..} { ... }`
+  ExtractSlice,   ///< `tensor.extract_slice $0[o, ..] [s, ..] [t, ..] : T0 to R`
+  ScfWhile,       ///< `scf.while (%a = $0, ..) : (T..) -> (R..) { ... } do { ... }`
+  ScfCondition,   ///< `scf.condition($0) $1, .. : T1, ..`
 };
 
 /// A custom syntax's record.
@@ -73,6 +82,7 @@ struct TileSyntax {
   bool valueFirst = false;   ///< an f32 `value` before the operands (`ttl.tile_fill 1.0 into ...`)
   bool indexedFirst = false; ///< the first operand is indexed: `%cb[%i] into ...` (ttl.copy_tile)
   bool parenTypes = false;   ///< operand types in parentheses: `: (T0, T1) -> R`
+  bool valueAfter = false;   ///< an f32 `value` after the operand: `%a, 1.25 into ...`
 };
 
 /// Where an op may appear (checked by the verifier).
@@ -143,6 +153,13 @@ inline constexpr int64_t kDynamicCoordinate = INT64_MIN;
 /// `arith.cmpi` predicates in MLIR's enum order: the attribute value is the index.
 inline constexpr std::string_view kCmpiPredicates[] = {"eq",  "ne",  "slt", "sle", "sgt",
                                                        "sge", "ult", "ule", "ugt", "uge"};
+/// `arith.cmpf` predicates in MLIR's enum order (llvm-project mlir/include/mlir/Dialect/Arith/IR/
+/// ArithBase.td, Arith_CmpFPredicateAttr).
+inline constexpr std::string_view kCmpfPredicates[] = {"false", "oeq", "ogt", "oge", "olt", "ole",
+                                                       "one",   "ord", "ueq", "ugt", "uge", "ult",
+                                                       "ule",   "une", "uno", "true"};
+/// The predicate names of `arith.cmpi` or `arith.cmpf` (by the op's name).
+std::span<const std::string_view> comparePredicates(std::string_view opName);
 
 /// An attribute an op gives meaning to, beyond its custom syntax (listed by `ttlplan ops`).
 struct AttrDef {

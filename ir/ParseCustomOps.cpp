@@ -236,7 +236,14 @@ bool Parser::parseIntoDst(const OpDef& def, OpState& state) {
   const TileSyntax& syntax = def.tile;
   if (syntax.valueFirst && !parseF32Value(state)) return false;
   std::vector<ValueRef> refs, indices;
-  if (!syntax.valueFirst && !parseValueRefList(refs)) return false;
+  if (syntax.valueAfter) { // `%a, 1.25 into dst[..]`
+    refs.emplace_back();
+    if (!parseValueRef(refs.back()) || !expect(TokenKind::Comma, "before the value") ||
+        !parseF32Value(state))
+      return false;
+  } else if (!syntax.valueFirst && !parseValueRefList(refs)) {
+    return false;
+  }
   if (syntax.indexedFirst &&
       (refs.size() != 1 || !expect(TokenKind::LSquare, "before the tile indices") ||
        !parseValueRefList(indices) || !expect(TokenKind::RSquare, "after the tile indices")))
@@ -385,9 +392,10 @@ bool Parser::parseCreatePipe(OpState& state) {
 }
 
 bool Parser::parseScfFor(OpState& state) {
+  // `%iv = %lb to %ub step %s [iter_args(%a = %init, ..) -> (T, ..)] { ... }`
   if (!is(TokenKind::PercentIdent))
     return error(fmt::format("expected induction variable like %k, found {}", found()));
-  ArgDecl iv{tok_.text, tok_.offset, Type::index(), {}, {}};
+  std::vector<ArgDecl> args{{tok_.text, tok_.offset, Type::index(), {}, {}}};
   consume();
   if (!expect(TokenKind::Equal, "after the induction variable")) return false;
   for (const char* word : {"", "to", "step"}) {
@@ -398,15 +406,58 @@ bool Parser::parseScfFor(OpState& state) {
     if (!v) return false;
     state.operands.push_back(v);
   }
-  return addRegion(state, {iv}) && parseOptionalAttrDict(state.attributes);
+  if (consumeKeyword("iter_args")) {
+    std::vector<ValueRef> inits;
+    if (!parseInitList(args, inits) ||
+        !expect(TokenKind::Arrow, "before the loop's result types") ||
+        !parseResultTypeList(state.resultTypes))
+      return false;
+    if (state.resultTypes.size() != inits.size())
+      return error(fmt::format("iter_args has {} values but the loop {} result types", inits.size(),
+                               state.resultTypes.size()));
+    for (size_t i = 0; i < inits.size(); ++i)
+      args[i + 1].type = state.resultTypes[i];
+    if (!addOperands(inits, state.resultTypes, state, tok_.offset)) return false;
+  }
+  return addRegion(state, args) && parseOptionalAttrDict(state.attributes);
+}
+
+bool Parser::parseInitList(std::vector<ArgDecl>& args, std::vector<ValueRef>& inits) {
+  // `(%a = %init, %b = %init2)`: the region arguments and the values they start from.
+  if (!expect(TokenKind::LParen, "to start the loop-carried values")) return false;
+  if (consumeIf(TokenKind::RParen)) return true;
+  do {
+    if (!is(TokenKind::PercentIdent))
+      return error(fmt::format("expected a loop-carried value like %acc, found {}", found()));
+    args.push_back({tok_.text, tok_.offset, Type(), {}, {}});
+    consume();
+    inits.emplace_back();
+    if (!expect(TokenKind::Equal, "after the loop-carried value") || !parseValueRef(inits.back()))
+      return false;
+  } while (consumeIf(TokenKind::Comma));
+  return expect(TokenKind::RParen, "after the loop-carried values");
+}
+
+bool Parser::parseResultTypeList(std::vector<Type>& types) {
+  // `(T, U)` or a single `T`.
+  if (!consumeIf(TokenKind::LParen)) {
+    Type type = parseType();
+    if (!type) return false;
+    types.push_back(type);
+    return true;
+  }
+  if (consumeIf(TokenKind::RParen)) return true;
+  return parseTypeList(types) && expect(TokenKind::RParen, "after the result types");
 }
 
 bool Parser::parseScfIf(OpState& state) {
+  // `%c [-> (T, ..)] { ... } [else { ... }]`
   ValueRef ref;
   if (!parseValueRef(ref)) return false;
   Value* cond = resolve(ref, Type::integer(1));
   if (!cond) return false;
   state.operands.push_back(cond);
+  if (consumeIf(TokenKind::Arrow) && !parseResultTypeList(state.resultTypes)) return false;
   if (!addRegion(state)) return false;
   state.regions.push_back(std::make_unique<Region>());
   if (consumeKeyword("else") && !parseRegion(*state.regions.back(), {}, false)) return false;
@@ -435,16 +486,17 @@ bool Parser::parseArithConstant(OpState& state) {
 }
 
 bool Parser::parseArithCmpi(OpState& state) {
+  // `arith.cmpi slt, %a, %b : T` and `arith.cmpf olt, %a, %b : T`; the predicate is its index.
+  std::span<const std::string_view> predicates = comparePredicates(state.name);
+  std::string names = fmt::format("{}", fmt::join(predicates.first(predicates.size() - 1), ", ")) +
+                      " or " + std::string(predicates.back());
   if (!is(TokenKind::BareIdent))
-    return error(fmt::format("expected a predicate (eq, ne, slt, ...), found {}", found()));
-  auto it = std::find(std::begin(kCmpiPredicates), std::end(kCmpiPredicates), tok_.text);
-  if (it == std::end(kCmpiPredicates))
-    return error(
-        fmt::format("unknown predicate '{}'; expected eq, ne, slt, sle, sgt, sge, ult, ule, "
-                    "ugt or uge",
-                    tok_.text));
+    return error(fmt::format("expected a predicate ({}), found {}", names, found()));
+  auto it = std::find(predicates.begin(), predicates.end(), tok_.text);
+  if (it == predicates.end())
+    return error(fmt::format("unknown predicate '{}'; expected {}", tok_.text, names));
   consume();
-  state.attributes.push_back({"predicate", Attribute::integer(it - std::begin(kCmpiPredicates))});
+  state.attributes.push_back({"predicate", Attribute::integer(it - predicates.begin())});
   if (!expect(TokenKind::Comma, "after the predicate")) return false;
   OpDef sameType{"", "", AsmFormat::SameType, Placement::Anywhere, 2, 0, 0, TypeKind::Opaque};
   if (!parseSameType(state, sameType)) return false;
@@ -611,11 +663,23 @@ bool Parser::parseCustomOp(const OpDef& def, OpState& state) {
     return parseArithConstant(state);
   case AsmFormat::ArithCmpi:
     return parseArithCmpi(state);
-  case AsmFormat::EmptyCall: {
+  case AsmFormat::Cast:
+  case AsmFormat::ValueConvert:
+  case AsmFormat::ElementWrite:
+  case AsmFormat::ParenOperands:
+  case AsmFormat::Predicate:
+  case AsmFormat::KeywordScope:
+  case AsmFormat::ExtractSlice:
+  case AsmFormat::ScfWhile:
+  case AsmFormat::ScfCondition:
+    return parseUpstreamForm(def, state);
+  case AsmFormat::EmptyCall: { // `(%dynamic sizes, ..) : R`
+    std::vector<ValueRef> sizes;
     Type type;
-    if (!expect(TokenKind::LParen, "after tensor.empty") ||
-        !expect(TokenKind::RParen, "(dynamic sizes are not read: ttlplan's tensors are static)") ||
-        !parseOptionalAttrDict(state.attributes) || !colonType(type))
+    if (!expect(TokenKind::LParen, fmt::format("after {}", state.name)) ||
+        !parseValueRefList(sizes) || !expect(TokenKind::RParen, "after the dynamic sizes") ||
+        !addOperands(sizes, Type::index(), state) || !parseOptionalAttrDict(state.attributes) ||
+        !colonType(type))
       return false;
     state.resultTypes.push_back(type);
     return true;

@@ -307,6 +307,13 @@ private:
   bool parseCreatePipe(OpState& state);
   bool parseScfFor(OpState& state);
   bool parseScfIf(OpState& state);
+  bool parseInitList(std::vector<ArgDecl>& args, std::vector<ValueRef>& inits);
+  bool parseResultTypeList(std::vector<Type>& types);
+  // tt-lang's and upstream dialects' other forms (ir/ParseUpstreamForms.cpp).
+  bool parseUpstreamForm(const OpDef& def, OpState& state);
+  bool parseExtractSlice(OpState& state);
+  bool parseSliceList(std::vector<int64_t>& statics, std::vector<ValueRef>& dynamics);
+  bool parseScfWhile(OpState& state);
   bool parseArithConstant(OpState& state);
   bool parseArithCmpi(OpState& state);
   bool parseSameType(OpState& state, const OpDef& def);

@@ -31,6 +31,62 @@ bool singleBlockWithArgs(const Region& region, size_t numArgs, bool allIndex) {
   return true;
 }
 
+/// `scf.for`: index bounds and step, then one loop-carried value per result, each typed as its
+/// result and its region argument.
+bool scfForFits(const Operation& op) {
+  if (op.numOperands() < 3 || op.numOperands() - 3 != op.numResults()) return false;
+  if (!singleBlockWithArgs(op.region(0), 1 + op.numResults(), false)) return false;
+  const Block* body = op.region(0).empty() ? nullptr : &op.region(0).front();
+  for (size_t i = 0; i < op.numOperands(); ++i) {
+    Type want = i < 3 ? Type::index() : op.result(i - 3)->type();
+    if (op.operand(i)->type() != want) return false;
+    if (body && i >= 2 && body->argument(i - 2)->type() != (i == 2 ? Type::index() : want))
+      return false;
+  }
+  return true;
+}
+
+/// Forms of ir/ParseUpstreamForms.cpp: what each needs of its operands and results.
+bool upstreamFormFits(const Operation& op, AsmFormat format) {
+  auto indexFrom = [&](size_t first, size_t end) {
+    return first <= end && end <= op.numOperands() &&
+           std::all_of(op.operands().begin() + first, op.operands().begin() + end,
+                       [](Value* v) { return v->type() == Type::index(); });
+  };
+  switch (format) {
+  case AsmFormat::Cast:
+    return op.numResults() >= 1;
+  case AsmFormat::ParenOperands:
+    return true;
+  case AsmFormat::Predicate:
+    return op.result(0)->type() == Type::integer(1);
+  case AsmFormat::ScfCondition:
+    return op.numOperands() >= 1 && op.operand(0)->type() == Type::integer(1);
+  case AsmFormat::ElementWrite:
+    return op.numOperands() >= 2 && indexFrom(1, op.numOperands() - 1);
+  case AsmFormat::ExtractSlice: {
+    const char* names[] = {"static_offsets", "static_sizes", "static_strides"};
+    size_t dynamic = 0;
+    for (const char* name : names) {
+      Attribute a = op.attribute(name);
+      if (!a.is(AttrKind::DenseArray)) return false;
+      dynamic += std::count(a.denseValues().begin(), a.denseValues().end(), kDynamicCoordinate);
+    }
+    return op.numOperands() == 1 + dynamic && indexFrom(1, op.numOperands());
+  }
+  case AsmFormat::ScfWhile: {
+    if (op.region(0).numBlocks() != 1 || op.region(1).numBlocks() != 1) return false;
+    const Block& before = op.region(0).front();
+    if (before.numArguments() != op.numOperands()) return false;
+    for (size_t i = 0; i < op.numOperands(); ++i)
+      if (before.argument(i)->type() != op.operand(i)->type()) return false;
+    return true;
+  }
+  default:
+    return false;
+  }
+}
+
 /// The custom form can only say what its syntax can hold; anything else (for example a generic
 /// op with the wrong operand count) is printed in generic form so that nothing is lost.
 bool canPrintCustom(const Operation& op) {
@@ -91,7 +147,7 @@ bool canPrintCustom(const Operation& op) {
   case AsmFormat::ResultType:
     return true;
   case AsmFormat::EmptyCall:
-    return op.numOperands() == 0 && op.numResults() == 1;
+    return allTypesAre(op.operands(), Type::index()) && op.numResults() == 1;
   case AsmFormat::Extract:
     return op.numOperands() >= 1 && op.numResults() == 1 &&
            op.result(0)->type() == op.operand(0)->type().elementType() &&
@@ -124,7 +180,20 @@ bool canPrintCustom(const Operation& op) {
   case AsmFormat::ParamValue:
     return op.attribute("param").is(AttrKind::SymbolRef);
   case AsmFormat::ScfFor:
-    return allTypesAre(op.operands(), Type::index()) && singleBlockWithArgs(op.region(0), 1, true);
+    return scfForFits(op);
+  case AsmFormat::Cast:
+  case AsmFormat::ParenOperands:
+  case AsmFormat::Predicate:
+  case AsmFormat::ScfCondition:
+  case AsmFormat::ElementWrite:
+  case AsmFormat::ExtractSlice:
+  case AsmFormat::ScfWhile:
+    return upstreamFormFits(op, def->format);
+  case AsmFormat::ValueConvert:
+    return op.attribute("value").is(AttrKind::Float) &&
+           std::isfinite(op.attribute("value").floatValue());
+  case AsmFormat::KeywordScope:
+    return noRegionArgs();
   case AsmFormat::ScfYield:
     // Its optional operand list would take in the next op's `%x = ...` (or `"..."`) when it is
     // not the last op of its block, and the custom form has no place for attributes.
@@ -158,8 +227,9 @@ bool canPrintCustom(const Operation& op) {
     const TileSyntax& syntax = def->tile;
     size_t inputs = syntax.valueFirst ? 0 : syntax.indexedFirst ? 1 : op.numOperands() - 1;
     if (op.numOperands() < 1 || op.operands().back()->type() != Type::index()) return false;
-    if (syntax.valueFirst && !(op.attribute("value").is(AttrKind::Float) &&
-                               std::isfinite(op.attribute("value").floatValue())))
+    if ((syntax.valueFirst || syntax.valueAfter) &&
+        !(op.attribute("value").is(AttrKind::Float) &&
+          std::isfinite(op.attribute("value").floatValue())))
       return false;
     if (inputs > op.numOperands() - 1 || (!syntax.valueFirst && inputs == 0)) return false;
     for (size_t i = inputs; i + 1 < op.numOperands(); ++i) // copy_tile's tile indices
@@ -177,7 +247,8 @@ bool canPrintCustom(const Operation& op) {
   case AsmFormat::ArithCmpi: {
     Attribute p = op.attribute("predicate");
     return p.is(AttrKind::Integer) && p.valueType() == Type::integer(64) && p.intValue() >= 0 &&
-           p.intValue() < 10 && op.operand(0)->type() == op.operand(1)->type() &&
+           size_t(p.intValue()) < comparePredicates(op.name()).size() &&
+           op.operand(0)->type() == op.operand(1)->type() &&
            op.result(0)->type() == Type::integer(1);
   }
   }
@@ -253,6 +324,7 @@ private:
   void printGeneric(Operation& op);
   void printFunc(Operation& op);
   void printIntoDst(Operation& op);
+  void printUpstreamForm(Operation& op, std::span<const std::string_view> elided);
   /// ` {attrs}` of entry `i` of a func's `arg_attrs` / `res_attrs`, if any.
   void printEntryAttrs(const Operation& op, const char* key, size_t i);
   /// ` loc(...)` when the location was written in the input.
@@ -471,6 +543,94 @@ void Printer::printEntryAttrs(const Operation& op, const char* key, size_t i) {
   printAttributeDict(out_, dict.entries(), context_);
 }
 
+void Printer::printUpstreamForm(Operation& op, std::span<const std::string_view> elided) {
+  auto withTypes = [&](size_t from) {
+    std::vector<Value*> rest(op.operands().begin() + from, op.operands().end());
+    if (rest.empty()) return;
+    out_ += " ";
+    printOperands(rest);
+    out_ += " : " + typeList(rest);
+  };
+  switch (op.def()->format) {
+  case AsmFormat::Cast:
+    if (op.numOperands()) {
+      out_ += " ";
+      printOperands(op.operands());
+      attrDict(op, elided, false);
+      out_ += " : " + typeList(op.operands());
+    }
+    out_ += " to " + typeList(op.results());
+    if (!op.numOperands()) attrDict(op, elided, false);
+    return;
+  case AsmFormat::ValueConvert:
+    out_ += fmt::format(" {}, {}", name(op.operand(0)),
+                        floatLiteral(op.attribute("value").floatValue()));
+    attrDict(op, elided, false);
+    out_ += fmt::format(" : {} -> {}", type(op.operand(0)->type()), type(op.result(0)->type()));
+    return;
+  case AsmFormat::ElementWrite: {
+    Value* value = op.operands().back();
+    out_ += " " + name(op.operand(0)) + "[";
+    printOperands(std::vector<Value*>(op.operands().begin() + 1, op.operands().end() - 1));
+    out_ += "], " + name(value);
+    attrDict(op, elided, false);
+    out_ += fmt::format(" : {}, {}", type(op.operand(0)->type()), type(value->type()));
+    return;
+  }
+  case AsmFormat::ParenOperands:
+    out_ += "(";
+    printOperands(op.operands());
+    out_ += ")";
+    attrDict(op, elided, false);
+    out_ += " : " + typeList(op.operands());
+    return;
+  case AsmFormat::Predicate:
+    attrDict(op, elided, false);
+    return;
+  case AsmFormat::KeywordScope:
+    attrDict(op, elided, true);
+    out_ += " ";
+    printRegion(op.region(0), false, false);
+    return;
+  case AsmFormat::ExtractSlice: {
+    out_ += " " + name(op.operand(0));
+    size_t next = 1;
+    const char* lists[] = {"static_offsets", "static_sizes", "static_strides"};
+    for (size_t i = 0; i < 3; ++i) {
+      std::vector<std::string> entries;
+      for (int64_t v : op.attribute(lists[i]).denseValues())
+        entries.push_back(v == kDynamicCoordinate ? name(op.operand(next++)) : std::to_string(v));
+      out_ += fmt::format("{}[{}]", i ? " " : "", fmt::join(entries, ", "));
+    }
+    attrDict(op, elided, false);
+    out_ += fmt::format(" : {} to {}", type(op.operand(0)->type()), type(op.result(0)->type()));
+    return;
+  }
+  case AsmFormat::ScfWhile: {
+    scopes_.emplace_back();
+    std::vector<std::string> args;
+    for (Value* arg : op.region(0).front().arguments())
+      args.push_back(names_[arg] = std::string("%") + define(arg, true));
+    out_ += " (";
+    for (size_t i = 0; i < args.size(); ++i)
+      out_ += fmt::format("{}{} = {}", i ? ", " : "", args[i], name(op.operand(i)));
+    out_ += fmt::format(") : ({}) -> ({}) ", typeList(op.operands()), typeList(op.results()));
+    printRegion(op.region(0), false, false);
+    scopes_.pop_back();
+    out_ += " do ";
+    printRegion(op.region(1), true, false);
+    attrDict(op, elided, true);
+    return;
+  }
+  case AsmFormat::ScfCondition:
+    out_ += "(" + name(op.operand(0)) + ")";
+    withTypes(1);
+    return;
+  default:
+    return;
+  }
+}
+
 void Printer::printIntoDst(Operation& op) {
   const TileSyntax& syntax = op.def()->tile;
   std::vector<std::string_view> elided = {"value"};
@@ -483,6 +643,7 @@ void Printer::printIntoDst(Operation& op) {
     out_ += " ";
     printOperands(inputs);
   }
+  if (syntax.valueAfter) out_ += ", " + floatLiteral(op.attribute("value").floatValue());
   if (syntax.indexedFirst) {
     out_ += "[";
     printOperands(std::vector<Value*>(op.operands().begin() + 1, op.operands().end() - 1));
@@ -619,7 +780,9 @@ void Printer::printCustom(Operation& op) {
     out_ += std::string(" : ") + type(op.result(0)->type());
     return;
   case AsmFormat::EmptyCall:
-    out_ += "()";
+    out_ += "(";
+    printOperands(op.operands());
+    out_ += ")";
     attrDict(op, elided, false);
     out_ += std::string(" : ") + type(op.result(0)->type());
     return;
@@ -701,6 +864,12 @@ void Printer::printCustom(Operation& op) {
     std::vector<std::string> iv = declareArgs(op.region(0));
     out_ += fmt::format(" {} = {} to {} step {} ", iv[0], name(op.operand(0)), name(op.operand(1)),
                         name(op.operand(2)));
+    if (op.numResults()) {
+      out_ += "iter_args(";
+      for (size_t i = 3; i < op.numOperands(); ++i)
+        out_ += fmt::format("{}{} = {}", i > 3 ? ", " : "", iv[i - 2], name(op.operand(i)));
+      out_ += fmt::format(") -> ({}) ", typeList(op.results()));
+    }
     printRegion(op.region(0), false, true);
     scopes_.pop_back();
     attrDict(op, elided, false);
@@ -708,6 +877,7 @@ void Printer::printCustom(Operation& op) {
   }
   case AsmFormat::ScfIf:
     out_ += std::string(" ") + name(op.operand(0)) + " ";
+    if (op.numResults()) out_ += fmt::format("-> ({}) ", typeList(op.results()));
     printRegion(op.region(0), false, true);
     if (!op.region(1).empty()) {
       out_ += " else ";
@@ -727,7 +897,8 @@ void Printer::printCustom(Operation& op) {
     out_ += std::string(" ") + attr(op.attribute("value"));
     return;
   case AsmFormat::ArithCmpi:
-    out_ += fmt::format(" {}, ", kCmpiPredicates[op.attribute("predicate").intValue()]);
+    out_ +=
+        fmt::format(" {}, ", comparePredicates(op.name())[op.attribute("predicate").intValue()]);
     printOperands(op.operands());
     attrDict(op, elided, false);
     out_ += std::string(" : ") + type(op.operand(0)->type());
@@ -771,6 +942,17 @@ void Printer::printCustom(Operation& op) {
   }
   case AsmFormat::IntoDst:
     printIntoDst(op);
+    return;
+  case AsmFormat::Cast:
+  case AsmFormat::ValueConvert:
+  case AsmFormat::ElementWrite:
+  case AsmFormat::ParenOperands:
+  case AsmFormat::Predicate:
+  case AsmFormat::KeywordScope:
+  case AsmFormat::ExtractSlice:
+  case AsmFormat::ScfWhile:
+  case AsmFormat::ScfCondition:
+    printUpstreamForm(op, elided);
     return;
   case AsmFormat::TileStore: {
     std::vector<Value*> indices(op.operands().begin() + 2, op.operands().end() - 1);

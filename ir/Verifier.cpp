@@ -8,6 +8,10 @@ namespace ttlplan::ir {
 
 namespace detail {
 
+bool scfForCountsMatch(const Operation& op) {
+  return !op.isa("scf.for") || (op.numOperands() >= 3 && op.numOperands() - 3 == op.numResults());
+}
+
 bool hasValidCounts(const Operation& op) {
   const OpDef* def = op.def();
   if (!def) return true;
@@ -15,6 +19,7 @@ bool hasValidCounts(const Operation& op) {
     return false;
   if (def->numResults >= 0 && op.numResults() != static_cast<size_t>(def->numResults)) return false;
   if (op.numRegions() != static_cast<size_t>(def->numRegions)) return false;
+  if (!scfForCountsMatch(op)) return false;
   for (size_t i = 0; i < op.numRegions(); ++i)
     if (op.region(i).numBlocks() > 1) return false;
   return true;

@@ -21,6 +21,8 @@ void verifyParams(Module& module, DiagnosticEngine& diags);
 /// at most one block (always true for unknown ops). Detailed checks skip ops failing this: the
 /// count problem is reported once by verifyStructure.
 bool hasValidCounts(const Operation& op);
+/// `scf.for` has its bounds and step, then one loop-carried value per result.
+bool scfForCountsMatch(const Operation& op);
 
 /// "%name" for a value with a name hint, otherwise "this value".
 std::string describe(const Value* value);

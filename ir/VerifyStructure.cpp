@@ -22,6 +22,12 @@ void checkCounts(const Operation& op, DiagnosticEngine& diags) {
   check(def->numOperands, op.numOperands(), "operand(s)");
   check(def->numResults, op.numResults(), "result(s)");
   check(def->numRegions, op.numRegions(), "region(s)");
+  if (!scfForCountsMatch(op))
+    diags.error(op.location(),
+                fmt::format("'scf.for' takes its lower bound, upper bound and step, then one "
+                            "loop-carried value per result, but has {} operand(s) and {} "
+                            "result(s); fix the generic form",
+                            op.numOperands(), op.numResults()));
   for (size_t i = 0; i < op.numRegions(); ++i)
     if (op.region(i).numBlocks() > 1)
       diags.error(op.location(),
@@ -183,12 +189,29 @@ void checkSymbolNames(Operation& op, DiagnosticEngine& diags) {
     }
 }
 
+// tt-lang's loops that carry values, and scf.while, are read and printed; a ttl.kernel's threads
+// are planned, costed and emitted from loops that count with their induction variable only.
+void checkKernelControlFlow(const Operation& op, DiagnosticEngine& diags) {
+  bool carries = (op.isa("scf.for") || op.isa("scf.if")) && op.numResults() > 0;
+  if ((!carries && !op.isa("scf.while")) || !op.ancestor("ttl.kernel")) return;
+  diags.error(op.location(),
+              fmt::format("'{}' {} in a ttl.kernel: ttlplan plans loops that count with their "
+                          "induction variable and conditionals without results; compute the value "
+                          "from the induction variable, or store it in a CB",
+                          op.name(),
+                          op.isa("scf.while") ? "(a loop of unknown trip count) is not planned"
+                          : op.isa("scf.for")
+                              ? "with loop-carried values (iter_args) is not planned"
+                              : "with results is not planned"));
+}
+
 void verifyStructure(Module& module, DiagnosticEngine& diags) {
   module.op->walk([&](Operation* op) {
     checkSymbolNames(*op, diags);
     checkCounts(*op, diags);
     checkPlacement(*op, diags);
     if (!hasValidCounts(*op)) return;
+    checkKernelControlFlow(*op, diags);
     if (op->isa("ttl.copy")) checkPipeCopy(*op, diags);
     if (op->isa("ttl.if_src") || op->isa("ttl.if_dst")) checkPipeRegionOperand(*op, diags);
     if (op->isa("ttl.kernel")) {
