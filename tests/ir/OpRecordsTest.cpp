@@ -98,8 +98,8 @@ TEST(OpRecords, OnlyTileOpsCarryTileSyntax) {
   int special = 0;
   for (const OpDef& def : registeredOps()) {
     const TileSyntax& t = def.tile;
-    bool any = t.valueFirst || t.valueAfter || t.indexedFirst || t.parenTypes ||
-               !t.attributes[0].empty();
+    bool any =
+        t.valueFirst || t.valueAfter || t.indexedFirst || t.parenTypes || !t.attributes[0].empty();
     if (def.format != AsmFormat::IntoDst) {
       EXPECT_FALSE(any) << def.name << " is not a tile op";
     }
