@@ -2,6 +2,7 @@
 
 #include "ttlplan/codegen/CppText.h"
 #include "ttlplan/codegen/HostEmitter.h"
+#include "ttlplan/ir/ImportTtlang.h"
 #include "ttlplan/ir/MetalApi.h"
 #include "ttlplan/lower/PlanReport.h"
 #include "ttlplan/lower/ThreadRoles.h"
@@ -38,6 +39,10 @@ std::optional<std::vector<KernelThreads>> collectKernels(ir::Module& module,
     KernelThreads entry;
     entry.name = k->attribute("sym_name").stringValue();
     entry.kernel = k;
+    if (std::string why = ir::outsideEndRefusal(*k, "compile or run"); !why.empty()) {
+      diagnostics.error(k->location(), "codegen: " + why);
+      ok = false;
+    }
     for (auto& op : k->body().operations())
       if (op->isa("ttl.datamovement_thread") || op->isa("ttl.compute_thread")) {
         diagnostics.error(op->location(),

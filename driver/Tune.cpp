@@ -1,6 +1,7 @@
 // tuneFile: the autotuner on a file (search/Tuner.h), with its records file, the baselines (ttnn's
 // default config, tt-mlir's rule) and the pick.
 #include "ttlplan/driver/Driver.h"
+#include "ttlplan/ir/ImportTtlang.h"
 #include "ttlplan/ir/Params.h"
 #include "ttlplan/lower/Extract.h"
 #include "ttlplan/search/TuningDb.h"
@@ -75,6 +76,9 @@ Result<Tuned> tuneFile(const TuneRequest& request, const ir::Device& device, con
   Result<Source> source = parseVerified(request.input, request.inputChunk);
   if (!source) return source.error();
   const ir::Module& module = *source->module;
+  for (ir::Operation* kernel : module.topLevel("ttl.kernel")) // tuning ranks points by cost
+    if (std::string why = ir::outsideEndRefusal(*kernel, "tune"); !why.empty())
+      return Error::input(why);
   Result<std::optional<ir::Binding>> bound = resolveKnobs(request.knobs, module, device, log);
   if (!bound) return bound.error();
   ir::Binding fixed = bound->value_or(ir::Binding{});

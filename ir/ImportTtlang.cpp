@@ -4,8 +4,10 @@
 #include "ttlplan/ir/OpRegistry.h"
 #include "ttlplan/ir/Rewrite.h"
 
+#include <algorithm>
 #include <fmt/format.h>
 #include <map>
+#include <set>
 
 namespace ttlplan::ir {
 
@@ -59,6 +61,13 @@ public:
   bool run() {
     std::vector<Operation*> threads = threadFunctions(module_);
     std::vector<int64_t> grid = launchGrid(*module_.op);
+    // tt-lang's pass tests hold thread functions on their own: plan them on one core, with the
+    // threads they leave out assumed to exist (and said so).
+    onItsOwn_ = !module_.op->hasAttribute("ttl.launch_grid");
+    if (onItsOwn_) {
+      grid = {1, 1};
+      assumed_.push_back("no ttl.launch_grid: the threads run on one core (grid [1, 1])");
+    }
     if (grid.empty())
       return fail(module_.op->location(),
                   "a tt-lang module needs `ttl.launch_grid = [GX, GY]` (two positive integers)");
@@ -73,6 +82,13 @@ public:
     kernel_->body();
     for (Operation* f : threads)
       if (!importThread(*f)) return false;
+    if (onItsOwn_) markOutsideEnds();
+    if (!assumed_.empty()) {
+      std::vector<Attribute> lines;
+      for (const std::string& line : assumed_)
+        lines.push_back(Attribute::string(line));
+      kernel_->setAttribute("assumed", Attribute::array(std::move(lines)));
+    }
     // What is left of tt-lang's own ops (a `ttl.fill` that is not a reduce scaler) has no meaning.
     kernel_->walk([&](Operation* op) {
       if (op->def() && op->def()->placement == Placement::TtLangThread)
@@ -88,6 +104,27 @@ private:
     diags_.error(at, std::move(message));
     ok_ = false;
     return false;
+  }
+
+  /// A CB whose producer (or consumer) thread is not in the file gets `outside = "producer"`
+  /// (or "consumer"), and the assumption is written down.
+  void markOutsideEnds() {
+    std::map<Value*, std::pair<bool, bool>> ends; // produced, consumed
+    kernel_->walk([&](Operation* op) {
+      bool produces = op->isa("ttl.cb_reserve") || op->isa("ttl.cb_push");
+      bool consumes = op->isa("ttl.cb_wait") || op->isa("ttl.cb_pop");
+      if ((produces || consumes) && op->numOperands() > 0)
+        (produces ? ends[op->operand(0)].first : ends[op->operand(0)].second) = true;
+    });
+    for (auto& [index, cb] : cbs_) {
+      auto [produced, consumed] = ends[cb];
+      if (produced == consumed) continue; // both ends here, or an unused CB (the verifier says)
+      const char* end = produced ? "consumer" : "producer";
+      cb->definingOp()->setAttribute("outside", Attribute::string(end));
+      assumed_.push_back(fmt::format("%{} (cb_index {}): its {} is a thread not in this file; the "
+                                     "plan places and indexes it, nothing is costed or run",
+                                     cb->nameHint(), index, end));
+    }
   }
 
   /// The module's name, else `ttlang_kernel` (with `_`s added until no symbol has it).
@@ -181,8 +218,11 @@ private:
     while (!from.empty()) {
       Operation* op = from.operations().front().get();
       if (op->isa("func.return")) {
-        if (op->numOperands() != 0)
+        if (op->numOperands() != 0 && !onItsOwn_)
           return fail(op->location(), "import-ttlang: a thread function returns nothing");
+        if (op->numOperands() != 0) // a pass test's function on its own, returning what it made
+          assumed_.push_back(fmt::format("@{} returns {} value(s): the plan leaves them out",
+                                         f.attribute("sym_name").stringValue(), op->numOperands()));
         eraseOp(op);
         continue;
       }
@@ -193,7 +233,72 @@ private:
     thread->walk([&](Operation* op) { ops.push_back(op); });
     for (Operation* op : ops)
       if (op != thread && !convert(*op, *thread)) return false;
+    if (ok_) insertMissingReleases(body);
     return ok_;
+  }
+
+  // tt-lang's front end leaves out the cb_push after a cb_reserve and the cb_pop after a cb_wait
+  // that its ttl-insert-cb-sync pass adds (tenstorrent/tt-lang include/ttlang/Dialect/TTL/
+  // Passes.td): after the last op of the acquire's block that uses the block it acquired, or
+  // values computed from it, or the CB itself before the CB's next acquire of that kind.
+  static void insertMissingReleases(Block& block) {
+    std::vector<Operation*> ops;
+    for (auto& op : block.operations())
+      ops.push_back(op.get());
+    // The k-th acquire of a CB in this block is released by its k-th release here (a release
+    // nested in an op counts where that op is); the acquires left over get one.
+    std::map<std::pair<Value*, bool>, std::vector<size_t>> open; // (cb, reserve?) -> acquires
+    std::vector<size_t> unmatched;
+    for (size_t i = 0; i < ops.size(); ++i) {
+      for (size_t r = 0; r < ops[i]->numRegions(); ++r)
+        for (auto& inner : ops[i]->region(r).blocks())
+          insertMissingReleases(*inner);
+      bool reserve = ops[i]->isa("ttl.cb_reserve");
+      if ((reserve || ops[i]->isa("ttl.cb_wait")) && ops[i]->numOperands() == 1) {
+        open[{ops[i]->operand(0), reserve}].push_back(i);
+        continue;
+      }
+      ops[i]->walk([&](Operation* op) {
+        bool push = op->isa("ttl.cb_push");
+        if ((!push && !op->isa("ttl.cb_pop")) || op->numOperands() != 1) return;
+        std::vector<size_t>& acquires = open[{op->operand(0), push}];
+        if (!acquires.empty()) acquires.erase(acquires.begin());
+      });
+    }
+    for (auto& [key, acquires] : open)
+      unmatched.insert(unmatched.end(), acquires.begin(), acquires.end());
+    std::sort(unmatched.begin(), unmatched.end());
+    for (size_t at : unmatched)
+      releaseAfterLastUse(ops, at);
+  }
+
+  /// Inserts the release of acquire `ops[at]` after the last op that uses its block, or a value
+  /// computed from it, or (before the CB's next acquire of that kind) the CB itself.
+  static void releaseAfterLastUse(const std::vector<Operation*>& ops, size_t at) {
+    bool reserve = ops[at]->isa("ttl.cb_reserve");
+    std::string_view acquire = reserve ? "ttl.cb_reserve" : "ttl.cb_wait";
+    Value* cb = ops[at]->operand(0);
+    std::set<const Value*> reached = {ops[at]->result(0)};
+    Operation* last = ops[at];
+    bool reacquired = false;
+    for (size_t j = at + 1; j < ops.size(); ++j) {
+      bool uses = false;
+      ops[j]->walk([&](Operation* op) {
+        reacquired |= op->isa(acquire) && op->numOperands() == 1 && op->operand(0) == cb;
+        bool release = op->isa(reserve ? "ttl.cb_push" : "ttl.cb_pop");
+        for (Value* v : op->operands())
+          uses |= reached.count(v) > 0 || (v == cb && !reacquired && !release);
+      });
+      if (!uses) continue;
+      last = ops[j];
+      ops[j]->walk([&](Operation* op) {
+        for (Value* v : op->results())
+          reached.insert(v);
+      });
+    }
+    OpBuilder b = OpBuilder::after(last);
+    b.setLocation(ops[at]->location());
+    b.create(reserve ? "ttl.cb_push" : "ttl.cb_pop", {cb}, {});
   }
 
   /// The view of the nearest acquire (`cb_reserve` / `cb_wait`, as `acquires` allows) of `cb`
@@ -332,10 +437,27 @@ private:
   Operation* lastCb_ = nullptr; ///< the kernel's last ttl.create_cb so far
   std::map<int64_t, Value*> cbs_;
   std::map<int64_t, Value*> sharedArgs_;
+  std::vector<std::string> assumed_; ///< the kernel's `assumed` lines
+  bool onItsOwn_ = false;            ///< no ttl.launch_grid: thread functions planned on one core
   bool ok_ = true;
 };
 
 } // namespace
+
+std::string outsideEndRefusal(const Operation& kernel, std::string_view what) {
+  std::string out;
+  const_cast<Operation&>(kernel).walk([&](Operation* op) {
+    Attribute end = op->isa("ttl.create_cb") ? op->attribute("outside") : Attribute();
+    if (!out.empty() || !end.is(AttrKind::String)) return;
+    out =
+        fmt::format("{} needs every thread of the kernel, but the {} of %{} ({}) is a thread "
+                    "not in this file (a tt-lang thread planned on its own); `plan` reports its "
+                    "L1, CB indices and DST; add the other threads' functions and "
+                    "`ttl.launch_grid` to {} it",
+                    what, end.stringValue(), op->result(0)->nameHint(), op->location().str(), what);
+  });
+  return out;
+}
 
 bool isTtlangModule(const Module& module) {
   return module.topLevel("ttl.kernel").empty() && !threadFunctions(module).empty();

@@ -439,6 +439,14 @@ constexpr AttrDef kAttrs[] = {
      "\"LoFi\" | \"HiFi2\" | \"HiFi3\" | \"HiFi4\" | @KNOB", "\"HiFi4\""},
     {"ttl.kernel", "fp32_dest_acc", "accumulate in fp32 in DST (halves the DST tiles)",
      "0 | 1 | @KNOB", "0"},
+    {"ttl.kernel", "assumed",
+     "what the input left out and the plan assumes (import-ttlang writes it for tt-lang threads "
+     "without ttl.launch_grid); `plan` reports each line",
+     "[\"text\", ...]", "none"},
+    {"ttl.create_cb", "outside",
+     "which end of the CB runs in a thread this file does not hold (a tt-lang thread planned on "
+     "its own): the CB is planned (L1, index) but the kernel cannot be costed, compiled or run",
+     "\"producer\" | \"consumer\"", "none (both ends are threads of the kernel)"},
     {"ttl.fill_reduce_scaler", "value", "the scaler: 1 for a sum or a maximum", "a float",
      "none (required)"},
     {"ttl.tensor_slice", "clip",

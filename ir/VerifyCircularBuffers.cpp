@@ -415,9 +415,35 @@ void checkCounts(const Value* cb, const Roles& r, DiagnosticEngine& diags) {
       .note(r.consumers[0].second->location(), "the consumer thread uses it here");
 }
 
+// `outside = "producer"` / "consumer": that end is a thread the file does not hold (a tt-lang
+// thread planned on its own), so it must be absent here; the other end is checked as usual.
+void checkOutsideEnd(const Value* cb, const Location& at, const Attribute& outside, const Roles& r,
+                     DiagnosticEngine& diags) {
+  std::string end = outside.is(AttrKind::String) ? outside.stringValue() : "";
+  if (end != "producer" && end != "consumer")
+    return (void)diags.error(at, "`outside` names the CB's end that runs elsewhere: \"producer\" "
+                                 "or \"consumer\"");
+  const auto& here = end == "producer" ? r.producers : r.consumers;
+  const auto& other = end == "producer" ? r.consumers : r.producers;
+  if (!here.empty())
+    return (void)diags
+        .error(at, fmt::format("{} has outside = \"{}\", but a thread here is its {}; remove "
+                               "the attribute",
+                               describe(cb), end, end))
+        .note(here[0].second->location(), fmt::format("it is the {} here", end));
+  if (other.empty())
+    diags.error(at, fmt::format("circular buffer {} is never used here; remove it", describe(cb)));
+  else
+    checkSingleThread(cb, other, end == "consumer", diags);
+}
+
 // Producer/consumer existence and uniqueness, then the push/pop balance.
 void checkCb(const Value* cb, const Operation* create, const Roles& r, DiagnosticEngine& diags) {
   Location at = create ? create->location() : cb->location();
+  if (Attribute outside = create ? create->attribute("outside") : Attribute()) {
+    checkOutsideEnd(cb, at, outside, r, diags);
+    return;
+  }
   if (r.producers.empty() && r.consumers.empty())
     return (void)diags.error(at, fmt::format("circular buffer {} is never used; remove it or "
                                              "produce and consume it",

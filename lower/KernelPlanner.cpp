@@ -81,6 +81,9 @@ Expected<pk::KernelProblem> extractKernelProblem(ir::Operation* kernelOp,
   pk::KernelProblem problem;
   problem.name = fmt::format("@{}", ir::KernelOp(kernelOp).symbolName());
   problem.location = kernelOp->location().str();
+  if (ir::Attribute assumed = kernelOp->attribute("assumed"); assumed.is(ir::AttrKind::Array))
+    for (const ir::Attribute& line : assumed.elements())
+      if (line.is(ir::AttrKind::String)) problem.assumptions.push_back(line.stringValue());
   problem.limits = limitsOf(device);
   Expected<MathOptions> math = extractMathOptions(kernelOp, binding);
   if (!math) return math.error();

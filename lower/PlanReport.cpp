@@ -159,6 +159,7 @@ nlohmann::json toJson(const ModulePlan& plan, Timings timings) {
                        {"dst", chains},
                        {"multicast", multicastJson(k)},
                        {"solves", solves}});
+    if (!k.assumptions.empty()) kernels.back()["assumptions"] = k.assumptions;
   }
   nlohmann::json j = {
       {"schema_version", kPlanReportSchemaVersion},
@@ -206,6 +207,8 @@ std::string formatReport(const ModulePlan& plan, Timings timings,
     const KernelPlan& k = plan.kernels[kernelIndex];
     line("");
     line(fmt::format("kernel {} ({})", k.name, k.location));
+    for (const std::string& assumption : k.assumptions)
+      line(fmt::format("  assumed: {}", assumption));
     // Cores and work.
     if (k.coresSolution) {
       const auto& s = *k.coresSolution;

@@ -99,6 +99,10 @@ std::string kernelSections(const PageInput& in, const nlohmann::json& k) {
                                 "{}</p>",
                                 escape(name.substr(name.empty() ? 0 : 1)), escape(name),
                                 escape(get<std::string>(k, "location", "")));
+  std::string assumed;
+  for (const nlohmann::json& line : field(k, "assumptions", nlohmann::json::array()))
+    if (line.is_string()) assumed += "<li>" + escape(line.get<std::string>()) + "</li>";
+  if (!assumed.empty()) out += "<p>The plan assumes:</p><ul class=\"assumed\">" + assumed + "</ul>";
   const nlohmann::json c = field(k, "cost", nlohmann::json());
   nlohmann::json ck = costKernel(in.cost, name);
   if (c.is_object())

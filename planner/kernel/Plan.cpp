@@ -516,6 +516,7 @@ namespace {
 PlanResult KernelPlanner::run() {
   plan_.name = problem_.name;
   plan_.location = problem_.location;
+  plan_.assumptions = problem_.assumptions;
   plan_.mathFidelity = problem_.mathFidelity;
   plan_.fp32DestAcc = problem_.fp32DestAcc;
   addCbs();

@@ -88,8 +88,9 @@ struct ChainPlan {
 };
 
 struct KernelPlan {
-  std::string name;     ///< "@eltwise_add"
-  std::string location; ///< of the ttl.kernel
+  std::string name;                     ///< "@eltwise_add"
+  std::string location;                 ///< of the ttl.kernel
+  std::vector<std::string> assumptions; ///< KernelProblem::assumptions
   // Math settings under the binding (kernel attributes math_fidelity / fp32_dest_acc).
   std::string mathFidelity = "HiFi4"; ///< "LoFi", "HiFi2", "HiFi3" or "HiFi4"
   bool fp32DestAcc = false;           ///< fp32 DST accumulation: DST capacity halves

@@ -56,8 +56,10 @@ struct DeviceLimits {
 };
 
 struct KernelProblem {
-  std::string name;                   ///< "@matmul"
-  std::string location;               ///< of the ttl.kernel
+  std::string name;     ///< "@matmul"
+  std::string location; ///< of the ttl.kernel
+  /// What the input left out and the plan assumes (the kernel's `assumed` lines), reported.
+  std::vector<std::string> assumptions;
   std::string mathFidelity = "HiFi4"; ///< kernel attribute math_fidelity under the binding
   bool fp32DestAcc = false;           ///< kernel attribute fp32_dest_acc under the binding
   std::vector<CbSpec> cbs;            ///< the kernel's create_cbs in program order

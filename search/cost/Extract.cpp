@@ -1,5 +1,6 @@
 #include "ttlplan/search/cost/Extract.h"
 
+#include "ttlplan/ir/ImportTtlang.h"
 #include "ttlplan/ir/Ops.h"
 #include "ttlplan/search/cost/ExtractDetail.h"
 #include "ttlplan/search/cost/Price.h"
@@ -337,12 +338,14 @@ void mergeSharedNest(Program& program) {
 } // namespace
 
 ProgramExtractor::ProgramExtractor(ir::Operation* kernel)
-    : ir_(kernel ? std::make_shared<const KernelIr>(kernel) : nullptr) {}
+    : ir_(kernel ? std::make_shared<const KernelIr>(kernel) : nullptr),
+      refusal_(kernel ? ir::outsideEndRefusal(*kernel, "cost") : "") {}
 
 Expected<Program> ProgramExtractor::extract(const lower::KernelPlan& plan,
                                             const ir::Binding& binding,
                                             const ir::Device& device) const {
   if (!ir_) return Error{"cost model: no kernel"};
+  if (!refusal_.empty()) return Error{refusal_};
   const KernelIr& ir = *ir_;
   GridRoles g = gridRoles(plan);
   evaluateControl(g, ir.control, binding);

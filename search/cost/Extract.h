@@ -29,6 +29,7 @@ public:
 
 private:
   std::shared_ptr<const KernelIr> ir_;
+  std::string refusal_; ///< why the kernel has no cost (a CB end outside the file), or empty
 };
 
 /// ProgramExtractor(kernel).extract(plan, binding, device), for one-off calls.

@@ -50,8 +50,10 @@ module attributes {ttl.launch_grid = [1, 1]} {
 }
 
 // -----
+// A launch grid that is not two positive integers (a module without one is a thread on its own,
+// tests/mlir/ttlang-thread-alone.mlir).
 // CHECK: error: a tt-lang module needs `ttl.launch_grid = [GX, GY]` (two positive integers)
-module {
+module attributes {ttl.launch_grid = [0, 1]} {
   func.func @t() attributes {ttl.kernel_thread = #ttkernel.thread<noc>} {
     return
   }

@@ -68,12 +68,26 @@ TEST(ReportHtml, DrawsOneShapePerCbCoreAndSubBlockAndEscapesNames) {
   EXPECT_EQ(page.find("<link"), std::string::npos);
 }
 
+TEST(ReportHtml, ListsTheKernelsAssumptionsAsText) {
+  PageInput in;
+  in.command = "plan";
+  in.plan = onePlan();
+  EXPECT_EQ(renderHtml(in).find("class=\"assumed\""), std::string::npos); // none: no list
+  in.plan["kernels"][0]["assumptions"] = {"no ttl.launch_grid: one core", "%cb<in>: outside"};
+  std::string page = renderHtml(in);
+  EXPECT_EQ(count(page, "class=\"assumed\""), 1u);
+  EXPECT_NE(page.find("<li>no ttl.launch_grid: one core</li>"), std::string::npos);
+  EXPECT_NE(page.find("<li>%cb&lt;in&gt;: outside</li>"), std::string::npos);
+}
+
 TEST(ReportHtml, MalformedDocumentsGiveAPageNotAnException) {
   for (const char* text :
        {R"([])", R"({"kernels": 3})", R"({"kernels": [{"cbs": [{"address": "x"}]}]})",
         R"({"kernels": [{"cores": {"grid": "2x2", "work": {"ranges": [{"core": 1}]}}}]})",
         R"({"kernels": [{"dst": [{"block": [0, 0], "segments": [{"subblock": [0, 1]}]}]}]})",
-        R"({"kernels": [{"multicast": {"nets": [{"rectangles": [{"logical": [1]}]}]}}]})"}) {
+        R"({"kernels": [{"multicast": {"nets": [{"rectangles": [{"logical": [1]}]}]}}]})",
+        R"({"kernels": [{"assumptions": "one core"}]})",
+        R"({"kernels": [{"assumptions": [1]}]})"}) {
     PageInput in;
     in.command = "plan";
     in.plan = nlohmann::json::parse(text);

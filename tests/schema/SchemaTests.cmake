@@ -64,6 +64,9 @@ foreach(kind plan cost)
   ttlplan_schema_test(${kind}.multi_kernel ${kind}
                       ARGS ${kind} ${PROJECT_SOURCE_DIR}/tests/lower/infer-dst.ttl --json -)
 endforeach()
+# A tt-lang thread on its own: the kernel's `assumptions`, and no cost.
+ttlplan_schema_test(plan.ttlang_thread_alone plan STATUS planned
+                    ARGS plan ${PROJECT_SOURCE_DIR}/tests/mlir/ttlang-thread-alone.mlir --json -)
 # An infeasible kernel: exit 1, and the JSON says why ("status": "infeasible", "rejection").
 ttlplan_schema_test(plan.infeasible plan EXPECT_RC 1 STATUS infeasible
                     ARGS plan ${PROJECT_SOURCE_DIR}/tests/plan/huge_cbs.ttl --json -)
