@@ -567,8 +567,8 @@ constexpr std::string_view kReduceAttrs[] = {"reduce_type", "dims"};
 constexpr std::string_view kBroadcastAttrs[] = {"dims", "shape"};
 constexpr std::string_view kSegments[] = {"operandSegmentSizes"};
 constexpr std::string_view kDim[] = {"dim"};
-// MLIR 16's name for the segment sizes (mlir-opt-16 checks the generic form; later MLIR reads it
-// too, as it reads `operandSegmentSizes`).
+// MLIR 16's name for the segment sizes: mlir-opt-16 checks the generic form (MLIR 17 renamed it
+// `operandSegmentSizes`; a generic form tt-lang wrote keeps its own spelling, in properties).
 constexpr std::string_view kSliceAttrs[] = {"static_offsets", "static_sizes", "static_strides",
                                             "operand_segment_sizes"};
 
