@@ -16,9 +16,9 @@
 
 namespace ttlplan::ir {
 
-/// The shape of an op's custom syntax. Each names one parse routine (ir/ParseCustomOps.cpp) and one
-/// print routine (ir/Printer.cpp); its AsmFormatDef record (formatDef) spells it out and names the
-/// attributes it writes in its own words.
+/// The shape of an op's custom syntax. Each names one parse routine (ir/Parse*.cpp) and one
+/// print routine (ir/PrintCustomOps.cpp); its AsmFormatDef record (formatDef) spells it out and
+/// names the attributes it writes in its own words.
 enum class AsmFormat {
   Generic,
   Module,

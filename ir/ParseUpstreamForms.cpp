@@ -1,7 +1,7 @@
 // Custom forms that tt-lang's printer and upstream MLIR dialects write and ttlplan reads so that
 // tt-lang's pass dumps print back: casts, tt-lang's pipe-net queries and scopes, its element and
 // scaling ops, `tensor.extract_slice` and `scf.while`. Each form is one OpRegistry AsmFormat; its
-// syntax is that format's record (ttlplan ops --markdown), its printer is in ir/Printer.cpp.
+// syntax is that format's record (ttlplan ops --markdown), its printer is in ir/PrintCustomOps.cpp.
 #include "ttlplan/ir/ParserDetail.h"
 
 #include <fmt/format.h>

@@ -1,6 +1,8 @@
 #pragma once
 // Internal to the parser: the Parser class, whose parts live in Parser.cpp (values, regions,
-// ops, top level), ParseTypes.cpp, ParseAttributes.cpp and ParseCustomOps.cpp.
+// ops, top level), ParseTypes.cpp, ParseAttributes.cpp, ParseCustomOps.cpp (each custom form),
+// ParseTtlangOps.cpp (tt-lang's op forms) and ParseUpstreamForms.cpp (upstream and later tt-lang
+// forms).
 #include "ttlplan/ir/KnobDomain.h"
 #include "ttlplan/ir/Lexer.h"
 #include "ttlplan/ir/OpRegistry.h"
