@@ -66,6 +66,7 @@ using document::Range;
 using document::Reader;
 using document::syntaxError;
 using document::typeName;
+using document::readSources;
 using document::upTo;
 
 template <typename T> void assign(T& out, const std::optional<int64_t>& value) {
@@ -295,24 +296,6 @@ json costJson(const CostConstants& cost) {
 }
 
 // Read last: a source must name a field or section that the reader has seen.
-void readSources(Reader& r, std::map<std::string, std::string>& sources) {
-  const json* value = r.peek("sources");
-  if (!value) return;
-  if (!value->is_object()) {
-    r.problem("sources", "has type " + typeName(*value) + ", expected object");
-    return;
-  }
-  for (auto it = value->begin(); it != value->end(); ++it) {
-    if (!it->is_string())
-      r.problem("sources",
-                "has key '" + it.key() + "' of type " + typeName(*it) + ", expected string");
-    else if (!r.isKnown(it.key()) || it.key() == "sources")
-      r.problem("sources", "has key '" + it.key() + "' that names no field");
-    else
-      sources[it.key()] = it->get<std::string>();
-  }
-}
-
 json shapeJson(const GridShape& shape) {
   return json::array({shape.rows, shape.columns});
 }

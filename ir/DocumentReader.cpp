@@ -178,6 +178,26 @@ std::vector<std::string> Reader::finish() {
   return std::move(messages_);
 }
 
+/// `sources`: an object whose keys are fields read before it, each with the text saying where its
+/// value comes from.
+void readSources(Reader& r, std::map<std::string, std::string>& sources) {
+  const json* value = r.peek("sources");
+  if (!value) return;
+  if (!value->is_object()) {
+    r.problem("sources", "has type " + typeName(*value) + ", expected object");
+    return;
+  }
+  for (auto it = value->begin(); it != value->end(); ++it) {
+    if (!it->is_string())
+      r.problem("sources",
+                "has key '" + it.key() + "' of type " + typeName(*it) + ", expected string");
+    else if (!r.isKnown(it.key()) || it.key() == "sources")
+      r.problem("sources", "has key '" + it.key() + "' that names no field");
+    else
+      sources[it.key()] = it->get<std::string>();
+  }
+}
+
 namespace {
 
 // Receives the position of a syntax error; nlohmann reports it here without throwing.

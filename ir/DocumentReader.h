@@ -79,4 +79,8 @@ private:
   std::map<std::string, std::pair<size_t, std::vector<std::string>>> missingSections_;
 };
 
+/// Reads the `sources` object: each key a field read before it (dotted path, or a section),
+/// each value the text citing where that field's value comes from. Call it after the fields.
+void readSources(Reader& r, std::map<std::string, std::string>& sources);
+
 } // namespace ttlplan::ir::document

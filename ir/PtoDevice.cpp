@@ -1,0 +1,105 @@
+#include "ttlplan/ir/PtoDevice.h"
+
+#include "ttlplan/ir/DocumentReader.h"
+#include "ttlplan/ir/EmbeddedDevices.h"
+
+#include <algorithm>
+#include <bit>
+
+namespace ttlplan::ir::pto {
+
+namespace {
+
+using document::json;
+using document::Range;
+using document::Reader;
+
+constexpr int64_t kMaxBufferBytes = int64_t{1} << 30;
+
+// pto-isa's TileType of each buffer (include/pto/common/memory.hpp).
+constexpr std::string_view kTileTypes[] = {"Vec", "Mat", "Left", "Right", "Acc"};
+
+void readBuffer(Reader& r, std::string_view name, std::string_view tileType, Buffer& buffer) {
+  const std::string at = "buffers." + std::string(name);
+  buffer.name = std::string(name);
+  buffer.sizeBytes = r.integer(at + ".size_bytes", {1, kMaxBufferBytes + 1}).value_or(0);
+  buffer.alignmentBytes = r.integer(at + ".alignment_bytes", {1, 4097}).value_or(0);
+  if (buffer.alignmentBytes > 0 && !std::has_single_bit(uint64_t(buffer.alignmentBytes)))
+    r.problem(at + ".alignment_bytes",
+              "= " + std::to_string(buffer.alignmentBytes) + " is not a power of two");
+  buffer.tileType = r.choice(at + ".tile_type", {std::string(tileType)}).value_or("");
+  if (!r.peek(at + ".reserved")) return;
+  std::optional<std::vector<int64_t>> range = r.list(at + ".reserved", 2, 2, [&](size_t) {
+    return Range{0, buffer.sizeBytes + 1};
+  });
+  if (!range) return;
+  int64_t start = (*range)[0], end = (*range)[1];
+  if (start >= end)
+    r.problem(at + ".reserved", "is empty: [start, end) needs start < end");
+  else if (buffer.alignmentBytes > 0 && start % buffer.alignmentBytes != 0)
+    r.problem(at + ".reserved",
+              "starts at " + std::to_string(start) + ", not a multiple of alignment_bytes");
+  else
+    buffer.reserved = ReservedRange{start, end};
+}
+
+} // namespace
+
+const Buffer* Device::buffer(std::string_view name) const {
+  auto it =
+      std::find_if(buffers.begin(), buffers.end(), [&](const Buffer& b) { return b.name == name; });
+  return it == buffers.end() ? nullptr : &*it;
+}
+
+Expected<Device> parseDevice(std::string_view jsonText, std::string_view origin) {
+  json root = json::parse(jsonText, nullptr, false);
+  if (root.is_discarded()) return Error{document::syntaxError(jsonText, origin)};
+  if (!root.is_object())
+    return Error{std::string(origin) + ": the document has type " + document::typeName(root) +
+                 ", expected object"};
+  Reader r(root, origin);
+  Device d;
+  (void)r.integer("schema_version", {1, 2});
+  d.name = r.text("name").value_or("");
+  d.arch = r.choice("arch", {"a2a3", "a5"}).value_or("");
+  d.notes = r.text("notes").value_or("");
+  for (size_t i = 0; i < std::size(kBufferNames); ++i) {
+    d.buffers.emplace_back();
+    readBuffer(r, kBufferNames[i], kTileTypes[i], d.buffers.back());
+  }
+  d.eventIdsPerPipePair = int(r.integer("events.ids_per_pipe_pair", {1, 65}).value_or(0));
+  d.cubeCores = int(r.integer("cores.cube", {1, 1025}).value_or(0));
+  d.vectorCores = int(r.integer("cores.vector", {1, 1025}).value_or(0));
+  document::readSources(r, d.sources);
+  std::vector<std::string> messages = r.finish();
+  if (messages.empty()) return d;
+  std::string joined;
+  for (const std::string& line : messages)
+    joined += (joined.empty() ? "" : "\n") + line;
+  return Error{joined};
+}
+
+Expected<Device> builtinDevice(std::string_view name) {
+  for (const EmbeddedFile& file : embeddedPtoDevices()) {
+    if (file.name != name) continue;
+    std::string origin = "ir/devices/pto/" + std::string(name) + ".json";
+    Expected<Device> device = parseDevice(file.text, origin);
+    if (device && device->name != name)
+      return Error{origin + ": field 'name' = \"" + device->name + "\" differs from the file name"};
+    return device;
+  }
+  std::string known;
+  for (const std::string& each : builtinDeviceNames())
+    known += (known.empty() ? "" : ", ") + each;
+  return Error{"unknown Ascend device '" + std::string(name) + "'; known: " + known};
+}
+
+std::vector<std::string> builtinDeviceNames() {
+  std::vector<std::string> names;
+  for (const EmbeddedFile& file : embeddedPtoDevices())
+    names.emplace_back(file.name);
+  std::sort(names.begin(), names.end());
+  return names;
+}
+
+} // namespace ttlplan::ir::pto
