@@ -64,9 +64,8 @@ using document::kNoLimit;
 
 using document::Range;
 using document::Reader;
-using document::syntaxError;
-using document::typeName;
 using document::readSources;
+using document::typeName;
 using document::upTo;
 
 template <typename T> void assign(T& out, const std::optional<int64_t>& value) {
@@ -384,12 +383,9 @@ std::string alignColumns(const std::vector<std::vector<std::string>>& rows) {
 } // namespace
 
 Expected<Device> parseDevice(std::string_view jsonText, std::string_view origin) {
-  json root = json::parse(jsonText, nullptr, false);
-  if (root.is_discarded()) return Error{syntaxError(jsonText, origin)};
-  if (!root.is_object())
-    return Error{std::string(origin) + ": the document has type " + typeName(root) +
-                 ", expected object"};
-  Reader r(root, origin);
+  Expected<json> root = document::parseObject(jsonText, origin);
+  if (!root) return root.error();
+  Reader r(*root, origin);
   Device d;
   readHeader(r, d);
   readGrid(r, d.grid);
@@ -401,12 +397,8 @@ Expected<Device> parseDevice(std::string_view jsonText, std::string_view origin)
   readKernel(r, d.kernel);
   readCost(r, d.cost);
   readSources(r, d.sources);
-  std::vector<std::string> messages = r.finish();
-  if (messages.empty()) return d;
-  std::string joined;
-  for (const std::string& line : messages)
-    joined += (joined.empty() ? "" : "\n") + line;
-  return Error{joined};
+  if (Status read = document::finish(r); !read) return read.error();
+  return d;
 }
 
 Expected<Device> loadDeviceFile(const std::string& path) {
@@ -421,26 +413,21 @@ Expected<Device> loadDeviceFile(const std::string& path) {
 }
 
 Expected<Device> builtinDevice(std::string_view name) {
-  for (const EmbeddedFile& file : embeddedDevices()) {
-    if (file.name != name) continue;
-    std::string origin = "ir/devices/" + std::string(name) + ".json";
-    Expected<Device> device = parseDevice(file.text, origin);
-    if (device && device->name != name)
-      return Error{origin + ": field 'name' = \"" + device->name + "\" differs from the file name"};
-    return device;
-  }
   std::string known;
-  for (const std::string& each : builtinDeviceNames())
-    known += (known.empty() ? "" : ", ") + each;
-  return Error{"unknown device '" + std::string(name) + "'; known devices: " + known};
+  const EmbeddedFile* file = findEmbedded(embeddedDevices(), name);
+  if (!file) {
+    (void)embeddedNames(embeddedDevices(), &known);
+    return Error{"unknown device '" + std::string(name) + "'; known devices: " + known};
+  }
+  std::string origin = "ir/devices/" + std::string(name) + ".json";
+  Expected<Device> device = parseDevice(file->text, origin);
+  if (device && device->name != name)
+    return Error{origin + ": field 'name' = \"" + device->name + "\" differs from the file name"};
+  return device;
 }
 
 std::vector<std::string> builtinDeviceNames() {
-  std::vector<std::string> names;
-  for (const EmbeddedFile& file : embeddedDevices())
-    names.emplace_back(file.name);
-  std::sort(names.begin(), names.end());
-  return names;
+  return embeddedNames(embeddedDevices());
 }
 
 Status setComputeGrid(Device& device, int rows, int cols) {

@@ -228,6 +228,23 @@ public:
 
 } // namespace
 
+Expected<json> parseObject(std::string_view text, std::string_view origin) {
+  json root = json::parse(text, nullptr, false);
+  if (root.is_discarded()) return Error{syntaxError(text, origin)};
+  if (!root.is_object())
+    return Error{std::string(origin) + ": the document has type " + typeName(root) +
+                 ", expected object"};
+  return root;
+}
+
+Status finish(Reader& r) {
+  std::string joined;
+  for (const std::string& line : r.finish())
+    joined += (joined.empty() ? "" : "\n") + line;
+  if (joined.empty()) return {};
+  return Error{joined};
+}
+
 std::string syntaxError(std::string_view text, std::string_view origin) {
   SyntaxErrorFinder finder;
   json::sax_parse(text, &finder);

@@ -2,6 +2,8 @@
 // Reading a JSON description file field by field: every problem becomes one message naming the
 // field's dotted path and the range it must lie in, and fields nobody asked for are reported as
 // unknown. ir/Device.cpp reads the Tenstorrent device descriptions with it.
+#include "ttlplan/support/Expected.h"
+
 #include <cstdint>
 #include <functional>
 #include <limits>
@@ -35,6 +37,9 @@ std::string typeName(const json& value);
 
 /// "ORIGIN: JSON <what is wrong> at line L, column C" for text that does not parse.
 std::string syntaxError(std::string_view text, std::string_view origin);
+
+/// The document's root object; text that does not parse, or a root of another type, is the error.
+Expected<json> parseObject(std::string_view text, std::string_view origin);
 
 // Walks a parsed document by dotted paths and collects one message per problem. It remembers every
 // path it was asked for, so that whatever is left over can be reported as unknown.
@@ -82,5 +87,9 @@ private:
 /// Reads the `sources` object: each key a field read before it (dotted path, or a section),
 /// each value the text citing where that field's value comes from. Call it after the fields.
 void readSources(Reader& r, std::map<std::string, std::string>& sources);
+
+/// Success when the reader collected no message (after Reader::finish), else one error holding
+/// every message, one per line.
+Status finish(Reader& r);
 
 } // namespace ttlplan::ir::document

@@ -52,12 +52,9 @@ const Buffer* Device::buffer(std::string_view name) const {
 }
 
 Expected<Device> parseDevice(std::string_view jsonText, std::string_view origin) {
-  json root = json::parse(jsonText, nullptr, false);
-  if (root.is_discarded()) return Error{document::syntaxError(jsonText, origin)};
-  if (!root.is_object())
-    return Error{std::string(origin) + ": the document has type " + document::typeName(root) +
-                 ", expected object"};
-  Reader r(root, origin);
+  Expected<json> root = document::parseObject(jsonText, origin);
+  if (!root) return root.error();
+  Reader r(*root, origin);
   Device d;
   (void)r.integer("schema_version", {1, 2});
   d.name = r.text("name").value_or("");
@@ -71,35 +68,26 @@ Expected<Device> parseDevice(std::string_view jsonText, std::string_view origin)
   d.cubeCores = int(r.integer("cores.cube", {1, 1025}).value_or(0));
   d.vectorCores = int(r.integer("cores.vector", {1, 1025}).value_or(0));
   document::readSources(r, d.sources);
-  std::vector<std::string> messages = r.finish();
-  if (messages.empty()) return d;
-  std::string joined;
-  for (const std::string& line : messages)
-    joined += (joined.empty() ? "" : "\n") + line;
-  return Error{joined};
+  if (Status read = document::finish(r); !read) return read.error();
+  return d;
 }
 
 Expected<Device> builtinDevice(std::string_view name) {
-  for (const EmbeddedFile& file : embeddedPtoDevices()) {
-    if (file.name != name) continue;
-    std::string origin = "ir/devices/pto/" + std::string(name) + ".json";
-    Expected<Device> device = parseDevice(file.text, origin);
-    if (device && device->name != name)
-      return Error{origin + ": field 'name' = \"" + device->name + "\" differs from the file name"};
-    return device;
-  }
   std::string known;
-  for (const std::string& each : builtinDeviceNames())
-    known += (known.empty() ? "" : ", ") + each;
-  return Error{"unknown Ascend device '" + std::string(name) + "'; known: " + known};
+  const EmbeddedFile* file = findEmbedded(embeddedPtoDevices(), name);
+  if (!file) {
+    (void)embeddedNames(embeddedPtoDevices(), &known);
+    return Error{"unknown Ascend device '" + std::string(name) + "'; known: " + known};
+  }
+  std::string origin = "ir/devices/pto/" + std::string(name) + ".json";
+  Expected<Device> device = parseDevice(file->text, origin);
+  if (device && device->name != name)
+    return Error{origin + ": field 'name' = \"" + device->name + "\" differs from the file name"};
+  return device;
 }
 
 std::vector<std::string> builtinDeviceNames() {
-  std::vector<std::string> names;
-  for (const EmbeddedFile& file : embeddedPtoDevices())
-    names.emplace_back(file.name);
-  std::sort(names.begin(), names.end());
-  return names;
+  return embeddedNames(embeddedPtoDevices());
 }
 
 } // namespace ttlplan::ir::pto
