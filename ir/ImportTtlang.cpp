@@ -2,6 +2,7 @@
 
 #include "ttlplan/ir/DataType.h"
 #include "ttlplan/ir/OpRegistry.h"
+#include "ttlplan/ir/Ops.h"
 #include "ttlplan/ir/Rewrite.h"
 
 #include <algorithm>
@@ -109,15 +110,14 @@ private:
   /// A CB whose producer (or consumer) thread is not in the file gets `outside = "producer"`
   /// (or "consumer"), and the assumption is written down.
   void markOutsideEnds() {
-    std::map<Value*, std::pair<bool, bool>> ends; // produced, consumed
+    std::set<std::pair<Value*, CbEnd>> used; // (cb, end) that a thread here acts for
     kernel_->walk([&](Operation* op) {
-      bool produces = op->isa("ttl.cb_reserve") || op->isa("ttl.cb_push");
-      bool consumes = op->isa("ttl.cb_wait") || op->isa("ttl.cb_pop");
-      if ((produces || consumes) && op->numOperands() > 0)
-        (produces ? ends[op->operand(0)].first : ends[op->operand(0)].second) = true;
+      if (CbEnd end = cbEndOf(*op); end != CbEnd::None && op->numOperands() > 0)
+        used.insert({op->operand(0), end});
     });
     for (auto& [index, cb] : cbs_) {
-      auto [produced, consumed] = ends[cb];
+      bool produced = used.count({cb, CbEnd::Producer}),
+           consumed = used.count({cb, CbEnd::Consumer});
       if (produced == consumed) continue; // both ends here, or an unused CB (the verifier says)
       const char* end = produced ? "consumer" : "producer";
       cb->definingOp()->setAttribute("outside", Attribute::string(end));
@@ -218,11 +218,13 @@ private:
     while (!from.empty()) {
       Operation* op = from.operations().front().get();
       if (op->isa("func.return")) {
-        if (op->numOperands() != 0 && !onItsOwn_)
-          return fail(op->location(), "import-ttlang: a thread function returns nothing");
-        if (op->numOperands() != 0) // a pass test's function on its own, returning what it made
+        if (op->numOperands() != 0) {
+          if (!onItsOwn_)
+            return fail(op->location(), "import-ttlang: a thread function returns nothing");
+          // A pass test's function on its own, returning what it made.
           assumed_.push_back(fmt::format("@{} returns {} value(s): the plan leaves them out",
                                          f.attribute("sym_name").stringValue(), op->numOperands()));
+        }
         eraseOp(op);
         continue;
       }
@@ -444,9 +446,9 @@ private:
 
 } // namespace
 
-std::string outsideEndRefusal(const Operation& kernel, std::string_view what) {
+std::string outsideEndRefusal(Operation& kernel, std::string_view what) {
   std::string out;
-  const_cast<Operation&>(kernel).walk([&](Operation* op) {
+  kernel.walk([&](Operation* op) {
     Attribute end = op->isa("ttl.create_cb") ? op->attribute("outside") : Attribute();
     if (!out.empty() || !end.is(AttrKind::String)) return;
     out =

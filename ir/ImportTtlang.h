@@ -14,7 +14,7 @@ bool isTtlangModule(const Module& module);
 /// Why `kernel` cannot be costed, compiled or run when one of its CBs has an end outside the file
 /// (`outside = "producer" | "consumer"`, a tt-lang thread planned on its own), naming the CB;
 /// empty when every CB has both ends in the kernel. `what` is the refused step ("cost").
-std::string outsideEndRefusal(const Operation& kernel, std::string_view what);
+std::string outsideEndRefusal(Operation& kernel, std::string_view what);
 
 /// Converts a tt-lang module in place; false, with one located error per construct it cannot
 /// convert, when it refuses (the module is then left part converted and must not be used).

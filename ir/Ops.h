@@ -158,6 +158,14 @@ TTLPLAN_CB_OP_VIEW(CBPopOp, "ttl.cb_pop")
 ;
 #undef TTLPLAN_CB_OP_VIEW
 
+/// Which end of its CB a protocol op acts for: a reserve or push produces, a wait or pop consumes.
+enum class CbEnd { None, Producer, Consumer };
+inline CbEnd cbEndOf(const Operation& op) {
+  if (op.isa(CBReserveOp::kName) || op.isa(CBPushOp::kName)) return CbEnd::Producer;
+  if (op.isa(CBWaitOp::kName) || op.isa(CBPopOp::kName)) return CbEnd::Consumer;
+  return CbEnd::None;
+}
+
 // --- Data movement -----------------------------------------------------------------------------
 
 TTLPLAN_OP_VIEW(TensorSliceOp, "ttl.tensor_slice")

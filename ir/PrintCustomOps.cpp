@@ -6,6 +6,25 @@
 
 namespace ttlplan::ir::printing {
 
+std::vector<std::string> Printer::declareArgs(Region& region) {
+  std::vector<std::string> declared;
+  if (region.empty()) return declared;
+  for (Value* arg : region.front().arguments()) {
+    names_[arg] = std::string("%") + define(arg, true);
+    declared.push_back(names_[arg]);
+  }
+  return declared;
+}
+
+std::string Printer::initList(const std::vector<std::string>& args, size_t firstArg, Operation& op,
+                              size_t firstOperand) {
+  std::string out;
+  for (size_t i = 0; firstArg + i < args.size() && firstOperand + i < op.numOperands(); ++i)
+    out += fmt::format("{}{} = {}", i ? ", " : "", args[firstArg + i],
+                       name(op.operand(firstOperand + i)));
+  return out;
+}
+
 void Printer::printUpstreamForm(Operation& op, std::span<const std::string_view> elided) {
   auto withTypes = [&](size_t from) {
     std::vector<Value*> rest(op.operands().begin() + from, op.operands().end());
@@ -71,13 +90,9 @@ void Printer::printUpstreamForm(Operation& op, std::span<const std::string_view>
   }
   case AsmFormat::ScfWhile: {
     scopes_.emplace_back();
-    std::vector<std::string> args;
-    for (Value* arg : op.region(0).front().arguments())
-      args.push_back(names_[arg] = std::string("%") + define(arg, true));
-    out_ += " (";
-    for (size_t i = 0; i < args.size(); ++i)
-      out_ += fmt::format("{}{} = {}", i ? ", " : "", args[i], name(op.operand(i)));
-    out_ += fmt::format(") : ({}) -> ({}) ", typeList(op.operands()), typeList(op.results()));
+    std::vector<std::string> args = declareArgs(op.region(0));
+    out_ += fmt::format(" ({}) : ({}) -> ({}) ", initList(args, 0, op, 0), typeList(op.operands()),
+                        typeList(op.results()));
     printRegion(op.region(0), false, false);
     scopes_.pop_back();
     out_ += " do ";
@@ -175,17 +190,8 @@ void Printer::printCustom(Operation& op) {
   const OpDef& def = *op.def();
   std::span<const std::string_view> elided = formatDef(def.format).elided;
   out_ += def.format == AsmFormat::Module ? "module" : op.name();
-  // Block arguments of custom-form regions belong to the region's scope: open it here so that
-  // the header (`(%i, %j)`, `%k = ...`) can name them, and let printRegion reuse it.
-  auto declareArgs = [&](Region& region) {
-    std::vector<std::string> declared;
-    if (region.empty()) return declared;
-    for (Value* arg : region.front().arguments()) {
-      names_[arg] = std::string("%") + define(arg, true);
-      declared.push_back(names_[arg]);
-    }
-    return declared;
-  };
+  // Block arguments of custom-form regions belong to the region's scope: each case that has them
+  // opens it (declareArgs) so that the header can name them, and printRegion reuses it.
   switch (def.format) {
   case AsmFormat::Generic:
     break;
@@ -327,12 +333,8 @@ void Printer::printCustom(Operation& op) {
     std::vector<std::string> iv = declareArgs(op.region(0));
     out_ += fmt::format(" {} = {} to {} step {} ", iv[0], name(op.operand(0)), name(op.operand(1)),
                         name(op.operand(2)));
-    if (op.numResults()) {
-      out_ += "iter_args(";
-      for (size_t i = 3; i < op.numOperands(); ++i)
-        out_ += fmt::format("{}{} = {}", i > 3 ? ", " : "", iv[i - 2], name(op.operand(i)));
-      out_ += fmt::format(") -> ({}) ", typeList(op.results()));
-    }
+    if (op.numResults())
+      out_ += fmt::format("iter_args({}) -> ({}) ", initList(iv, 1, op, 3), typeList(op.results()));
     printRegion(op.region(0), false, true);
     scopes_.pop_back();
     attrDict(op, elided, false);

@@ -77,6 +77,13 @@ private:
   void printGeneric(Operation& op);
   void printFunc(Operation& op);
   void printIntoDst(Operation& op);
+  /// Names the entry block's arguments of a custom-form region in the current scope (its header,
+  /// `(%i, %j)` or `%k = ...`, names them before printRegion reuses the scope).
+  std::vector<std::string> declareArgs(Region& region);
+  /// `%a = %x, %b = %y`: region arguments from `args[firstArg]` and the op's operands from
+  /// `firstOperand` that they start from (scf.for's iter_args, scf.while's header).
+  std::string initList(const std::vector<std::string>& args, size_t firstArg, Operation& op,
+                       size_t firstOperand);
   void printUpstreamForm(Operation& op, std::span<const std::string_view> elided);
   /// ` {attrs}` of entry `i` of a func's `arg_attrs` / `res_attrs`, if any.
   void printEntryAttrs(const Operation& op, const char* key, size_t i);

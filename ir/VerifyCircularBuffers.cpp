@@ -4,6 +4,7 @@
 // write into waited views, and DRAM reads into a reserved view are waited for before the push.
 // Across threads: each CB has one producer thread and one consumer thread, and pushes and pops per
 // work item agree where they are statically known.
+#include "ttlplan/ir/Ops.h"
 #include "ttlplan/ir/Params.h"
 #include "ttlplan/ir/VerifierDetail.h"
 #include "ttlplan/support/Checked.h"
@@ -380,10 +381,9 @@ std::map<const Value*, Roles> collectRoles(Operation& kernel) {
   for (Operation* thread : threadsOf(kernel))
     thread->walk([&](Operation* op) {
       if (!hasValidCounts(*op) || !isCbOp(*op)) return;
-      bool produces = op->isa("ttl.cb_reserve") || op->isa("ttl.cb_push");
-      bool consumes = op->isa("ttl.cb_wait") || op->isa("ttl.cb_pop");
-      if (produces) addRole(roles[cbOf(*op)].producers, thread, op);
-      if (consumes) addRole(roles[cbOf(*op)].consumers, thread, op);
+      CbEnd end = cbEndOf(*op);
+      if (end == CbEnd::Producer) addRole(roles[cbOf(*op)].producers, thread, op);
+      if (end == CbEnd::Consumer) addRole(roles[cbOf(*op)].consumers, thread, op);
     });
   return roles;
 }

@@ -194,15 +194,14 @@ void checkSymbolNames(Operation& op, DiagnosticEngine& diags) {
 void checkKernelControlFlow(const Operation& op, DiagnosticEngine& diags) {
   bool carries = (op.isa("scf.for") || op.isa("scf.if")) && op.numResults() > 0;
   if ((!carries && !op.isa("scf.while")) || !op.ancestor("ttl.kernel")) return;
+  const char* what = op.isa("scf.while") ? "(a loop of unknown trip count)"
+                     : op.isa("scf.for") ? "with loop-carried values (iter_args)"
+                                         : "with results";
   diags.error(op.location(),
-              fmt::format("'{}' {} in a ttl.kernel: ttlplan plans loops that count with their "
-                          "induction variable and conditionals without results; compute the value "
-                          "from the induction variable, or store it in a CB",
-                          op.name(),
-                          op.isa("scf.while") ? "(a loop of unknown trip count) is not planned"
-                          : op.isa("scf.for")
-                              ? "with loop-carried values (iter_args) is not planned"
-                              : "with results is not planned"));
+              fmt::format("'{}' {} is not planned in a ttl.kernel: ttlplan plans loops that count "
+                          "with their induction variable and conditionals without results; "
+                          "compute the value from the induction variable, or store it in a CB",
+                          op.name(), what));
 }
 
 void verifyStructure(Module& module, DiagnosticEngine& diags) {

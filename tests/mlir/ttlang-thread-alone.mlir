@@ -7,7 +7,9 @@
 // reader or writer): planned as one core running it. Its input CB's producer and its output CB's
 // consumer are threads the file does not hold; the plan places both CBs (two blocks of 3x3 bf16
 // tiles: 9 * 2048 * 2 = 36,864 bytes each, back to back from the unreserved base), gives them
-// indices, splits the 9-tile block's DST chain (8 tiles of bf16 DST) and says what it assumed.
+// indices, splits the 9-tile block's DST chain (8 tiles of bf16 DST: a sub-block must divide the
+// 3x3 block, so 1x3 or 3x1, three rounds of 3 tiles; the planner walks rows) and says what it
+// assumed.
 // The cb_pop and cb_push tt-lang's front end leaves to its ttl-insert-cb-sync pass are inserted
 // after the last use of each block. Nothing is costed, compiled or tuned.
 // CHECK: warning: no predicted time: cost needs every thread of the kernel, but the producer of %cb_in
@@ -25,7 +27,7 @@
 // IMPORT: ttl.store %r, %res
 // IMPORT-NEXT: ttl.cb_push %cb_out
 // IMPORT-NEXT: ttl.cb_pop %cb_in
-// COST: error: cost needs every thread of the kernel, but the producer of %cb_in ({{.*}}ttlang-thread-alone.mlir:33:14) is a thread not in this file
+// COST: error: cost needs every thread of the kernel, but the producer of %cb_in ({{.*}}ttlang-thread-alone.mlir:35:14) is a thread not in this file
 // COMPILE: error: codegen: compile or run needs every thread of the kernel
 // TUNE: error: tune needs every thread of the kernel
 module {
