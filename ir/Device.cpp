@@ -413,17 +413,7 @@ Expected<Device> loadDeviceFile(const std::string& path) {
 }
 
 Expected<Device> builtinDevice(std::string_view name) {
-  std::string known;
-  const EmbeddedFile* file = findEmbedded(embeddedDevices(), name);
-  if (!file) {
-    (void)embeddedNames(embeddedDevices(), &known);
-    return Error{"unknown device '" + std::string(name) + "'; known devices: " + known};
-  }
-  std::string origin = "ir/devices/" + std::string(name) + ".json";
-  Expected<Device> device = parseDevice(file->text, origin);
-  if (device && device->name != name)
-    return Error{origin + ": field 'name' = \"" + device->name + "\" differs from the file name"};
-  return device;
+  return document::builtin<Device>(embeddedDevices(), "ir/devices/", name, "device", parseDevice);
 }
 
 std::vector<std::string> builtinDeviceNames() {

@@ -2,6 +2,7 @@
 // Reading a JSON description file field by field: every problem becomes one message naming the
 // field's dotted path and the range it must lie in, and fields nobody asked for are reported as
 // unknown. ir/Device.cpp reads the Tenstorrent device descriptions with it.
+#include "ttlplan/ir/EmbeddedDevices.h"
 #include "ttlplan/support/Expected.h"
 
 #include <cstdint>
@@ -91,5 +92,25 @@ void readSources(Reader& r, std::map<std::string, std::string>& sources);
 /// Success when the reader collected no message (after Reader::finish), else one error holding
 /// every message, one per line.
 Status finish(Reader& r);
+
+/// The built-in description `name` of `files` (the embedded copies of `folder`), read by `parse`;
+/// its `name` field must be the file's. `kind` ("device") names what is unknown otherwise.
+template <typename D>
+Expected<D> builtin(const std::vector<EmbeddedFile>& files, std::string_view folder,
+                    std::string_view name, std::string_view kind,
+                    Expected<D> (*parse)(std::string_view, std::string_view)) {
+  const EmbeddedFile* file = findEmbedded(files, name);
+  if (!file) {
+    std::string known;
+    (void)embeddedNames(files, &known);
+    return Error{"unknown " + std::string(kind) + " '" + std::string(name) + "'; known " +
+                 std::string(kind) + "s: " + known};
+  }
+  std::string origin = std::string(folder) + std::string(name) + ".json";
+  Expected<D> device = parse(file->text, origin);
+  if (device && device->name != name)
+    return Error{origin + ": field 'name' = \"" + device->name + "\" differs from the file name"};
+  return device;
+}
 
 } // namespace ttlplan::ir::document

@@ -73,17 +73,8 @@ Expected<Device> parseDevice(std::string_view jsonText, std::string_view origin)
 }
 
 Expected<Device> builtinDevice(std::string_view name) {
-  std::string known;
-  const EmbeddedFile* file = findEmbedded(embeddedPtoDevices(), name);
-  if (!file) {
-    (void)embeddedNames(embeddedPtoDevices(), &known);
-    return Error{"unknown Ascend device '" + std::string(name) + "'; known: " + known};
-  }
-  std::string origin = "ir/devices/pto/" + std::string(name) + ".json";
-  Expected<Device> device = parseDevice(file->text, origin);
-  if (device && device->name != name)
-    return Error{origin + ": field 'name' = \"" + device->name + "\" differs from the file name"};
-  return device;
+  return document::builtin<Device>(embeddedPtoDevices(), "ir/devices/pto/", name, "Ascend device",
+                                   parseDevice);
 }
 
 std::vector<std::string> builtinDeviceNames() {

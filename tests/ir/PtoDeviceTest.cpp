@@ -31,7 +31,7 @@ TEST(PtoDeviceFacts, BuiltinsAreTheTwoGenerations) {
   Expected<Device> unknown = builtinDevice("ascend_910");
   ASSERT_FALSE(unknown);
   EXPECT_EQ(unknown.error().message,
-            "unknown Ascend device 'ascend_910'; known: ascend_a2a3, ascend_a5");
+            "unknown Ascend device 'ascend_910'; known Ascend devices: ascend_a2a3, ascend_a5");
 }
 
 TEST(PtoDeviceFacts, A2A3) {
