@@ -240,6 +240,32 @@ Expected<SimResult> simulateCorners(Simulation& simulation, const std::vector<Va
   return total;
 }
 
+/// The most steps the exact fallback simulates (one run takes well under a second at this size).
+constexpr int64_t kMaxExactSteps = 20'000'000;
+
+/// Steps the threads of `program` execute at their real loop counts, saturating at
+/// kMaxExactSteps + 1.
+int64_t totalSteps(const std::vector<Step>& steps) {
+  const int64_t cap = kMaxExactSteps + 1;
+  int64_t total = 0;
+  for (const Step& s : steps) {
+    int64_t n = 1;
+    if (s.kind == StepKind::Loop) {
+      const int64_t body = totalSteps(s.body);
+      n = s.count > 0 && body > cap / s.count ? cap : 1 + s.count * body;
+    }
+    total = std::min(cap, total + n);
+  }
+  return total;
+}
+int64_t totalSteps(const Program& program) {
+  int64_t total = 0;
+  for (const CoreClass& cls : program.classes)
+    for (const Thread& thread : cls.threads)
+      total = std::min(kMaxExactSteps + 1, total + totalSteps(thread.steps));
+  return total;
+}
+
 Expected<SimResult> extrapolate(const Program& program, const Rates& rates,
                                 const ModelOptions& options, int& runs) {
   Levels levels;
@@ -251,7 +277,13 @@ Expected<SimResult> extrapolate(const Program& program, const Rates& rates,
   if (sampled || vars.empty()) return sampled;
   // Sampling pairs loops by trip count and nesting level. Threads that walk the same blocks with
   // different nests (one loop of rows * cols against two nested loops) are cut differently and
-  // block each other in the sample: simulate every iteration instead (slower, exact).
+  // block each other in the sample: simulate every iteration instead (slower, exact), unless
+  // that is too many steps to finish (threads whose trip counts differ by one over 10^15
+  // iterations never pair up, and walking them one by one would not end).
+  if (totalSteps(program) > kMaxExactSteps)
+    return Error{fmt::format("{}; simulating every step instead would take more than the cost "
+                             "model's limit of {} steps",
+                             sampled.error().message, kMaxExactSteps)};
   return simulateCorners(*simulation, {}, levels, options, runs);
 }
 
