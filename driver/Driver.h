@@ -9,7 +9,9 @@
 #include "ttlplan/ir/Device.h"
 #include "ttlplan/ir/Operation.h"
 #include "ttlplan/ir/Params.h"
+#include "ttlplan/ir/PtoDevice.h"
 #include "ttlplan/lower/KernelPlanner.h"
+#include "ttlplan/lower/PtoPlanner.h"
 #include "ttlplan/planner/l1/Solve.h"
 #include "ttlplan/search/Pick.h"
 #include "ttlplan/search/Tuner.h"
@@ -32,11 +34,20 @@ using Log = std::function<void(const std::string&)>;
 
 // --- Requests ------------------------------------------------------------------------------------
 
-/// Which device: --device, --device-file, --grid.
+/// The targets ttlplan plans for (--target).
+inline constexpr std::string_view kTenstorrentTarget = "tenstorrent";
+inline constexpr std::string_view kPtoTarget = "pto"; ///< Ascend AI cores through pto-isa
+/// The Ascend description `--target pto` plans for when --device names none.
+inline constexpr std::string_view kDefaultPtoDevice = "ascend_a2a3";
+
+/// Which device: --target, --device, --device-file, --grid.
 struct DeviceRequest {
-  std::string name{ir::kDefaultDevice}; ///< --device: a built-in description
-  std::string file;                     ///< --device-file (wins over `name`)
-  std::string grid;                     ///< --grid YxX: the compute grid instead of the device's
+  std::string target{kTenstorrentTarget}; ///< --target: "tenstorrent" or "pto"
+  /// --device: a built-in description (under --target pto an Ascend one: `ttlplan` puts
+  /// kDefaultPtoDevice here when --device is not given)
+  std::string name{ir::kDefaultDevice};
+  std::string file; ///< --device-file (wins over `name`)
+  std::string grid; ///< --grid YxX: the compute grid instead of the device's
 };
 
 /// What binding to plan with: --bind, --config, --db, --no-tune.
@@ -209,6 +220,12 @@ struct Planned {
   std::string costError;
 };
 
+/// What `plan --target pto` planned.
+struct PtoPlanned {
+  Source source;
+  lower::PtoModulePlan plan;
+};
+
 struct Lowered {
   std::unique_ptr<ir::Module> module;
   std::optional<lower::ModulePlan> plan; ///< when the pipeline had a `plan` pass
@@ -376,6 +393,17 @@ Result<lower::PlanOptions> choosePlanBinding(const KnobRequest& request, const i
 /// `ttlplan plan`: parse, verify, choose the binding, then planSource. A kernel that does not
 /// fit is an Infeasible error with the planner's rejection.
 Result<Planned> planFile(const PlanRequest& request, const ir::Device& device, const Log& log);
+
+/// The Ascend description of a `--target pto` request: --device-file, else --device; --grid is
+/// a usage error there.
+Result<ir::pto::Device> loadPtoDevice(const DeviceRequest& request);
+
+/// `ttlplan plan --target pto` (docs/pto.md): parse, verify, bind (--bind; the knobs it leaves
+/// out take the first legal binding, since `tune` does not search the pto target yet), then
+/// lower::planPtoModule. A kernel PTO cannot express is an Input error located at the construct;
+/// one that does not fit an Infeasible error with the cheapest fix.
+Result<PtoPlanned> planPtoFile(const PlanRequest& request, const ir::pto::Device& device,
+                               const Log& log);
 
 /// planFile's last steps: `source` (verified) planned under `options` and costed. With
 /// options.kernelPlans (choosePlanBinding's and pickPlanOptions' when the search kept them), the

@@ -2,6 +2,7 @@
 
 #include "ttlplan/driver/Driver.h"
 #include "ttlplan/ir/Device.h"
+#include "ttlplan/ir/PtoDevice.h"
 
 #include <fmt/format.h>
 #include <fmt/ranges.h>
@@ -10,9 +11,11 @@ namespace ttlplan::driver {
 
 const OptionTable& targetOptions() {
   using enum OptionType;
-  static const std::string deviceDoc =
-      fmt::format("Target device, a built-in description: {} (`ttlplan devices`)",
-                  fmt::join(ir::builtinDeviceNames(), ", "));
+  static const std::string deviceDoc = fmt::format(
+      "Target device, a built-in description: {} (`ttlplan devices`); under --target pto one of "
+      "{} (default {})",
+      fmt::join(ir::builtinDeviceNames(), ", "), fmt::join(ir::pto::builtinDeviceNames(), ", "),
+      kDefaultPtoDevice);
   static const std::string bindDoc = fmt::format(
       "Knob values NAME=V,... (V an integer or a symbol like bf16). The planning commands tune "
       "the knobs left out like `ttlplan tune` (exhaustive up to {0} points, else {0} of a seeded "
@@ -23,6 +26,14 @@ const OptionTable& targetOptions() {
       "What `plan`, `cost`, `lower`, `compile`, `run` and `tune` work on besides the file: the "
       "device and the knob binding (`tune` has a --db of its own, see tune).",
       {
+          {"target",
+           "What to plan for: tenstorrent (Tensix cores through TT-Metalium) or pto (Ascend AI "
+           "cores through pto-isa: `plan` so far, docs/pto.md)",
+           Choice,
+           0,
+           0,
+           {kTenstorrentTarget, kPtoTarget},
+           kTenstorrentTarget},
           {"device", deviceDoc, Text, 0, 0, {}, ir::kDefaultDevice},
           {"device-file",
            "A device description JSON file (docs/devices.md); wins over --device",

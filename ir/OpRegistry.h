@@ -127,6 +127,11 @@ struct ComputeDef {
   std::string_view apiFn;
   std::string_view apiInit; ///< the init it needs before it ("exp_tile_init"); empty for store
   CostClass cost = CostClass::None;
+  /// The pto-isa instruction the pto target emits for it (hw-native-sys/pto-isa docs/isa/NAME.md,
+  /// docs/pto.md): "TADD"; for reductions and broadcasts the row form ("TROWSUM": dims [1]),
+  /// whose column form ("TCOLSUM": dims [0]) the pto code generator derives. Empty: the op has no
+  /// pto-isa lowering yet, and `--target pto` refuses it with its location.
+  std::string_view pto = {};
 };
 
 /// True for the elementwise kinds (the ops lower-compute emits as one API call per DST tile).

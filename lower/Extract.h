@@ -12,6 +12,7 @@
 #include "ttlplan/support/Expected.h"
 #include "ttlplan/support/GridLimits.h"
 
+#include <functional>
 #include <optional>
 #include <set>
 #include <string>
@@ -113,6 +114,12 @@ constexpr int64_t kMaxCbBytes = int64_t{1} << 40;
 /// kMaxCbBytes is an error naming it.
 Expected<std::vector<CbInfo>> extractCbs(ir::Operation* kernel, const ir::Binding& binding,
                                          const ir::Device& device);
+/// The bytes of one tile of a data type (the tile type gives its shape) on a target; an error
+/// says why the target cannot hold such tiles.
+using TileBytes = std::function<Expected<int64_t>(ir::DataType, const ir::Type& tile)>;
+/// The same with the tile sizes of another target (the pto target's, lower/PtoPlanner.h).
+Expected<std::vector<CbInfo>> extractCbs(ir::Operation* kernel, const ir::Binding& binding,
+                                         const TileBytes& tileBytes);
 
 /// One fused chain of the compute thread: the ops feeding one `ttl.store`.
 struct ChainInfo {

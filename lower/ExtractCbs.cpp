@@ -29,6 +29,13 @@ std::optional<std::string> checkSize(const CbInfo& cb) {
 
 Expected<std::vector<CbInfo>> extractCbs(ir::Operation* kernel, const ir::Binding& binding,
                                          const ir::Device& device) {
+  return extractCbs(kernel, binding, [&](ir::DataType type, const ir::Type&) -> Expected<int64_t> {
+    return device.tileBytes(type);
+  });
+}
+
+Expected<std::vector<CbInfo>> extractCbs(ir::Operation* kernel, const ir::Binding& binding,
+                                         const TileBytes& tileBytes) {
   std::vector<CbInfo> out;
   std::string error;
   kernel->walk([&](ir::Operation* op) {
@@ -64,7 +71,12 @@ Expected<std::vector<CbInfo>> extractCbs(ir::Operation* kernel, const ir::Bindin
       return;
     }
     cb.dataType = std::string(ir::toString(*dt));
-    cb.tileBytes = device.tileBytes(*dt);
+    Expected<int64_t> bytes = tileBytes(*dt, tile);
+    if (!bytes) {
+      error = fmt::format("{}: error: CB {}: {}", cb.location, cb.name, bytes.error().message);
+      return;
+    }
+    cb.tileBytes = *bytes;
     const ir::Dim& depth = type.depth();
     if (depth.kind != ir::Dim::Kind::Dynamic) {
       std::optional<int64_t> v = ir::resolveDim(depth, binding);

@@ -133,11 +133,12 @@ const std::vector<OptionTable>& tables() {
            {"target",
             "What the output is for. metal: TT-Metalium C++ at the pinned tt-metal, a "
             "CMakeLists.txt for a real build (docs/codegen.md). emulator: the same C++ plus what "
-            "building it against the CPU emulator needs (the same as --emulator)",
+            "building it against the CPU emulator needs (the same as --emulator). pto: pto-isa "
+            "C++ for Ascend AI cores (docs/pto.md; not written yet)",
             OptionType::Choice,
             0,
             0,
-            {"metal", "emulator"},
+            {"metal", "emulator", "pto"},
             "metal"},
            flag("emulator", "Also write what building the output against the CPU emulator needs: "
                             "DIR/ttlplan_emu_registry.cpp and DIR/device.json (docs/emulator.md)"),

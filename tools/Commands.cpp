@@ -50,6 +50,12 @@ void logToStderr(const std::string& line) {
 }
 
 std::optional<ir::Device> resolveDevice(const DeviceFlags& flags, int& exitCode) {
+  if (flags.target == driver::kPtoTarget) {
+    exitCode = report(driver::Error::usage(
+        "--target pto: this command works on Tenstorrent devices only so far; `ttlplan plan "
+        "--target pto` plans for Ascend AI cores (docs/pto.md)"));
+    return std::nullopt;
+  }
   driver::Result<ir::Device> device = driver::loadDevice(flags);
   if (device) return std::move(device).value();
   exitCode = report(device.error());

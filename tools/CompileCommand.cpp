@@ -60,7 +60,7 @@ Runner addCompileCommand(CLI::App& app, SharedFlags& shared) {
                  "plus DIR/CMakeLists.txt, DIR/ttlplan_npy.hpp, DIR/plan.json and DIR/report.txt "
                  "(docs/codegen.md)");
   addPipelineFlags(*cmd, flags->lower);
-  addDeviceFlags(*cmd, shared.device);
+  CLI::Option* deviceName = addDeviceFlags(*cmd, shared.device, TargetFlag::Own);
   addKnobFlags(*cmd, flags->lower.knobs, shared.device);
   const OptionTable& options = commandOptions("compile");
   addOption(*cmd, options.at("output"), flags->output)->required();
@@ -72,8 +72,12 @@ Runner addCompileCommand(CLI::App& app, SharedFlags& shared) {
   addOption(*cmd, options.at("depfile"), flags->depfile);
   addOption(*cmd, options.at("stamp"), flags->stamp);
   addSplitInputFileFlag(*cmd, shared);
-  return [flags, target, &shared] {
+  return [flags, target, deviceName, &shared] {
     flags->emulator = flags->emulator || *target == "emulator";
+    if (*target == driver::kPtoTarget) {
+      shared.device.target = std::string(driver::kPtoTarget);
+      choosePtoDefault(shared.device, *deviceName);
+    }
     const std::string dir = flags->output;
     std::optional<size_t>& chunk = flags->lower.inputChunk;
     return runChunked(shared, flags->lower.input, chunk, {flags->depfile, flags->stamp}, [&] {

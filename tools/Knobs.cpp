@@ -2,6 +2,7 @@
 #include "tools/Knobs.h"
 
 #include "tools/OptionFlags.h"
+#include "ttlplan/driver/Driver.h"
 #include "ttlplan/driver/Options.h"
 
 namespace ttlplan::tools {
@@ -20,10 +21,24 @@ void addKnobFlags(CLI::App& command, KnobFlags& knobs, DeviceFlags& device, Knob
   addOption(command, target.at("grid"), device.grid);
 }
 
-void addDeviceFlags(CLI::App& command, DeviceFlags& device) {
+CLI::Option* addDeviceFlags(CLI::App& command, DeviceFlags& device, TargetFlag targetFlag) {
   const OptionTable& target = driver::targetOptions();
-  addOption(command, target.at("device"), device.name);
+  if (targetFlag == TargetFlag::Shared) {
+    const OptionRecord& record = target.at("target");
+    addOption(command, record, device.target)
+        ->check(
+            CLI::IsMember(std::vector<std::string>(record.choices.begin(), record.choices.end())));
+  }
+  CLI::Option* name = addOption(command, target.at("device"), device.name);
   addOption(command, target.at("device-file"), device.file)->check(CLI::ExistingFile);
+  // Under --target pto the device defaults to an Ascend description; a --device given names one.
+  command.parse_complete_callback([&device, name] { choosePtoDefault(device, *name); });
+  return name;
+}
+
+void choosePtoDefault(DeviceFlags& device, const CLI::Option& name) {
+  if (device.target == driver::kPtoTarget && name.count() == 0)
+    device.name = std::string(driver::kDefaultPtoDevice);
 }
 
 } // namespace ttlplan::tools

@@ -20,6 +20,12 @@ void addKnobFlags(CLI::App& command, KnobFlags& knobs, DeviceFlags& device,
                   KnobUse use = KnobUse::Plan);
 
 /// Adds --device and --device-file into `device`.
-void addDeviceFlags(CLI::App& command, DeviceFlags& device);
+/// Whether a command takes the shared --target (tenstorrent, pto) or has one of its own (compile).
+enum class TargetFlag { Shared, Own };
+/// --target (unless the command has its own), --device and --device-file; returns --device.
+CLI::Option* addDeviceFlags(CLI::App& command, DeviceFlags& device,
+                            TargetFlag targetFlag = TargetFlag::Shared);
+/// Under --target pto with no --device given: the default Ascend description.
+void choosePtoDefault(DeviceFlags& device, const CLI::Option& name);
 
 } // namespace ttlplan::tools

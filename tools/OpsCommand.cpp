@@ -43,16 +43,19 @@ std::string opsMarkdown() {
          "Each compute op's record: its kind (what the verifier, DST extraction and lower-compute "
          "treat it as), the TT-Metalium compute kernel API call lower-compute emits and the init "
          "before it, the TT-Metalium header that declares them (docs/tt-metalium-api.md), and the "
-         "device's per-tile cost that prices it (docs/devices.md, docs/cost-model.md).\n\n"
-         "| op | kind | kernel API call | init | header | priced by |\n"
-         "|---|---|---|---|---|---|\n";
+         "device's per-tile cost that prices it (docs/devices.md, docs/cost-model.md), and the "
+         "pto-isa instruction of `--target pto` (docs/pto.md; none: the op is refused there).\n\n"
+         "| op | kind | kernel API call | init | header | priced by | pto-isa |\n"
+         "|---|---|---|---|---|---|---|\n";
   for (const ir::OpDef& def : ir::registeredOps())
     if (def.compute.kind != ir::ComputeKind::None)
-      out += fmt::format("| `{}` | {} | `{}` | {} | `{}` | `{}` |\n", def.name,
+      out += fmt::format("| `{}` | {} | `{}` | {} | `{}` | `{}` | {} |\n", def.name,
                          ir::toString(def.compute.kind), def.compute.apiFn,
                          def.compute.apiInit.empty() ? std::string("none")
                                                      : fmt::format("`{}`", def.compute.apiInit),
-                         headerOf(def.compute.apiFn), ir::toString(def.compute.cost));
+                         headerOf(def.compute.apiFn), ir::toString(def.compute.cost),
+                         def.compute.pto.empty() ? std::string("none")
+                                                 : fmt::format("`{}`", def.compute.pto));
   out += "\n### Attributes\n\n| op | attribute | meaning | values | when absent |\n"
          "|---|---|---|---|---|\n";
   for (const ir::AttrDef& a : ir::registeredAttributes())

@@ -26,7 +26,27 @@ struct PlanFlags : driver::PlanRequest {
   std::string output;     ///< -o: the planned IR (ttl.bind_cb attributes) goes here
 };
 
+/// `plan --target pto`: the Ascend report and its JSON (docs/pto.md).
+int runPtoPlan(const PlanFlags& flags, const DeviceFlags& deviceFlags) {
+  driver::Result<ir::pto::Device> device = driver::loadPtoDevice(deviceFlags);
+  if (!device) return report(device.error());
+  if (!flags.htmlOutput.empty() || !flags.output.empty())
+    return report(driver::Error::usage(
+        fmt::format("{}: under --target pto `plan` writes the report and --json only so far",
+                    flags.htmlOutput.empty() ? "-o" : "--html")));
+  std::optional<Progress> progress(std::in_place, "plan: planning for pto");
+  driver::Result<driver::PtoPlanned> planned = driver::planPtoFile(flags, *device, logToStderr);
+  progress.reset();
+  if (!planned) return report(planned.error());
+  const bool jsonToStdout = flags.jsonOutput == "-";
+  (jsonToStdout ? std::cerr : std::cout) << lower::formatReport(planned->plan);
+  if (flags.jsonOutput.empty()) return kSuccess;
+  return writeOutput(jsonToStdout ? "" : flags.jsonOutput,
+                     lower::toJson(planned->plan).dump(2) + "\n");
+}
+
 int runPlan(const PlanFlags& flags, const DeviceFlags& deviceFlags) {
+  if (deviceFlags.target == driver::kPtoTarget) return runPtoPlan(flags, deviceFlags);
   int exitCode = kSuccess;
   std::optional<ir::Device> device = resolveDevice(deviceFlags, exitCode);
   if (!device) return exitCode;

@@ -1,0 +1,38 @@
+// planPtoModule: the binding, then each kernel's pto problem planned (lower/PtoPlanner.h).
+#include "ttlplan/lower/PtoPlanner.h"
+
+#include "ttlplan/ir/Ops.h"
+
+#include <chrono>
+#include <fmt/format.h>
+
+namespace ttlplan::lower {
+
+Expected<PtoModulePlan> planPtoModule(ir::Module& module, const ir::pto::Device& device,
+                                      const PtoPlanOptions& options,
+                                      planner::pto::Rejection* rejection) {
+  const auto start = std::chrono::steady_clock::now();
+  PtoModulePlan out;
+  out.file = module.fileName;
+  out.device = device.name;
+  Expected<ChosenBinding> binding = chooseBinding(module, options.binding, options.planner.limits);
+  if (!binding) return binding.error();
+  out.binding = *binding;
+  for (ir::Operation* kernel : module.topLevel(ir::KernelOp::kName)) {
+    Expected<planner::pto::Problem> problem =
+        extractPtoProblem(kernel, out.binding.binding, device, options.maxBlockCount);
+    if (!problem) return problem.error();
+    planner::pto::PlanResult result = planner::pto::plan(*problem, options.planner);
+    if (!result.plan) {
+      if (rejection) *rejection = *result.rejection;
+      return Error{
+          fmt::format("{}: error: {}", kernel->location().str(), result.rejection->message)};
+    }
+    out.kernels.push_back({std::move(*problem), std::move(*result.plan)});
+  }
+  out.totalMilliseconds =
+      std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
+  return out;
+}
+
+} // namespace ttlplan::lower

@@ -1,0 +1,67 @@
+#pragma once
+// The pto target's planning problem of a TTL kernel (docs/pto.md): which on-chip memory each CB
+// lives in, which pipes fill and drain it, and the buffers the planner adds (a matmul operand's
+// L0A/L0B copy, a compute chain's temporaries), as planner::pto::Problem. The mapping:
+//  - a CB filled by a data-movement thread is filled by MTE2 (TLOAD); one drained by a
+//    data-movement thread is drained by MTE3 (TSTORE); the compute thread works on V;
+//  - a CB whose view a ttl.matmul reads lives in L1 and is drained by MTE1 into an L0A (lhs) or
+//    L0B (rhs) buffer, which M drains; the CB a matmul result is stored into lives in L0C (fp32
+//    accumulators), filled by M and drained by FIX;
+//  - every other CB, and every temporary, lives in UB.
+// What has no PTO meaning is a located error naming the construct and the limit: pipes
+// (multicast), semaphores (cross-core signalling), ops without a pto-isa instruction, data types
+// pto-isa's tiles do not hold, a block larger than its memory.
+#include "ttlplan/ir/Operation.h"
+#include "ttlplan/ir/Params.h"
+#include "ttlplan/ir/PtoDevice.h"
+#include "ttlplan/lower/Extract.h"
+#include "ttlplan/lower/PlanReport.h"
+#include "ttlplan/planner/pto/Plan.h"
+#include "ttlplan/support/Expected.h"
+
+#include <nlohmann/json.hpp>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace ttlplan::lower {
+
+/// The problem of `kernel` (a verified ttl.kernel) under `binding` on `device`; `?` block counts
+/// may reach maxBlockCount slots.
+Expected<planner::pto::Problem> extractPtoProblem(ir::Operation* kernel, const ir::Binding& binding,
+                                                  const ir::pto::Device& device, int maxBlockCount);
+
+/// One kernel's problem and plan.
+struct PtoKernelPlan {
+  planner::pto::Problem problem;
+  planner::pto::Plan plan;
+};
+
+struct PtoModulePlan {
+  std::string file;
+  std::string device; ///< "ascend_a2a3"
+  ChosenBinding binding;
+  std::vector<PtoKernelPlan> kernels; ///< in program order
+  double totalMilliseconds = 0;
+};
+
+struct PtoPlanOptions {
+  planner::pto::PlanOptions planner;
+  std::optional<ir::Binding> binding; ///< --bind; otherwise the first legal binding
+  int maxBlockCount = 4;              ///< --max-block-count: the deepest `?` count
+};
+
+/// Plans every kernel of `module` (verified) for `device`; a kernel that does not fit, or that
+/// PTO cannot express, is an error located at it with the planner's reason and cheapest fix. When
+/// the planner rejected a kernel, `rejection` (if given) receives its reason as data.
+Expected<PtoModulePlan> planPtoModule(ir::Module& module, const ir::pto::Device& device,
+                                      const PtoPlanOptions& options,
+                                      planner::pto::Rejection* rejection = nullptr);
+
+/// The report as JSON ("schema_version": 1, "target": "pto"; docs/pto.md lists the fields).
+nlohmann::json toJson(const PtoModulePlan& plan, Timings timings = Timings::Shown);
+/// The terminal view: per kernel each buffer with its memory, pipes, slots, addresses and event
+/// ids, each memory's use against its room, each pipe pair's event ids, and the solves.
+std::string formatReport(const PtoModulePlan& plan, Timings timings = Timings::Shown);
+
+} // namespace ttlplan::lower
