@@ -116,4 +116,24 @@ std::string sourceComment(const ir::Location& location, const ir::SourceManager*
   return head + " " + std::string(text);
 }
 
+std::optional<ir::DataType> elementDataType(const ir::Type& element) {
+  if (element.is(ir::TypeKind::Float)) {
+    switch (element.floatKind()) {
+    case ir::FloatKind::BF16:
+      return ir::DataType::BF16;
+    case ir::FloatKind::F16:
+      return ir::DataType::F16;
+    case ir::FloatKind::F32:
+      return ir::DataType::F32;
+    case ir::FloatKind::F64:
+      return std::nullopt;
+    }
+  }
+  if (element.is(ir::TypeKind::Integer) && element.integerWidth() == 32)
+    return element.signedness() == ir::Signedness::Unsigned ? ir::DataType::U32 : ir::DataType::I32;
+  if (element.is(ir::TypeKind::Tile)) return element.tileDataType();
+  if (element.is(ir::TypeKind::Opaque)) return ir::parseDataType(element.opaqueText());
+  return std::nullopt;
+}
+
 } // namespace ttlplan::codegen

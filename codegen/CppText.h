@@ -4,8 +4,10 @@
 // back to report errors at the TTL line (docs/emulator.md, "Source locations").
 #include "ttlplan/ir/Diagnostics.h"
 #include "ttlplan/ir/Location.h"
+#include "ttlplan/ir/Types.h"
 
 #include <cstdint>
+#include <optional>
 #include <set>
 #include <string>
 #include <string_view>
@@ -43,6 +45,10 @@ std::string floatLiteral(double value);
 /// `location`: `// FILE:LINE:COL: <source line, trimmed>`. Empty when the location is unknown.
 /// Without the source text the comment ends after the colon.
 std::string sourceComment(const ir::Location& location, const ir::SourceManager* sources);
+
+/// The data type of a tensor's elements (`tensor<256x256xbf16, ...>`: bf16), of a tile, or of an
+/// opaque spelling; nullopt for the others (f64, i8, ...).
+std::optional<ir::DataType> elementDataType(const ir::Type& element);
 
 /// `text` with leading and trailing blanks removed.
 std::string_view trim(std::string_view text);

@@ -56,27 +56,6 @@ std::optional<std::vector<int64_t>> staticShape(const ir::Type& type, const ir::
   return dims;
 }
 
-/// The data type of a tensor argument's elements (`tensor<256x256xbf16, ...>`).
-std::optional<ir::DataType> elementDataType(const ir::Type& element) {
-  if (element.is(ir::TypeKind::Float)) {
-    switch (element.floatKind()) {
-    case ir::FloatKind::BF16:
-      return ir::DataType::BF16;
-    case ir::FloatKind::F16:
-      return ir::DataType::F16;
-    case ir::FloatKind::F32:
-      return ir::DataType::F32;
-    case ir::FloatKind::F64:
-      return std::nullopt;
-    }
-  }
-  if (element.is(ir::TypeKind::Integer) && element.integerWidth() == 32)
-    return element.signedness() == ir::Signedness::Unsigned ? ir::DataType::U32 : ir::DataType::I32;
-  if (element.is(ir::TypeKind::Tile)) return element.tileDataType();
-  if (element.is(ir::TypeKind::Opaque)) return ir::parseDataType(element.opaqueText());
-  return std::nullopt;
-}
-
 int64_t intEntry(const ir::Attribute& dict, std::string_view key, bool& found) {
   if (dict.is(ir::AttrKind::Dictionary))
     for (const ir::NamedAttribute& e : dict.entries())

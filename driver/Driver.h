@@ -40,14 +40,15 @@ inline constexpr std::string_view kPtoTarget = "pto"; ///< Ascend AI cores throu
 /// The Ascend description `--target pto` plans for when --device names none.
 inline constexpr std::string_view kDefaultPtoDevice = "ascend_a2a3";
 
-/// Which device: --target, --device, --device-file, --grid.
+/// Which device: --device, --device-file, --grid, --target.
 struct DeviceRequest {
-  std::string target{kTenstorrentTarget}; ///< --target: "tenstorrent" or "pto"
   /// --device: a built-in description (under --target pto an Ascend one: `ttlplan` puts
   /// kDefaultPtoDevice here when --device is not given)
   std::string name{ir::kDefaultDevice};
   std::string file; ///< --device-file (wins over `name`)
   std::string grid; ///< --grid YxX: the compute grid instead of the device's
+  /// --target: "tenstorrent" or "pto" (last, so that {name, file, grid} still reads as before)
+  std::string target{kTenstorrentTarget};
 };
 
 /// What binding to plan with: --bind, --config, --db, --no-tune.
@@ -404,6 +405,12 @@ Result<ir::pto::Device> loadPtoDevice(const DeviceRequest& request);
 /// one that does not fit an Infeasible error with the cheapest fix.
 Result<PtoPlanned> planPtoFile(const PlanRequest& request, const ir::pto::Device& device,
                                const Log& log);
+
+/// `ttlplan compile --target pto` (docs/pto.md, "Generated C++"): planPtoFile's plan, then per
+/// kernel K the pto-isa C++ file K.cpp (codegen/pto/KernelWriter.h), plus plan.json and
+/// report.txt (without timings), written under request.output.
+Result<Compiled> compilePtoFile(const CompileRequest& request, const ir::pto::Device& device,
+                                const Log& log);
 
 /// planFile's last steps: `source` (verified) planned under `options` and costed. With
 /// options.kernelPlans (choosePlanBinding's and pickPlanOptions' when the search kept them), the

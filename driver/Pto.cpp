@@ -1,5 +1,7 @@
 // The pto target's workflows (docs/pto.md): its device and `plan --target pto`.
+#include "ttlplan/codegen/pto/KernelWriter.h"
 #include "ttlplan/driver/Driver.h"
+#include "ttlplan/ir/Ops.h"
 #include "ttlplan/support/ReadFile.h"
 
 #include <fmt/format.h>
@@ -65,6 +67,44 @@ Result<PtoPlanned> planPtoFile(const PlanRequest& request, const ir::pto::Device
     return Error::make(infeasible ? ErrorKind::Infeasible : ErrorKind::Input, plan.error().message);
   }
   return PtoPlanned{std::move(*source), std::move(*plan)};
+}
+
+Result<Compiled> compilePtoFile(const CompileRequest& request, const ir::pto::Device& device,
+                                const Log& log) {
+  if (request.output.empty()) return Error::usage("compile needs -o DIR");
+  PlanRequest plan;
+  plan.input = request.lower.input;
+  plan.inputChunk = request.lower.inputChunk;
+  plan.solver = request.lower.solver;
+  plan.timeLimitSeconds = request.lower.timeLimitSeconds;
+  plan.knobs = request.lower.knobs;
+  plan.maxBlockCount = request.lower.maxBlockCount;
+  plan.exact = request.lower.exact;
+  Result<PtoPlanned> planned = planPtoFile(plan, device, log);
+  if (!planned) return planned.error();
+  Compiled out;
+  out.sources = planned->source.sources;
+  std::vector<ir::Operation*> kernels = planned->source.module->topLevel(ir::KernelOp::kName);
+  for (size_t k = 0; k < kernels.size() && k < planned->plan.kernels.size(); ++k) {
+    const lower::PtoKernelPlan& kp = planned->plan.kernels[k];
+    codegen::pto::KernelInput input;
+    input.kernel = kernels[k];
+    input.problem = &kp.problem;
+    input.plan = &kp.plan;
+    input.binding = planned->plan.binding.binding;
+    input.file = request.lower.input;
+    input.sources = out.sources.get();
+    Expected<std::string> text = codegen::pto::writeKernel(input);
+    if (!text) return Error::input(text.error().message);
+    out.files.push_back({std::string(ir::KernelOp(kernels[k]).symbolName()) + ".cpp", *text});
+  }
+  const lower::Timings timings = request.timings ? lower::Timings::Shown : lower::Timings::Omitted;
+  out.files.push_back({"plan.json", lower::toJson(planned->plan, timings).dump(2) + "\n"});
+  out.files.push_back({"report.txt", lower::formatReport(planned->plan, timings)});
+  Expected<std::vector<bool>> written = codegen::writeFiles(request.output, out.files);
+  if (!written) return Error::input(written.error().message);
+  out.written = *written;
+  return out;
 }
 
 } // namespace ttlplan::driver

@@ -162,6 +162,10 @@ std::vector<ir::Operation*> computeChainOps(const std::vector<ir::Value*>& value
 Expected<std::vector<ChainInfo>> extractChains(ir::Operation* kernel, const ir::Binding& binding,
                                                const ir::Device& device);
 
+/// The kernel's `work` dims under the binding; empty when it has none (it divides work itself). An
+/// error names a dim without a positive value, or a product past 64 bits.
+Expected<std::vector<int64_t>> extractWorkDims(ir::Operation* kernel, const ir::Binding& binding);
+
 /// The kernel's work and grid as a core-assignment problem; nullopt problem when the kernel has
 /// no `work` attribute (it divides work itself). `grid` is always set (auto: the device grid).
 struct CoresInfo {

@@ -22,6 +22,28 @@ std::optional<int64_t> integerOf(const ir::Attribute& a, const ir::Binding& bind
 
 } // namespace
 
+Expected<std::vector<int64_t>> extractWorkDims(ir::Operation* kernelOp,
+                                               const ir::Binding& binding) {
+  ir::Attribute work = ir::KernelOp(kernelOp).work();
+  std::vector<int64_t> dims;
+  if (!work) return dims;
+  const std::string where = kernelOp->location().str();
+  if (!work.is(ir::AttrKind::Array) || work.elements().empty())
+    return Error{fmt::format("{}: error: work must be a non-empty list of dims", where)};
+  for (const ir::Attribute& d : work.elements()) {
+    std::optional<int64_t> v = integerOf(d, binding);
+    if (!v || *v < 1)
+      return Error{fmt::format("{}: error: work dim {} has no positive value under the binding",
+                               where, d.str())};
+    dims.push_back(*v);
+  }
+  if (!checkedProduct(dims))
+    return Error{fmt::format("{}: error: work [{}] has more items than fit in 64 bits ({} "
+                             "overflows); split the work into fewer, larger items",
+                             where, fmt::join(dims, ", "), fmt::join(dims, " x "))};
+  return dims;
+}
+
 Expected<CoresInfo> extractCores(ir::Operation* kernelOp, const ir::Binding& binding,
                                  const ir::Device& device) {
   ir::KernelOp kernel(kernelOp);
@@ -46,25 +68,13 @@ Expected<CoresInfo> extractCores(ir::Operation* kernelOp, const ir::Binding& bin
                                kMaxGridSide)};
     info.grid = {static_cast<int>(*gy), static_cast<int>(*gx)};
   }
-  ir::Attribute work = kernel.work();
-  if (!work) return info;
-  if (!work.is(ir::AttrKind::Array) || work.elements().empty())
-    return Error{fmt::format("{}: error: work must be a non-empty list of dims", where)};
-  for (const ir::Attribute& d : work.elements()) {
-    std::optional<int64_t> v = integerOf(d, binding);
-    if (!v || *v < 1)
-      return Error{fmt::format("{}: error: work dim {} has no positive value under the binding",
-                               where, d.str())};
-    info.workDims.push_back(*v);
-  }
-  std::optional<int64_t> items = checkedProduct(info.workDims);
-  if (!items)
-    return Error{fmt::format("{}: error: work [{}] has more items than fit in 64 bits ({} "
-                             "overflows); split the work into fewer, larger items",
-                             where, fmt::join(info.workDims, ", "),
-                             fmt::join(info.workDims, " x "))};
+  Expected<std::vector<int64_t>> work = extractWorkDims(kernelOp, binding);
+  if (!work) return work.error();
+  if (work->empty()) return info;
+  info.workDims = std::move(*work);
+  const int64_t items = *checkedProduct(info.workDims); // checked by extractWorkDims
   planner::cores::Problem problem;
-  problem.items = *items;
+  problem.items = items;
   problem.grid = info.grid;
   problem.autoGrid = info.autoGrid;
   info.problem = problem;

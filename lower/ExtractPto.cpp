@@ -226,53 +226,6 @@ std::optional<int64_t> blockBytes(const ir::Value* value, const ir::Binding& bin
   return tiles * *tile;
 }
 
-/// The UB temporaries of the compute thread: every value a compute op defines that some op other
-/// than a ttl.store reads (a value only stored is computed straight into the CB's slot). Values
-/// live over [definition, last read] in the thread's program order; values never live together
-/// share a buffer (the interval colouring), each buffer as large as its largest value.
-std::vector<pp::BufferSpec> temporaries(ir::Operation* kernel, const ir::Binding& binding) {
-  std::vector<const ir::Value*> values;
-  std::vector<ir::Operation*> defs;
-  std::vector<planner::colouring::Interval> live;
-  std::map<const ir::Value*, size_t> index;
-  int64_t position = 0;
-  kernel->walk([&](ir::Operation* op) {
-    ++position;
-    for (size_t k = 0; k < op->numOperands(); ++k)
-      if (auto it = index.find(op->operand(k)); it != index.end() && !ir::StoreOp::dyn(op))
-        live[it->second].upper = position + 1;
-    if (!isComputeChainOp(op) || ir::MatmulOp::dyn(op)) return;
-    index[op->result(0)] = values.size();
-    values.push_back(op->result(0));
-    defs.push_back(op);
-    live.push_back({position, position}); // empty until something other than a store reads it
-  });
-  std::vector<int> colours = planner::colouring::colourIntervals(live);
-  std::vector<pp::BufferSpec> out(size_t(planner::colouring::span(colours)));
-  for (size_t v = 0; v < values.size(); ++v) {
-    if (colours[v] < 0) continue;
-    pp::BufferSpec& b = out[size_t(colours[v])];
-    const std::string name = valueName(values[v]);
-    if (b.name.empty()) {
-      b.location = defs[v]->location().str();
-      b.role = pp::BufferRole::Temporary;
-      b.memory = pp::Memory::Ub;
-      b.slots = 1;
-      b.producer = b.consumer = pp::Pipe::V;
-      // The first value's block and type (a value sharing the buffer may differ: its own tile
-      // type is assigned at the same address).
-      const ir::Type& type = values[v]->type();
-      for (const ir::Dim& d : type.shape())
-        b.blockShape.push_back(ir::resolveDim(d, binding).value_or(0));
-      if (std::optional<ir::DataType> dt = ir::resolveDataType(type.elementType(), binding))
-        b.dataType = std::string(ir::toString(*dt));
-    }
-    b.name += (b.name.empty() ? "" : "/") + name;
-    b.slotBytes = std::max(b.slotBytes, blockBytes(values[v], binding).value_or(1));
-  }
-  return out;
-}
-
 pp::MemoryLimit memoryLimit(const ir::pto::Device& device, pp::Memory memory) {
   const ir::pto::Buffer* buffer = device.buffer(pp::toString(memory));
   if (!buffer) return {0, 1};
@@ -299,6 +252,52 @@ std::optional<std::string> oversize(const pp::Problem& problem) {
 
 } // namespace
 
+// Positions are those of one walk of the kernel (PtoPlanner.h says what is a temporary).
+PtoTemporaries ptoTemporaries(ir::Operation* kernel, const ir::Binding& binding) {
+  std::vector<const ir::Value*> values;
+  std::vector<ir::Operation*> defs;
+  std::vector<planner::colouring::Interval> live;
+  std::map<const ir::Value*, size_t> index;
+  int64_t position = 0;
+  kernel->walk([&](ir::Operation* op) {
+    ++position;
+    for (size_t k = 0; k < op->numOperands(); ++k)
+      if (auto it = index.find(op->operand(k)); it != index.end() && !ir::StoreOp::dyn(op))
+        live[it->second].upper = position + 1;
+    if (!isComputeChainOp(op) || ir::MatmulOp::dyn(op)) return;
+    index[op->result(0)] = values.size();
+    values.push_back(op->result(0));
+    defs.push_back(op);
+    live.push_back({position, position}); // empty until something other than a store reads it
+  });
+  std::vector<int> colours = planner::colouring::colourIntervals(live);
+  PtoTemporaries out;
+  out.buffers.resize(size_t(planner::colouring::span(colours)));
+  for (size_t v = 0; v < values.size(); ++v) {
+    if (colours[v] < 0) continue;
+    out.bufferOf[values[v]] = size_t(colours[v]);
+    pp::BufferSpec& b = out.buffers[size_t(colours[v])];
+    const std::string name = valueName(values[v]);
+    if (b.name.empty()) {
+      b.location = defs[v]->location().str();
+      b.role = pp::BufferRole::Temporary;
+      b.memory = pp::Memory::Ub;
+      b.slots = 1;
+      b.producer = b.consumer = pp::Pipe::V;
+      // The first value's block and type (a value sharing the buffer may differ: its own tile
+      // type is assigned at the same address).
+      const ir::Type& type = values[v]->type();
+      for (const ir::Dim& d : type.shape())
+        b.blockShape.push_back(ir::resolveDim(d, binding).value_or(0));
+      if (std::optional<ir::DataType> dt = ir::resolveDataType(type.elementType(), binding))
+        b.dataType = std::string(ir::toString(*dt));
+    }
+    b.name += (b.name.empty() ? "" : "/") + name;
+    b.slotBytes = std::max(b.slotBytes, blockBytes(values[v], binding).value_or(1));
+  }
+  return out;
+}
+
 Expected<pp::Problem> extractPtoProblem(ir::Operation* kernel, const ir::Binding& binding,
                                         const ir::pto::Device& device, int maxBlockCount) {
   if (std::optional<std::string> why = refusal(kernel)) return Error{*why};
@@ -308,7 +307,7 @@ Expected<pp::Problem> extractPtoProblem(ir::Operation* kernel, const ir::Binding
   if (!uses) return uses.error();
   ir::KernelOp view(kernel);
   pp::Problem problem;
-  problem.kernel = "@" + std::string(view.symbolName());
+  problem.kernel = fmt::format("@{}", view.symbolName());
   problem.location = kernel->location().str();
   problem.device = device.name;
   problem.eventIds = device.eventIdsPerPipePair;
@@ -325,7 +324,7 @@ Expected<pp::Problem> extractPtoProblem(ir::Operation* kernel, const ir::Binding
   }
   for (pp::BufferSpec& b : staging)
     problem.buffers.push_back(std::move(b));
-  for (pp::BufferSpec& b : temporaries(kernel, binding))
+  for (pp::BufferSpec& b : ptoTemporaries(kernel, binding).buffers)
     problem.buffers.push_back(std::move(b));
   if (std::optional<std::string> why = oversize(problem)) return Error{*why};
   return problem;

@@ -19,6 +19,7 @@
 #include "ttlplan/planner/pto/Plan.h"
 #include "ttlplan/support/Expected.h"
 
+#include <map>
 #include <nlohmann/json.hpp>
 #include <optional>
 #include <string>
@@ -30,6 +31,18 @@ namespace ttlplan::lower {
 /// may reach maxBlockCount slots.
 Expected<planner::pto::Problem> extractPtoProblem(ir::Operation* kernel, const ir::Binding& binding,
                                                   const ir::pto::Device& device, int maxBlockCount);
+
+/// The UB temporaries of a kernel's compute thread: every value a compute op (not a matmul)
+/// defines that some op other than a ttl.store reads (a value only stored is computed straight
+/// into the CB's slot). Values live over [definition, last read] in program order; values never
+/// live together share a buffer (the interval colouring), each as large as its largest value.
+/// extractPtoProblem appends `buffers` to the problem in this order; the code generator finds a
+/// value's buffer through `bufferOf`.
+struct PtoTemporaries {
+  std::vector<planner::pto::BufferSpec> buffers;
+  std::map<const ir::Value*, size_t> bufferOf; ///< value -> index into buffers
+};
+PtoTemporaries ptoTemporaries(ir::Operation* kernel, const ir::Binding& binding);
 
 /// One kernel's problem and plan.
 struct PtoKernelPlan {

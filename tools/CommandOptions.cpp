@@ -134,7 +134,7 @@ const std::vector<OptionTable>& tables() {
             "What the output is for. metal: TT-Metalium C++ at the pinned tt-metal, a "
             "CMakeLists.txt for a real build (docs/codegen.md). emulator: the same C++ plus what "
             "building it against the CPU emulator needs (the same as --emulator). pto: pto-isa "
-            "C++ for Ascend AI cores (docs/pto.md; not written yet)",
+            "C++ for an Ascend AI core, DIR/K.cpp per kernel K (docs/pto.md)",
             OptionType::Choice,
             0,
             0,

@@ -28,7 +28,25 @@ void printCompiled(const driver::Compiled& compiled, const std::string& outputDi
 
 namespace {
 
+/// `compile --target pto`: pto-isa C++ per kernel (docs/pto.md).
+int runPtoCompile(const CompileFlags& flags, const DeviceFlags& deviceFlags) {
+  if (flags.listOutputs || flags.emulator || !flags.depfile.empty() || !flags.stamp.empty())
+    return report(driver::Error::usage(
+        "--target pto writes the kernels, plan.json and report.txt; --list-outputs, --emulator, "
+        "--depfile and --stamp are for the Tenstorrent target so far"));
+  driver::Result<ir::pto::Device> device = driver::loadPtoDevice(deviceFlags);
+  if (!device) return report(device.error());
+  driver::CompileRequest request = flags;
+  std::optional<Progress> progress(std::in_place, "compile: planning for pto and writing C++");
+  driver::Result<driver::Compiled> compiled = driver::compilePtoFile(request, *device, logToStderr);
+  progress.reset();
+  if (!compiled) return report(compiled.error());
+  printCompiled(*compiled, flags.output);
+  return kSuccess;
+}
+
 int runCompile(const CompileFlags& flags, const DeviceFlags& deviceFlags) {
+  if (deviceFlags.target == driver::kPtoTarget) return runPtoCompile(flags, deviceFlags);
   int exitCode = kSuccess;
   std::optional<ir::Device> device = resolveDevice(deviceFlags, exitCode);
   if (!device) return exitCode;

@@ -13,7 +13,41 @@ foreach(command cost lower tune)
   ttlplan_cli_test(pto_${command}_not_yet 2 1 "--target pto: this command works on Tenstorrent devices only so far"
                    ${command} --target pto ${eltwise})
 endforeach()
-ttlplan_cli_test(pto_compile_not_yet 2 1 "--target pto: this command works on Tenstorrent devices only so far"
-                 compile --target pto -o ${CMAKE_CURRENT_BINARY_DIR}/pto-out ${eltwise})
+ttlplan_cli_test(pto_run_not_yet 2 1 "--target pto: this command works on Tenstorrent devices only so far"
+                 run --target pto ${eltwise})
+ttlplan_cli_test(pto_compile_emulator 2 1 "--list-outputs, --emulator, --depfile and --stamp are for the Tenstorrent target so far"
+                 compile --target pto --emulator -o ${CMAKE_CURRENT_BINARY_DIR}/pto-out ${eltwise})
 ttlplan_cli_test(pto_unknown_target 2 1 "--target: avx not in"
                  plan --target avx ${eltwise})
+
+# The pto emulator (codegen/pto-emu/include, docs/pto.md): hand-written kernels whose flags are
+# missing, mis-numbered or reused are reported, a correct double-buffered one is not, and a tile
+# past its memory is refused. tests/pto/emulate.py builds each with g++ -Wall -Wextra -Werror.
+set(pto_emulate ${Python3_EXECUTABLE} ${CMAKE_CURRENT_SOURCE_DIR}/pto/emulate.py
+    --include ${PROJECT_SOURCE_DIR}/codegen/pto-emu/include)
+set(pto_emu_dir ${CMAKE_CURRENT_SOURCE_DIR}/pto/emu)
+add_test(NAME pto.emu.race_missing_flag
+         COMMAND ${pto_emulate} ${pto_emu_dir}/race_missing_flag.cpp --expect-fail
+                 "race: (V's TADD reads|MTE2's TLOAD writes) ub bytes \\[0, 4096\\) that (MTE2's TLOAD at race.ttl:10:5 writes|V's TADD at race.ttl:11:5 reads), and no flag orders the two")
+add_test(NAME pto.emu.deadlock
+         COMMAND ${pto_emulate} ${pto_emu_dir}/deadlock.cpp
+                 --expect-fail "deadlock: .*\n  V: deadlock.ttl:8:3: wait_flag\\(MTE2, V, 1\\)"
+                 --expect-fail "deadlock.ttl:7:3: set_flag\\(MTE2, V, 0\\) is never waited for")
+add_test(NAME pto.emu.flag_set_twice
+         COMMAND ${pto_emulate} ${pto_emu_dir}/flag_set_twice.cpp --expect-fail
+                 "twice.ttl:7:3: set_flag\\(MTE2, V, 0\\): the flag is set again before a wait_flag took the set at twice.ttl:5:3")
+add_test(NAME pto.emu.tassign_out_of_range
+         COMMAND ${pto_emulate} ${pto_emu_dir}/tassign_out_of_range.cpp --expect-fail
+                 "range.ttl:3:3: TLOAD: a tile of 4096 B at ub offset 194560 runs past the memory's 196608 B")
+add_test(NAME pto.emu.double_buffered COMMAND ${pto_emulate} ${pto_emu_dir}/double_buffered.cpp)
+# The generated kernel of tests/pto/plan_eltwise.ttl on 4 emulated cores, every element checked.
+add_test(NAME pto.eltwise_emulated
+         COMMAND ${pto_emulate} ${CMAKE_CURRENT_SOURCE_DIR}/pto/eltwise_harness.cpp
+                 --ttlplan $<TARGET_FILE:ttlplan> --ttl ${CMAKE_CURRENT_SOURCE_DIR}/pto/plan_eltwise.ttl
+                 --kernel chain)
+# The generated matmul of tests/pto/plan_matmul.ttl (TEXTRACT, TMATMUL/TMATMUL_ACC, TSTORE from
+# L0C) on 2 emulated cores (the kernel has no `work`: core 0 computes, core 1 returns).
+add_test(NAME pto.matmul_emulated
+         COMMAND ${pto_emulate} ${CMAKE_CURRENT_SOURCE_DIR}/pto/matmul_harness.cpp
+                 --ttlplan $<TARGET_FILE:ttlplan> --ttl ${CMAKE_CURRENT_SOURCE_DIR}/pto/plan_matmul.ttl
+                 --kernel mm)
