@@ -23,6 +23,9 @@ install(DIRECTORY ${PROJECT_SOURCE_DIR}/python/ttlplan DESTINATION ${TTLPLAN_INS
         PATTERN "__pycache__" EXCLUDE)
 install(DIRECTORY ${PROJECT_SOURCE_DIR}/codegen/emu/include/
         DESTINATION ${CMAKE_INSTALL_INCLUDEDIR}/ttlplan/emu)
+# The pto emulator's headers (`run --target pto` builds against them, docs/pto.md).
+install(DIRECTORY ${PROJECT_SOURCE_DIR}/codegen/pto-emu/include/
+        DESTINATION ${CMAKE_INSTALL_INCLUDEDIR}/ttlplan/pto-emu)
 install(DIRECTORY ${PROJECT_SOURCE_DIR}/ir/devices/ DESTINATION ${CMAKE_INSTALL_DATADIR}/ttlplan/devices)
 
 configure_package_config_file(${PROJECT_SOURCE_DIR}/cmake/ttlplanConfig.cmake.in

@@ -395,6 +395,10 @@ Result<lower::PlanOptions> choosePlanBinding(const KnobRequest& request, const i
 /// fit is an Infeasible error with the planner's rejection.
 Result<Planned> planFile(const PlanRequest& request, const ir::Device& device, const Log& log);
 
+/// The planning part of a lowering request (`compile` and `run --target pto` plan; they do not
+/// run the Tenstorrent pipeline).
+PlanRequest planRequestOf(const LowerRequest& lower);
+
 /// The Ascend description of a `--target pto` request: --device-file, else --device; --grid is
 /// a usage error there.
 Result<ir::pto::Device> loadPtoDevice(const DeviceRequest& request);
@@ -411,6 +415,13 @@ Result<PtoPlanned> planPtoFile(const PlanRequest& request, const ir::pto::Device
 /// report.txt (without timings), written under request.output.
 Result<Compiled> compilePtoFile(const CompileRequest& request, const ir::pto::Device& device,
                                 const Log& log);
+
+/// `ttlplan run --target pto` (docs/pto.md): planPtoFile, the kernel's pto-isa C++ and a host
+/// program built with g++ against the pto emulator, run on the part's cores (cube cores for a
+/// matmul, vector cores otherwise, at most one per work item), and every argument compared with
+/// the reference interpreter's. A file must hold one kernel.
+Result<RunOutcome> runPtoFile(const RunRequest& request, const ir::pto::Device& device,
+                              const Log& log);
 
 /// planFile's last steps: `source` (verified) planned under `options` and costed. With
 /// options.kernelPlans (choosePlanBinding's and pickPlanOptions' when the search kept them), the

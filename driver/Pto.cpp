@@ -8,6 +8,18 @@
 
 namespace ttlplan::driver {
 
+PlanRequest planRequestOf(const LowerRequest& lower) {
+  PlanRequest plan;
+  plan.input = lower.input;
+  plan.inputChunk = lower.inputChunk;
+  plan.solver = lower.solver;
+  plan.timeLimitSeconds = lower.timeLimitSeconds;
+  plan.knobs = lower.knobs;
+  plan.maxBlockCount = lower.maxBlockCount;
+  plan.exact = lower.exact;
+  return plan;
+}
+
 Result<ir::pto::Device> loadPtoDevice(const DeviceRequest& request) {
   if (!request.grid.empty())
     return Error::usage("--grid sets a Tenstorrent compute grid; under --target pto each AI core "
@@ -72,14 +84,7 @@ Result<PtoPlanned> planPtoFile(const PlanRequest& request, const ir::pto::Device
 Result<Compiled> compilePtoFile(const CompileRequest& request, const ir::pto::Device& device,
                                 const Log& log) {
   if (request.output.empty()) return Error::usage("compile needs -o DIR");
-  PlanRequest plan;
-  plan.input = request.lower.input;
-  plan.inputChunk = request.lower.inputChunk;
-  plan.solver = request.lower.solver;
-  plan.timeLimitSeconds = request.lower.timeLimitSeconds;
-  plan.knobs = request.lower.knobs;
-  plan.maxBlockCount = request.lower.maxBlockCount;
-  plan.exact = request.lower.exact;
+  PlanRequest plan = planRequestOf(request.lower);
   Result<PtoPlanned> planned = planPtoFile(plan, device, log);
   if (!planned) return planned.error();
   Compiled out;

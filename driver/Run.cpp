@@ -3,6 +3,9 @@
 // with the independent reference (docs/reference.md).
 #include "emu_build_info.h"
 #include "ttlplan/codegen/EmuBuild.h"
+#include "ttlplan/codegen/pto/HostWriter.h"
+#include "ttlplan/codegen/pto/KernelWriter.h"
+#include "ttlplan/codegen/pto/TypeConverter.h"
 #include "ttlplan/driver/Driver.h"
 #include "ttlplan/ir/Verifier.h"
 #include "ttlplan/reference/Compare.h"
@@ -322,6 +325,147 @@ Result<RunOutcome> runIn(const fs::path& work, const RunRequest& request, const 
   return out;
 }
 
+/// Runs `body` in the work directory (the request's, or a temporary one) and tidies up as `run`
+/// does: a temporary directory goes whatever happened, unless --keep; a kept one is named.
+Result<RunOutcome>
+inWorkDir(const RunRequest& request, RunOutcome out,
+          const std::function<Result<RunOutcome>(const fs::path&, RunOutcome)>& body) {
+  Result<fs::path> work = makeWorkDir(request);
+  if (!work) return work.error();
+  out.workDir = work->string();
+  Result<RunOutcome> result = body(*work, std::move(out));
+  bool keep = !request.workDir.empty() || request.keep;
+  std::error_code ec;
+  if (!keep)
+    fs::remove_all(*work, ec);
+  else if (request.workDir.empty())
+    fs::remove(*work / kInUseFile, ec);
+  if (!result) {
+    Error e = result.error();
+    if (keep) e.message += fmt::format("\n(work directory {} kept)", work->string());
+    return e;
+  }
+  result->workDirRemoved = !keep;
+  return result;
+}
+
+/// Where the pto emulator's headers are: under the prefix for an installed ttlplan, else the
+/// source tree's (as emuIncludeAndLibrary).
+std::string ptoEmuIncludeDir() {
+  std::error_code ec;
+  fs::path exe = fs::read_symlink("/proc/self/exe", ec);
+  if (!ec && exe.parent_path().filename() == TTLPLAN_INSTALL_BINDIR) {
+    fs::path include = exe.parent_path().parent_path() / TTLPLAN_INSTALL_PTO_EMU_INCLUDE_DIR;
+    if (fs::exists(include / "pto" / "pto-inst.hpp", ec)) return include.string();
+  }
+  return TTLPLAN_PTO_EMU_INCLUDE_DIR;
+}
+
+/// `run --target pto` in `work`: the kernel and its host program written, built with g++
+/// against the pto emulator, run on as many cores as the device has for the work, and checked
+/// against the reference interpreter (which runs the kernel as written, whatever the target).
+Result<RunOutcome> runPtoIn(const fs::path& work, const RunRequest& request,
+                            const ir::pto::Device& device, const lower::PtoModulePlan& plan,
+                            Reference& ref, RunOutcome out) {
+  auto step = [&](const char* name) {
+    if (request.onStep) request.onStep(name);
+  };
+  const lower::PtoKernelPlan& kernelPlan = plan.kernels.front();
+  codegen::pto::KernelInput input{ref.kernel,          &kernelPlan.problem,
+                                  &kernelPlan.plan,    plan.binding.binding,
+                                  request.lower.input, ref.source.sources.get()};
+  Expected<std::string> kernel = codegen::pto::writeKernel(input);
+  if (!kernel) return Error::input(kernel.error().message);
+  std::vector<codegen::pto::HostArgument> hostArgs;
+  for (const reference::ArgumentInfo& a : ref.args) {
+    Expected<std::string> element =
+        codegen::pto::elementType(a.dataType ? ir::toString(*a.dataType) : "");
+    if (!element || a.shape.size() != 2)
+      return Error::input(fmt::format("run --target pto takes 2-d tensors of bf16, f16, f32, i32 "
+                                      "or u32; argument %{} is not one",
+                                      a.name));
+    hostArgs.push_back({a.name, *element, a.shape[0], a.shape[1]});
+  }
+  // As many cores as the part has for the kind of work (cube cores for a matmul), at most one
+  // per work item; a kernel without `work` runs on one.
+  Expected<std::vector<int64_t>> workDims =
+      lower::extractWorkDims(ref.kernel, plan.binding.binding);
+  if (!workDims) return Error::input(workDims.error().message);
+  bool cube = false;
+  for (const planner::pto::BufferSpec& b : kernelPlan.problem.buffers)
+    cube = cube || b.memory == planner::pto::Memory::L0c;
+  int64_t items = 1;
+  for (int64_t d : *workDims)
+    items *= d;
+  const int blocks =
+      workDims->empty()
+          ? 1
+          : int(std::min<int64_t>(items, cube ? device.cubeCores : device.vectorCores));
+  std::vector<codegen::GeneratedFile> files = {
+      {ref.name + ".cpp", *kernel},
+      {"host.cpp", codegen::pto::writeHost(ref.name, ref.name + ".cpp", hostArgs, blocks)},
+      {std::string(codegen::kNpyHeaderFile), std::string(codegen::npyHeader())}};
+  if (Expected<std::vector<bool>> s = codegen::writeFiles(work.string(), files); !s)
+    return Error::io(s.error().message);
+  auto inputs = makeInputs(ref.args, request);
+  if (!inputs) return inputs.error();
+  for (const auto& [name, tensor] : *inputs)
+    if (Status s = writeNpy((work / "in" / (name + ".npy")).string(), toNpy(tensor)); !s)
+      return Error::io(s.error().message);
+
+  auto buildStart = Clock::now();
+  step("building with g++");
+  const std::vector<std::string> command = {"g++",
+                                            TTLPLAN_EMU_CXX_STD,
+                                            "-O1",
+                                            "-I",
+                                            ptoEmuIncludeDir(),
+                                            "-I",
+                                            work.string(),
+                                            (work / "host.cpp").string(),
+                                            "-o",
+                                            (work / "host").string(),
+                                            "-pthread"};
+  Expected<ProcessResult> built = runProcess(command);
+  if (built && built->interruptedBy) return interrupted(built->interruptedBy);
+  if (!built || built->exitCode != 0)
+    return Error::make(ErrorKind::Build,
+                       fmt::format("building the generated code failed:\n  {}\n{}",
+                                   codegen::shellCommandLine(command),
+                                   built ? built->output : built.error().message));
+  out.buildSeconds = secondsSince(buildStart);
+
+  auto emulateStart = Clock::now();
+  step("emulating");
+  Expected<ProcessResult> ran =
+      runProcess({(work / "host").string(), (work / "in").string(), (work / "out").string()}, {},
+                 request.timeoutSeconds);
+  out.emulateSeconds = secondsSince(emulateStart);
+  if (!ran) return Error::make(ErrorKind::Build, ran.error().message);
+  if (ran->interruptedBy) return interrupted(ran->interruptedBy);
+  if (ran->timedOut)
+    return Error::make(ErrorKind::Build,
+                       fmt::format("the emulated program did not finish within --timeout {} s and "
+                                   "was killed{}{}",
+                                   request.timeoutSeconds,
+                                   ran->output.empty() ? "" : "; its output:\n", ran->output));
+  out.emulatorOutput = ran->output;
+  out.emulatorExit = ran->exitCode;
+
+  Expected<ir::Device> referenceDevice = ir::builtinDevice(ir::kDefaultDevice);
+  if (!referenceDevice) return Error::input(referenceDevice.error().message);
+  reference::ReferenceOptions refOptions;
+  refOptions.binding = plan.binding.binding;
+  refOptions.timeLimitSeconds = request.timeoutSeconds;
+  auto expected = reference::interpretKernel(ref.kernel, *inputs, *referenceDevice, refOptions);
+  if (!expected) return Error::input(expected.error().message);
+  out.arguments = check(request, ref, *expected, work);
+  out.passed = out.emulatorExit == 0;
+  for (const ArgumentCheck& c : out.arguments)
+    out.passed = out.passed && c.missing.empty() && c.withinTolerance && c.dumpError.empty();
+  return out;
+}
+
 } // namespace
 
 Result<RunOutcome> runOnEmulator(const RunRequest& request, const ir::Device& device,
@@ -342,25 +486,32 @@ Result<RunOutcome> runLowered(Lowered& lowered, Source asWritten, const RunReque
   out.lowerSeconds = lowerSeconds;
   Result<Reference> ref = referenceKernel(request, lowered, std::move(asWritten));
   if (!ref) return ref.error();
+  return inWorkDir(request, std::move(out), [&](const fs::path& work, RunOutcome started) {
+    return runIn(work, request, device, lowered, *ref, std::move(started));
+  });
+}
 
-  Result<fs::path> work = makeWorkDir(request);
-  if (!work) return work.error();
-  out.workDir = work->string();
-  Result<RunOutcome> result = runIn(*work, request, device, lowered, *ref, std::move(out));
-  // A temporary work directory goes, whatever happened, unless --keep; a kept one is named.
-  bool keep = !request.workDir.empty() || request.keep;
-  std::error_code ec;
-  if (!keep)
-    fs::remove_all(*work, ec);
-  else if (request.workDir.empty())
-    fs::remove(*work / kInUseFile, ec);
-  if (!result) {
-    Error e = result.error();
-    if (keep) e.message += fmt::format("\n(work directory {} kept)", work->string());
-    return e;
-  }
-  result->workDirRemoved = !keep;
-  return result;
+Result<RunOutcome> runPtoFile(const RunRequest& request, const ir::pto::Device& device,
+                              const Log& log) {
+  auto start = Clock::now();
+  if (request.onStep) request.onStep("planning for pto");
+  PlanRequest plan = planRequestOf(request.lower);
+  Result<PtoPlanned> planned = planPtoFile(plan, device, log);
+  if (!planned) return planned.error();
+  std::vector<ir::Operation*> kernels = planned->source.module->topLevel("ttl.kernel");
+  if (kernels.size() != 1 || planned->plan.kernels.size() != 1)
+    return Error::input(fmt::format("run takes a file with exactly one ttl.kernel; {} has {}",
+                                    request.lower.input, kernels.size()));
+  Reference ref{std::move(planned->source), kernels.front(), "", {}};
+  ref.name = ref.kernel->attribute("sym_name").stringValue();
+  auto args = reference::kernelArguments(ref.kernel, planned->plan.binding.binding);
+  if (!args) return Error::input(args.error().message);
+  ref.args = std::move(*args);
+  RunOutcome out;
+  out.lowerSeconds = secondsSince(start);
+  return inWorkDir(request, std::move(out), [&](const fs::path& work, RunOutcome started) {
+    return runPtoIn(work, request, device, planned->plan, ref, std::move(started));
+  });
 }
 
 } // namespace ttlplan::driver

@@ -63,7 +63,7 @@ struct RunFlags : driver::RunRequest {
   std::vector<std::string> forceCbAddress; ///< --force-cb-address NAME=ADDR (testing)
 };
 /// What `run` prints of an outcome: the emulator's output, the comparison table, PASS or FAIL.
-void printRunOutcome(const RunFlags& flags, const ir::Device& device,
+void printRunOutcome(const RunFlags& flags, const std::string& device,
                      const driver::RunOutcome& run);
 
 } // namespace ttlplan::tools

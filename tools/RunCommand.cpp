@@ -35,7 +35,7 @@ bool parseForcedAddresses(const std::vector<std::string>& entries,
 
 } // namespace
 
-void printRunOutcome(const RunFlags& flags, const ir::Device& device,
+void printRunOutcome(const RunFlags& flags, const std::string& device,
                      const driver::RunOutcome& run) {
   std::cerr << run.emulatorOutput;
   if (!run.emulatorOutput.empty() && run.emulatorOutput.back() != '\n') std::cerr << "\n";
@@ -45,7 +45,7 @@ void printRunOutcome(const RunFlags& flags, const ir::Device& device,
                              run.emulatorExit == 3 ? " (the emulator found errors, above)" : "");
   std::cout << fmt::format("run {} on {} (seed {}): lower {:.2f} s, build {:.2f} s, emulate "
                            "{:.2f} s\n",
-                           flags.lower.input, device.name, flags.seed, run.lowerSeconds,
+                           flags.lower.input, device, flags.seed, run.lowerSeconds,
                            run.buildSeconds, run.emulateSeconds);
   std::cout << fmt::format("  {:<10} {:>12} {:>12} {:>12}  {}\n", "argument", "max abs err",
                            "max rel err", "tolerance", "verdict");
@@ -65,7 +65,25 @@ void printRunOutcome(const RunFlags& flags, const ir::Device& device,
 
 namespace {
 
+/// `run --target pto`: the kernel on the pto emulator against the reference (docs/pto.md).
+int runPtoRun(const RunFlags& flags, const DeviceFlags& deviceFlags) {
+  if (flags.noValidate || !flags.forceCbAddress.empty() || !flags.lower.pipeline.empty())
+    return report(driver::Error::usage("--no-validate, --force-cb-address and --pipeline are for "
+                                       "the Tenstorrent target"));
+  driver::Result<ir::pto::Device> device = driver::loadPtoDevice(deviceFlags);
+  if (!device) return report(device.error());
+  driver::RunRequest request = flags;
+  std::optional<Progress> progress;
+  request.onStep = progressSteps(progress, "run");
+  driver::Result<driver::RunOutcome> run = driver::runPtoFile(request, *device, logToStderr);
+  progress.reset();
+  if (!run) return report(run.error());
+  printRunOutcome(flags, device->name + " (--target pto)", *run);
+  return run->passed ? kSuccess : kInvalidInput;
+}
+
 int runRun(const RunFlags& flags, const DeviceFlags& deviceFlags) {
+  if (deviceFlags.target == driver::kPtoTarget) return runPtoRun(flags, deviceFlags);
   int exitCode = kSuccess;
   std::optional<ir::Device> device = resolveDevice(deviceFlags, exitCode);
   if (!device) return exitCode;
@@ -78,7 +96,7 @@ int runRun(const RunFlags& flags, const DeviceFlags& deviceFlags) {
   driver::Result<driver::RunOutcome> run = driver::runOnEmulator(request, *device, logToStderr);
   progress.reset();
   if (!run) return report(run.error());
-  printRunOutcome(flags, *device, *run);
+  printRunOutcome(flags, device->name, *run);
   return run->passed ? kSuccess : kInvalidInput;
 }
 

@@ -154,7 +154,7 @@ int emitBest(const TuneFlags& flags, const ir::Device& device, driver::Tuned& tu
       driver::runLowered(*lowered, std::move(*asWritten), run, device, lowerSeconds);
   progress.reset();
   if (!outcome) return report(outcome.error());
-  printRunOutcome(run, device, *outcome);
+  printRunOutcome(run, device.name, *outcome);
   return outcome->passed ? kSuccess : kInvalidInput;
 }
 

@@ -13,8 +13,8 @@ foreach(command cost lower tune)
   ttlplan_cli_test(pto_${command}_not_yet 2 1 "--target pto: this command works on Tenstorrent devices only so far"
                    ${command} --target pto ${eltwise})
 endforeach()
-ttlplan_cli_test(pto_run_not_yet 2 1 "--target pto: this command works on Tenstorrent devices only so far"
-                 run --target pto ${eltwise})
+ttlplan_cli_test(pto_run_force_address 2 1 "--no-validate, --force-cb-address and --pipeline are for the Tenstorrent target"
+                 run --target pto --force-cb-address cba=0 ${eltwise})
 ttlplan_cli_test(pto_compile_emulator 2 1 "--list-outputs, --emulator, --depfile and --stamp are for the Tenstorrent target so far"
                  compile --target pto --emulator -o ${CMAKE_CURRENT_BINARY_DIR}/pto-out ${eltwise})
 ttlplan_cli_test(pto_unknown_target 2 1 "--target: avx not in"
@@ -45,9 +45,39 @@ add_test(NAME pto.eltwise_emulated
          COMMAND ${pto_emulate} ${CMAKE_CURRENT_SOURCE_DIR}/pto/eltwise_harness.cpp
                  --ttlplan $<TARGET_FILE:ttlplan> --ttl ${CMAKE_CURRENT_SOURCE_DIR}/pto/plan_eltwise.ttl
                  --kernel chain)
+# The same kernel with a flag broken on purpose: the emulator's report fails the run.
+# - V's wait for %cba's ready flag takes %cbb's id instead: V waits twice per block on one id
+#   that MTE2 sets once, and %cba's ids are never taken: a deadlock, with flags left set.
+add_test(NAME pto.eltwise_misnumbered_flag
+         COMMAND ${pto_emulate} ${CMAKE_CURRENT_SOURCE_DIR}/pto/eltwise_harness.cpp
+                 --ttlplan $<TARGET_FILE:ttlplan> --ttl ${CMAKE_CURRENT_SOURCE_DIR}/pto/plan_eltwise.ttl
+                 --kernel chain
+                 "--mutate=wait_flag(PIPE_MTE2, PIPE_V, (event_t)kCbaReady[x_slot])@@wait_flag(PIPE_MTE2, PIPE_V, (event_t)kCbbReady[x_slot])"
+                 --expect-fail "deadlock: the kernel issued everything"
+                 --expect-fail "\n  V: [^\n]*plan_eltwise.ttl:[0-9]+:[0-9]+: wait_flag\\(MTE2, V, [23]\\)")
+# - %cba's free flag is never set after its pop: MTE2's third reserve waits forever.
+add_test(NAME pto.eltwise_missing_flag
+         COMMAND ${pto_emulate} ${CMAKE_CURRENT_SOURCE_DIR}/pto/eltwise_harness.cpp
+                 --ttlplan $<TARGET_FILE:ttlplan> --ttl ${CMAKE_CURRENT_SOURCE_DIR}/pto/plan_eltwise.ttl
+                 --kernel chain
+                 "--mutate=set_flag(PIPE_V, PIPE_MTE2, (event_t)kCbaFree[x_slot]);@@"
+                 --expect-fail "deadlock: the kernel issued everything"
+                 --expect-fail "\n  MTE2: [^\n]*plan_eltwise.ttl:43:15: wait_flag\\(V, MTE2, [01]\\)")
 # The generated matmul of tests/pto/plan_matmul.ttl (TEXTRACT, TMATMUL/TMATMUL_ACC, TSTORE from
 # L0C) on 2 emulated cores (the kernel has no `work`: core 0 computes, core 1 returns).
 add_test(NAME pto.matmul_emulated
          COMMAND ${pto_emulate} ${CMAKE_CURRENT_SOURCE_DIR}/pto/matmul_harness.cpp
                  --ttlplan $<TARGET_FILE:ttlplan> --ttl ${CMAKE_CURRENT_SOURCE_DIR}/pto/plan_matmul.ttl
                  --kernel mm)
+
+# `run --target pto`: the shipped examples that map, planned, generated, built against the pto
+# emulator, run on the part's cores and compared with the reference interpreter. `run` exits 0
+# only on PASS (every argument within tolerance and no emulator report), 1 otherwise.
+foreach(example eltwise_add matmul_single_core)
+  ttlplan_cli_test(pto_run_${example} 0 -1 ""
+                   run --target pto ${PROJECT_SOURCE_DIR}/examples/${example}.ttl)
+  set_tests_properties(cli.pto_run_${example} PROPERTIES TIMEOUT 300)
+endforeach()
+ttlplan_cli_test(pto_run_eltwise_add_a5 0 -1 ""
+                 run --target pto --device ascend_a5 ${PROJECT_SOURCE_DIR}/examples/eltwise_add.ttl)
+set_tests_properties(cli.pto_run_eltwise_add_a5 PROPERTIES TIMEOUT 300)

@@ -4,7 +4,8 @@
   emulate.py --include DIR [--ttlplan T --ttl FILE --kernel NAME] SOURCE [--expect-fail REGEX]...
 
 With --ttl, `ttlplan compile --target pto FILE -o WORK` writes the kernels first and SOURCE (a
-harness) includes WORK/NAME.cpp through TTLPLAN_PTO_KERNEL. The program is built with g++
+harness) includes WORK/NAME.cpp through TTLPLAN_PTO_KERNEL; each --mutate OLD@@NEW first replaces
+the text OLD (which must be there) by NEW in that file, to break a flag on purpose. The program is built with g++
 -std=c++20 -Wall -Wextra -Werror (the generated code and the emulator compile without a warning)
 and run: it must exit 0, or with --expect-fail exit non-zero with every REGEX in its stderr.
 """
@@ -24,6 +25,7 @@ def main():
     p.add_argument("--ttl")
     p.add_argument("--kernel")
     p.add_argument("--expect-fail", action="append", default=[])
+    p.add_argument("--mutate", action="append", default=[])
     p.add_argument("--cxx", default=os.environ.get("CXX", "g++"))
     args = p.parse_args()
     with tempfile.TemporaryDirectory() as work:
@@ -34,7 +36,15 @@ def main():
                                capture_output=True, text=True)
             if r.returncode != 0:
                 sys.exit(f"ttlplan compile --target pto failed ({r.returncode}):\n{r.stderr}")
-            flags = [f'-DTTLPLAN_PTO_KERNEL="{os.path.join(out, args.kernel + ".cpp")}"']
+            kernel = os.path.join(out, args.kernel + ".cpp")
+            text = open(kernel).read()
+            for m in args.mutate:
+                old, new = m.split("@@")
+                if old not in text:
+                    sys.exit(f"--mutate: '{old}' is not in the generated {kernel}")
+                text = text.replace(old, new)
+            open(kernel, "w").write(text)
+            flags = [f'-DTTLPLAN_PTO_KERNEL="{kernel}"']
         exe = os.path.join(work, "program")
         cmd = [args.cxx, "-std=c++20", "-O1", "-Wall", "-Wextra", "-Werror", "-I", args.include,
                *flags, args.source, "-o", exe, "-pthread"]
