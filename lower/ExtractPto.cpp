@@ -252,23 +252,64 @@ std::optional<std::string> oversize(const pp::Problem& problem) {
 
 } // namespace
 
-// Positions are those of one walk of the kernel (PtoPlanner.h says what is a temporary).
+std::optional<ir::DataType> ptoComputeType(const ir::Value* value, const ir::Binding& binding) {
+  const ir::Type& type = value->type();
+  if (!type.is(ir::TypeKind::Tensor) || !type.elementType().is(ir::TypeKind::Tile))
+    return std::nullopt;
+  std::optional<ir::DataType> dt = ir::resolveDataType(type.elementType(), binding);
+  if (dt == ir::DataType::BF16) return ir::DataType::F32;
+  return dt;
+}
+
+namespace {
+
+/// The block value's data type as stored (its tile type under the binding).
+std::optional<ir::DataType> storedType(const ir::Value* value, const ir::Binding& binding) {
+  const ir::Type& type = value->type();
+  if (!type.is(ir::TypeKind::Tensor) || !type.elementType().is(ir::TypeKind::Tile))
+    return std::nullopt;
+  return ir::resolveDataType(type.elementType(), binding);
+}
+
+/// A vector op of the pto target: a compute op with a pto-isa instruction but a matmul's.
+bool isVectorOp(const ir::Operation* op) {
+  return isComputeChainOp(op) && !ir::MatmulOp::dyn(const_cast<ir::Operation*>(op));
+}
+
+} // namespace
+
+// Positions are those of one walk of the kernel (PtoPlanner.h says what needs a temporary).
 PtoTemporaries ptoTemporaries(ir::Operation* kernel, const ir::Binding& binding) {
   std::vector<const ir::Value*> values;
-  std::vector<ir::Operation*> defs;
+  std::vector<ir::Operation*> defs; ///< the defining op, or the first op that converts a view
   std::vector<planner::colouring::Interval> live;
   std::map<const ir::Value*, size_t> index;
+  std::set<const ir::Value*> views; ///< cb_wait results
+  auto add = [&](const ir::Value* v, ir::Operation* at, int64_t lower, int64_t upper) {
+    index[v] = values.size();
+    values.push_back(v);
+    defs.push_back(at);
+    live.push_back({lower, upper});
+  };
   int64_t position = 0;
   kernel->walk([&](ir::Operation* op) {
     ++position;
-    for (size_t k = 0; k < op->numOperands(); ++k)
-      if (auto it = index.find(op->operand(k)); it != index.end() && !ir::StoreOp::dyn(op))
-        live[it->second].upper = position + 1;
-    if (!isComputeChainOp(op) || ir::MatmulOp::dyn(op)) return;
-    index[op->result(0)] = values.size();
-    values.push_back(op->result(0));
-    defs.push_back(op);
-    live.push_back({position, position}); // empty until something other than a store reads it
+    if (op->name() == "ttl.cb_wait" && op->numResults() == 1) views.insert(op->result(0));
+    for (size_t k = 0; k < op->numOperands(); ++k) {
+      const ir::Value* v = op->operand(k);
+      auto store = ir::StoreOp::dyn(op);
+      auto it = index.find(v);
+      if (it != index.end()) {
+        // A store reads the value only when it converts it into the view (bf16 from float).
+        if (!store || storedType(store->view(), binding) != ptoComputeType(v, binding))
+          live[it->second].upper = position + 1;
+      } else if (views.count(v) && isVectorOp(op) &&
+                 storedType(v, binding) != ptoComputeType(v, binding)) {
+        add(v, op, position, position + 1); // TCVT into float right before its first reader
+      }
+    }
+    if (!isVectorOp(op)) return;
+    add(op->result(0), op, position, position); // empty until something needs it in a buffer
   });
   std::vector<int> colours = planner::colouring::colourIntervals(live);
   PtoTemporaries out;
@@ -278,22 +319,28 @@ PtoTemporaries ptoTemporaries(ir::Operation* kernel, const ir::Binding& binding)
     out.bufferOf[values[v]] = size_t(colours[v]);
     pp::BufferSpec& b = out.buffers[size_t(colours[v])];
     const std::string name = valueName(values[v]);
+    const std::optional<ir::DataType> compute = ptoComputeType(values[v], binding);
     if (b.name.empty()) {
       b.location = defs[v]->location().str();
       b.role = pp::BufferRole::Temporary;
       b.memory = pp::Memory::Ub;
       b.slots = 1;
       b.producer = b.consumer = pp::Pipe::V;
-      // The first value's block and type (a value sharing the buffer may differ: its own tile
-      // type is assigned at the same address).
-      const ir::Type& type = values[v]->type();
-      for (const ir::Dim& d : type.shape())
+      // The first value's block (a value sharing the buffer may differ: its own tile type is
+      // assigned at the same address), in the type vector ops compute in.
+      for (const ir::Dim& d : values[v]->type().shape())
         b.blockShape.push_back(ir::resolveDim(d, binding).value_or(0));
-      if (std::optional<ir::DataType> dt = ir::resolveDataType(type.elementType(), binding))
-        b.dataType = std::string(ir::toString(*dt));
+      if (compute) b.dataType = std::string(ir::toString(*compute));
     }
     b.name += (b.name.empty() ? "" : "/") + name;
-    b.slotBytes = std::max(b.slotBytes, blockBytes(values[v], binding).value_or(1));
+    int64_t bytes = 1;
+    if (std::optional<int64_t> stored = blockBytes(values[v], binding)) {
+      Expected<int64_t> from =
+          elementBytes(storedType(values[v], binding).value_or(ir::DataType::F32));
+      Expected<int64_t> to = elementBytes(compute.value_or(ir::DataType::F32));
+      bytes = from && to ? *stored / *from * *to : *stored;
+    }
+    b.slotBytes = std::max(b.slotBytes, bytes);
   }
   return out;
 }

@@ -32,10 +32,19 @@ namespace ttlplan::lower {
 Expected<planner::pto::Problem> extractPtoProblem(ir::Operation* kernel, const ir::Binding& binding,
                                                   const ir::pto::Device& device, int maxBlockCount);
 
-/// The UB temporaries of a kernel's compute thread: every value a compute op (not a matmul)
-/// defines that some op other than a ttl.store reads (a value only stored is computed straight
-/// into the CB's slot). Values live over [definition, last read] in program order; values never
-/// live together share a buffer (the interval colouring), each as large as its largest value.
+/// The type vector ops compute a block value in: float for bf16 (pto-isa's A2/A3 vector ops take
+/// half and float, not bf16: docs/isa/TADD.md, TEXP.md), else the block's own; nullopt for a
+/// value that is not a block of tiles.
+std::optional<ir::DataType> ptoComputeType(const ir::Value* value, const ir::Binding& binding);
+
+/// The UB temporaries of a kernel's compute thread, in the compute type (ptoComputeType):
+///  - a value a vector op (a compute op but matmul) defines, when an op other than a ttl.store
+///    reads it, or a store converts it into its view (a bf16 view of a float result); a value
+///    stored into a view of its own type is computed straight into the CB's slot;
+///  - a CB view (cb_wait) that a vector op reads and whose type is not the compute type: TCVT
+///    copies it into float before its first reader.
+/// Each lives over [definition or conversion, last read] in program order; values never live
+/// together share a buffer (the interval colouring), each as large as its largest value.
 /// extractPtoProblem appends `buffers` to the problem in this order; the code generator finds a
 /// value's buffer through `bufferOf`.
 struct PtoTemporaries {

@@ -368,28 +368,37 @@ bool KernelWriter::emitComputeOp(ir::Operation* op) {
     return fail(op, fmt::format("--target pto: the code generator lowers elementwise ops so far; "
                                 "{} ({}) comes next",
                                 op->name(), def->compute.pto));
+  at(op);
   std::vector<std::string> operands;
   bool afterVector = false;
   for (size_t k = 0; k < op->numOperands(); ++k) {
-    auto it = ctx_.tiles.find(op->operand(k));
+    const ir::Value* operand = op->operand(k);
+    auto it = ctx_.tiles.find(operand);
     if (it == ctx_.tiles.end())
       return fail(op, "--target pto: an operand that is neither a CB view nor a computed block");
+    // A view not in the compute type (bf16) is converted into its float temporary once.
+    auto t = temporaries_.bufferOf.find(operand);
+    if (t != temporaries_.bufferOf.end() && !ctx_.vectorResults.count(operand)) {
+      std::string tmp = fmt::format("{}[0]", buffers_[firstTemporary_ + t->second].array);
+      out_.line(fmt::format("TCVT({}, {}, RoundMode::CAST_NONE);", tmp, it->second));
+      it->second = tmp;
+      ctx_.vectorResults.insert(operand);
+    }
     operands.push_back(it->second);
-    afterVector = afterVector || ctx_.vectorResults.count(op->operand(k));
+    afterVector = afterVector || ctx_.vectorResults.count(operand);
   }
   const ir::Value* result = op->result(0);
   std::string dst;
-  if (auto stored = storedInto_.find(result); stored != storedInto_.end()) {
+  if (auto t = temporaries_.bufferOf.find(result); t != temporaries_.bufferOf.end()) {
+    dst = fmt::format("{}[0]", buffers_[firstTemporary_ + t->second].array);
+  } else if (auto stored = storedInto_.find(result); stored != storedInto_.end()) {
     auto view = ctx_.tiles.find(stored->second);
     if (view == ctx_.tiles.end())
       return fail(op, "--target pto: the view this value is stored into is reserved after it");
     dst = view->second;
-  } else if (auto t = temporaries_.bufferOf.find(result); t != temporaries_.bufferOf.end()) {
-    dst = fmt::format("{}[0]", buffers_[firstTemporary_ + t->second].array);
   } else {
     return fail(op, "--target pto: a computed value that is neither stored nor read");
   }
-  at(op);
   // A vector op that reads what the previous one wrote waits for it (pto-isa's A2/A3 kernels
   // put this barrier between dependent vector ops, docs/pto-facts.md section 2).
   if (afterVector) out_.line("pipe_barrier(PIPE_V);");
@@ -410,7 +419,12 @@ bool KernelWriter::emitStore(ir::Operation* op) {
     return fail(op, "--target pto: an accumulating store of a matmul result only");
   at(op);
   if (ctx_.vectorResults.count(store.value())) out_.line("pipe_barrier(PIPE_V);");
-  out_.line(fmt::format("TMOV({}, {});", view->second, value->second));
+  // A float result goes into a bf16 view through TCVT (round to nearest even), else TMOV.
+  if (lower::ptoComputeType(store.value(), in_.binding) !=
+      ir::resolveDataType(store.view()->type().elementType(), in_.binding))
+    out_.line(fmt::format("TCVT({}, {}, RoundMode::CAST_RINT);", view->second, value->second));
+  else
+    out_.line(fmt::format("TMOV({}, {});", view->second, value->second));
   return true;
 }
 

@@ -80,7 +80,15 @@ enum class SLayout { NoneBox, RowMajor, ColMajor };
 enum class PadValue { Null, Zero, Max, Min };
 enum class CompactMode { Null, Normal };
 enum class Layout { ND, DN, NZ };
-enum class RoundMode { CAST_NONE, CAST_RINT, CAST_ROUND, CAST_FLOOR, CAST_CEIL, CAST_TRUNC };
+enum class RoundMode {
+  CAST_NONE,
+  CAST_RINT,
+  CAST_ROUND,
+  CAST_FLOOR,
+  CAST_CEIL,
+  CAST_TRUNC,
+  CAST_ODD
+};
 struct TileConfig {
   static constexpr int fractalABSize = 512;
   static constexpr int fractalCSize = 1024;
