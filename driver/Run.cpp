@@ -266,6 +266,36 @@ std::vector<ArgumentCheck> check(const RunRequest& request, const Reference& ref
   return out;
 }
 
+/// The inputs (makeInputs), written to WORK/in/NAME.npy.
+Result<std::map<std::string, reference::HostTensor>>
+writeInputs(const Reference& ref, const RunRequest& request, const fs::path& work) {
+  auto inputs = makeInputs(ref.args, request);
+  if (!inputs) return inputs.error();
+  for (const auto& [name, tensor] : *inputs)
+    if (Status s = writeNpy((work / "in" / (name + ".npy")).string(), toNpy(tensor)); !s)
+      return Error::io(s.error().message);
+  return inputs;
+}
+
+/// The reference interpreter on the kernel as written, every argument compared with it, and
+/// the verdict: the emulated program exited 0 and every argument is within tolerance.
+Result<RunOutcome> judge(const RunRequest& request, Reference& ref,
+                         const std::map<std::string, reference::HostTensor>& inputs,
+                         const ir::Binding& binding, const ir::Device& device, const fs::path& work,
+                         RunOutcome out) {
+  reference::ReferenceOptions refOptions;
+  refOptions.binding = binding;
+  refOptions.timeLimitSeconds = request.timeoutSeconds;
+  auto expected = reference::interpretKernel(ref.kernel, inputs, device, refOptions);
+  // Its messages say "reference:" themselves, located at the op where there is one.
+  if (!expected) return Error::input(expected.error().message);
+  out.arguments = check(request, ref, *expected, work);
+  out.passed = out.emulatorExit == 0;
+  for (const ArgumentCheck& c : out.arguments)
+    out.passed = out.passed && c.missing.empty() && c.withinTolerance && c.dumpError.empty();
+  return out;
+}
+
 /// Generates, builds and emulates in `work`, and checks against the reference.
 Result<RunOutcome> runIn(const fs::path& work, const RunRequest& request, const ir::Device& device,
                          Lowered& lowered, Reference& ref, RunOutcome out) {
@@ -275,11 +305,8 @@ Result<RunOutcome> runIn(const fs::path& work, const RunRequest& request, const 
   Result<std::vector<codegen::EmuKernelFile>> kernelFiles =
       generate(request, device, lowered, work);
   if (!kernelFiles) return kernelFiles.error();
-  auto inputs = makeInputs(ref.args, request);
+  auto inputs = writeInputs(ref, request, work);
   if (!inputs) return inputs.error();
-  for (const auto& [name, tensor] : *inputs)
-    if (Status s = writeNpy((work / "in" / (name + ".npy")).string(), toNpy(tensor)); !s)
-      return Error::io(s.error().message);
 
   auto buildStart = Clock::now();
   step("building with g++");
@@ -311,18 +338,7 @@ Result<RunOutcome> runIn(const fs::path& work, const RunRequest& request, const 
                                    ran->output.empty() ? "" : "; its output:\n", ran->output));
   out.emulatorOutput = ran->output;
   out.emulatorExit = ran->exitCode;
-
-  reference::ReferenceOptions refOptions;
-  refOptions.binding = lowered.plan->binding.binding;
-  refOptions.timeLimitSeconds = request.timeoutSeconds;
-  auto expected = reference::interpretKernel(ref.kernel, *inputs, device, refOptions);
-  // Its messages say "reference:" themselves, located at the op where there is one.
-  if (!expected) return Error::input(expected.error().message);
-  out.arguments = check(request, ref, *expected, work);
-  out.passed = out.emulatorExit == 0;
-  for (const ArgumentCheck& c : out.arguments)
-    out.passed = out.passed && c.missing.empty() && c.withinTolerance && c.dumpError.empty();
-  return out;
+  return judge(request, ref, *inputs, lowered.plan->binding.binding, device, work, std::move(out));
 }
 
 /// Runs `body` in the work directory (the request's, or a temporary one) and tidies up as `run`
@@ -407,11 +423,8 @@ Result<RunOutcome> runPtoIn(const fs::path& work, const RunRequest& request,
       {std::string(codegen::kNpyHeaderFile), std::string(codegen::npyHeader())}};
   if (Expected<std::vector<bool>> s = codegen::writeFiles(work.string(), files); !s)
     return Error::io(s.error().message);
-  auto inputs = makeInputs(ref.args, request);
+  auto inputs = writeInputs(ref, request, work);
   if (!inputs) return inputs.error();
-  for (const auto& [name, tensor] : *inputs)
-    if (Status s = writeNpy((work / "in" / (name + ".npy")).string(), toNpy(tensor)); !s)
-      return Error::io(s.error().message);
 
   auto buildStart = Clock::now();
   step("building with g++");
@@ -452,18 +465,10 @@ Result<RunOutcome> runPtoIn(const fs::path& work, const RunRequest& request,
   out.emulatorOutput = ran->output;
   out.emulatorExit = ran->exitCode;
 
+  // The reference reads the device only for an auto grid's shape, which changes no value.
   Expected<ir::Device> referenceDevice = ir::builtinDevice(ir::kDefaultDevice);
   if (!referenceDevice) return Error::input(referenceDevice.error().message);
-  reference::ReferenceOptions refOptions;
-  refOptions.binding = plan.binding.binding;
-  refOptions.timeLimitSeconds = request.timeoutSeconds;
-  auto expected = reference::interpretKernel(ref.kernel, *inputs, *referenceDevice, refOptions);
-  if (!expected) return Error::input(expected.error().message);
-  out.arguments = check(request, ref, *expected, work);
-  out.passed = out.emulatorExit == 0;
-  for (const ArgumentCheck& c : out.arguments)
-    out.passed = out.passed && c.missing.empty() && c.withinTolerance && c.dumpError.empty();
-  return out;
+  return judge(request, ref, *inputs, plan.binding.binding, *referenceDevice, work, std::move(out));
 }
 
 } // namespace

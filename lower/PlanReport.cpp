@@ -161,15 +161,19 @@ nlohmann::json toJson(const ModulePlan& plan, Timings timings) {
                        {"solves", solves}});
     if (!k.assumptions.empty()) kernels.back()["assumptions"] = k.assumptions;
   }
-  nlohmann::json j = {
-      {"schema_version", kPlanReportSchemaVersion},
-      {"status", "planned"},
-      {"file", plan.file},
-      {"device", plan.device},
-      {"binding", {{"source", plan.binding.source}, {"values", plan.binding.binding}}},
-      {"kernels", kernels}};
+  nlohmann::json j = reportHeader(plan.file, plan.device, plan.binding);
+  j["kernels"] = kernels;
   if (shown) j["total_milliseconds"] = plan.totalMilliseconds;
   return j;
+}
+
+nlohmann::json reportHeader(const std::string& file, const std::string& device,
+                            const ChosenBinding& binding) {
+  return {{"schema_version", kPlanReportSchemaVersion},
+          {"status", "planned"},
+          {"file", file},
+          {"device", device},
+          {"binding", {{"source", binding.source}, {"values", binding.binding}}}};
 }
 
 nlohmann::json toJson(const PlanFailure& failure, Timings timings) {

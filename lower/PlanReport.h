@@ -16,6 +16,11 @@ inline constexpr int kPlanReportSchemaVersion = 1;
 /// `ttlplan compile` writes plan.json and report.txt unless --timings.
 enum class Timings { Shown, Omitted };
 
+/// The fields every planned report starts with: schema_version, status ("planned"), file,
+/// device, binding (both targets' reports).
+nlohmann::json reportHeader(const std::string& file, const std::string& device,
+                            const ChosenBinding& binding);
+
 /// The report as JSON data ("status": "planned").
 nlohmann::json toJson(const ModulePlan& plan, Timings timings = Timings::Shown);
 

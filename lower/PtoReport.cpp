@@ -74,14 +74,9 @@ nlohmann::json toJson(const PtoModulePlan& plan, Timings timings) {
   nlohmann::json kernels = nlohmann::json::array();
   for (const PtoKernelPlan& k : plan.kernels)
     kernels.push_back(kernelJson(k, shown));
-  nlohmann::json j = {
-      {"schema_version", kPlanReportSchemaVersion},
-      {"status", "planned"},
-      {"target", "pto"},
-      {"file", plan.file},
-      {"device", plan.device},
-      {"binding", {{"source", plan.binding.source}, {"values", plan.binding.binding}}},
-      {"kernels", kernels}};
+  nlohmann::json j = reportHeader(plan.file, plan.device, plan.binding);
+  j["target"] = "pto";
+  j["kernels"] = kernels;
   if (shown) j["total_milliseconds"] = plan.totalMilliseconds;
   return j;
 }
