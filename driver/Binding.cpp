@@ -23,14 +23,6 @@ namespace ttlplan::driver {
 
 namespace {
 
-/// The knobs of `params` that `fixed` leaves unbound, each once.
-size_t countUnbound(const std::vector<ir::Param>& params, const ir::Binding& fixed) {
-  std::set<std::string> names;
-  for (const ir::Param& p : params)
-    if (!fixed.count(p.name)) names.insert(p.name);
-  return names.size();
-}
-
 std::string plural(size_t n, const std::string& word) {
   return fmt::format("{} {}{}", n, word, n == 1 ? "" : "s");
 }
@@ -171,7 +163,7 @@ Result<lower::PlanOptions> choosePlanBinding(const KnobRequest& flags, const ir:
   options.binding = *bound;
   ir::Binding fixed = bound->value_or(ir::Binding{});
   std::vector<ir::Param> params = ir::collectParams(module);
-  size_t unbound = countUnbound(params, fixed);
+  size_t unbound = lower::countUnbound(params, fixed);
   if (flags.db.empty() && unbound == 0) return options; // lower plans the binding as it is
   if (flags.db.empty() && flags.noTune) {
     std::set<std::string> names;

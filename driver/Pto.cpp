@@ -56,10 +56,8 @@ Result<PtoPlanned> planPtoFile(const PlanRequest& request, const ir::pto::Device
   }
   Result<Source> source = parseVerified(request.input, request.inputChunk);
   if (!source) return source.error();
-  std::vector<ir::Param> params = ir::collectParams(*source->module);
-  size_t unbound = 0;
-  for (const ir::Param& p : params)
-    unbound += options.binding && options.binding->count(p.name) ? 0 : 1;
+  const size_t unbound = lower::countUnbound(ir::collectParams(*source->module),
+                                             options.binding.value_or(ir::Binding{}));
   if (unbound > 0) {
     if (request.knobs.noTune)
       return Error::input(fmt::format("--no-tune: {} knob{} unbound; bind {} with --bind", unbound,

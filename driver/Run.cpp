@@ -23,6 +23,7 @@
 #include <filesystem>
 #include <fmt/format.h>
 #include <fstream>
+#include <optional>
 #include <sstream>
 #include <sys/stat.h>
 #include <tuple>
@@ -45,20 +46,24 @@ double secondsSince(Clock::time_point start) {
   return std::chrono::duration<double>(Clock::now() - start).count();
 }
 
+/// PREFIX when this program is an installed ttlplan (PREFIX/bin/ttlplan, cmake/Install.cmake).
+std::optional<fs::path> installPrefix() {
+  std::error_code ec;
+  fs::path exe = fs::read_symlink("/proc/self/exe", ec);
+  if (ec || exe.parent_path().filename() != TTLPLAN_INSTALL_BINDIR) return std::nullopt;
+  return exe.parent_path().parent_path();
+}
+
 /// Where the emulator's headers and library are: the request's, else under the prefix when this
-/// program is an installed ttlplan (PREFIX/bin/ttlplan, cmake/Install.cmake), else in the build
-/// tree it was built in.
+/// program is an installed ttlplan, else in the build tree it was built in.
 std::pair<std::string, std::string> emuIncludeAndLibrary(const RunRequest& request) {
   if (!request.emuIncludeDir.empty() && !request.emuLibrary.empty())
     return {request.emuIncludeDir, request.emuLibrary};
   std::error_code ec;
-  fs::path exe = fs::read_symlink("/proc/self/exe", ec);
-  if (!ec && exe.parent_path().filename() == TTLPLAN_INSTALL_BINDIR) {
-    fs::path prefix = exe.parent_path().parent_path();
-    if (fs::exists(prefix / TTLPLAN_INSTALL_EMU_LIBRARY, ec))
-      return {(prefix / TTLPLAN_INSTALL_EMU_INCLUDE_DIR).string(),
-              (prefix / TTLPLAN_INSTALL_EMU_LIBRARY).string()};
-  }
+  if (std::optional<fs::path> prefix = installPrefix();
+      prefix && fs::exists(*prefix / TTLPLAN_INSTALL_EMU_LIBRARY, ec))
+    return {(*prefix / TTLPLAN_INSTALL_EMU_INCLUDE_DIR).string(),
+            (*prefix / TTLPLAN_INSTALL_EMU_LIBRARY).string()};
   return {TTLPLAN_EMU_INCLUDE_DIR, TTLPLAN_EMU_LIBRARY};
 }
 
@@ -369,9 +374,8 @@ inWorkDir(const RunRequest& request, RunOutcome out,
 /// source tree's (as emuIncludeAndLibrary).
 std::string ptoEmuIncludeDir() {
   std::error_code ec;
-  fs::path exe = fs::read_symlink("/proc/self/exe", ec);
-  if (!ec && exe.parent_path().filename() == TTLPLAN_INSTALL_BINDIR) {
-    fs::path include = exe.parent_path().parent_path() / TTLPLAN_INSTALL_PTO_EMU_INCLUDE_DIR;
+  if (std::optional<fs::path> prefix = installPrefix()) {
+    fs::path include = *prefix / TTLPLAN_INSTALL_PTO_EMU_INCLUDE_DIR;
     if (fs::exists(include / "pto" / "pto-inst.hpp", ec)) return include.string();
   }
   return TTLPLAN_PTO_EMU_INCLUDE_DIR;

@@ -72,6 +72,9 @@ private:
 /// names the knob, the value and the domain (as `--bind` reports it).
 Status checkRequested(const std::vector<ir::Param>& params, const ir::Binding& requested);
 
+/// The knobs of `params` that `fixed` leaves unbound, each counted once.
+size_t countUnbound(const std::vector<ir::Param>& params, const ir::Binding& fixed);
+
 /// With no knobs: the empty binding. Otherwise the knobs in `requested` (a partial binding,
 /// checked: known knobs, values in their domains) are fixed and the others take the first
 /// binding (knobs in declaration order, first knob slowest) for which every `ttl.require` folds

@@ -303,4 +303,11 @@ Expected<ChosenBinding> chooseBinding(const ir::Module& module,
                                "every ttl.require"};
 }
 
+size_t countUnbound(const std::vector<ir::Param>& params, const ir::Binding& fixed) {
+  std::set<std::string> names;
+  for (const ir::Param& p : params)
+    if (!fixed.count(p.name)) names.insert(p.name);
+  return names.size();
+}
+
 } // namespace ttlplan::lower

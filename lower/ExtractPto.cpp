@@ -272,8 +272,8 @@ std::optional<ir::DataType> storedType(const ir::Value* value, const ir::Binding
 }
 
 /// A vector op of the pto target: a compute op with a pto-isa instruction but a matmul's.
-bool isVectorOp(const ir::Operation* op) {
-  return isComputeChainOp(op) && !ir::MatmulOp::dyn(const_cast<ir::Operation*>(op));
+bool isVectorOp(ir::Operation* op) {
+  return isComputeChainOp(op) && !ir::MatmulOp::dyn(op);
 }
 
 } // namespace

@@ -70,10 +70,6 @@ public:
   Expected<std::string> run();
 
 private:
-  struct Part {
-    ir::Block* block;
-    bool compute;
-  };
   bool fail(const ir::Operation* op, const std::string& what) {
     if (error_.empty()) error_ = fmt::format("{}: error: {}", op->location().str(), what);
     return false;
@@ -81,11 +77,12 @@ private:
   bool declare();
   void prologue();
   void epilogue();
-  bool fuse(const std::vector<Part>& parts);
-  bool emitLoop(const std::vector<std::pair<ir::Operation*, bool>>& loops);
-  bool emitOp(ir::Operation* op, bool compute);
+  /// The threads' blocks at one nesting level, in thread order, fused into one stream.
+  bool fuse(const std::vector<ir::Block*>& parts);
+  bool emitLoop(const std::vector<ir::Operation*>& loops);
+  bool emitOp(ir::Operation* op);
   bool emitArith(ir::Operation* op);
-  bool emitCbOp(ir::Operation* op, bool compute);
+  bool emitCbOp(ir::Operation* op);
   bool emitSlice(ir::Operation* op);
   bool emitCopy(ir::Operation* op);
   bool emitComputeOp(ir::Operation* op);
@@ -215,7 +212,7 @@ bool KernelWriter::emitArith(ir::Operation* op) {
   return true;
 }
 
-bool KernelWriter::emitCbOp(ir::Operation* op, bool compute) {
+bool KernelWriter::emitCbOp(ir::Operation* op) {
   auto it = ctx_.cbOf.find(op->operand(0));
   if (it == ctx_.cbOf.end()) return fail(op, "--target pto: the CB of this op is not a create_cb");
   const size_t b = it->second;
@@ -258,7 +255,6 @@ bool KernelWriter::emitCbOp(ir::Operation* op, bool compute) {
                             pipeName(buffer.producer), names.free, names.consumerSlot));
     out_.line(fmt::format("++{};", names.take));
   }
-  (void)compute;
   return true;
 }
 
@@ -428,12 +424,12 @@ bool KernelWriter::emitStore(ir::Operation* op) {
   return true;
 }
 
-bool KernelWriter::emitOp(ir::Operation* op, bool compute) {
+bool KernelWriter::emitOp(ir::Operation* op) {
   const std::string_view name = op->name();
   if (name.substr(0, 6) == "arith.") return emitArith(op);
   if (name == "ttl.cb_reserve" || name == "ttl.cb_push" || name == "ttl.cb_wait" ||
       name == "ttl.cb_pop")
-    return emitCbOp(op, compute);
+    return emitCbOp(op);
   if (name == "ttl.tensor_slice") return emitSlice(op);
   if (name == "ttl.copy") return emitCopy(op);
   if (name == "ttl.wait") return true; // the copy's pipe sets the slot's ready flag at cb_push
@@ -463,11 +459,11 @@ Segments split(ir::Block* block) {
   return s;
 }
 
-bool KernelWriter::fuse(const std::vector<Part>& parts) {
+bool KernelWriter::fuse(const std::vector<ir::Block*>& parts) {
   std::vector<Segments> segments;
   size_t loops = 0;
-  for (const Part& p : parts) {
-    segments.push_back(split(p.block));
+  for (ir::Block* block : parts) {
+    segments.push_back(split(block));
     loops = std::max(loops, segments.back().loops.size());
   }
   for (size_t l = 0; l <= loops; ++l) {
@@ -475,25 +471,25 @@ bool KernelWriter::fuse(const std::vector<Part>& parts) {
     for (size_t k = 0; k < parts.size(); ++k)
       if (l < segments[k].loops.size() || (l == loops && segments[k].loops.size() <= l))
         for (ir::Operation* op : segments[k].before[std::min(l, segments[k].loops.size())])
-          if (!emitOp(op, parts[k].compute)) return false;
+          if (!emitOp(op)) return false;
     if (l == loops) break;
-    std::vector<std::pair<ir::Operation*, bool>> fused;
+    std::vector<ir::Operation*> fused;
     for (size_t k = 0; k < parts.size(); ++k)
-      if (l < segments[k].loops.size()) fused.emplace_back(segments[k].loops[l], parts[k].compute);
+      if (l < segments[k].loops.size()) fused.push_back(segments[k].loops[l]);
     if (!emitLoop(fused)) return false;
   }
   return true;
 }
 
-bool KernelWriter::emitLoop(const std::vector<std::pair<ir::Operation*, bool>>& loops) {
-  ir::Operation* first = loops.front().first;
-  std::vector<Part> bodies;
-  for (const auto& [loop, compute] : loops) {
+bool KernelWriter::emitLoop(const std::vector<ir::Operation*>& loops) {
+  ir::Operation* first = loops.front();
+  std::vector<ir::Block*> bodies;
+  for (ir::Operation* loop : loops) {
     if (loop->name() != first->name())
       return fail(loop, fmt::format("--target pto fuses the threads' loops level by level: this "
                                     "{} stands where another thread has a {} ({})",
                                     loop->name(), first->name(), first->location().str()));
-    bodies.push_back({&loop->body(), compute});
+    bodies.push_back(&loop->body());
   }
   if (first->name() == "ttl.work_loop") {
     if (workDims_.empty()) return fail(first, "--target pto: a work_loop needs the kernel's work");
@@ -515,7 +511,7 @@ bool KernelWriter::emitLoop(const std::vector<std::pair<ir::Operation*, bool>>& 
       stride /= workDims_[d];
       std::string var = ctx_.names.unique(fmt::format("w{}", d));
       out_.line(fmt::format("const int64_t {} = item / {} % {};", var, stride, workDims_[d]));
-      for (const auto& [loop, compute] : loops)
+      for (ir::Operation* loop : loops)
         if (d < loop->body().numArguments()) ctx_.scalars[loop->body().argument(d)] = var;
     }
   } else {
@@ -525,7 +521,7 @@ bool KernelWriter::emitLoop(const std::vector<std::pair<ir::Operation*, bool>>& 
       if (!v) return false;
       bounds.push_back(*v);
     }
-    for (const auto& [loop, compute] : loops)
+    for (ir::Operation* loop : loops)
       for (size_t k = 0; k < 3; ++k) {
         auto v = scalar(loop->operand(k), loop);
         if (!v) return false;
@@ -539,7 +535,7 @@ bool KernelWriter::emitLoop(const std::vector<std::pair<ir::Operation*, bool>>& 
     at(first);
     out_.open(fmt::format("for (int64_t {0} = {1}; {0} < {2}; {0} += {3})", var, bounds[0],
                           bounds[1], bounds[2]));
-    for (const auto& [loop, compute] : loops)
+    for (ir::Operation* loop : loops)
       ctx_.scalars[loop->body().argument(0)] = var;
   }
   if (!fuse(bodies)) return false;
@@ -622,10 +618,9 @@ Expected<std::string> KernelWriter::run() {
     out_.line("if (get_block_idx() != 0) return; // no `work`: the kernel runs on one core");
   if (!declare()) return Error{error_};
   prologue();
-  std::vector<Part> parts;
+  std::vector<ir::Block*> parts;
   for (const std::unique_ptr<ir::Operation>& op : kernel.body().operations())
-    if (auto thread = ir::ThreadOp::dyn(op.get()))
-      parts.push_back({&thread->body(), thread->isCompute()});
+    if (auto thread = ir::ThreadOp::dyn(op.get())) parts.push_back(&thread->body());
   for (const std::unique_ptr<ir::Operation>& op : kernel.body().operations())
     if (!ir::ThreadOp::dyn(op.get()) && !ir::CreateCBOp::dyn(op.get()) &&
         op->name().substr(0, 6) == "arith." && !emitArith(op.get()))

@@ -50,24 +50,19 @@ int64_t bytesNeeded(const Problem& problem, Memory memory, const std::vector<int
   return sum - padding;
 }
 
-/// Flags on the ordered pair (src, dst) under `counts`: a ready flag per slot of the buffers
-/// filled on src and drained on dst, a free flag per slot of those filled on dst and drained on
-/// src.
-int64_t flagsOn(const Problem& problem, PipePair pair, const std::vector<int64_t>& counts) {
-  int64_t n = 0;
-  for (size_t i = 0; i < problem.buffers.size(); ++i) {
-    const BufferSpec& b = problem.buffers[i];
-    if (!crossesPipes(b)) continue;
-    if ((b.producer == pair.first && b.consumer == pair.second) ||
-        (b.consumer == pair.first && b.producer == pair.second))
-      n += counts[i];
-  }
-  return n;
-}
-
+/// True when `b`'s slots put a flag on the ordered pair: its ready flags go producer -> consumer,
+/// its free flags consumer -> producer.
 bool onPair(const BufferSpec& b, PipePair pair) {
   return crossesPipes(b) && ((b.producer == pair.first && b.consumer == pair.second) ||
                              (b.consumer == pair.first && b.producer == pair.second));
+}
+
+/// Flags on the ordered pair under `counts`: one per slot of each buffer on it.
+int64_t flagsOn(const Problem& problem, PipePair pair, const std::vector<int64_t>& counts) {
+  int64_t n = 0;
+  for (size_t i = 0; i < problem.buffers.size(); ++i)
+    if (onPair(problem.buffers[i], pair)) n += counts[i];
+  return n;
 }
 
 std::vector<PipePair> pairsUsed(const Problem& problem) {
