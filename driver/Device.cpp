@@ -75,14 +75,16 @@ Result<Source> parseImported(const std::string& path, std::optional<size_t> chun
   return Error::located(diags, out.sources);
 }
 
-Result<Source> parseVerified(const std::string& path, std::optional<size_t> chunk) {
+Result<Source> parseVerified(const std::string& path, std::optional<size_t> chunk,
+                             ScalerCbs scalers) {
   Result<Source> out = parseImported(path, chunk);
   if (!out) return out;
   ir::DiagnosticEngine diags;
   if (!ir::verify(*out->module, diags)) return Error::located(diags, out->sources);
   // The reduce scaler CB belongs to the kernel as planned and run (lower/passes/Passes.h).
-  if (std::optional<std::string> error = lower::addReduceScalers(*out->module))
-    return Error::make(ErrorKind::Input, *error);
+  if (scalers == ScalerCbs::Add)
+    if (std::optional<std::string> error = lower::addReduceScalers(*out->module))
+      return Error::make(ErrorKind::Input, *error);
   out->verified = true;
   return out;
 }

@@ -17,6 +17,7 @@
 #include "ttlplan/search/Tuner.h"
 #include "ttlplan/search/TuningDb.h"
 #include "ttlplan/search/cost/Report.h"
+#include "ttlplan/search/cost/pto/Model.h"
 
 #include <cstdint>
 #include <functional>
@@ -227,6 +228,20 @@ struct PtoPlanned {
   lower::PtoModulePlan plan;
 };
 
+/// What `cost --target pto` predicts: the plan and each kernel's cost (search/cost/pto/Model.h).
+struct PtoCosted {
+  PtoPlanned planned;
+  std::vector<search::cost::pto::KernelCost> kernels; ///< in program order
+  double nanoseconds = 0;                             ///< the kernels' sum
+};
+
+/// What `tune --target pto` found.
+struct PtoTuned {
+  Source source;
+  ir::Binding fixed;         ///< --bind
+  search::TuneResult result; ///< top K best first; rejections by reason
+};
+
 struct Lowered {
   std::unique_ptr<ir::Module> module;
   std::optional<lower::ModulePlan> plan; ///< when the pipeline had a `plan` pass
@@ -362,8 +377,13 @@ std::unique_ptr<ir::Module> parseInputFile(const std::string& path, std::optiona
 /// `path` parsed (parseInputFile) and tt-lang's form imported; not verified.
 Result<Source> parseImported(const std::string& path, std::optional<size_t> chunk = std::nullopt);
 
+/// Whether parseVerified adds the reduce scaler CB a Tenstorrent reduction reads
+/// (lower::addReduceScalers); pto-isa's TROWSUM/TROWMAX take none.
+enum class ScalerCbs : bool { Omit, Add };
+
 /// `path` parsed and verified.
-Result<Source> parseVerified(const std::string& path, std::optional<size_t> chunk = std::nullopt);
+Result<Source> parseVerified(const std::string& path, std::optional<size_t> chunk = std::nullopt,
+                             ScalerCbs scalers = ScalerCbs::Add);
 
 /// A deep copy of `source` (its module cloned, its source manager shared): what a caller keeps
 /// of the module as written before lowering changes it (`run`'s reference, `tune`'s pick).
@@ -404,11 +424,36 @@ PlanRequest planRequestOf(const LowerRequest& lower);
 Result<ir::pto::Device> loadPtoDevice(const DeviceRequest& request);
 
 /// `ttlplan plan --target pto` (docs/pto.md): parse, verify, bind (--bind; the knobs it leaves
-/// out take the first legal binding, since `tune` does not search the pto target yet), then
-/// lower::planPtoModule. A kernel PTO cannot express is an Input error located at the construct;
-/// one that does not fit an Infeasible error with the cheapest fix.
+/// out are tuned by searchPto, or take the first legal binding on a device without a cost
+/// model), then lower::planPtoModule. A kernel PTO cannot express is an Input error located at the
+/// construct; one that does not fit an Infeasible error with the cheapest fix.
 Result<PtoPlanned> planPtoFile(const PlanRequest& request, const ir::pto::Device& device,
                                const Log& log);
+
+/// `ttlplan cost --target pto` (docs/pto.md, "Cost"): planPtoFile, then every kernel costed; a
+/// device without cost numbers (ascend_a5) is a usage error.
+Result<PtoCosted> costPtoFile(const PlanRequest& request, const ir::pto::Device& device,
+                              const Log& log);
+/// The cost report as JSON ("target": "pto"; docs/pto.md lists the fields) and as text.
+nlohmann::json ptoCostJson(const PtoCosted& costed);
+std::string formatPtoCost(const PtoCosted& costed, const ir::pto::Device& device);
+
+/// `ttlplan tune --target pto` (docs/pto.md, "Tuning"): the knobs --bind leaves out searched
+/// (search::tuneWith with search::PtoPointEvaluator: the same strategies, budgets, threads and
+/// shards as for Tenstorrent; --db, --resume, --config are usage errors here). `beforeSearch`
+/// sees the space, `progress` each round.
+Result<PtoTuned> tunePtoFile(const TuneRequest& request, const ir::pto::Device& device,
+                             const Log& log,
+                             const std::function<void(const search::Space&)>& beforeSearch = {},
+                             const std::function<void(const search::TuneProgress&)>& progress = {});
+
+/// The pto search itself: the space of `module`'s knobs that `fixed` leaves out (no planner
+/// dimensions: the pto planner chooses the `?` counts), searched with search::PtoPointEvaluator.
+/// `device` must have a cost model.
+Result<search::TuneResult>
+searchPto(const ir::Module& module, const ir::pto::Device& device, const ir::Binding& fixed,
+          const search::TuneOptions& options, int maxBlockCount,
+          const std::function<void(const search::Space&)>& beforeSearch = {});
 
 /// `ttlplan compile --target pto` (docs/pto.md, "Generated C++"): planPtoFile's plan, then per
 /// kernel K the pto-isa C++ file K.cpp (codegen/pto/KernelWriter.h), plus plan.json and

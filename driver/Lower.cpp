@@ -4,6 +4,7 @@
 #include "ttlplan/ir/Rewrite.h"
 #include "ttlplan/ir/Verifier.h"
 #include "ttlplan/lower/PassManager.h"
+#include "ttlplan/lower/passes/Passes.h"
 
 #include <algorithm>
 #include <fmt/format.h>
@@ -122,6 +123,11 @@ Result<Lowered> lowerSource(Source source, const LowerRequest& request, const ir
     ir::DiagnosticEngine verifyDiags;
     if (!verified && hasPlanPass) verified = ir::verify(*out.module, verifyDiags);
     if (verified && hasPlanPass) {
+      // The search plans the kernel as the pipeline will: with its reduce scaler CB when the
+      // pipeline adds one (the pass leaves a kernel that has it alone).
+      if (std::find(names.begin(), names.end(), "add-reduce-scaler") != names.end())
+        if (std::optional<std::string> error = lower::addReduceScalers(*out.module))
+          return Error::make(ErrorKind::Input, *error);
       Result<lower::PlanOptions> picked =
           choosePlanBinding(request.knobs, *out.module, device, *options, log);
       if (!picked) return picked.error();

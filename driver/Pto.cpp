@@ -36,6 +36,18 @@ Result<ir::pto::Device> loadPtoDevice(const DeviceRequest& request) {
   return std::move(*device);
 }
 
+namespace {
+
+/// "memory 3, require 12": rejections by reason.
+std::string rejectionSummary(const std::map<std::string, uint64_t>& rejected) {
+  std::string out;
+  for (const auto& [reason, count] : rejected)
+    out += fmt::format("{}{} {}", out.empty() ? "" : ", ", reason, count);
+  return out.empty() ? "none" : out;
+}
+
+} // namespace
+
 Result<PtoPlanned> planPtoFile(const PlanRequest& request, const ir::pto::Device& device,
                                const Log& log) {
   if (!request.knobs.config.empty() || !request.knobs.db.empty())
@@ -54,7 +66,7 @@ Result<PtoPlanned> planPtoFile(const PlanRequest& request, const ir::pto::Device
     if (!bound) return Error::usage(bound.error().message);
     options.binding = *bound;
   }
-  Result<Source> source = parseVerified(request.input, request.inputChunk);
+  Result<Source> source = parseVerified(request.input, request.inputChunk, ScalerCbs::Omit);
   if (!source) return source.error();
   const size_t unbound = lower::countUnbound(ir::collectParams(*source->module),
                                              options.binding.value_or(ir::Binding{}));
@@ -63,9 +75,35 @@ Result<PtoPlanned> planPtoFile(const PlanRequest& request, const ir::pto::Device
       return Error::input(fmt::format("--no-tune: {} knob{} unbound; bind {} with --bind", unbound,
                                       unbound == 1 ? " is" : "s are",
                                       unbound == 1 ? "it" : "them"));
-    log(fmt::format("note: --target pto: {} unbound knob{} take{} the first legal binding "
-                    "(`tune` does not search the pto target yet)\n",
-                    unbound, unbound == 1 ? "" : "s", unbound == 1 ? "s" : ""));
+    if (!device.cost) {
+      log(fmt::format("note: --target pto: {} unbound knob{} take{} the first legal binding "
+                      "({} has no cost model to tune them with)\n",
+                      unbound, unbound == 1 ? "" : "s", unbound == 1 ? "s" : "", device.name));
+    } else {
+      // As for Tenstorrent: the unbound knobs are tuned, exhaustively, and the fastest taken.
+      const ir::Binding fixed = options.binding.value_or(ir::Binding{});
+      search::TuneOptions tune;
+      tune.top = 1;
+      tune.plan.limits = options.planner.limits;
+      Result<search::TuneResult> found =
+          searchPto(*source->module, device, fixed, tune, request.maxBlockCount);
+      if (!found) return found.error();
+      if (found->top.empty())
+        return Error::make(ErrorKind::Infeasible,
+                           fmt::format("{}: no binding of the {} unbound knob{} fits {} ({} "
+                                       "points; rejected: {})",
+                                       request.input, unbound, unbound == 1 ? "" : "s", device.name,
+                                       found->space.size(), rejectionSummary(found->rejected)));
+      ir::Binding picked = fixed;
+      for (const auto& [name, value] : found->top.front().point)
+        picked[name] = value;
+      log(fmt::format("tuned {} unbound knobs over {} points (exhaustive), {} fit: picked {} "
+                      "(predicted {:.3f} us on {})\n",
+                      unbound, found->space.size(), found->feasible,
+                      ir::str(found->top.front().point),
+                      found->top.front().predictedNs.value_or(0) / 1000.0, device.name));
+      options.binding = picked;
+    }
   }
   planner::pto::Rejection rejection;
   Expected<lower::PtoModulePlan> plan =

@@ -102,11 +102,17 @@ constexpr OpDef kOps[] = {
     {"ttl.relu", "elementwise max(x, 0)", F::SameType, P::Compute, 1, 1, 0, kNone,
      {K::Unary, "relu_tile", "relu_tile_init", C::Sfpu, "TRELU"}},
     {"ttl.gelu", "elementwise GELU", F::SameType, P::Compute, 1, 1, 0, kNone,
-     {K::Unary, "gelu_tile", "gelu_tile_init", C::Sfpu}},
+     {K::Unary, "gelu_tile", "gelu_tile_init", C::Sfpu,
+      // x * sigmoid(1.5957691 (x + 0.044715 x^3)), the tanh form, as x / (1 + e^-(...))
+      "t=TMUL(x, x); t=TMULS(t, -0.071354816); t=TADDS(t, -1.5957691); t=TMUL(t, x); "
+      "t=TEXP(t); t=TADDS(t, 1); y=TDIV(x, t)"}},
     {"ttl.sigmoid", "elementwise 1 / (1 + e^-x)", F::SameType, P::Compute, 1, 1, 0, kNone,
-     {K::Unary, "sigmoid_tile", "sigmoid_tile_init", C::Sfpu}},
+     {K::Unary, "sigmoid_tile", "sigmoid_tile_init", C::Sfpu,
+      "t=TMULS(x, -1); t=TEXP(t); t=TADDS(t, 1); y=TRECIP(t)"}},
     {"ttl.tanh", "elementwise tanh x", F::SameType, P::Compute, 1, 1, 0, kNone,
-     {K::Unary, "tanh_tile", "tanh_tile_init", C::Sfpu}},
+     {K::Unary, "tanh_tile", "tanh_tile_init", C::Sfpu,
+      // 2 / (1 + e^-2x) - 1
+      "t=TMULS(x, -2); t=TEXP(t); t=TADDS(t, 1); y=TRECIP(t); y=TMULS(y, 2); y=TADDS(y, -1)"}},
     {"ttl.neg", "elementwise -x", F::SameType, P::Compute, 1, 1, 0, kNone,
      {K::Unary, "negative_tile", "negative_tile_init", C::Sfpu, "TNEG"}},
     {"ttl.sin", "elementwise sin x", F::SameType, P::Compute, 1, 1, 0, kNone,

@@ -129,8 +129,10 @@ struct ComputeDef {
   CostClass cost = CostClass::None;
   /// The pto-isa instruction the pto target emits for it (hw-native-sys/pto-isa docs/isa/NAME.md,
   /// docs/pto.md): "TADD"; for reductions and broadcasts the row form ("TROWSUM": dims [1]),
-  /// whose column form ("TCOLSUM": dims [0]) the pto code generator derives. Empty: the op has no
-  /// pto-isa lowering yet, and `--target pto` refuses it with its location.
+  /// whose column form ("TCOLEXPAND": dims [0]) the pto code generator derives. A composite op is
+  /// a program of `dst=INSTR(args)` statements over x (operand), y (result), t (a scratch tile)
+  /// and float literals (lower::parsePtoProgram). Empty: the op has no pto-isa lowering yet,
+  /// and `--target pto` refuses it with its location.
   std::string_view pto = {};
 };
 

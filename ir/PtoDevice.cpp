@@ -43,6 +43,32 @@ void readBuffer(Reader& r, std::string_view name, std::string_view tileType, Buf
     buffer.reserved = ReservedRange{start, end};
 }
 
+std::optional<CostModel> readCost(Reader& r) {
+  if (!r.peek("cost")) return std::nullopt;
+  CostModel c;
+  auto positive = [&](const std::string& path) { return r.real(path, 1e-9, 1e12).value_or(0); };
+  c.clockMhz = positive("cost.clock_mhz");
+  c.gmToUb = positive("cost.bytes_per_cycle.gm_to_ub");
+  c.gmToL1 = positive("cost.bytes_per_cycle.gm_to_l1");
+  c.ubToGm = positive("cost.bytes_per_cycle.ub_to_gm");
+  c.l0cToGm = positive("cost.bytes_per_cycle.l0c_to_gm");
+  c.l1ToL0a = positive("cost.bytes_per_cycle.l1_to_l0a");
+  c.l1ToL0b = positive("cost.bytes_per_cycle.l1_to_l0b");
+  c.repeatBytes = r.integer("cost.vector.repeat_bytes", {1, 65537}).value_or(0);
+  c.vectorHead = r.real("cost.vector.head_cycles", 0, 1e9).value_or(0);
+  c.cyclesPerRepeat = positive("cost.vector.cycles_per_repeat");
+  if (const json* each = r.peek("cost.vector.instruction_cycles_per_repeat");
+      each && each->is_object())
+    for (const auto& [name, value] : each->items())
+      c.instructionCyclesPerRepeat[name] =
+          positive("cost.vector.instruction_cycles_per_repeat." + name);
+  c.rowReduceCyclesPerElement = positive("cost.row_reduce.cycles_per_element");
+  c.rowReduceHead = r.real("cost.row_reduce.head_cycles", 0, 1e9).value_or(0);
+  c.cubeHead = r.real("cost.cube.head_cycles", 0, 1e9).value_or(0);
+  c.fractal = r.integer("cost.cube.fractal", {1, 1025}).value_or(0);
+  return c;
+}
+
 } // namespace
 
 const Buffer* Device::buffer(std::string_view name) const {
@@ -67,6 +93,7 @@ Expected<Device> parseDevice(std::string_view jsonText, std::string_view origin)
   d.eventIdsPerPipePair = int(r.integer("events.ids_per_pipe_pair", {1, 65}).value_or(0));
   d.cubeCores = int(r.integer("cores.cube", {1, 1025}).value_or(0));
   d.vectorCores = int(r.integer("cores.vector", {1, 1025}).value_or(0));
+  d.cost = readCost(r);
   document::readSources(r, d.sources);
   if (Status read = document::finish(r); !read) return read.error();
   return d;

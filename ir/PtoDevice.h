@@ -29,6 +29,24 @@ struct Buffer {
   std::optional<ReservedRange> reserved; ///< a window some ops write on their own
 };
 
+/// The numbers of the pto cost model (search/cost/pto/Model.h, docs/pto.md "Cost"): per-pipe
+/// throughputs and per-instruction cycle formulas, from pto-isa's A2/A3 cost model
+/// (docs/pto-cost-facts.md cites each).
+struct CostModel {
+  double clockMhz = 0; ///< the AI core clock
+  /// Bytes per cycle of each transfer path: TLOAD into UB or L1 (MTE2), TSTORE from UB (MTE3) or
+  /// L0C (FIX), TEXTRACT into L0A or L0B (MTE1).
+  double gmToUb = 0, gmToL1 = 0, ubToGm = 0, l0cToGm = 0, l1ToL0a = 0, l1ToL0b = 0;
+  int64_t repeatBytes = 0;    ///< bytes a vector instruction works on per repeat
+  double vectorHead = 0;      ///< cycles a vector instruction takes besides its repeats
+  double cyclesPerRepeat = 0; ///< of a vector instruction not in `instructionCyclesPerRepeat`
+  std::map<std::string, double> instructionCyclesPerRepeat; ///< "TDIV" -> 4
+  double rowReduceCyclesPerElement = 0; ///< TROWSUM / TROWMAX: cycles per source element ...
+  double rowReduceHead = 0;             ///< ... plus this
+  double cubeHead = 0; ///< TMATMUL: this plus one cycle per 16 x 16 x 16 (16-bit) fractal
+  int64_t fractal = 0; ///< the cube's fractal side (16)
+};
+
 /// One Ascend AI core as pto-isa programs it.
 struct Device {
   std::string name;                           ///< file stem, e.g. "ascend_a2a3"
@@ -38,6 +56,7 @@ struct Device {
   int eventIdsPerPipePair = 0;                ///< ids of set_flag/wait_flag per (src, dst) pipe
   int cubeCores = 0;                          ///< AIC cores of the part
   int vectorCores = 0;                        ///< AIV cores of the part
+  std::optional<CostModel> cost;              ///< absent: `cost`/`tune` have no model for it
   std::map<std::string, std::string> sources; ///< field -> where its value comes from
 
   /// The buffer named `name`, or null.

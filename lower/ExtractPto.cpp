@@ -6,6 +6,8 @@
 #include "ttlplan/planner/colouring/Colouring.h"
 #include "ttlplan/planner/l1/Solve.h"
 
+#include <algorithm>
+#include <cctype>
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 #include <map>
@@ -72,9 +74,9 @@ std::optional<std::string> refusal(ir::Operation* kernel) {
                                     "core, not one core against another",
                                     name));
     else if (name == "ttl.fill_reduce_scaler")
-      out = located(op, "a reduction (ttl.reduce_sum / ttl.reduce_max, with the scaler CB ttlplan "
-                        "adds for it): --target pto does not plan reductions yet (pto-isa's "
-                        "TROWSUM/TROWMAX take no scaler)");
+      out = located(op, "ttl.fill_reduce_scaler fills the scaler CB of a Tenstorrent reduction: "
+                        "pto-isa's TROWSUM/TROWMAX take no scaler; leave it to `ttlplan` (it adds "
+                        "the scaler CB for Tenstorrent targets only)");
     else if (const ir::OpDef* def = op->def();
              def && def->compute.kind != ir::ComputeKind::None && def->compute.pto.empty())
       out = located(op, fmt::format("{} has no pto-isa instruction in ttlplan yet; `ttlplan ops` "
@@ -208,24 +210,6 @@ pp::BufferSpec stagingBuffer(const pp::BufferSpec& source, int side, size_t sour
   return b;
 }
 
-/// Bytes of a block value (a tensor of tiles) under `binding`; nullopt when it is not one.
-std::optional<int64_t> blockBytes(const ir::Value* value, const ir::Binding& binding) {
-  const ir::Type& type = value->type();
-  if (!type.is(ir::TypeKind::Tensor) || !type.elementType().is(ir::TypeKind::Tile))
-    return std::nullopt;
-  int64_t tiles = 1;
-  for (const ir::Dim& d : type.shape()) {
-    std::optional<int64_t> v = ir::resolveDim(d, binding);
-    if (!v || *v < 1) return std::nullopt;
-    tiles *= *v;
-  }
-  std::optional<ir::DataType> dt = ir::resolveDataType(type.elementType(), binding);
-  if (!dt) return std::nullopt;
-  Expected<int64_t> tile = ptoTileBytes(*dt, type.elementType());
-  if (!tile) return std::nullopt;
-  return tiles * *tile;
-}
-
 pp::MemoryLimit memoryLimit(const ir::pto::Device& device, pp::Memory memory) {
   const ir::pto::Buffer* buffer = device.buffer(pp::toString(memory));
   if (!buffer) return {0, 1};
@@ -234,8 +218,9 @@ pp::MemoryLimit memoryLimit(const ir::pto::Device& device, pp::Memory memory) {
           std::max<int64_t>(1, buffer->alignmentBytes)};
 }
 
-/// A located error when one slot of a buffer is larger than its memory's room.
-std::optional<std::string> oversize(const pp::Problem& problem) {
+} // namespace
+
+std::optional<std::string> ptoOversize(const pp::Problem& problem) {
   for (const pp::BufferSpec& b : problem.buffers) {
     const pp::MemoryLimit& limit = problem.memories[size_t(b.memory)];
     if (b.slotBytes <= limit.capacity) continue;
@@ -250,7 +235,7 @@ std::optional<std::string> oversize(const pp::Problem& problem) {
   return std::nullopt;
 }
 
-} // namespace
+namespace {} // namespace
 
 std::optional<ir::DataType> ptoComputeType(const ir::Value* value, const ir::Binding& binding) {
   const ir::Type& type = value->type();
@@ -276,33 +261,231 @@ bool isVectorOp(ir::Operation* op) {
   return isComputeChainOp(op) && !ir::MatmulOp::dyn(op);
 }
 
+/// The pto instruction of a binary elementwise op that has row- and column-expanded forms
+/// (TROWEXPAND<op>, TCOLEXPAND<op>); empty for any other op.
+std::string_view expandableBinary(const ir::Operation* op) {
+  const ir::OpDef* def = op->def();
+  if (!def || def->compute.kind != ir::ComputeKind::Binary) return {};
+  const std::string_view pto = def->compute.pto;
+  return pto == "TADD" || pto == "TSUB" || pto == "TMUL" || pto == "TMAX" ? pto
+                                                                          : std::string_view{};
+}
+
+/// Assigns each vector op's result its form (PtoTemporaries::forms), or a located error.
+class FormPass {
+public:
+  Expected<std::map<const ir::Value*, PtoForm>> run(ir::Operation* kernel) {
+    kernel->walk([&](ir::Operation* op) {
+      if (error_.empty()) visit(op);
+    });
+    if (!error_.empty()) return Error{error_};
+    for (const auto& [bcast, fusable] : fusable_)
+      forms_[bcast] = fusable ? PtoForm::Expanded : PtoForm::Block;
+    return forms_;
+  }
+
+private:
+  PtoForm form(const ir::Value* v) const {
+    auto it = forms_.find(v);
+    return it == forms_.end() ? PtoForm::Block : it->second;
+  }
+  void fail(const ir::Operation* op, const std::string& what) {
+    if (error_.empty()) error_ = located(op, "--target pto: " + what);
+  }
+  /// Whether `op` can fold the bcast `operand` (position k) in: a binary op with an expanded
+  /// form, whose other operand is a block; a column expansion is src1's (or either operand's
+  /// when the op commutes).
+  bool folds(const ir::Operation* op, size_t k, const std::vector<int64_t>& dims) const {
+    const std::string_view pto = expandableBinary(op);
+    if (pto.empty() || op->numOperands() != 2) return false;
+    const ir::Value* other = op->operand(1 - k);
+    if (other == op->operand(k) || fusable_.count(other) || form(other) != PtoForm::Block)
+      return false;
+    return dims == std::vector<int64_t>{1} || k == 1 || pto != "TSUB";
+  }
+  void visit(ir::Operation* op) {
+    for (size_t k = 0; k < op->numOperands(); ++k) {
+      auto b = fusable_.find(op->operand(k));
+      if (b != fusable_.end() && b->second)
+        b->second = folds(op, k, ir::ReduceOrBcastOp(b->first->definingOp()).dims());
+    }
+    if (auto store = ir::StoreOp::dyn(op); store && form(store->value()) == PtoForm::PerRow)
+      return fail(op, "a row reduction's value (one element per row) is stored: the pto target "
+                      "lowers it only as an operand of elementwise ops and of ttl.bcast {dims = "
+                      "[1]}; broadcast it back to the block before storing");
+    if (!isVectorOp(op)) return;
+    if (auto rb = ir::ReduceOrBcastOp::dyn(op)) return reduceOrBcast(op, *rb);
+    bool perRow = false, block = false;
+    for (size_t k = 0; k < op->numOperands(); ++k)
+      (form(op->operand(k)) == PtoForm::PerRow ? perRow : block) = true;
+    if (perRow && block)
+      return fail(op, fmt::format("{} mixes a row reduction's value with a block: broadcast the "
+                                  "value first (ttl.bcast {{dims = [1]}})",
+                                  op->name()));
+    if (perRow) forms_[op->result(0)] = PtoForm::PerRow;
+  }
+  void reduceOrBcast(ir::Operation* op, const ir::ReduceOrBcastOp& rb) {
+    const std::vector<int64_t> dims = rb.dims();
+    const PtoForm input = form(rb.input());
+    if (!rb.isBroadcast()) {
+      if (dims != std::vector<int64_t>{1})
+        return fail(op, fmt::format("{} over dims [{}]: the pto target lowers row reductions "
+                                    "(dims [1], TROWSUM/TROWMAX) only",
+                                    op->name(), fmt::join(dims, ", ")));
+      if (input != PtoForm::Block)
+        return fail(op, "a reduction of a row reduction's value: reduce the block instead");
+      forms_[op->result(0)] = PtoForm::PerRow;
+      return;
+    }
+    if (dims == std::vector<int64_t>{1} && input != PtoForm::PerRow)
+      return fail(op, "ttl.bcast {dims = [1]} under --target pto broadcasts a row reduction's "
+                      "value along the rows (TROWEXPAND); this operand is a block");
+    if (dims == std::vector<int64_t>{0} && input != PtoForm::Block)
+      return fail(op, "ttl.bcast {dims = [0]} under --target pto broadcasts row 0 of a block down "
+                      "the columns (TCOLEXPAND); this operand is not a block");
+    if (dims != std::vector<int64_t>{1} && dims != std::vector<int64_t>{0})
+      return fail(op, "ttl.bcast of element (0, 0) (dims [0, 1]) is not lowered for pto yet: "
+                      "pto-isa's TROWEXPAND and TCOLEXPAND broadcast one dimension at a time");
+    fusable_[op->result(0)] = true; // until a reader cannot fold it in
+  }
+
+  std::map<const ir::Value*, PtoForm> forms_;
+  std::map<const ir::Value*, bool> fusable_; ///< bcast results: every reader so far folds it in
+  std::string error_;
+};
+
+/// A temporary before colouring: a value (or an op's scratch), its live interval and tile type.
+struct TemporaryUse {
+  const ir::Value* value = nullptr;         ///< null for a scratch tile
+  const ir::Operation* scratchOf = nullptr; ///< the op whose scratch it is
+  ir::Operation* at = nullptr;              ///< defining, converting or using op
+  planner::colouring::Interval live;
+  std::vector<int64_t> blockShape;
+  std::string dataType; ///< the compute type
+  bool perRow = false;
+  int64_t bytes = 0;
+};
+
+/// The bytes of `value`'s block (`shape` tiles) in the element type `type`; of one column of it
+/// (one element per row) when perRow.
+int64_t temporaryBytes(const ir::Value* value, const std::vector<int64_t>& shape,
+                       std::optional<ir::DataType> type, bool perRow) {
+  Expected<int64_t> element = elementBytes(type.value_or(ir::DataType::F32));
+  int64_t bytes = element ? *element : 4;
+  const ir::Type& tile = value->type().elementType();
+  if (shape.empty() || !tile.is(ir::TypeKind::Tile)) return bytes;
+  bytes *= shape[0] * tile.tileRows();
+  if (!perRow)
+    for (size_t d = 1; d < shape.size(); ++d)
+      bytes *= shape[d] * tile.tileColumns();
+  return bytes;
+}
+
+std::vector<int64_t> resolvedShape(const ir::Value* value, const ir::Binding& binding) {
+  std::vector<int64_t> shape;
+  for (const ir::Dim& d : value->type().shape())
+    shape.push_back(ir::resolveDim(d, binding).value_or(0));
+  return shape;
+}
+
+/// Whether `op` needs a scratch tile: a row reduction, or a composite op whose program names `t`.
+bool needsScratch(const ir::Operation* op) {
+  if (auto rb = ir::ReduceOrBcastOp::dyn(const_cast<ir::Operation*>(op))) return !rb->isBroadcast();
+  const ir::OpDef* def = op->def();
+  return def && def->compute.pto.find("t=") != std::string::npos;
+}
+
 } // namespace
 
+Expected<std::vector<PtoStatement>> parsePtoProgram(std::string_view pto) {
+  std::vector<PtoStatement> out;
+  if (pto.find('(') == std::string_view::npos) { // one instruction: y = INSTR(x...)
+    const bool name = !pto.empty() && std::all_of(pto.begin(), pto.end(), [](char c) {
+      return std::isupper(static_cast<unsigned char>(c)) ||
+             std::isdigit(static_cast<unsigned char>(c)) || c == '_';
+    });
+    if (!name)
+      return Error{
+          fmt::format("malformed pto field '{}': want INSTR or dst=INSTR(args); ...", pto)};
+    out.push_back({"y", std::string(pto), {}});
+    return out;
+  }
+  auto trim = [](std::string_view t) {
+    while (!t.empty() && t.front() == ' ')
+      t.remove_prefix(1);
+    while (!t.empty() && t.back() == ' ')
+      t.remove_suffix(1);
+    return t;
+  };
+  size_t start = 0;
+  while (start < pto.size()) {
+    size_t end = pto.find(';', start);
+    std::string_view text = trim(pto.substr(start, end - start));
+    start = end == std::string_view::npos ? pto.size() : end + 1;
+    const size_t eq = text.find('='), open = text.find('('), close = text.rfind(')');
+    if (eq == std::string_view::npos || open == std::string_view::npos ||
+        close != text.size() - 1 || open < eq)
+      return Error{fmt::format("malformed pto statement '{}': want dst=INSTR(args)", text)};
+    PtoStatement st{std::string(trim(text.substr(0, eq))),
+                    std::string(trim(text.substr(eq + 1, open - eq - 1))),
+                    {}};
+    std::string_view args = text.substr(open + 1, close - open - 1);
+    for (size_t a = 0; a <= args.size();) {
+      size_t comma = args.find(',', a);
+      if (comma == std::string_view::npos) comma = args.size();
+      st.args.emplace_back(trim(args.substr(a, comma - a)));
+      a = comma + 1;
+    }
+    if (st.dst != "y" && st.dst != "t")
+      return Error{fmt::format("pto statement '{}' writes '{}': want y or t", text, st.dst)};
+    out.push_back(std::move(st));
+  }
+  if (out.empty() || out.back().dst != "y")
+    return Error{fmt::format("pto program '{}' does not end by writing y", pto)};
+  return out;
+}
+
 // Positions are those of one walk of the kernel (PtoPlanner.h says what needs a temporary).
-PtoTemporaries ptoTemporaries(ir::Operation* kernel, const ir::Binding& binding) {
-  std::vector<const ir::Value*> values;
-  std::vector<ir::Operation*> defs; ///< the defining op, or the first op that converts a view
-  std::vector<planner::colouring::Interval> live;
+Expected<PtoTemporaries> ptoTemporaries(ir::Operation* kernel, const ir::Binding& binding) {
+  PtoTemporaries out;
+  Expected<std::map<const ir::Value*, PtoForm>> forms = FormPass().run(kernel);
+  if (!forms) return forms.error();
+  out.forms = std::move(*forms);
+  auto form = [&](const ir::Value* v) {
+    auto it = out.forms.find(v);
+    return it == out.forms.end() ? PtoForm::Block : it->second;
+  };
+  // What an op reads for an operand: an Expanded bcast's input.
+  auto resolve = [&](const ir::Value* v) {
+    while (form(v) == PtoForm::Expanded)
+      v = v->definingOp()->operand(0);
+    return v;
+  };
+  std::vector<TemporaryUse> uses;
   std::map<const ir::Value*, size_t> index;
   std::set<const ir::Value*> views; ///< cb_wait results
   auto add = [&](const ir::Value* v, ir::Operation* at, int64_t lower, int64_t upper) {
-    index[v] = values.size();
-    values.push_back(v);
-    defs.push_back(at);
-    live.push_back({lower, upper});
+    TemporaryUse u{v, nullptr, at, {lower, upper}, resolvedShape(v, binding), "", false, 0};
+    const std::optional<ir::DataType> compute = ptoComputeType(v, binding);
+    if (compute) u.dataType = std::string(ir::toString(*compute));
+    u.perRow = form(v) == PtoForm::PerRow;
+    u.bytes = temporaryBytes(v, u.blockShape, compute, u.perRow);
+    index[v] = uses.size();
+    uses.push_back(std::move(u));
   };
   int64_t position = 0;
   kernel->walk([&](ir::Operation* op) {
     ++position;
     if (op->name() == "ttl.cb_wait" && op->numResults() == 1) views.insert(op->result(0));
+    if (op->numResults() == 1 && form(op->result(0)) == PtoForm::Expanded) return;
     for (size_t k = 0; k < op->numOperands(); ++k) {
-      const ir::Value* v = op->operand(k);
+      const ir::Value* v = resolve(op->operand(k));
       auto store = ir::StoreOp::dyn(op);
       auto it = index.find(v);
       if (it != index.end()) {
         // A store reads the value only when it converts it into the view (bf16 from float).
         if (!store || storedType(store->view(), binding) != ptoComputeType(v, binding))
-          live[it->second].upper = position + 1;
+          uses[it->second].live.upper = position + 1;
       } else if (views.count(v) && isVectorOp(op) &&
                  storedType(v, binding) != ptoComputeType(v, binding)) {
         add(v, op, position, position + 1); // TCVT into float right before its first reader
@@ -310,37 +493,58 @@ PtoTemporaries ptoTemporaries(ir::Operation* kernel, const ir::Binding& binding)
     }
     if (!isVectorOp(op)) return;
     add(op->result(0), op, position, position); // empty until something needs it in a buffer
+    if (needsScratch(op)) {
+      // Shaped like the reduction's source, or the composite op's result; live at the op only.
+      const ir::Value* like =
+          ir::ReduceOrBcastOp::dyn(op) ? resolve(op->operand(0)) : op->result(0);
+      TemporaryUse u = uses[index.count(like) ? index[like] : index[op->result(0)]];
+      if (!index.count(like)) { // a view in its own (compute) type
+        u.blockShape = resolvedShape(like, binding);
+        u.perRow = false;
+        u.bytes = temporaryBytes(like, u.blockShape, ptoComputeType(like, binding), false);
+      }
+      u.value = nullptr;
+      u.scratchOf = op;
+      u.at = op;
+      u.live = {position, position + 1};
+      uses.push_back(std::move(u));
+    }
   });
-  std::vector<int> colours = planner::colouring::colourIntervals(live);
-  PtoTemporaries out;
-  out.buffers.resize(size_t(planner::colouring::span(colours)));
-  for (size_t v = 0; v < values.size(); ++v) {
-    if (colours[v] < 0) continue;
-    out.bufferOf[values[v]] = size_t(colours[v]);
-    pp::BufferSpec& b = out.buffers[size_t(colours[v])];
-    const std::string name = valueName(values[v]);
-    const std::optional<ir::DataType> compute = ptoComputeType(values[v], binding);
-    if (b.name.empty()) {
-      b.location = defs[v]->location().str();
-      b.role = pp::BufferRole::Temporary;
-      b.memory = pp::Memory::Ub;
-      b.slots = 1;
-      b.producer = b.consumer = pp::Pipe::V;
-      // The first value's block (a value sharing the buffer may differ: its own tile type is
-      // assigned at the same address), in the type vector ops compute in.
-      for (const ir::Dim& d : values[v]->type().shape())
-        b.blockShape.push_back(ir::resolveDim(d, binding).value_or(0));
-      if (compute) b.dataType = std::string(ir::toString(*compute));
+  // One interval colouring per tile type: values sharing a buffer share its C++ tile type.
+  std::map<std::tuple<bool, std::vector<int64_t>, std::string>, std::vector<size_t>> classes;
+  for (size_t u = 0; u < uses.size(); ++u)
+    classes[{uses[u].perRow, uses[u].blockShape, uses[u].dataType}].push_back(u);
+  for (const auto& [key, members] : classes) {
+    std::vector<planner::colouring::Interval> live;
+    for (size_t u : members)
+      live.push_back(uses[u].live);
+    std::vector<int> colours = planner::colouring::colourIntervals(live);
+    const size_t first = out.buffers.size();
+    out.buffers.resize(first + size_t(planner::colouring::span(colours)));
+    for (size_t m = 0; m < members.size(); ++m) {
+      if (colours[m] < 0) continue;
+      const TemporaryUse& u = uses[members[m]];
+      const size_t buffer = first + size_t(colours[m]);
+      if (u.value)
+        out.bufferOf[u.value] = buffer;
+      else
+        out.scratchOf[u.scratchOf] = buffer;
+      pp::BufferSpec& b = out.buffers[buffer];
+      if (b.name.empty()) {
+        b.location = u.at->location().str();
+        b.role = pp::BufferRole::Temporary;
+        b.memory = pp::Memory::Ub;
+        b.slots = 1;
+        b.producer = b.consumer = pp::Pipe::V;
+        b.blockShape = u.blockShape;
+        b.dataType = u.dataType;
+        b.perRow = u.perRow;
+      }
+      const std::string name =
+          u.value ? valueName(u.value) : valueName(u.scratchOf->result(0)) + ".scratch";
+      b.name += (b.name.empty() ? "" : "/") + name;
+      b.slotBytes = std::max(b.slotBytes, u.bytes);
     }
-    b.name += (b.name.empty() ? "" : "/") + name;
-    int64_t bytes = 1;
-    if (std::optional<int64_t> stored = blockBytes(values[v], binding)) {
-      Expected<int64_t> from =
-          elementBytes(storedType(values[v], binding).value_or(ir::DataType::F32));
-      Expected<int64_t> to = elementBytes(compute.value_or(ir::DataType::F32));
-      bytes = from && to ? *stored / *from * *to : *stored;
-    }
-    b.slotBytes = std::max(b.slotBytes, bytes);
   }
   return out;
 }
@@ -371,9 +575,10 @@ Expected<pp::Problem> extractPtoProblem(ir::Operation* kernel, const ir::Binding
   }
   for (pp::BufferSpec& b : staging)
     problem.buffers.push_back(std::move(b));
-  for (pp::BufferSpec& b : ptoTemporaries(kernel, binding).buffers)
+  Expected<PtoTemporaries> temporaries = ptoTemporaries(kernel, binding);
+  if (!temporaries) return temporaries.error();
+  for (pp::BufferSpec& b : temporaries->buffers)
     problem.buffers.push_back(std::move(b));
-  if (std::optional<std::string> why = oversize(problem)) return Error{*why};
   return problem;
 }
 

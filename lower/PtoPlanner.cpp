@@ -22,6 +22,7 @@ Expected<PtoModulePlan> planPtoModule(ir::Module& module, const ir::pto::Device&
     Expected<planner::pto::Problem> problem =
         extractPtoProblem(kernel, out.binding.binding, device, options.maxBlockCount);
     if (!problem) return problem.error();
+    if (std::optional<std::string> why = ptoOversize(*problem)) return Error{*why};
     planner::pto::PlanResult result = planner::pto::plan(*problem, options.planner);
     if (!result.plan) {
       if (rejection) *rejection = *result.rejection;

@@ -19,10 +19,12 @@
 #include "ttlplan/planner/pto/Plan.h"
 #include "ttlplan/support/Expected.h"
 
+#include <cstdint>
 #include <map>
 #include <nlohmann/json.hpp>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace ttlplan::lower {
@@ -32,26 +34,60 @@ namespace ttlplan::lower {
 Expected<planner::pto::Problem> extractPtoProblem(ir::Operation* kernel, const ir::Binding& binding,
                                                   const ir::pto::Device& device, int maxBlockCount);
 
+/// A located error when one slot of a buffer of `problem` is larger than its memory's room
+/// (which no slot count can fix); planPtoModule reports it before planning.
+std::optional<std::string> ptoOversize(const planner::pto::Problem& problem);
+
 /// The type vector ops compute a block value in: float for bf16 (pto-isa's A2/A3 vector ops take
 /// half and float, not bf16: docs/isa/TADD.md, TEXP.md), else the block's own; nullopt for a
 /// value that is not a block of tiles.
 std::optional<ir::DataType> ptoComputeType(const ir::Value* value, const ir::Binding& binding);
+
+/// How the pto target holds a block value of the compute thread (docs/pto.md, "Reductions and
+/// broadcasts").
+enum class PtoForm : uint8_t {
+  Block,    ///< a whole block of rows x cols elements (a row-major tile)
+  PerRow,   ///< one element per row: a row reduction's value (ttl.reduce_* dims [1]) and
+            ///< elementwise ops on such values; a (32 * rows) x 1 ColMajor tile (TROWSUM's dst)
+  Expanded, ///< a ttl.bcast that the elementwise ops reading it fold in (TROWEXPAND<op> for
+            ///< dims [1], TCOLEXPAND<op> for dims [0]): no buffer of its own
+};
 
 /// The UB temporaries of a kernel's compute thread, in the compute type (ptoComputeType):
 ///  - a value a vector op (a compute op but matmul) defines, when an op other than a ttl.store
 ///    reads it, or a store converts it into its view (a bf16 view of a float result); a value
 ///    stored into a view of its own type is computed straight into the CB's slot;
 ///  - a CB view (cb_wait) that a vector op reads and whose type is not the compute type: TCVT
-///    copies it into float before its first reader.
-/// Each lives over [definition or conversion, last read] in program order; values never live
-/// together share a buffer (the interval colouring), each as large as its largest value.
-/// extractPtoProblem appends `buffers` to the problem in this order; the code generator finds a
-/// value's buffer through `bufferOf`.
+///    copies it into float before its first reader;
+///  - the scratch tile of an op that needs one: a row reduction's (pto-isa's A2/A3 TROWSUM and
+///    TROWMAX use a tmp shaped like the source), a composite op's `t` (ops::ComputeDef::pto).
+/// Each lives over [definition or conversion, last read] in program order; values of one tile
+/// type that never live together share a buffer (an interval colouring per tile type), each as
+/// large as its largest value. A value an Expanded bcast reads lives until the ops reading the
+/// bcast. extractPtoProblem appends `buffers` to the problem in this order; the code generator
+/// finds a value's buffer through `bufferOf`, an op's scratch through `scratchOf`.
 struct PtoTemporaries {
   std::vector<planner::pto::BufferSpec> buffers;
-  std::map<const ir::Value*, size_t> bufferOf; ///< value -> index into buffers
+  std::map<const ir::Value*, size_t> bufferOf;      ///< value -> index into buffers
+  std::map<const ir::Operation*, size_t> scratchOf; ///< op -> index into buffers
+  std::map<const ir::Value*, PtoForm> forms;        ///< a value absent here is a Block
 };
-PtoTemporaries ptoTemporaries(ir::Operation* kernel, const ir::Binding& binding);
+/// The temporaries, or a located error for what the pto target does not lower: a reduction but
+/// over rows, a bcast but of a row reduction's value along rows or of row 0 down the columns,
+/// elementwise ops mixing per-row values with blocks, a per-row value stored.
+Expected<PtoTemporaries> ptoTemporaries(ir::Operation* kernel, const ir::Binding& binding);
+
+/// The scratch tile a composite op's pto program names (`t`), and its instructions: the op
+/// registry's `pto` field is either one instruction (`TADD`: y = TADD(x...)) or a program of
+/// `dst=INSTR(args)` statements over x (the operand), y (the result), t (scratch) and float
+/// literals, separated by `;` (docs/pto.md, "Composite ops").
+struct PtoStatement {
+  std::string dst;               ///< "y" or "t"
+  std::string instruction;       ///< "TMULS"
+  std::vector<std::string> args; ///< "x", "t", "-0.071354816"
+};
+/// The statements of `pto` (a registry field), or why it is malformed.
+Expected<std::vector<PtoStatement>> parsePtoProgram(std::string_view pto);
 
 /// One kernel's problem and plan.
 struct PtoKernelPlan {

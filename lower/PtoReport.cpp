@@ -28,6 +28,7 @@ nlohmann::json bufferJson(const pp::BufferSpec& spec, const pp::BufferPlan& plan
           {"memory", pp::toString(spec.memory)},
           {"block_shape", spec.blockShape},
           {"data_type", spec.dataType},
+          {"per_row", spec.perRow},
           {"slot_bytes", spec.slotBytes},
           {"slots", plan.slots},
           {"chosen_by_planner", plan.chosenByPlanner},
@@ -114,8 +115,10 @@ std::string formatReport(const PtoModulePlan& plan, Timings timings) {
                        fmt::format("{}{}", p.slots, p.chosenByPlanner ? "*" : ""),
                        shape(b.blockShape), b.dataType.empty() ? "-" : b.dataType,
                        fmt::format("{}", fmt::join(offsets, " ")), events, b.location,
-                       b.role == pp::BufferRole::Cb ? ""
-                                                    : fmt::format(" ({})", pp::toString(b.role))));
+                       b.role == pp::BufferRole::Cb
+                           ? ""
+                           : fmt::format(" ({}{})", pp::toString(b.role),
+                                         b.perRow ? ", one value per row" : "")));
     }
     for (const std::string& note : k.plan.depthNotes)
       line("    * " + note);

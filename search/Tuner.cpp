@@ -38,7 +38,8 @@ std::string fnv1a(std::string_view text) {
 
 constexpr std::string_view kBlockCountPrefix = "block_count(";
 
-/// `message`, and the knobs it concerns when there are any: "... (knobs A, B)".
+} // namespace
+
 std::string withKnobs(const std::string& message, const std::vector<std::string>& knobs) {
   return knobs.empty() ? message : fmt::format("{} (knobs {})", message, fmt::join(knobs, ", "));
 }
@@ -54,8 +55,6 @@ Record rejected(Record r, std::string reason, std::string detail) {
   r.detail = std::move(detail);
   return r;
 }
-
-} // namespace
 
 std::string blockCountDimension(const std::string& cbName) {
   return fmt::format("{}{})", kBlockCountPrefix, cbName);
@@ -438,7 +437,7 @@ struct Round {
 
 /// Evaluates group g of the round (points the db holds are taken from it).
 void evaluateGroup(Round& round, const Groups& groups, size_t g, const Space& space,
-                   PointEvaluator& evaluator, const TuningDb* db, RejectionCounts& rejections) {
+                   const Evaluator& evaluator, const TuningDb* db, RejectionCounts& rejections) {
   std::vector<size_t> positions;
   std::vector<ir::Binding> points;
   for (size_t k = groups.starts[g]; k < groups.starts[g + 1]; ++k) {
@@ -470,19 +469,27 @@ uint64_t plannerPoints(const Space& space) {
 
 Expected<TuneResult> tune(const ir::Module& module, const ir::Device& device,
                           const ir::Binding& fixed, const TuneOptions& options) {
-  Clock::time_point start = Clock::now();
   Expected<Space> space =
       tuningSpace(module, fixed, options.plannerDimensions, options.plan.maxBlockCount);
   if (!space) return space.error();
-  TuneResult result;
-  result.space = *space;
-  Expected<std::unique_ptr<Strategy>> strategy = makeStrategy(*space, options.strategy);
-  if (!strategy) return strategy.error();
   pk::PlanCache cache;
   PointEvaluator evaluator(module, device, fixed, options.plan, &cache);
   evaluator.setKeepPlans(options.db != nullptr); // for `db rerank`
   evaluator.setKeepKernelPlans(options.keepKernelPlans);
   evaluator.trustSpace(*space);
+  Expected<TuneResult> result = tuneWith(*space, evaluator, options);
+  if (result) result->cache = cache.counters();
+  return result;
+}
+
+Expected<TuneResult> tuneWith(const Space& searched, const Evaluator& evaluator,
+                              const TuneOptions& options) {
+  Clock::time_point start = Clock::now();
+  const Space* space = &searched;
+  TuneResult result;
+  result.space = *space;
+  Expected<std::unique_ptr<Strategy>> strategy = makeStrategy(*space, options.strategy);
+  if (!strategy) return strategy.error();
   const uint64_t blockCountPoints = plannerPoints(*space);
   int threads =
       options.threads > 0 ? options.threads : int(tbb::this_task_arena::max_concurrency());
@@ -547,7 +554,6 @@ Expected<TuneResult> tune(const ir::Module& module, const ir::Device& device,
       result.rejected[reason] += n;
   result.top = reducer.best();
   if (result.top.size() > options.top) result.top.resize(options.top);
-  result.cache = cache.counters();
   result.seconds = std::chrono::duration<double>(Clock::now() - start).count();
   return result;
 }

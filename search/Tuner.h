@@ -113,11 +113,27 @@ kernelBlockCounts(const ir::Module& module, const std::map<std::string, int64_t>
 Expected<Space> tuningSpace(const ir::Module& module, const ir::Binding& fixed,
                             bool plannerDimensions, int maxBlockCount);
 
+/// What a tuning run evaluates its points with: PointEvaluator for Tenstorrent devices,
+/// PtoPointEvaluator (search/PtoEvaluator.h) for Ascend AI cores. Thread-safe: a run calls it
+/// from many threads at once.
+class Evaluator {
+public:
+  virtual ~Evaluator() = default;
+  /// The records of `points`, in order; points that differ in planner dimensions only may share
+  /// their work.
+  virtual std::vector<Record> evaluateGroup(std::vector<ir::Binding> points) const = 0;
+};
+
+/// A record of `r`'s point rejected for `reason` ("require", "l1", ...), with `detail`.
+Record rejected(Record r, std::string reason, std::string detail);
+/// `message`, and the knobs it concerns when there are any: "... (knobs A, B)".
+std::string withKnobs(const std::string& message, const std::vector<std::string>& knobs);
+
 /// Evaluates points (knob values and planner dimensions) of one module: checks the ttl.requires
 /// and knob expressions, extracts and plans every kernel, costs the plan. Build once per module
 /// and binding of the fixed knobs; evaluate() is thread-safe (it only reads the module), and
 /// `cache` may be shared by threads.
-class PointEvaluator {
+class PointEvaluator : public Evaluator {
 public:
   PointEvaluator(const ir::Module& module, const ir::Device& device, ir::Binding fixed,
                  planner::kernel::PlanOptions options, planner::kernel::PlanCache* cache);
@@ -127,7 +143,7 @@ public:
   /// only), in order: the ttl.requires are checked and each kernel is extracted once, and the
   /// cost program of the first plan that fits is re-used for the others with their CB depths
   /// (cost::setCbDepths). A point with other knob values is evaluated on its own.
-  std::vector<Record> evaluateGroup(std::vector<ir::Binding> points) const;
+  std::vector<Record> evaluateGroup(std::vector<ir::Binding> points) const override;
   /// Points come from `space` only: the domains of the knobs it searches are not checked again
   /// per point (those of the fixed knobs that read searched ones still are).
   void trustSpace(const Space& space);
@@ -187,5 +203,11 @@ DbHeader tuningHeader(const ir::Module& module, const ir::Device& device, const 
 /// Tunes `module` (verified) on `device` with `fixed` knobs bound.
 Expected<TuneResult> tune(const ir::Module& module, const ir::Device& device,
                           const ir::Binding& fixed, const TuneOptions& options);
+
+/// Searches `space` with `evaluator` (another target's): the same strategies, rounds, records,
+/// db and result as tune(); options.plan is not used (the evaluator plans), and the result's
+/// cache counters stay 0.
+Expected<TuneResult> tuneWith(const Space& space, const Evaluator& evaluator,
+                              const TuneOptions& options);
 
 } // namespace ttlplan::search

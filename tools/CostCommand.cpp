@@ -23,7 +23,25 @@ struct CostFlags : driver::PlanRequest {
   std::string htmlOutput; ///< --html OUT
 };
 
+/// `cost --target pto`: the plan costed per pipe (search/cost/pto/Model.h).
+int runPtoCost(const CostFlags& flags, const DeviceFlags& deviceFlags) {
+  driver::Result<ir::pto::Device> device = driver::loadPtoDevice(deviceFlags);
+  if (!device) return report(device.error());
+  if (!flags.htmlOutput.empty())
+    return report(driver::Error::usage(
+        "--html: under --target pto `cost` writes the report and --json only so far"));
+  std::optional<Progress> progress(std::in_place, "cost: planning for pto");
+  driver::Result<driver::PtoCosted> costed = driver::costPtoFile(flags, *device, logToStderr);
+  progress.reset();
+  if (!costed) return reportWithJson(costed.error(), flags.jsonOutput);
+  std::string json = driver::ptoCostJson(*costed).dump(2) + "\n";
+  if (flags.jsonOutput == "-") return writeOutput("", json);
+  std::cout << driver::formatPtoCost(*costed, *device);
+  return flags.jsonOutput.empty() ? kSuccess : writeOutput(flags.jsonOutput, json);
+}
+
 int runCost(const CostFlags& flags, const DeviceFlags& deviceFlags) {
+  if (deviceFlags.target == driver::kPtoTarget) return runPtoCost(flags, deviceFlags);
   int exitCode = kSuccess;
   std::optional<ir::Device> device = resolveDevice(deviceFlags, exitCode);
   if (!device) return exitCode;

@@ -185,7 +185,80 @@ int writeTunePage(const TuneFlags& flags, const ir::Device& device, const driver
   return writeHtmlReport(flags.htmlOutput, "tune", *planned->cost, device, tune);
 }
 
+/// `tune --target pto`: the space, progress, rejections, the top K by predicted time on the
+/// Ascend core (search::PtoPointEvaluator), the pick; --json; --emit compiles the pick.
+int runPtoTune(const TuneFlags& flags, const DeviceFlags& deviceFlags) {
+  driver::Result<ir::pto::Device> device = driver::loadPtoDevice(deviceFlags);
+  if (!device) return report(device.error());
+  if (!flags.htmlOutput.empty() || flags.verifyBest)
+    return report(driver::Error::usage(fmt::format(
+        "{}: under --target pto `tune` prints the table, --json and --emit so far; check the pick "
+        "with `ttlplan run --target pto --bind ...`",
+        flags.htmlOutput.empty() ? "--verify-best" : "--html")));
+  const bool jsonToStdout = flags.jsonOutput == "-";
+  const bool quiet = flags.quiet || terminal().verbosity == Verbosity::Quiet;
+  auto printSpace = [&](const search::Space& space) {
+    if (jsonToStdout && terminal().verbosity == Verbosity::Quiet) return;
+    (jsonToStdout ? std::cerr : std::cout) << describeSpace(space) << std::flush;
+  };
+  driver::Result<driver::PtoTuned> tuned =
+      driver::tunePtoFile(flags, *device, logToStderr, printSpace, progressLine(quiet));
+  if (!tuned) return report(tuned.error());
+  const search::TuneResult& result = tuned->result;
+  ordered_json top = ordered_json::array();
+  for (const search::Record& r : result.top)
+    top.push_back(driver::recordJson(r, tuned->fixed));
+  ordered_json json = {{"schema_version", 1},          {"target", "pto"},
+                       {"file", flags.input},          {"device", device->name},
+                       {"space", result.space.size()}, {"evaluated", result.evaluated},
+                       {"feasible", result.feasible},  {"rejected", result.rejected},
+                       {"stop", result.stop},          {"top", top}};
+  std::string out = fmt::format("evaluated {} points, {} fit; stopped: {}\n", result.evaluated,
+                                result.feasible, result.stop);
+  for (const auto& [reason, count] : result.rejected)
+    out += fmt::format("  rejected by {:<16} {}\n", reason, count);
+  if (result.top.empty()) {
+    out += "no point fits\n";
+  } else {
+    out += fmt::format("\n{:>4}  {:>12}  {:<10}  {:>12}  {:>5}  {}\n", "rank", "predicted", "bound",
+                       "on-chip B", "cores", "point");
+    for (size_t i = 0; i < result.top.size(); ++i) {
+      const search::Record& r = result.top[i];
+      out += fmt::format("{:>4}  {:>9.3f} us  {:<10}  {:>12}  {:>5}  {}\n", i + 1,
+                         r.predictedNs.value_or(0) / 1000.0, r.bound,
+                         planner::l1::withThousands(r.l1Bytes), r.cores, pointText(r));
+    }
+    out += fmt::format("pick: 1 ({}); `ttlplan run --target pto --bind ...` runs it on the "
+                       "emulator\n",
+                       pointText(result.top.front()));
+  }
+  if (jsonToStdout) {
+    if (int rc = writeOutput("", json.dump(2) + "\n"); rc != kSuccess) return rc;
+  } else {
+    std::cout << out;
+    if (!flags.jsonOutput.empty())
+      if (int rc = writeOutput(flags.jsonOutput, json.dump(2) + "\n"); rc != kSuccess) return rc;
+  }
+  if (flags.emitDir.empty()) return kSuccess;
+  if (result.top.empty()) return kInvalidInput;
+  driver::CompileRequest compile;
+  compile.lower.input = flags.input;
+  compile.lower.inputChunk = flags.inputChunk;
+  compile.lower.maxBlockCount = flags.maxBlockCount;
+  ir::Binding pick = tuned->fixed;
+  for (const auto& [name, value] : result.top.front().point)
+    pick[name] = value;
+  compile.lower.knobs.bind = ir::str(pick);
+  compile.output = flags.emitDir;
+  driver::Result<driver::Compiled> compiled = driver::compilePtoFile(compile, *device, logToStderr);
+  if (!compiled) return report(compiled.error());
+  for (size_t i = 0; i < compiled->files.size(); ++i)
+    logToStderr(fmt::format("wrote {}/{}\n", flags.emitDir, compiled->files[i].path));
+  return kSuccess;
+}
+
 int runTune(const TuneFlags& flags, const DeviceFlags& deviceFlags) {
+  if (deviceFlags.target == driver::kPtoTarget) return runPtoTune(flags, deviceFlags);
   int exitCode = kSuccess;
   std::optional<ir::Device> device = resolveDevice(deviceFlags, exitCode);
   if (!device) return exitCode;

@@ -27,17 +27,17 @@ int main(int argc, char** argv) {{
     std::fprintf(stderr, "usage: %s IN_DIR OUT_DIR\n", argv[0]);
     return 2;
   }}
-  const std::string in = argv[1], out = argv[2];
+  const std::string in_dir = argv[1], out_dir = argv[2];
   std::string error;
   ttlplan::npy::Matrix m;
 )",
       kernel, blocks, kernelFile);
   std::vector<std::string> names;
   for (const HostArgument& a : args) {
-    const std::string v = sanitizeIdentifier(a.name);
+    const std::string v = "arg_" + sanitizeIdentifier(a.name); // never the program's own names
     names.push_back(v + ".data()");
     out += fmt::format(
-        "  if (!ttlplan::npy::readNpyOfShape(in + \"/{0}.npy\", {1}, {2}, m, error)) {{\n"
+        "  if (!ttlplan::npy::readNpyOfShape(in_dir + \"/{0}.npy\", {1}, {2}, m, error)) {{\n"
         "    std::fprintf(stderr, \"%s\\n\", error.c_str());\n"
         "    return 2;\n"
         "  }}\n"
@@ -50,11 +50,11 @@ int main(int argc, char** argv) {{
     out += fmt::format("  m.rows = {1};\n"
                        "  m.cols = {2};\n"
                        "  m.data.assign({3}.begin(), {3}.end());\n"
-                       "  if (!ttlplan::npy::writeNpy(out + \"/{0}.npy\", m, error)) {{\n"
+                       "  if (!ttlplan::npy::writeNpy(out_dir + \"/{0}.npy\", m, error)) {{\n"
                        "    std::fprintf(stderr, \"%s\\n\", error.c_str());\n"
                        "    return 2;\n"
                        "  }}\n",
-                       a.name, a.rows, a.cols, sanitizeIdentifier(a.name));
+                       a.name, a.rows, a.cols, "arg_" + sanitizeIdentifier(a.name));
   out += fmt::format("  return clean ? 0 : {};\n}}\n", kEmulatorReportedExit);
   return out;
 }

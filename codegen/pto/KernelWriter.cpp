@@ -4,6 +4,7 @@
 #include "ttlplan/codegen/CppText.h"
 #include "ttlplan/codegen/pto/TypeConverter.h"
 #include "ttlplan/ir/Ops.h"
+#include "ttlplan/ir/Params.h"
 #include "ttlplan/lower/Extract.h"
 #include "ttlplan/lower/PtoPlanner.h"
 
@@ -50,18 +51,20 @@ struct BufferNames {
   std::string ready, free;  ///< the event id tables: "kCbaReady", "kCbaFree"
   std::string producerSlot; ///< the slot of the last reserve (C++ variable)
   std::string consumerSlot; ///< the slot of the last wait
+  std::string rowAlias;     ///< per-row buffers: the row-major alias tile ("tmp_mx_row")
 };
 
 /// The C++ name and meaning of every value the emitted code refers to.
 class Context {
 public:
   NameTable names;
-  std::map<const ir::Value*, std::string> scalars; ///< index values: a C++ expression
-  std::map<const ir::Value*, std::string> tiles;   ///< block values: a tile lvalue
-  std::map<const ir::Value*, std::string> globals; ///< tensor values: a GlobalTensor or pointer
-  std::map<const ir::Value*, size_t> cbOf;         ///< create_cb results -> buffer index
-  std::map<const ir::Value*, size_t> viewBuffer;   ///< CB views -> buffer index
-  std::set<const ir::Value*> vectorResults;        ///< values a V instruction wrote
+  std::map<const ir::Value*, std::string> scalars;  ///< index values: a C++ expression
+  std::map<const ir::Value*, std::string> tiles;    ///< block values: a tile lvalue
+  std::map<const ir::Value*, std::string> globals;  ///< tensor values: a GlobalTensor or pointer
+  std::map<const ir::Value*, size_t> cbOf;          ///< create_cb results -> buffer index
+  std::map<const ir::Value*, size_t> viewBuffer;    ///< CB views -> buffer index
+  std::set<const ir::Value*> vectorResults;         ///< values a V instruction wrote
+  std::map<const ir::Value*, std::string> rowTiles; ///< per-row values: the row-major alias
 };
 
 class KernelWriter {
@@ -86,6 +89,13 @@ private:
   bool emitSlice(ir::Operation* op);
   bool emitCopy(ir::Operation* op);
   bool emitComputeOp(ir::Operation* op);
+  std::optional<std::string> operandTile(ir::Operation* op, const ir::Value* value);
+  std::optional<std::string> destination(ir::Operation* op, const ir::Value* result);
+  bool emitProgram(ir::Operation* op, const std::string& y, const std::string& x);
+  lower::PtoForm form(const ir::Value* v) const {
+    auto it = temporaries_.forms.find(v);
+    return it == temporaries_.forms.end() ? lower::PtoForm::Block : it->second;
+  }
   bool emitMatmul(ir::Operation* op);
   std::optional<size_t> stagingOf(const ir::Value* view, pp::Memory memory) const;
   std::optional<std::string> stage(ir::Operation* op, const ir::Value* view, pp::Memory memory);
@@ -142,6 +152,13 @@ bool KernelWriter::declare() {
     out_.line(fmt::format("{} {}[{}];", *type, base, plan.slots));
     for (int64_t s = 0; s < plan.slots; ++s)
       out_.line(fmt::format("TASSIGN({}[{}], 0x{:x});", base, s, plan.offsets[size_t(s)]));
+    if (buffer.perRow) { // the same bytes as a row, for elementwise ops (TypeConverter.h)
+      Expected<std::string> row = rowAliasType(buffer);
+      if (!row) return fail(in_.kernel, row.error().message);
+      names.rowAlias = ctx_.names.unique(base + "_row");
+      out_.line(fmt::format("{} {}[1];", *row, names.rowAlias));
+      out_.line(fmt::format("TASSIGN({}[0], 0x{:x});", names.rowAlias, plan.offsets[0]));
+    }
     if (!plan.readyEvents.empty()) {
       out_.line(fmt::format("constexpr int {}[] = {{{}}};", names.ready,
                             fmt::join(plan.readyEvents, ", ")));
@@ -202,6 +219,9 @@ bool KernelWriter::emitArith(ir::Operation* op) {
     ctx_.scalars[op->result(0)] = *a;
     return true;
   }
+  // A comparison feeds a ttl.require (checked with the binding); any other use of it fails
+  // where its value is asked for.
+  if (name == "arith.cmpi") return true;
   auto it = infix.find(name);
   if (it == infix.end() || op->numOperands() != 2)
     return fail(op, fmt::format("--target pto: {} has no C++ translation", name));
@@ -346,12 +366,83 @@ bool KernelWriter::emitMatmul(ir::Operation* op) {
         fmt::format("wait_flag(PIPE_MTE1, PIPE_M, (event_t){}[{}]);", buffers_[b].ready, slot));
   const std::string& dst = ctx_.tiles[stored->second];
   const std::string& fresh = fresh_[stored->second];
-  out_.line(fmt::format("if ({0}) TMATMUL({1}, {2}, {3}); else TMATMUL_ACC({1}, {2}, {3});", fresh,
-                        dst, *lhs, *rhs));
+  // TMATMUL_ACC's (cOut, cIn, a, b) form: pto-isa's CPU simulation implements only that one
+  // (scripts/pto_isa_check.sh found the three-operand form unresolved there).
+  out_.line(fmt::format("if ({0}) TMATMUL({1}, {2}, {3}); else TMATMUL_ACC({1}, {1}, {2}, {3});",
+                        fresh, dst, *lhs, *rhs));
   out_.line(fmt::format("{} = false;", fresh));
   for (const auto& [b, slot] : staged_)
     out_.line(fmt::format("set_flag(PIPE_M, PIPE_MTE1, (event_t){}[{}]);", buffers_[b].free, slot));
   ctx_.tiles[matmul.result()] = dst;
+  return true;
+}
+
+std::optional<std::string> KernelWriter::operandTile(ir::Operation* op, const ir::Value* value) {
+  auto it = ctx_.tiles.find(value);
+  if (it == ctx_.tiles.end()) {
+    fail(op, "--target pto: an operand that is neither a CB view nor a computed block");
+    return std::nullopt;
+  }
+  // A view not in the compute type (bf16) is converted into its float temporary once.
+  auto t = temporaries_.bufferOf.find(value);
+  if (t != temporaries_.bufferOf.end() && !ctx_.vectorResults.count(value)) {
+    std::string tmp = fmt::format("{}[0]", buffers_[firstTemporary_ + t->second].array);
+    out_.line(fmt::format("TCVT({}, {}, RoundMode::CAST_NONE);", tmp, it->second));
+    it->second = tmp;
+    ctx_.vectorResults.insert(value);
+  }
+  return it->second;
+}
+
+std::optional<std::string> KernelWriter::destination(ir::Operation* op, const ir::Value* result) {
+  if (auto t = temporaries_.bufferOf.find(result); t != temporaries_.bufferOf.end()) {
+    const BufferNames& names = buffers_[firstTemporary_ + t->second];
+    if (!names.rowAlias.empty()) ctx_.rowTiles[result] = names.rowAlias + "[0]";
+    return fmt::format("{}[0]", names.array);
+  }
+  if (auto stored = storedInto_.find(result); stored != storedInto_.end()) {
+    auto view = ctx_.tiles.find(stored->second);
+    if (view != ctx_.tiles.end()) return view->second;
+    fail(op, "--target pto: the view this value is stored into is reserved after it");
+    return std::nullopt;
+  }
+  fail(op, "--target pto: a computed value that is neither stored nor read");
+  return std::nullopt;
+}
+
+/// A float literal of a pto program ("-1.5957691" -> "-1.5957691f", "1" -> "1.0f").
+std::string floatLiteral(const std::string& text) {
+  return text + (text.find_first_of(".eE") == std::string::npos ? ".0f" : "f");
+}
+
+bool KernelWriter::emitProgram(ir::Operation* op, const std::string& y, const std::string& x) {
+  Expected<std::vector<lower::PtoStatement>> program =
+      lower::parsePtoProgram(op->def()->compute.pto);
+  if (!program) return fail(op, program.error().message);
+  std::string t;
+  if (auto s = temporaries_.scratchOf.find(op); s != temporaries_.scratchOf.end()) {
+    const BufferNames& names = buffers_[firstTemporary_ + s->second];
+    t = (names.rowAlias.empty() ? names.array : names.rowAlias) + "[0]";
+  }
+  auto name = [&](const std::string& n) -> std::optional<std::string> {
+    if (n == "x") return x;
+    if (n == "y") return y;
+    if (n == "t" && !t.empty()) return t;
+    if (!n.empty() && (std::isdigit(static_cast<unsigned char>(n.back())))) return floatLiteral(n);
+    return std::nullopt;
+  };
+  for (size_t i = 0; i < program->size(); ++i) {
+    const lower::PtoStatement& st = (*program)[i];
+    std::vector<std::string> args = {*name(st.dst)};
+    for (const std::string& a : st.args) {
+      std::optional<std::string> text = name(a);
+      if (!text)
+        return fail(op, fmt::format("pto program of {}: unknown operand '{}'", op->name(), a));
+      args.push_back(*text);
+    }
+    if (i > 0) out_.line("pipe_barrier(PIPE_V);");
+    out_.line(fmt::format("{}({});", st.instruction, fmt::join(args, ", ")));
+  }
   return true;
 }
 
@@ -360,47 +451,58 @@ bool KernelWriter::emitComputeOp(ir::Operation* op) {
   const ir::OpDef* def = op->def();
   if (!def || def->compute.pto.empty())
     return fail(op, fmt::format("{} has no pto-isa instruction", op->name()));
-  if (def->compute.kind != ir::ComputeKind::Unary && def->compute.kind != ir::ComputeKind::Binary)
-    return fail(op, fmt::format("--target pto: the code generator lowers elementwise ops so far; "
-                                "{} ({}) comes next",
-                                op->name(), def->compute.pto));
+  const ir::Value* result = op->result(0);
+  if (form(result) == lower::PtoForm::Expanded) return true; // its readers fold it in
   at(op);
+  // Operands: an Expanded bcast stands for its input, expanded along `expandDims`.
   std::vector<std::string> operands;
+  std::optional<size_t> expanded;
+  std::vector<int64_t> expandDims;
   bool afterVector = false;
   for (size_t k = 0; k < op->numOperands(); ++k) {
     const ir::Value* operand = op->operand(k);
-    auto it = ctx_.tiles.find(operand);
-    if (it == ctx_.tiles.end())
-      return fail(op, "--target pto: an operand that is neither a CB view nor a computed block");
-    // A view not in the compute type (bf16) is converted into its float temporary once.
-    auto t = temporaries_.bufferOf.find(operand);
-    if (t != temporaries_.bufferOf.end() && !ctx_.vectorResults.count(operand)) {
-      std::string tmp = fmt::format("{}[0]", buffers_[firstTemporary_ + t->second].array);
-      out_.line(fmt::format("TCVT({}, {}, RoundMode::CAST_NONE);", tmp, it->second));
-      it->second = tmp;
-      ctx_.vectorResults.insert(operand);
+    if (form(operand) == lower::PtoForm::Expanded) {
+      ir::ReduceOrBcastOp bcast(operand->definingOp());
+      expanded = k;
+      expandDims = bcast.dims();
+      operand = bcast.input();
     }
-    operands.push_back(it->second);
+    std::optional<std::string> tile = operandTile(op, operand);
+    if (!tile) return false;
+    // An elementwise op on per-row values works on their row-major aliases.
+    const bool rowWise = form(result) == lower::PtoForm::PerRow && !ir::ReduceOrBcastOp::dyn(op);
+    operands.push_back(rowWise ? ctx_.rowTiles[operand] : *tile);
     afterVector = afterVector || ctx_.vectorResults.count(operand);
   }
-  const ir::Value* result = op->result(0);
-  std::string dst;
-  if (auto t = temporaries_.bufferOf.find(result); t != temporaries_.bufferOf.end()) {
-    dst = fmt::format("{}[0]", buffers_[firstTemporary_ + t->second].array);
-  } else if (auto stored = storedInto_.find(result); stored != storedInto_.end()) {
-    auto view = ctx_.tiles.find(stored->second);
-    if (view == ctx_.tiles.end())
-      return fail(op, "--target pto: the view this value is stored into is reserved after it");
-    dst = view->second;
-  } else {
-    return fail(op, "--target pto: a computed value that is neither stored nor read");
-  }
+  std::optional<std::string> dst = destination(op, result);
+  if (!dst) return false;
   // A vector op that reads what the previous one wrote waits for it (pto-isa's A2/A3 kernels
-  // put this barrier between dependent vector ops, docs/pto-facts.md section 2).
-  if (afterVector) out_.line("pipe_barrier(PIPE_V);");
-  out_.line(fmt::format("{}({}, {});", def->compute.pto, dst, fmt::join(operands, ", ")));
-  ctx_.tiles[result] = dst;
+  // put this barrier between dependent vector ops, docs/pto-facts.md section 2); so does one that
+  // reuses a scratch tile.
+  if (afterVector || temporaries_.scratchOf.count(op)) out_.line("pipe_barrier(PIPE_V);");
+  ctx_.tiles[result] = *dst;
   ctx_.vectorResults.insert(result);
+  const std::string pto(def->compute.pto);
+  if (auto rb = ir::ReduceOrBcastOp::dyn(op)) {
+    if (rb->isBroadcast()) { // materialised: a reader cannot fold it in
+      const bool rows = rb->dims() == std::vector<int64_t>{1};
+      out_.line(fmt::format("{}({}, {});", rows ? "TROWEXPAND" : "TCOLEXPAND", *dst, operands[0]));
+      return true;
+    }
+    const BufferNames& scratch = buffers_[firstTemporary_ + temporaries_.scratchOf.at(op)];
+    out_.line(fmt::format("{}({}, {}, {}[0]);", pto, *dst, operands[0], scratch.array));
+    return true;
+  }
+  if (expanded) {
+    const bool rows = expandDims == std::vector<int64_t>{1};
+    if (!rows && *expanded == 0) std::swap(operands[0], operands[1]); // src1 is TCOLEXPAND's row
+    out_.line(fmt::format("{}{}({}, {});", rows ? "TROWEXPAND" : "TCOLEXPAND", pto.substr(1), *dst,
+                          fmt::join(operands, ", ")));
+    return true;
+  }
+  const std::string y = form(result) == lower::PtoForm::PerRow ? ctx_.rowTiles[result] : *dst;
+  if (pto.find('(') != std::string::npos) return emitProgram(op, y, operands.at(0));
+  out_.line(fmt::format("{}({}, {});", pto, y, fmt::join(operands, ", ")));
   return true;
 }
 
@@ -435,6 +537,15 @@ bool KernelWriter::emitOp(ir::Operation* op) {
   if (name == "ttl.wait") return true; // the copy's pipe sets the slot's ready flag at cb_push
   if (name == "ttl.store") return emitStore(op);
   if (name == "ttl.yield" || name == "scf.yield") return true;
+  if (name == "ttl.require") return true; // the binding's legality was checked when it was chosen
+  if (name == "ttl.param_value") {
+    std::optional<int64_t> value = ir::evaluate(op->result(0), in_.binding);
+    if (!value)
+      return fail(op, fmt::format("ttl.param_value {} has no integer value in the binding",
+                                  op->attribute("param").str()));
+    ctx_.scalars[op->result(0)] = std::to_string(*value);
+    return true;
+  }
   if (op->def() && op->def()->compute.kind != ir::ComputeKind::None) return emitComputeOp(op);
   return fail(op, fmt::format("--target pto: the code generator does not lower {} yet", name));
 }
@@ -545,7 +656,9 @@ bool KernelWriter::emitLoop(const std::vector<ir::Operation*>& loops) {
 
 Expected<std::string> KernelWriter::run() {
   ir::KernelOp kernel(in_.kernel);
-  temporaries_ = lower::ptoTemporaries(in_.kernel, in_.binding);
+  Expected<lower::PtoTemporaries> temporaries = lower::ptoTemporaries(in_.kernel, in_.binding);
+  if (!temporaries) return temporaries.error();
+  temporaries_ = std::move(*temporaries);
   for (size_t b = 0; b < in_.problem->buffers.size(); ++b)
     if (spec(b).role == pp::BufferRole::Temporary) {
       firstTemporary_ = b;
@@ -622,8 +735,7 @@ Expected<std::string> KernelWriter::run() {
   for (const std::unique_ptr<ir::Operation>& op : kernel.body().operations())
     if (auto thread = ir::ThreadOp::dyn(op.get())) parts.push_back(&thread->body());
   for (const std::unique_ptr<ir::Operation>& op : kernel.body().operations())
-    if (!ir::ThreadOp::dyn(op.get()) && !ir::CreateCBOp::dyn(op.get()) &&
-        op->name().substr(0, 6) == "arith." && !emitArith(op.get()))
+    if (!ir::ThreadOp::dyn(op.get()) && !ir::CreateCBOp::dyn(op.get()) && !emitOp(op.get()))
       return Error{error_};
   if (!fuse(parts)) return Error{error_};
   epilogue();

@@ -25,6 +25,8 @@ Expected<std::string> tileType(const pp::BufferSpec& buffer) {
   const int64_t cols = buffer.blockShape[1] * kTileSide;
   Expected<std::string> element = elementType(buffer.dataType);
   if (!element) return element.error();
+  if (buffer.perRow)
+    return fmt::format("Tile<TileType::Vec, {}, {}, 1, BLayout::ColMajor>", *element, rows);
   switch (buffer.memory) {
   case pp::Memory::Ub:
     return fmt::format("Tile<TileType::Vec, {}, {}, {}, BLayout::RowMajor>", *element, rows, cols);
@@ -40,6 +42,13 @@ Expected<std::string> tileType(const pp::BufferSpec& buffer) {
     return fmt::format("TileAcc<float, {}, {}>", rows, cols);
   }
   return Error{"unknown memory"};
+}
+
+Expected<std::string> rowAliasType(const pp::BufferSpec& buffer) {
+  Expected<std::string> element = elementType(buffer.dataType);
+  if (!element) return element.error();
+  const int64_t rows = buffer.blockShape.empty() ? 0 : buffer.blockShape[0] * kTileSide;
+  return fmt::format("Tile<TileType::Vec, {}, 1, {}, BLayout::RowMajor>", *element, rows);
 }
 
 std::string globalTensorType(const std::string& element, int64_t rows, int64_t cols,

@@ -22,8 +22,13 @@ inline constexpr int64_t kTileSide = 32;
 /// The pto::Tile type of one slot of a buffer: its memory's TileType (Vec, Mat, Left, Right,
 /// Acc), the element type (float for Acc), and rows x columns of the block in elements. Vec
 /// tiles are row-major; the matmul tiles use pto-isa's aliases (TileLeft, TileRight, TileAcc)
-/// and the Nz Mat tile TLOAD fills from an ND tensor.
+/// and the Nz Mat tile TLOAD fills from an ND tensor. A per-row buffer (a row reduction's value)
+/// is a (32 B) x 1 ColMajor Vec tile, what pto-isa's TROWSUM writes and TROWEXPAND<op> reads.
 Expected<std::string> tileType(const planner::pto::BufferSpec& buffer);
+
+/// The row-major 1 x (32 B) Vec tile over a per-row buffer's bytes: elementwise ops take
+/// row-major tiles only (docs/isa/TRECIP.md), so they work on the value through this alias.
+Expected<std::string> rowAliasType(const planner::pto::BufferSpec& buffer);
 
 /// `GlobalTensor<T, Shape<1, 1, 1, R, C>, Stride<1, 1, 1, W, 1>>`: a rows x cols window of a
 /// row-major tensor `width` elements wide.

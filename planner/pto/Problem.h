@@ -55,6 +55,9 @@ struct BufferSpec {
   int64_t slotBytes = 0;           ///< bytes of one slot (one block); > 0
   std::vector<int64_t> blockShape; ///< tiles per block dimension (for reports and the C++ types)
   std::string dataType;            ///< "bf16", "f32", "f16"
+  /// One element per row of the block (a row reduction's value, lower::PtoForm::PerRow): a
+  /// (32 * blockShape[0]) x 1 column tile rather than the whole block.
+  bool perRow = false;
   /// Slot count: fixed, or nullopt when the planner chooses 1..maxSlots (a `?` block count).
   std::optional<int64_t> slots;
   int64_t maxSlots = 1;       ///< the deepest count the planner tries for a `?`

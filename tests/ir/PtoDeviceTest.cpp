@@ -85,6 +85,34 @@ TEST(PtoDeviceErrors, EachBadFieldIsNamed) {
     EXPECT_NE(error.find(expected), std::string::npos) << expected << "\nin:\n" << error;
 }
 
+// The cost section (search/cost/pto/Model.h): A2/A3 has pto-isa's numbers, A5 none (pto-isa
+// has no A5 transfer or cube costs), and its fields are checked like the others.
+TEST(PtoDeviceFacts, OnlyA2A3HasCostNumbers) {
+  Expected<Device> a2a3 = builtinDevice("ascend_a2a3");
+  ASSERT_TRUE(a2a3) << a2a3.error().message;
+  ASSERT_TRUE(a2a3->cost);
+  EXPECT_EQ(a2a3->cost->clockMhz, 1850);
+  EXPECT_EQ(a2a3->cost->gmToUb, 58.6);
+  EXPECT_EQ(a2a3->cost->repeatBytes, 256);
+  EXPECT_EQ(a2a3->cost->instructionCyclesPerRepeat.at("TDIV"), 4);
+  EXPECT_EQ(a2a3->cost->fractal, 16);
+  Expected<Device> a5 = builtinDevice("ascend_a5");
+  ASSERT_TRUE(a5) << a5.error().message;
+  EXPECT_FALSE(a5->cost);
+}
+
+TEST(PtoDeviceErrors, CostFieldsAreChecked) {
+  json doc = builtinJson("ascend_a2a3");
+  doc["cost"]["bytes_per_cycle"]["gm_to_ub"] = 0;
+  doc["cost"]["vector"]["instruction_cycles_per_repeat"]["TEXP"] = -2;
+  doc["cost"]["cube"].erase("fractal");
+  std::string error = errorOf(doc);
+  for (const char* expected :
+       {"cost.bytes_per_cycle.gm_to_ub", "cost.vector.instruction_cycles_per_repeat.TEXP",
+        "field 'cost.cube.fractal' is missing"})
+    EXPECT_NE(error.find(expected), std::string::npos) << expected << "\nin:\n" << error;
+}
+
 TEST(PtoDeviceErrors, ReservedRangeOutsideTheBufferOrUnaligned) {
   json doc = builtinJson("ascend_a2a3");
   doc["buffers"]["ub"]["reserved"] = {188416, 300000};

@@ -53,9 +53,23 @@ def eltwise(name, ins, ty, blk, body, result, outty=None, cbdefs=None):
 cases = []
 B11 = 'tensor<1x1x!tile>'
 T11 = '!ttl.cb<[1, 1], !tile, 2>'
-cases.append(('''// ttl.gelu has no pto-isa instruction yet (`ttlplan ops` lists each op's).''',
-              eltwise('gelu', ['%cba'], T11, B11, f'      %g = ttl.gelu %w0 : {B11}\n', '%g'),
-              '%g = ttl.gelu', 12, 'error: ttl.gelu has no pto-isa instruction in ttlplan yet'))
+cases.append(('''// ttl.sin has no pto-isa instruction yet (`ttlplan ops` lists each op's).''',
+              eltwise('sin', ['%cba'], T11, B11, f'      %g = ttl.sin %w0 : {B11}\n', '%g'),
+              '%g = ttl.sin', 12, 'error: ttl.sin has no pto-isa instruction in ttlplan yet'))
+cases.append(('''// A column reduction (dims [0]): only row reductions (TROWSUM/TROWMAX) are lowered.''',
+              eltwise('colsum', ['%cba'], T11, B11,
+                      f'      %r = ttl.reduce_sum %w0 {{dims = [0]}} : {B11} -> {B11}\n'
+                      f'      %g = ttl.bcast %r {{dims = [0]}} : {B11} -> {B11}\n', '%g'),
+              '%r = ttl.reduce_sum', 12, 'error: --target pto: ttl.reduce_sum over dims [0]: the pto target lowers row reductions (dims [1], TROWSUM/TROWMAX) only'))
+cases.append(('''// A row reduction's value (one element per row) stored as it is: no lowering for it yet.''',
+              eltwise('rowmax', ['%cba'], T11, B11,
+                      f'      %r = ttl.reduce_max %w0 {{dims = [1]}} : {B11} -> {B11}\n', '%r'),
+              'ttl.store %r', 7, "error: --target pto: a row reduction's value (one element per row) is stored"))
+cases.append(('''// A broadcast of element (0, 0): pto-isa expands one dimension at a time.''',
+              eltwise('scalar', ['%cba', '%cbb'], T11, B11,
+                      f'      %e = ttl.bcast %w1 {{dims = [0, 1]}} : {B11} -> {B11}\n'
+                      f'      %g = ttl.mul %w0, %e : {B11}\n', '%g'),
+              '%e = ttl.bcast', 12, 'error: --target pto: ttl.bcast of element (0, 0) (dims [0, 1]) is not lowered for pto yet'))
 bfp = '!ttl.cb<[1, 1], !ttcore.tile<32x32, bfp8_b>, 2>'
 bblk = 'tensor<1x1x!ttcore.tile<32x32, bfp8_b>>'
 cases.append(('''// bfp8_b is a Tenstorrent block-float format: pto-isa tiles do not hold it.''',

@@ -2,7 +2,8 @@
 // ttlplan's emulator of the pto-isa subset the pto target emits (docs/pto.md): the names and
 // signatures of hw-native-sys/pto-isa's include/pto/pto-inst.hpp (Tile, GlobalTensor, Shape,
 // Stride, TASSIGN, TLOAD, TSTORE, the elementwise ops, TMOV, TEXTRACT, TMATMUL, TMATMUL_ACC,
-// TROWSUM, TROWMAX, TROWEXPAND, TCVT, set_flag, wait_flag, pipe_barrier, get_block_idx,
+// TROWSUM, TROWMAX, TROWEXPAND and TCOLEXPAND with their binary forms, the scalar forms (TADDS,
+// TSUBS, TMULS, TDIVS, TMAXS), TCVT, set_flag, wait_flag, pipe_barrier, get_block_idx,
 // get_block_num), read from that repository (docs/pto-facts.md cites the lines) and written
 // here anew, so that the generated kernels compile against both. Each instruction is queued on
 // its pipe and run by that pipe's thread (ttlplan_emu_runtime.hpp): a missing or mis-numbered
@@ -126,6 +127,7 @@ struct Tile {
   static constexpr TileType Loc = Loc_;
   static constexpr int Rows = Rows_;
   static constexpr int Cols = Cols_;
+  static constexpr bool isRowMajor = BFractal_ == BLayout::RowMajor;
   static constexpr int64_t kBytes = int64_t(Rows_) * Cols_ * int64_t(sizeof(Element_));
   int64_t address = -1; ///< byte offset in the tile's memory; -1 before TASSIGN
 
@@ -232,6 +234,8 @@ RecordEvent binary(const char* what, Dst& dst, Src0& a, Src1& b, F f) {
   static_assert(Dst::Rows == Src0::Rows && Dst::Cols == Src0::Cols && Dst::Rows == Src1::Rows &&
                     Dst::Cols == Src1::Cols,
                 "elementwise operands of one shape");
+  static_assert(Dst::isRowMajor && Src0::isRowMajor && Src1::isRowMajor,
+                "pto-isa's elementwise ops take row-major tiles (docs/isa/TADD.md)");
   if (!placed(dst, what) || !placed(a, what) || !placed(b, what)) return {};
   queue(PIPE_V, what, {a.access(false), b.access(false), dst.access(true)}, [=] {
     auto* d = dst.data();
@@ -246,6 +250,8 @@ RecordEvent binary(const char* what, Dst& dst, Src0& a, Src1& b, F f) {
 template <typename Dst, typename Src, typename F>
 RecordEvent unary(const char* what, Dst& dst, Src& a, F f) {
   static_assert(Dst::Rows == Src::Rows && Dst::Cols == Src::Cols, "operands of one shape");
+  static_assert(Dst::Loc != TileType::Vec || (Dst::isRowMajor && Src::isRowMajor),
+                "pto-isa's elementwise ops on UB take row-major tiles (docs/isa/TEXP.md)");
   if (!placed(dst, what) || !placed(a, what)) return {};
   queue(PIPE_V, what, {a.access(false), dst.access(true)}, [=] {
     auto* d = dst.data();
@@ -371,18 +377,19 @@ PTO_INST RecordEvent TEXTRACT(DstTileData& dst, SrcTileData& src, uint16_t index
 }
 
 namespace emu {
+/// c = (accumulate ? in : 0) + a x b.
 template <typename Res, typename L, typename R>
-RecordEvent matmul(const char* what, Res& c, L& a, R& b, bool accumulate) {
+RecordEvent matmul(const char* what, Res& c, const Res& in, L& a, R& b, bool accumulate) {
   static_assert(Res::Rows == L::Rows && L::Cols == R::Rows && R::Cols == Res::Cols,
                 "TMATMUL shapes: Left.Rows = Acc.Rows, Left.Cols = Right.Rows, Right.Cols = "
                 "Acc.Cols");
-  if (!placed(c, what) || !placed(a, what) || !placed(b, what)) return {};
+  if (!placed(c, what) || !placed(a, what) || !placed(b, what) || !placed(in, what)) return {};
   std::vector<Access> accesses = {a.access(false), b.access(false), c.access(true)};
-  if (accumulate) accesses.push_back(c.access(false));
+  if (accumulate) accesses.push_back(in.access(false));
   queue(PIPE_M, what, std::move(accesses), [=] {
     for (int64_t i = 0; i < Res::Rows; ++i)
       for (int64_t j = 0; j < Res::Cols; ++j) {
-        float sum = accumulate ? load(c.data()[i * Res::Cols + j]) : 0.0f;
+        float sum = accumulate ? load(in.data()[i * Res::Cols + j]) : 0.0f;
         for (int64_t k = 0; k < L::Cols; ++k)
           sum += load(a.data()[i * L::Cols + k]) * load(b.data()[k * R::Cols + j]);
         c.data()[i * Res::Cols + j] = storeAs<typename Res::DType>(sum);
@@ -395,12 +402,19 @@ RecordEvent matmul(const char* what, Res& c, L& a, R& b, bool accumulate) {
 template <typename TileRes, typename TileLeft, typename TileRight, typename... WaitEvents>
 PTO_INST RecordEvent TMATMUL(TileRes& cMatrix, TileLeft& aMatrix, TileRight& bMatrix,
                              WaitEvents&...) {
-  return emu::matmul("TMATMUL", cMatrix, aMatrix, bMatrix, false);
+  return emu::matmul("TMATMUL", cMatrix, cMatrix, aMatrix, bMatrix, false);
 }
+/// cOutMatrix = cInMatrix + a x b (pto-isa's four-operand form, the one its CPU simulation has).
+template <typename TileRes, typename TileLeft, typename TileRight, typename... WaitEvents>
+PTO_INST RecordEvent TMATMUL_ACC(TileRes& cOutMatrix, TileRes& cInMatrix, TileLeft& aMatrix,
+                                 TileRight& bMatrix, WaitEvents&...) {
+  return emu::matmul("TMATMUL_ACC", cOutMatrix, cInMatrix, aMatrix, bMatrix, true);
+}
+/// c += a x b (the three-operand form pto-isa declares too).
 template <typename TileRes, typename TileLeft, typename TileRight, typename... WaitEvents>
 PTO_INST RecordEvent TMATMUL_ACC(TileRes& cMatrix, TileLeft& aMatrix, TileRight& bMatrix,
                                  WaitEvents&...) {
-  return emu::matmul("TMATMUL_ACC", cMatrix, aMatrix, bMatrix, true);
+  return emu::matmul("TMATMUL_ACC", cMatrix, cMatrix, aMatrix, bMatrix, true);
 }
 
 namespace emu {
@@ -444,6 +458,108 @@ PTO_INST RecordEvent TROWEXPAND(TileDataDst& dst, TileDataSrc& src, WaitEvents&.
   });
   return {};
 }
+
+namespace emu {
+/// dst = src0 op src1 with one operand expanded. Row (pto-isa's TROWEXPAND<op>): the operand
+/// whose shape is not dst's is a Rows x 1 column, one value per row, and the operands keep their
+/// order (docs/isa/TROWEXPANDMUL.md). Col (TCOLEXPAND<op>): src1 gives one value per column, from
+/// its row 0 (docs/isa/TCOLEXPANDADD.md).
+enum class Expand { Row, Col };
+template <Expand Along, typename Dst, typename Src0, typename Src1, typename F>
+RecordEvent expandBinary(const char* what, Dst& dst, Src0& a, Src1& b, F f) {
+  constexpr bool firstFull = Src0::Rows == Dst::Rows && Src0::Cols == Dst::Cols;
+  constexpr bool secondFull = Src1::Rows == Dst::Rows && Src1::Cols == Dst::Cols;
+  constexpr bool firstExpanded = Along == Expand::Row && !firstFull;
+  static_assert(Along == Expand::Row ? firstFull != secondFull : firstFull,
+                "one operand has dst's shape (src0 for a column expansion)");
+  using Expanded = std::conditional_t<firstExpanded, Src0, Src1>;
+  static_assert(Along == Expand::Row ? Expanded::Rows == Dst::Rows && Expanded::Cols == 1
+                                     : Expanded::Cols == Dst::Cols,
+                "a row-expanded operand is one column of dst's rows; a column-expanded one has "
+                "dst's columns (row 0 is used)");
+  if (!placed(dst, what) || !placed(a, what) || !placed(b, what)) return {};
+  queue(PIPE_V, what, {a.access(false), b.access(false), dst.access(true)}, [=] {
+    auto expanded = [](const Expanded& t, int64_t r, int64_t c) {
+      return load(t.data()[Along == Expand::Row ? r : c]);
+    };
+    for (int64_t r = 0; r < Dst::Rows; ++r)
+      for (int64_t c = 0; c < Dst::Cols; ++c) {
+        float x, y;
+        if constexpr (firstExpanded) {
+          x = expanded(a, r, c);
+          y = load(b.data()[r * Dst::Cols + c]);
+        } else {
+          x = load(a.data()[r * Dst::Cols + c]);
+          y = expanded(b, r, c);
+        }
+        dst.data()[r * Dst::Cols + c] = storeAs<typename Dst::DType>(f(x, y));
+      }
+  });
+  return {};
+}
+
+/// dst = f(src, scalar), elementwise.
+template <typename Dst, typename Src, typename F>
+RecordEvent withScalar(const char* what, Dst& dst, Src& a, float scalar, F f) {
+  return unary(what, dst, a, [=](float x) { return f(x, scalar); });
+}
+} // namespace emu
+
+#define TTLPLAN_PTO_EXPAND(NAME, ALONG, EXPR)                                                      \
+  template <typename TileDataDst, typename TileDataSrc0, typename TileDataSrc1,                    \
+            typename... WaitEvents>                                                                \
+  PTO_INST RecordEvent NAME(TileDataDst& dst, TileDataSrc0& src0, TileDataSrc1& src1,              \
+                            WaitEvents&...) {                                                      \
+    return emu::expandBinary<emu::Expand::ALONG>(#NAME, dst, src0, src1,                           \
+                                                 [](float a, float b) { return EXPR; });           \
+  }
+TTLPLAN_PTO_EXPAND(TROWEXPANDADD, Row, a + b)
+TTLPLAN_PTO_EXPAND(TROWEXPANDSUB, Row, a - b)
+TTLPLAN_PTO_EXPAND(TROWEXPANDMUL, Row, a* b)
+TTLPLAN_PTO_EXPAND(TROWEXPANDMAX, Row, std::max(a, b))
+TTLPLAN_PTO_EXPAND(TROWEXPANDMIN, Row, std::min(a, b))
+TTLPLAN_PTO_EXPAND(TCOLEXPANDADD, Col, a + b)
+TTLPLAN_PTO_EXPAND(TCOLEXPANDSUB, Col, a - b)
+TTLPLAN_PTO_EXPAND(TCOLEXPANDMUL, Col, a* b)
+TTLPLAN_PTO_EXPAND(TCOLEXPANDMAX, Col, std::max(a, b))
+TTLPLAN_PTO_EXPAND(TCOLEXPANDMIN, Col, std::min(a, b))
+#undef TTLPLAN_PTO_EXPAND
+template <auto PrecisionType = 0, typename TileDataDst, typename TileDataSrc0,
+          typename TileDataSrc1, typename... WaitEvents>
+PTO_INST RecordEvent TROWEXPANDDIV(TileDataDst& dst, TileDataSrc0& src0, TileDataSrc1& src1,
+                                   WaitEvents&...) {
+  return emu::expandBinary<emu::Expand::Row>("TROWEXPANDDIV", dst, src0, src1,
+                                             [](float a, float b) { return a / b; });
+}
+
+/// Each column of dst filled with row 0's element of that column of src.
+template <typename TileDataDst, typename TileDataSrc, typename... WaitEvents>
+PTO_INST RecordEvent TCOLEXPAND(TileDataDst& dst, TileDataSrc& src, WaitEvents&...) {
+  static_assert(TileDataDst::Cols == TileDataSrc::Cols, "TCOLEXPAND keeps the columns");
+  if (!emu::placed(dst, "TCOLEXPAND") || !emu::placed(src, "TCOLEXPAND")) return {};
+  emu::queue(PIPE_V, "TCOLEXPAND", {src.access(false), dst.access(true)}, [=] {
+    for (int64_t r = 0; r < TileDataDst::Rows; ++r)
+      for (int64_t c = 0; c < TileDataDst::Cols; ++c)
+        dst.data()[r * TileDataDst::Cols + c] =
+            emu::storeAs<typename TileDataDst::DType>(emu::load(src.data()[c]));
+  });
+  return {};
+}
+
+// The scalar forms: (dst, src, scalar), the scalar in the source tile's element type.
+#define TTLPLAN_PTO_SCALAR(NAME, EXPR)                                                             \
+  template <typename TileDataDst, typename TileDataSrc, typename... WaitEvents>                    \
+  PTO_INST RecordEvent NAME(TileDataDst& dst, TileDataSrc& src,                                    \
+                            typename TileDataSrc::DType scalar, WaitEvents&...) {                  \
+    return emu::withScalar(#NAME, dst, src, emu::load(scalar),                                     \
+                           [](float a, float s) { return EXPR; });                                 \
+  }
+TTLPLAN_PTO_SCALAR(TADDS, a + s)
+TTLPLAN_PTO_SCALAR(TSUBS, a - s)
+TTLPLAN_PTO_SCALAR(TMULS, a* s)
+TTLPLAN_PTO_SCALAR(TDIVS, a / s)
+TTLPLAN_PTO_SCALAR(TMAXS, std::max(a, s))
+#undef TTLPLAN_PTO_SCALAR
 
 template <bool NeedSetCtrl = true, typename TileDataD, typename TileDataS, typename... WaitEvents>
 PTO_INST RecordEvent TCVT(TileDataD& dst, TileDataS& src, RoundMode mode, WaitEvents&...) {
