@@ -27,4 +27,11 @@ struct PageInput {
 /// it never throws.
 std::string renderHtml(const PageInput& input);
 
+/// The page of `plan --target pto` / `cost --target pto` (docs/pto.md): `plan` is
+/// lower::toJson of the pto plan, `cost` driver::ptoCostJson of it or null. Per kernel: each
+/// on-chip memory's slots, the buffers and event ids, and with a cost each pipe's busy cycles
+/// per work item and the instructions.
+std::string renderPtoHtml(const std::string& command, const nlohmann::json& plan,
+                          const nlohmann::json& cost);
+
 } // namespace ttlplan::report

@@ -40,6 +40,8 @@ std::string row(const std::string& label, const std::string& value) {
   return fmt::format("<tr><td>{}</td><td>{}</td></tr>", escape(label), value);
 }
 
+} // namespace
+
 std::string bindingHtml(const nlohmann::json& plan) {
   const nlohmann::json binding = field(plan, "binding", nlohmann::json::object());
   std::string values;
@@ -50,6 +52,8 @@ std::string bindingHtml(const nlohmann::json& plan) {
   std::string source = get<std::string>(binding, "source", "");
   return values.empty() ? escape(source) : values + "<br><small>" + escape(source) + "</small>";
 }
+
+namespace {
 
 /// The cost JSON's kernel named `name`, or null.
 nlohmann::json costKernel(const nlohmann::json& cost, const std::string& name) {
@@ -151,6 +155,10 @@ std::string renderHtml(const PageInput& in) {
   } catch (const nlohmann::json::exception& e) {
     body += fmt::format("<p><b>The report data is malformed</b>: {}</p>", escape(e.what()));
   }
+  return htmlPage(title, body);
+}
+
+std::string htmlPage(const std::string& title, const std::string& body) {
   return fmt::format("<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">"
                      "<title>{}</title><style>{}</style></head><body>\n{}\n<footer>Written by "
                      "ttlplan {}. Hover a shape for its numbers.</footer></body></html>\n",

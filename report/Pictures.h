@@ -36,6 +36,11 @@ std::string tradeoffList(const nlohmann::json& tradeoffs);
 std::string tuneScatter(const nlohmann::json& tune);
 std::string tuneTables(const nlohmann::json& tune);
 
+/// The whole page: `body` under `title`, with the report's style sheet and footer.
+std::string htmlPage(const std::string& title, const std::string& body);
+/// A plan JSON's binding: each value as `NAME=V`, then where it came from.
+std::string bindingHtml(const nlohmann::json& plan);
+
 /// Helpers shared by the sections.
 std::string section(const std::string& heading, const std::string& body,
                     const std::string& caption = "");

@@ -6,6 +6,7 @@
 #include "tools/Knobs.h"
 #include "tools/OptionFlags.h"
 #include "tools/Terminal.h"
+#include "ttlplan/report/Html.h"
 #include "ttlplan/search/cost/Report.h"
 
 #include <fmt/format.h>
@@ -27,14 +28,18 @@ struct CostFlags : driver::PlanRequest {
 int runPtoCost(const CostFlags& flags, const DeviceFlags& deviceFlags) {
   driver::Result<ir::pto::Device> device = driver::loadPtoDevice(deviceFlags);
   if (!device) return report(device.error());
-  if (!flags.htmlOutput.empty())
-    return report(driver::Error::usage(
-        "--html: under --target pto `cost` writes the report and --json only so far"));
   std::optional<Progress> progress(std::in_place, "cost: planning for pto");
   driver::Result<driver::PtoCosted> costed = driver::costPtoFile(flags, *device, logToStderr);
   progress.reset();
   if (!costed) return reportWithJson(costed.error(), flags.jsonOutput);
-  std::string json = driver::ptoCostJson(*costed).dump(2) + "\n";
+  const nlohmann::json cost = driver::ptoCostJson(*costed);
+  if (!flags.htmlOutput.empty())
+    if (int rc =
+            writeOutput(flags.htmlOutput,
+                        report::renderPtoHtml("cost", lower::toJson(costed->planned.plan), cost));
+        rc != kSuccess)
+      return rc;
+  std::string json = cost.dump(2) + "\n";
   if (flags.jsonOutput == "-") return writeOutput("", json);
   std::cout << driver::formatPtoCost(*costed, *device);
   return flags.jsonOutput.empty() ? kSuccess : writeOutput(flags.jsonOutput, json);

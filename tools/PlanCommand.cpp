@@ -9,6 +9,7 @@
 #include "ttlplan/ir/Printer.h"
 #include "ttlplan/lower/ApplyPlan.h"
 #include "ttlplan/lower/PlanReport.h"
+#include "ttlplan/report/Html.h"
 #include "ttlplan/search/cost/Report.h"
 
 #include <fmt/format.h>
@@ -30,19 +31,23 @@ struct PlanFlags : driver::PlanRequest {
 int runPtoPlan(const PlanFlags& flags, const DeviceFlags& deviceFlags) {
   driver::Result<ir::pto::Device> device = driver::loadPtoDevice(deviceFlags);
   if (!device) return report(device.error());
-  if (!flags.htmlOutput.empty() || !flags.output.empty())
+  if (!flags.output.empty())
     return report(driver::Error::usage(
-        fmt::format("{}: under --target pto `plan` writes the report and --json only so far",
-                    flags.htmlOutput.empty() ? "-o" : "--html")));
+        "-o: under --target pto `plan` writes the report, --json and --html; `compile --target "
+        "pto -o DIR` writes the planned kernel as pto-isa C++"));
   std::optional<Progress> progress(std::in_place, "plan: planning for pto");
   driver::Result<driver::PtoPlanned> planned = driver::planPtoFile(flags, *device, logToStderr);
   progress.reset();
   if (!planned) return report(planned.error());
   const bool jsonToStdout = flags.jsonOutput == "-";
   (jsonToStdout ? std::cerr : std::cout) << lower::formatReport(planned->plan);
+  const nlohmann::json json = lower::toJson(planned->plan);
+  if (!flags.htmlOutput.empty())
+    if (int rc = writeOutput(flags.htmlOutput, report::renderPtoHtml("plan", json, nullptr));
+        rc != kSuccess)
+      return rc;
   if (flags.jsonOutput.empty()) return kSuccess;
-  return writeOutput(jsonToStdout ? "" : flags.jsonOutput,
-                     lower::toJson(planned->plan).dump(2) + "\n");
+  return writeOutput(jsonToStdout ? "" : flags.jsonOutput, json.dump(2) + "\n");
 }
 
 int runPlan(const PlanFlags& flags, const DeviceFlags& deviceFlags) {

@@ -5,8 +5,8 @@ ttlplan_cli_test(pto_unknown_device 2 1
                  plan --target pto --device wormhole_b0 ${eltwise})
 ttlplan_cli_test(pto_grid 2 1 "--grid sets a Tenstorrent compute grid"
                  plan --target pto --grid 2x2 ${eltwise})
-ttlplan_cli_test(pto_html_not_yet 2 1 "--html: under --target pto `plan` writes the report and --json only so far"
-                 plan --target pto --html ${CMAKE_CURRENT_BINARY_DIR}/pto.html ${eltwise})
+ttlplan_cli_test(pto_plan_output 2 1 "-o: under --target pto `plan` writes the report, --json and --html"
+                 plan --target pto -o ${CMAKE_CURRENT_BINARY_DIR}/pto.mlir ${eltwise})
 ttlplan_cli_test(pto_config 2 1 "--config picks Tenstorrent matmul configs"
                  plan --target pto --config ttnn-default ${eltwise})
 ttlplan_cli_test(pto_lower_not_yet 2 1 "--target pto: this command works on Tenstorrent devices only so far"
@@ -20,8 +20,7 @@ ttlplan_cli_test(pto_tune_a5 2 1 "ascend_a5 has no cost model"
 ttlplan_cli_test(pto_tune_db 2 1 "--db, --resume and --config are for Tenstorrent tuning so far"
                  tune --target pto --db ${CMAKE_CURRENT_BINARY_DIR}/pto.jsonl
                  ${PROJECT_SOURCE_DIR}/examples/eltwise_add_template.ttl)
-ttlplan_cli_test(pto_cost_html 2 1 "--html: under --target pto `cost` writes the report and --json only so far"
-                 cost --target pto --html ${CMAKE_CURRENT_BINARY_DIR}/pto-cost.html ${eltwise})
+
 ttlplan_cli_test(pto_run_force_address 2 1 "--no-validate, --force-cb-address and --pipeline are for the Tenstorrent target"
                  run --target pto --force-cb-address cba=0 ${eltwise})
 ttlplan_cli_test(pto_compile_emulator 2 1 "--list-outputs, --emulator, --depfile and --stamp are for the Tenstorrent target so far"

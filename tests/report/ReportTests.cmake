@@ -35,3 +35,6 @@ ttlplan_report_test(plan_multicore_blackhole plan examples/matmul_multicore.ttl 
 ttlplan_report_test(tune_2d tune examples/matmul_2d_template.ttl
                     --bind M=256,K=256,N=256,DTYPE=bf16,FIDELITY=HiFi2,FP32_DEST_ACC=0
                     --strategy evolve --budget-evals 500 --quiet)
+# The pto target's page (docs/pto.md): each memory's slots, the buffers; with cost, the pipes.
+ttlplan_report_test(pto_plan_softmax plan --target pto examples/softmax_row.ttl)
+ttlplan_report_test(pto_cost_matmul cost --target pto examples/matmul_single_core.ttl)

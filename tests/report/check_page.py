@@ -137,6 +137,10 @@ def main():
     data = json.load(open(report))
     errors = []
 
+    if "--target" in rest and rest[rest.index("--target") + 1] == "pto":
+        found, dom = pto_expectations(args, command, rest, data)
+        return finish(args, page, errors + found, command, rest, dom)
+
     # The device grid, from the device description (the same --device as the command).
     device = "wormhole_b0"
     if "--device" in rest:
@@ -220,6 +224,56 @@ def main():
         if dom_text.count("<li><b>") < tradeoffs:
             errors.append(f"fewer trade-off items than the {tradeoffs} in the JSON")
 
+    return finish(args, page, errors, command, rest, dom)
+
+
+def load_dom(args, page):
+    """Chromium's DOM of the page, parsed, and its text."""
+    chrome = [args.chromium, "--headless", "--no-sandbox", "--disable-gpu",
+              "--disable-dev-shm-usage", "--user-data-dir=" + os.path.join(args.work, "profile")]
+    url = "file://" + os.path.abspath(page)
+    dom_text = subprocess.run(chrome + ["--dump-dom", url], stdout=subprocess.PIPE,
+                              stderr=subprocess.DEVNULL, text=True, timeout=120).stdout
+    dom = Dom()
+    dom.feed(dom_text)
+    return dom, dom_text
+
+
+def pto_expectations(args, command, rest, data):
+    """`--target pto` pages: one rectangle per slot in the memory maps (counted from the plan
+    JSON), and with cost one bar per busy pipe of each kernel (from the cost JSON)."""
+    errors = []
+    dom, dom_text = load_dom(args, os.path.join(args.work, "page.html"))
+    if "<svg" not in dom_text:
+        errors.append("Chromium's DOM holds no <svg> (did the page load?)")
+    plan = data
+    if command == "cost":
+        plan_json = os.path.join(args.work, "plan.json")
+        subprocess.run([args.ttlplan, "plan"] + rest[1:] + ["--json", plan_json], check=True,
+                       stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        plan = json.load(open(plan_json))
+        bars = sum(1 for k in data["kernels"] for c in k["pipe_cycles_per_item"].values() if c > 0)
+        if dom.count("pto-pipe-bars", "rect", "pipe") != bars:
+            errors.append(f"pipes: {dom.count('pto-pipe-bars', 'rect', 'pipe')} bars, the cost "
+                          f"JSON has {bars} busy pipes")
+    slots = sum(b["slots"] for k in plan["kernels"] for b in k["buffers"])
+    if dom.count("pto-memory-map", "rect", "slot") != slots:
+        errors.append(f"memory map: {dom.count('pto-memory-map', 'rect', 'slot')} slots drawn, "
+                      f"the plan has {slots}")
+    memories = sum(len(k["memories"]) for k in plan["kernels"])
+    if dom.count("pto-memory-map", "rect", "free") != memories:
+        errors.append(f"memory map: {dom.count('pto-memory-map', 'rect', 'free')} memory rows, "
+                      f"the plan has {memories}")
+    return errors, dom
+
+
+def finish(args, page, errors, command, rest, dom=None):
+    """The checks every page gets (XML, a screenshot), then the verdict."""
+    chrome = [args.chromium, "--headless", "--no-sandbox", "--disable-gpu",
+              "--disable-dev-shm-usage", "--user-data-dir=" + os.path.join(args.work, "profile")]
+    url = "file://" + os.path.abspath(page)
+    if dom is None:
+        dom, _ = load_dom(args, page)
     # Every picture is well-formed XML on its own.
     text = open(page, encoding="utf-8").read()
     svgs = re.findall(r"<svg\b.*?</svg>", text, flags=re.S)
