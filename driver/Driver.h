@@ -438,12 +438,15 @@ Result<PtoCosted> costPtoFile(const PlanRequest& request, const ir::pto::Device&
 nlohmann::json ptoCostJson(const PtoCosted& costed);
 std::string formatPtoCost(const PtoCosted& costed, const ir::pto::Device& device);
 
+/// The search options of a tune request (strategy, budget, seed, shard, time limit, threads,
+/// top, planner limits); bad strategy or shard texts are Usage errors.
+Result<search::TuneOptions> tuneOptions(const TuneRequest& request);
+
 /// `ttlplan tune --target pto` (docs/pto.md, "Tuning"): the knobs --bind leaves out searched
 /// (search::tuneWith with search::PtoPointEvaluator: the same strategies, budgets, threads and
 /// shards as for Tenstorrent; --db, --resume, --config are usage errors here). `beforeSearch`
 /// sees the space, `progress` each round.
 Result<PtoTuned> tunePtoFile(const TuneRequest& request, const ir::pto::Device& device,
-                             const Log& log,
                              const std::function<void(const search::Space&)>& beforeSearch = {},
                              const std::function<void(const search::TuneProgress&)>& progress = {});
 

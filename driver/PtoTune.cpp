@@ -68,10 +68,8 @@ std::string formatPtoCost(const PtoCosted& costed, const ir::pto::Device& device
 }
 
 Result<PtoTuned> tunePtoFile(const TuneRequest& request, const ir::pto::Device& device,
-                             const Log& log,
                              const std::function<void(const search::Space&)>& beforeSearch,
                              const std::function<void(const search::TuneProgress&)>& progress) {
-  (void)log;
   if (std::optional<Error> refused = refuseCostless(device, "tune")) return *refused;
   if (!request.db.empty() || request.resume || !request.knobs.config.empty() ||
       !request.knobs.db.empty())
@@ -89,20 +87,11 @@ Result<PtoTuned> tunePtoFile(const TuneRequest& request, const ir::pto::Device& 
   }
   if (Status s = lower::checkRequested(ir::collectParams(module), fixed); !s)
     return Error::input(s.error().message);
-  search::TuneOptions options;
-  options.plan.limits.nodeLimit = request.nodeLimit;
-  Expected<search::StrategyKind> kind = search::parseStrategy(request.strategy);
-  if (!kind) return Error::usage(kind.error().message);
-  Expected<search::Shard> shard = request.shard.empty() ? Expected<search::Shard>(search::Shard{})
-                                                        : search::parseShard(request.shard);
-  if (!shard) return Error::usage(shard.error().message);
-  options.strategy = {*kind, request.budgetEvals, request.seed, *shard};
-  options.timeLimitSeconds = request.timeLimitSeconds;
-  options.threads = request.threads;
-  options.top = request.top;
-  options.progress = progress;
+  Result<search::TuneOptions> options = tuneOptions(request);
+  if (!options) return options.error();
+  options->progress = progress;
   Result<search::TuneResult> result =
-      searchPto(module, device, fixed, options, request.maxBlockCount, beforeSearch);
+      searchPto(module, device, fixed, *options, request.maxBlockCount, beforeSearch);
   if (!result) return result.error();
   return PtoTuned{std::move(*source), std::move(fixed), std::move(*result)};
 }

@@ -9,9 +9,6 @@
 
 namespace ttlplan::driver {
 
-namespace {
-
-/// The search options from the request; bad strategy or shard texts are Usage errors.
 Result<search::TuneOptions> tuneOptions(const TuneRequest& request) {
   search::TuneOptions options;
   Expected<search::StrategyKind> kind = search::parseStrategy(request.strategy);
@@ -28,8 +25,6 @@ Result<search::TuneOptions> tuneOptions(const TuneRequest& request) {
   options.plan.limits.nodeLimit = request.nodeLimit;
   return options;
 }
-
-} // namespace
 
 std::optional<TuneBaseline> evaluateBaseline(std::string_view config, const ir::Module& module,
                                              const ir::Device& device, const ir::Binding& fixed,

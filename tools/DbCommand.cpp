@@ -37,8 +37,10 @@ struct DbFlags {
   bool overwrite = false;          ///< merge --overwrite: replace an existing -o
   std::string jsonOutput;          ///< show, best: --json OUT ("-": stdout, instead of the table)
   std::string kernel;              ///< rerank --kernel TTL
-  DeviceFlags device{.name = ""};  ///< rerank --device, --device-file, --grid ("": the db's device)
-  int64_t nodeLimit = 0;           ///< rerank --node-limit per planner sub-problem
+  DeviceFlags device{"", "", "",
+                     std::string(driver::kTenstorrentTarget)}; ///< rerank --device, --device-file,
+                                                               ///< --grid ("": the db's device)
+  int64_t nodeLimit = 0; ///< rerank --node-limit per planner sub-problem
 };
 
 using nlohmann::ordered_json;

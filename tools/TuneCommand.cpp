@@ -202,7 +202,7 @@ int runPtoTune(const TuneFlags& flags, const DeviceFlags& deviceFlags) {
     (jsonToStdout ? std::cerr : std::cout) << describeSpace(space) << std::flush;
   };
   driver::Result<driver::PtoTuned> tuned =
-      driver::tunePtoFile(flags, *device, logToStderr, printSpace, progressLine(quiet));
+      driver::tunePtoFile(flags, *device, printSpace, progressLine(quiet));
   if (!tuned) return report(tuned.error());
   const search::TuneResult& result = tuned->result;
   ordered_json top = ordered_json::array();

@@ -31,9 +31,10 @@ TEST(OpRecords, EveryComputeOpHasItsKindApiCallAndCostClass) {
     EXPECT_FALSE(c.apiFn.empty()) << "no kernel API call";
     EXPECT_NE(metal::lookupMetalApi(c.apiFn, metal::ApiSide::Compute), nullptr)
         << c.apiFn << " is not in the TT-Metalium API table (ir/MetalApi.cpp)";
-    if (!c.apiInit.empty())
+    if (!c.apiInit.empty()) {
       EXPECT_NE(metal::lookupMetalApi(c.apiInit, metal::ApiSide::Compute), nullptr)
           << c.apiInit << " is not in the TT-Metalium API table (ir/MetalApi.cpp)";
+    }
     if (c.kind == ComputeKind::Store) {
       EXPECT_EQ(c.cost, CostClass::None) << "a store's pack is priced apart";
       continue;

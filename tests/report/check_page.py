@@ -163,12 +163,7 @@ def main():
     # What the JSON calls for. `plan` and `tune` write the plan JSON; `cost` its own, whose plan
     # is in the page only, so for cost the expectations come from `ttlplan plan --json` of the
     # same input.
-    plan = data
-    if command == "cost":
-        plan_json = os.path.join(args.work, "plan.json")
-        subprocess.run([args.ttlplan, "plan"] + rest[1:] + ["--json", plan_json], check=True,
-                       stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-        plan = json.load(open(plan_json))
+    plan = plan_of(args, command, rest, data)
     if command == "tune":
         # The page shows the pick's plan; the tune JSON has the points' counts.
         if dom.count("tune-scatter", "circle", "point") != data["feasible"]:
@@ -227,6 +222,17 @@ def main():
     return finish(args, page, errors, command, rest, dom)
 
 
+def plan_of(args, command, rest, data):
+    """The plan JSON behind the page: the report itself, but for `cost`, whose JSON is its own,
+    `ttlplan plan --json` of the same input."""
+    if command != "cost":
+        return data
+    plan_json = os.path.join(args.work, "plan.json")
+    subprocess.run([args.ttlplan, "plan"] + rest[1:] + ["--json", plan_json], check=True,
+                   stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    return json.load(open(plan_json))
+
+
 def load_dom(args, page):
     """Chromium's DOM of the page, parsed, and its text."""
     chrome = [args.chromium, "--headless", "--no-sandbox", "--disable-gpu",
@@ -246,12 +252,8 @@ def pto_expectations(args, command, rest, data):
     dom, dom_text = load_dom(args, os.path.join(args.work, "page.html"))
     if "<svg" not in dom_text:
         errors.append("Chromium's DOM holds no <svg> (did the page load?)")
-    plan = data
+    plan = plan_of(args, command, rest, data)
     if command == "cost":
-        plan_json = os.path.join(args.work, "plan.json")
-        subprocess.run([args.ttlplan, "plan"] + rest[1:] + ["--json", plan_json], check=True,
-                       stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-        plan = json.load(open(plan_json))
         bars = sum(1 for k in data["kernels"] for c in k["pipe_cycles_per_item"].values() if c > 0)
         if dom.count("pto-pipe-bars", "rect", "pipe") != bars:
             errors.append(f"pipes: {dom.count('pto-pipe-bars', 'rect', 'pipe')} bars, the cost "
