@@ -389,8 +389,8 @@ std::vector<int64_t> resolvedShape(const ir::Value* value, const ir::Binding& bi
 }
 
 /// Whether `op` needs a scratch tile: a row reduction, or a composite op whose program names `t`.
-bool needsScratch(const ir::Operation* op) {
-  if (auto rb = ir::ReduceOrBcastOp::dyn(const_cast<ir::Operation*>(op))) return !rb->isBroadcast();
+bool needsScratch(ir::Operation* op) {
+  if (auto rb = ir::ReduceOrBcastOp::dyn(op)) return !rb->isBroadcast();
   const ir::OpDef* def = op->def();
   return def && def->compute.pto.find("t=") != std::string::npos;
 }
