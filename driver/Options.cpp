@@ -28,7 +28,7 @@ const OptionTable& targetOptions() {
       {
           {"target",
            "What to plan for: tenstorrent (Tensix cores through TT-Metalium) or pto (Ascend AI "
-           "cores through pto-isa: `plan` and `compile` so far, docs/pto.md)",
+           "cores through pto-isa: `plan`, `cost`, `tune`, `compile` and `run`, docs/pto.md)",
            Choice,
            0,
            0,
