@@ -1,6 +1,7 @@
 #include "ttlplan/codegen/EmuBuild.h"
 
 #include "ttlplan/codegen/CppText.h"
+#include "ttlplan/support/JsonText.h"
 
 #include <filesystem>
 #include <fmt/format.h>
@@ -102,7 +103,7 @@ std::string emitEmuDeviceSpec(const ir::Device& device) {
                       {"max_cbs", device.cb.maxPerProgram},
                       {"max_runtime_args", device.kernel.maxRuntimeArgs},
                       {"cb_alignment", device.cb.addressAlignment}};
-  return j.dump(2) + "\n";
+  return jsonText(j, 2) + "\n";
 }
 
 std::string emitEmuKernelWrapper(const EmuKernelFile& kernel) {

@@ -2,6 +2,7 @@
 #include "ttlplan/codegen/pto/KernelWriter.h"
 #include "ttlplan/driver/Driver.h"
 #include "ttlplan/ir/Ops.h"
+#include "ttlplan/support/JsonText.h"
 #include "ttlplan/support/ReadFile.h"
 
 #include <fmt/format.h>
@@ -140,7 +141,7 @@ Result<Compiled> compilePtoFile(const CompileRequest& request, const ir::pto::De
     out.files.push_back({std::string(ir::KernelOp(kernels[k]).symbolName()) + ".cpp", *text});
   }
   const lower::Timings timings = request.timings ? lower::Timings::Shown : lower::Timings::Omitted;
-  out.files.push_back({"plan.json", lower::toJson(planned->plan, timings).dump(2) + "\n"});
+  out.files.push_back({"plan.json", jsonText(lower::toJson(planned->plan, timings), 2) + "\n"});
   out.files.push_back({"report.txt", lower::formatReport(planned->plan, timings)});
   Expected<std::vector<bool>> written = codegen::writeFiles(request.output, out.files);
   if (!written) return Error::input(written.error().message);

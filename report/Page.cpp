@@ -3,6 +3,7 @@
 #include "ttlplan/report/Html.h"
 #include "ttlplan/report/Pictures.h"
 #include "ttlplan/report/Svg.h"
+#include "ttlplan/support/JsonText.h"
 
 #include <fmt/format.h>
 
@@ -48,7 +49,7 @@ std::string bindingHtml(const nlohmann::json& plan) {
   const nlohmann::json bound = field(binding, "values", nlohmann::json::object());
   for (const auto& [name, value] : bound.items())
     values += fmt::format("{}<code>{}={}</code>", values.empty() ? "" : " ", escape(name),
-                          escape(value.is_string() ? value.get<std::string>() : value.dump()));
+                          escape(value.is_string() ? value.get<std::string>() : jsonText(value)));
   std::string source = get<std::string>(binding, "source", "");
   return values.empty() ? escape(source) : values + "<br><small>" + escape(source) + "</small>";
 }

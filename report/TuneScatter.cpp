@@ -1,6 +1,7 @@
 // `tune --html`: every evaluated point, the Pareto front, the pick and ttnn's default.
 #include "ttlplan/report/Pictures.h"
 #include "ttlplan/report/Svg.h"
+#include "ttlplan/support/JsonText.h"
 
 #include <algorithm>
 #include <cmath>
@@ -28,9 +29,9 @@ std::string bindingText(const nlohmann::json& record) {
   const nlohmann::json counts = field(record, "block_counts", nlohmann::json::object());
   for (const auto& [name, value] : binding.items())
     out += fmt::format("{}{}={}", out.empty() ? "" : " ", name,
-                       value.is_string() ? value.get<std::string>() : value.dump());
+                       value.is_string() ? value.get<std::string>() : jsonText(value));
   for (const auto& [name, value] : counts.items())
-    out += fmt::format("{}block_count({})={}", out.empty() ? "" : " ", name, value.dump());
+    out += fmt::format("{}block_count({})={}", out.empty() ? "" : " ", name, jsonText(value));
   return out.empty() ? "(no free knobs)" : out;
 }
 

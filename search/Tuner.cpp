@@ -8,6 +8,7 @@
 #include "ttlplan/search/StoredPlan.h"
 #include "ttlplan/search/cost/Extract.h"
 #include "ttlplan/search/cost/Model.h"
+#include "ttlplan/support/JsonText.h"
 
 #include <algorithm>
 #include <cassert>
@@ -155,7 +156,7 @@ DbHeader tuningHeader(const ir::Module& module, const ir::Device& device,
   h.costModel = std::string(cost::kModelVersion);
   h.calibration = cost::calibrationHash(device);
   h.device = device.name;
-  h.deviceHash = fnv1a(ir::toJson(device).dump());
+  h.deviceHash = fnv1a(jsonText(ir::toJson(device)));
   std::vector<ir::Operation*> kernels = module.topLevel(ir::KernelOp::kName);
   for (ir::Operation* k : kernels)
     h.kernel += (h.kernel.empty() ? "@" : ",@") + std::string(ir::KernelOp(k).symbolName());

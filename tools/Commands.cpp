@@ -4,6 +4,7 @@
 #include "ttlplan/ir/Device.h"
 #include "ttlplan/ir/ExpectedDiagnostics.h"
 #include "ttlplan/lower/PlanReport.h"
+#include "ttlplan/support/JsonText.h"
 #include "ttlplan/support/ReadFile.h"
 
 #include <algorithm>
@@ -38,7 +39,7 @@ int report(const driver::Error& error) {
 int reportWithJson(const driver::Error& error, const std::string& jsonOutput) {
   if (error.infeasible && !jsonOutput.empty())
     writeOutput(jsonOutput == "-" ? "" : jsonOutput,
-                lower::toJson(*error.infeasible).dump(2) + "\n");
+                jsonText(lower::toJson(*error.infeasible), 2) + "\n");
   return report(error);
 }
 

@@ -8,6 +8,7 @@
 #include "tools/Terminal.h"
 #include "ttlplan/report/Html.h"
 #include "ttlplan/search/cost/Report.h"
+#include "ttlplan/support/JsonText.h"
 
 #include <fmt/format.h>
 #include <iostream>
@@ -39,7 +40,7 @@ int runPtoCost(const CostFlags& flags, const DeviceFlags& deviceFlags) {
                         report::renderPtoHtml("cost", lower::toJson(costed->planned.plan), cost));
         rc != kSuccess)
       return rc;
-  std::string json = cost.dump(2) + "\n";
+  std::string json = jsonText(cost, 2) + "\n";
   if (flags.jsonOutput == "-") return writeOutput("", json);
   std::cout << driver::formatPtoCost(*costed, *device);
   return flags.jsonOutput.empty() ? kSuccess : writeOutput(flags.jsonOutput, json);
@@ -57,7 +58,7 @@ int runCost(const CostFlags& flags, const DeviceFlags& deviceFlags) {
   if (!flags.htmlOutput.empty())
     if (int rc = writeHtmlReport(flags.htmlOutput, "cost", *costed, *device); rc != kSuccess)
       return rc;
-  std::string json = search::cost::toJson(*costed).dump(2) + "\n";
+  std::string json = jsonText(search::cost::toJson(*costed), 2) + "\n";
   if (flags.jsonOutput == "-") return writeOutput("", json);
   std::cout << search::cost::formatCostReport(*costed);
   return flags.jsonOutput.empty() ? kSuccess : writeOutput(flags.jsonOutput, json);

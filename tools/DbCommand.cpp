@@ -13,6 +13,7 @@
 #include "ttlplan/search/Tuner.h"
 #include "ttlplan/search/TuningDb.h"
 #include "ttlplan/search/cost/Model.h"
+#include "ttlplan/support/JsonText.h"
 
 #include <filesystem>
 #include <fmt/format.h>
@@ -97,7 +98,7 @@ std::string showText(const std::string& path, const search::DbFile& file) {
 
 /// The table on stdout, or the JSON on stdout ("-") or into a file beside the table.
 int emit(const std::string& table, const ordered_json& json, const std::string& jsonOutput) {
-  std::string text = json.dump(2) + "\n";
+  std::string text = jsonText(json, 2) + "\n";
   if (jsonOutput == "-") return writeOutput("", text);
   std::cout << table << std::flush;
   return jsonOutput.empty() ? kSuccess : writeOutput(jsonOutput, text);

@@ -5,6 +5,7 @@
 #include "tools/OptionFlags.h"
 #include "ttlplan/driver/Documents.h"
 #include "ttlplan/ir/Device.h"
+#include "ttlplan/support/JsonText.h"
 
 #include <iostream>
 #include <memory>
@@ -21,7 +22,7 @@ int runDevices(const DeviceFlags& device, bool json) {
     std::cout << ir::formatDeviceTable(*devices);
     return kSuccess;
   }
-  std::cout << driver::devicesJson(*devices).dump(2) << "\n";
+  std::cout << jsonText(driver::devicesJson(*devices), 2) << "\n";
   return kSuccess;
 }
 

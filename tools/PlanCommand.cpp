@@ -11,6 +11,7 @@
 #include "ttlplan/lower/PlanReport.h"
 #include "ttlplan/report/Html.h"
 #include "ttlplan/search/cost/Report.h"
+#include "ttlplan/support/JsonText.h"
 
 #include <fmt/format.h>
 #include <iostream>
@@ -47,7 +48,7 @@ int runPtoPlan(const PlanFlags& flags, const DeviceFlags& deviceFlags) {
         rc != kSuccess)
       return rc;
   if (flags.jsonOutput.empty()) return kSuccess;
-  return writeOutput(jsonToStdout ? "" : flags.jsonOutput, json.dump(2) + "\n");
+  return writeOutput(jsonToStdout ? "" : flags.jsonOutput, jsonText(json, 2) + "\n");
 }
 
 int runPlan(const PlanFlags& flags, const DeviceFlags& deviceFlags) {
@@ -70,7 +71,7 @@ int runPlan(const PlanFlags& flags, const DeviceFlags& deviceFlags) {
   (jsonToStdout ? std::cerr : std::cout) << lower::formatReport(plan, lower::Timings::Shown, notes);
   if (!flags.jsonOutput.empty()) {
     nlohmann::json json = driver::planJson(plan, planned->cost ? &*planned->cost : nullptr);
-    if (int rc = writeOutput(jsonToStdout ? "" : flags.jsonOutput, json.dump(2) + "\n");
+    if (int rc = writeOutput(jsonToStdout ? "" : flags.jsonOutput, jsonText(json, 2) + "\n");
         rc != kSuccess)
       return rc;
   }

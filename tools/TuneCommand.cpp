@@ -14,6 +14,7 @@
 #include "ttlplan/report/Html.h"
 #include "ttlplan/search/TuneOptions.h"
 #include "ttlplan/search/Tuner.h"
+#include "ttlplan/support/JsonText.h"
 
 #include <chrono>
 #include <cstdio>
@@ -163,7 +164,7 @@ int emitBest(const TuneFlags& flags, const ir::Device& device, driver::Tuned& tu
 int writeTunePage(const TuneFlags& flags, const ir::Device& device, const driver::Tuned& tuned,
                   const ordered_json& resultObject) {
   // The page reads nlohmann::json; the tune JSON is ordered_json (key order for the file).
-  nlohmann::json tune = nlohmann::json::parse(resultObject.dump());
+  nlohmann::json tune = nlohmann::json::parse(jsonText(resultObject));
   nlohmann::json points = nlohmann::json::array();
   for (const search::PointSummary& p : tuned.result.points)
     points.push_back(
@@ -233,11 +234,12 @@ int runPtoTune(const TuneFlags& flags, const DeviceFlags& deviceFlags) {
                        pointText(result.top.front()));
   }
   if (jsonToStdout) {
-    if (int rc = writeOutput("", json.dump(2) + "\n"); rc != kSuccess) return rc;
+    if (int rc = writeOutput("", jsonText(json, 2) + "\n"); rc != kSuccess) return rc;
   } else {
     std::cout << out;
     if (!flags.jsonOutput.empty())
-      if (int rc = writeOutput(flags.jsonOutput, json.dump(2) + "\n"); rc != kSuccess) return rc;
+      if (int rc = writeOutput(flags.jsonOutput, jsonText(json, 2) + "\n"); rc != kSuccess)
+        return rc;
   }
   if (flags.emitDir.empty()) return kSuccess;
   if (result.top.empty()) return kInvalidInput;
@@ -288,7 +290,7 @@ int runTune(const TuneFlags& flags, const DeviceFlags& deviceFlags) {
   ordered_json resultObject = driver::tuneJson(flags, *device, *tuned);
   if (!flags.htmlOutput.empty())
     if (int rc = writeTunePage(flags, *device, *tuned, resultObject); rc != kSuccess) return rc;
-  std::string json = resultObject.dump(2) + "\n";
+  std::string json = jsonText(resultObject, 2) + "\n";
   if (jsonToStdout) {
     if (int rc = writeOutput("", json); rc != kSuccess) return rc;
   } else {

@@ -8,6 +8,7 @@
 #include "ttlplan/driver/PythonFrontend.h"
 #include "ttlplan/lower/PlanReport.h"
 #include "ttlplan/search/cost/Report.h"
+#include "ttlplan/support/JsonText.h"
 
 #include <nlohmann/json.hpp>
 #include <pybind11/pybind11.h>
@@ -75,7 +76,7 @@ std::string errorDocument(const driver::Error& e) {
                 {"diagnostics", diagnostics},
                 {"text", e.text()}};
   if (e.infeasible) error["infeasible"] = lower::toJson(*e.infeasible);
-  return json{{"error", error}}.dump();
+  return jsonText(json{{"error", error}});
 }
 
 /// Loads the device and sets the Python kernel's flags (grid="auto" is the device's grid).
@@ -116,7 +117,7 @@ std::string plan(const std::string& kernel, const py::dict& options) {
   return withDevice(options, [&](Common& c, const ir::Device& device) {
     return documentOf(driver::planFile(planRequest(kernel, c), device, kQuiet),
                       [](const driver::Planned& p) {
-                        return driver::planJson(p.plan, p.cost ? &*p.cost : nullptr).dump();
+                        return jsonText(driver::planJson(p.plan, p.cost ? &*p.cost : nullptr));
                       });
   });
 }
@@ -125,7 +126,7 @@ std::string cost(const std::string& kernel, const py::dict& options) {
   return withDevice(options, [&](Common& c, const ir::Device& device) {
     return documentOf(
         driver::costFile(planRequest(kernel, c), device, kQuiet),
-        [](const search::cost::CostReport& r) { return search::cost::toJson(r).dump(); });
+        [](const search::cost::CostReport& r) { return jsonText(search::cost::toJson(r)); });
   });
 }
 
@@ -147,7 +148,7 @@ std::string tune(const std::string& kernel, const py::dict& options) {
     request.db = text(options, "db_out");
     py::gil_scoped_release release; // the search runs on its own threads
     return documentOf(driver::tuneFile(request, device, kQuiet), [&](const driver::Tuned& t) {
-      return driver::tuneJson(request, device, t).dump();
+      return jsonText(driver::tuneJson(request, device, t));
     });
   });
 }
@@ -166,7 +167,7 @@ std::string compiledJson(const driver::Compiled& compiled, const std::string& ou
   json warnings = json::array();
   for (const ir::Diagnostic& d : compiled.warnings)
     warnings.push_back(diagnosticJson(d));
-  return json{{"output", output}, {"files", files}, {"warnings", warnings}}.dump();
+  return jsonText(json{{"output", output}, {"files", files}, {"warnings", warnings}});
 }
 
 std::string compile(const std::string& kernel, const std::string& output, const py::dict& options) {
@@ -191,14 +192,13 @@ std::string outcomeJson(const driver::RunOutcome& outcome) {
                          {"tolerance", a.tolerance},
                          {"within_tolerance", a.withinTolerance},
                          {"summary", a.summary}});
-  return json{{"passed", outcome.passed},
-              {"arguments", arguments},
-              {"emulator_exit", outcome.emulatorExit},
-              {"emulator_output", outcome.emulatorOutput},
-              {"lower_seconds", outcome.lowerSeconds},
-              {"build_seconds", outcome.buildSeconds},
-              {"emulate_seconds", outcome.emulateSeconds}}
-      .dump();
+  return jsonText(json{{"passed", outcome.passed},
+                       {"arguments", arguments},
+                       {"emulator_exit", outcome.emulatorExit},
+                       {"emulator_output", outcome.emulatorOutput},
+                       {"lower_seconds", outcome.lowerSeconds},
+                       {"build_seconds", outcome.buildSeconds},
+                       {"emulate_seconds", outcome.emulateSeconds}});
 }
 
 std::string run(const std::string& kernel, const py::dict& options) {
@@ -220,7 +220,7 @@ std::string print(const std::string& kernel, const py::dict& options) {
     driver::PrintRequest request;
     request.input = kernel;
     return documentOf(driver::printFile(request), [](const std::string& ttl) {
-      return json{{"ttl", ttl}}.dump();
+      return jsonText(json{{"ttl", ttl}});
     });
   });
 }

@@ -1,5 +1,7 @@
 #include "ttlplan/search/cost/Model.h"
 
+#include "ttlplan/support/JsonText.h"
+
 #include <algorithm>
 #include <fmt/format.h>
 #include <map>
@@ -354,7 +356,7 @@ std::string calibrationHash(const ir::Device& device) {
                          {"noc", j["noc"]},         {"compute", j["compute"]},
                          {"clock", j["clock_mhz"]}, {"tile_bytes", j["tile_bytes"]}};
   uint64_t h = 1469598103934665603ull; // FNV-1a
-  for (unsigned char ch : read.dump()) {
+  for (unsigned char ch : jsonText(read)) {
     h ^= ch;
     h *= 1099511628211ull;
   }

@@ -85,3 +85,11 @@ ttlplan_hostile_test(long_line_csv 1 1
 ttlplan_hostile_test(kernel_without_name 1 -1
                      "kernel_without_name.mlir:4:3: error: ttl.kernel needs a name: sym_name = \"NAME\""
                      plan ${hostile_dir}/kernel_without_name.mlir)
+# A kernel location naming a file that is not UTF-8: the JSON ttlplan writes replaces the bytes
+# (U+FFFD) instead of aborting on nlohmann's type_error 316 (exit 134 before; fuzz_lower_codegen).
+ttlplan_hostile_test(invalid_utf8_plan_json 0 0 ""
+                     plan ${hostile_dir}/invalid_utf8_location.ttl --json ${CMAKE_CURRENT_BINARY_DIR}/utf8-plan.json)
+ttlplan_hostile_test(invalid_utf8_compile 0 -1 ""
+                     compile ${hostile_dir}/invalid_utf8_location.ttl -o ${CMAKE_CURRENT_BINARY_DIR}/utf8-out)
+ttlplan_hostile_test(invalid_utf8_pto_cost 0 0 ""
+                     cost --target pto ${hostile_dir}/invalid_utf8_location.ttl --json ${CMAKE_CURRENT_BINARY_DIR}/utf8-cost.json)
