@@ -132,14 +132,18 @@ Result<Pick> dbBest(const KnobRequest& flags, const ir::Module& module, const ir
 
 } // namespace
 
+Result<std::optional<ir::Binding>> parseBindFlag(const std::string& bind) {
+  if (bind.empty()) return std::optional<ir::Binding>();
+  Expected<ir::Binding> parsed = lower::parseBindingList(bind);
+  if (!parsed) return Error::usage(parsed.error().message);
+  return std::optional<ir::Binding>(*parsed);
+}
+
 Result<std::optional<ir::Binding>> resolveKnobs(const KnobRequest& flags, const ir::Module& module,
                                                 const ir::Device& device, const Log& log) {
-  std::optional<ir::Binding> binding;
-  if (!flags.bind.empty()) {
-    Expected<ir::Binding> parsed = lower::parseBindingList(flags.bind);
-    if (!parsed) return Error::usage(parsed.error().message);
-    binding = *parsed;
-  }
+  Result<std::optional<ir::Binding>> parsed = parseBindFlag(flags.bind);
+  if (!parsed) return parsed.error();
+  const std::optional<ir::Binding> binding = *parsed;
   if (flags.config.empty()) return binding;
   auto bind = flags.config == "tt-mlir-rule" ? search::baselines::ttMlirRuleBinding
                                              : search::baselines::ttnnDefaultBinding;

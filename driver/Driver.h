@@ -389,6 +389,9 @@ Result<Source> parseVerified(const std::string& path, std::optional<size_t> chun
 /// of the module as written before lowering changes it (`run`'s reference, `tune`'s pick).
 Source copySource(const Source& source);
 
+/// --bind's text as a binding: nullopt when empty; a malformed list is a Usage error.
+Result<std::optional<ir::Binding>> parseBindFlag(const std::string& bind);
+
 /// The binding --bind and --config give on `module` (nullopt: neither given); a malformed --bind
 /// is a Usage error, a config ttnn cannot give for the module an Input error.
 Result<std::optional<ir::Binding>> resolveKnobs(const KnobRequest& request,

@@ -62,11 +62,9 @@ Result<PtoPlanned> planPtoFile(const PlanRequest& request, const ir::pto::Device
   options.planner.limits.timeLimitSeconds = request.timeLimitSeconds;
   options.planner.exact = request.exact;
   options.maxBlockCount = request.maxBlockCount;
-  if (!request.knobs.bind.empty()) {
-    Expected<ir::Binding> bound = lower::parseBindingList(request.knobs.bind);
-    if (!bound) return Error::usage(bound.error().message);
-    options.binding = *bound;
-  }
+  Result<std::optional<ir::Binding>> bound = parseBindFlag(request.knobs.bind);
+  if (!bound) return bound.error();
+  options.binding = *bound;
   Result<Source> source = parseVerified(request.input, request.inputChunk, ScalerCbs::Omit);
   if (!source) return source.error();
   const size_t unbound = lower::countUnbound(ir::collectParams(*source->module),

@@ -29,8 +29,11 @@ Result<PtoCosted> costPtoFile(const PlanRequest& request, const ir::pto::Device&
   std::vector<ir::Operation*> kernels = out.planned.source.module->topLevel(ir::KernelOp::kName);
   for (size_t k = 0; k < kernels.size() && k < out.planned.plan.kernels.size(); ++k) {
     const lower::PtoKernelPlan& kp = out.planned.plan.kernels[k];
+    const ir::Binding& binding = out.planned.plan.binding.binding;
+    Expected<lower::PtoTemporaries> temporaries = lower::ptoTemporaries(kernels[k], binding);
+    if (!temporaries) return Error::input(temporaries.error().message);
     Expected<search::cost::pto::KernelCost> cost = search::cost::pto::costKernel(
-        kernels[k], out.planned.plan.binding.binding, kp.problem, kp.plan, device);
+        kernels[k], binding, kp.problem, kp.plan, *temporaries, device);
     if (!cost) return Error::input(cost.error().message);
     out.nanoseconds += cost->nanoseconds;
     out.kernels.push_back(std::move(*cost));
@@ -79,12 +82,9 @@ Result<PtoTuned> tunePtoFile(const TuneRequest& request, const ir::pto::Device& 
   Result<Source> source = parseVerified(request.input, request.inputChunk, ScalerCbs::Omit);
   if (!source) return source.error();
   const ir::Module& module = *source->module;
-  ir::Binding fixed;
-  if (!request.knobs.bind.empty()) {
-    Expected<ir::Binding> bound = lower::parseBindingList(request.knobs.bind);
-    if (!bound) return Error::usage(bound.error().message);
-    fixed = *bound;
-  }
+  Result<std::optional<ir::Binding>> bound = parseBindFlag(request.knobs.bind);
+  if (!bound) return bound.error();
+  ir::Binding fixed = bound->value_or(ir::Binding{});
   if (Status s = lower::checkRequested(ir::collectParams(module), fixed); !s)
     return Error::input(s.error().message);
   Result<search::TuneOptions> options = tuneOptions(request);

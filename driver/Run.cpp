@@ -203,6 +203,18 @@ Error interrupted(int signal) {
                                                 signal, strsignal(signal)));
 }
 
+/// One compiler command; its output in the error when it fails.
+Result<bool> compile(const std::vector<std::string>& command) {
+  Expected<ProcessResult> r = runProcess(command);
+  if (r && r->interruptedBy) return interrupted(r->interruptedBy);
+  if (!r || r->exitCode != 0)
+    return Error::make(ErrorKind::Build,
+                       fmt::format("building the generated code failed:\n  {}\n{}",
+                                   codegen::shellCommandLine(command),
+                                   r ? r->output : r.error().message));
+  return true;
+}
+
 /// g++ against the emulator: the kernel objects, the registry, the host program.
 Result<bool> build(const RunRequest& request, const fs::path& work,
                    const std::vector<codegen::EmuKernelFile>& kernelFiles,
@@ -220,15 +232,8 @@ Result<bool> build(const RunRequest& request, const fs::path& work,
   words(TTLPLAN_EMU_CXX_FLAGS, options.extraFlags);
   words(TTLPLAN_EMU_LINK_LIBS, options.linkLibraries);
   for (const std::vector<std::string>& command :
-       codegen::emuBuildCommands(options, kernelFiles, {kernelName})) {
-    Expected<ProcessResult> r = runProcess(command);
-    if (r && r->interruptedBy) return interrupted(r->interruptedBy);
-    if (!r || r->exitCode != 0)
-      return Error::make(ErrorKind::Build,
-                         fmt::format("building the generated code failed:\n  {}\n{}",
-                                     codegen::shellCommandLine(command),
-                                     r ? r->output : r.error().message));
-  }
+       codegen::emuBuildCommands(options, kernelFiles, {kernelName}))
+    if (Result<bool> built = compile(command); !built) return built;
   return true;
 }
 
@@ -406,21 +411,11 @@ Result<RunOutcome> runPtoIn(const fs::path& work, const RunRequest& request,
                                       a.name));
     hostArgs.push_back({a.name, *element, a.shape[0], a.shape[1]});
   }
-  // As many cores as the part has for the kind of work (cube cores for a matmul), at most one
-  // per work item; a kernel without `work` runs on one.
+  // As many cores as the part has for the kind of work (lower::ptoCores).
   Expected<std::vector<int64_t>> workDims =
       lower::extractWorkDims(ref.kernel, plan.binding.binding);
   if (!workDims) return Error::input(workDims.error().message);
-  bool cube = false;
-  for (const planner::pto::BufferSpec& b : kernelPlan.problem.buffers)
-    cube = cube || b.memory == planner::pto::Memory::L0c;
-  int64_t items = 1;
-  for (int64_t d : *workDims)
-    items *= d;
-  const int blocks =
-      workDims->empty()
-          ? 1
-          : int(std::min<int64_t>(items, cube ? device.cubeCores : device.vectorCores));
+  const int blocks = lower::ptoCores(kernelPlan.problem, *workDims, device);
   std::vector<codegen::GeneratedFile> files = {
       {ref.name + ".cpp", *kernel},
       {"host.cpp", codegen::pto::writeHost(ref.name, ref.name + ".cpp", hostArgs, blocks)},
@@ -443,13 +438,7 @@ Result<RunOutcome> runPtoIn(const fs::path& work, const RunRequest& request,
                                             "-o",
                                             (work / "host").string(),
                                             "-pthread"};
-  Expected<ProcessResult> built = runProcess(command);
-  if (built && built->interruptedBy) return interrupted(built->interruptedBy);
-  if (!built || built->exitCode != 0)
-    return Error::make(ErrorKind::Build,
-                       fmt::format("building the generated code failed:\n  {}\n{}",
-                                   codegen::shellCommandLine(command),
-                                   built ? built->output : built.error().message));
+  if (Result<bool> built = compile(command); !built) return built.error();
   out.buildSeconds = secondsSince(buildStart);
 
   auto emulateStart = Clock::now();

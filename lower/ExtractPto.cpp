@@ -464,14 +464,19 @@ Expected<PtoTemporaries> ptoTemporaries(ir::Operation* kernel, const ir::Binding
   std::vector<TemporaryUse> uses;
   std::map<const ir::Value*, size_t> index;
   std::set<const ir::Value*> views; ///< cb_wait results
-  auto add = [&](const ir::Value* v, ir::Operation* at, int64_t lower, int64_t upper) {
-    TemporaryUse u{v, nullptr, at, {lower, upper}, resolvedShape(v, binding), "", false, 0};
+  // A temporary shaped like `v` (its block, or one value per row), in its compute type.
+  auto shapedLike = [&](const ir::Value* v, ir::Operation* at, int64_t lower, int64_t upper) {
+    TemporaryUse u{nullptr, nullptr, at, {lower, upper}, resolvedShape(v, binding), "", false, 0};
     const std::optional<ir::DataType> compute = ptoComputeType(v, binding);
     if (compute) u.dataType = std::string(ir::toString(*compute));
     u.perRow = form(v) == PtoForm::PerRow;
     u.bytes = temporaryBytes(v, u.blockShape, compute, u.perRow);
+    return u;
+  };
+  auto add = [&](const ir::Value* v, ir::Operation* at, int64_t lower, int64_t upper) {
     index[v] = uses.size();
-    uses.push_back(std::move(u));
+    uses.push_back(shapedLike(v, at, lower, upper));
+    uses.back().value = v;
   };
   int64_t position = 0;
   kernel->walk([&](ir::Operation* op) {
@@ -497,17 +502,8 @@ Expected<PtoTemporaries> ptoTemporaries(ir::Operation* kernel, const ir::Binding
       // Shaped like the reduction's source, or the composite op's result; live at the op only.
       const ir::Value* like =
           ir::ReduceOrBcastOp::dyn(op) ? resolve(op->operand(0)) : op->result(0);
-      TemporaryUse u = uses[index.count(like) ? index[like] : index[op->result(0)]];
-      if (!index.count(like)) { // a view in its own (compute) type
-        u.blockShape = resolvedShape(like, binding);
-        u.perRow = false;
-        u.bytes = temporaryBytes(like, u.blockShape, ptoComputeType(like, binding), false);
-      }
-      u.value = nullptr;
-      u.scratchOf = op;
-      u.at = op;
-      u.live = {position, position + 1};
-      uses.push_back(std::move(u));
+      uses.push_back(shapedLike(like, op, position, position + 1));
+      uses.back().scratchOf = op;
     }
   });
   // One interval colouring per tile type: values sharing a buffer share its C++ tile type.
@@ -550,7 +546,8 @@ Expected<PtoTemporaries> ptoTemporaries(ir::Operation* kernel, const ir::Binding
 }
 
 Expected<pp::Problem> extractPtoProblem(ir::Operation* kernel, const ir::Binding& binding,
-                                        const ir::pto::Device& device, int maxBlockCount) {
+                                        const ir::pto::Device& device, int maxBlockCount,
+                                        PtoTemporaries* temporariesOut) {
   if (std::optional<std::string> why = refusal(kernel)) return Error{*why};
   Expected<std::vector<CbInfo>> cbs = extractCbs(kernel, binding, ptoTileBytes);
   if (!cbs) return cbs.error();
@@ -577,8 +574,9 @@ Expected<pp::Problem> extractPtoProblem(ir::Operation* kernel, const ir::Binding
     problem.buffers.push_back(std::move(b));
   Expected<PtoTemporaries> temporaries = ptoTemporaries(kernel, binding);
   if (!temporaries) return temporaries.error();
-  for (pp::BufferSpec& b : temporaries->buffers)
-    problem.buffers.push_back(std::move(b));
+  problem.buffers.insert(problem.buffers.end(), temporaries->buffers.begin(),
+                         temporaries->buffers.end());
+  if (temporariesOut) *temporariesOut = std::move(*temporaries);
   return problem;
 }
 

@@ -3,10 +3,29 @@
 
 #include "ttlplan/ir/Ops.h"
 
+#include <algorithm>
 #include <chrono>
 #include <fmt/format.h>
 
 namespace ttlplan::lower {
+
+std::string ptoExpandInstruction(const std::vector<int64_t>& dims, std::string_view binary) {
+  std::string out = dims == std::vector<int64_t>{1} ? "TROWEXPAND" : "TCOLEXPAND";
+  if (!binary.empty()) out += binary.substr(1); // "TADD" -> "ADD"
+  return out;
+}
+
+int ptoCores(const planner::pto::Problem& problem, const std::vector<int64_t>& workDims,
+             const ir::pto::Device& device) {
+  if (workDims.empty()) return 1;
+  bool cube = false;
+  for (const planner::pto::BufferSpec& b : problem.buffers)
+    cube = cube || b.memory == planner::pto::Memory::L0c;
+  int64_t items = 1;
+  for (int64_t d : workDims)
+    items *= d;
+  return int(std::clamp<int64_t>(items, 1, cube ? device.cubeCores : device.vectorCores));
+}
 
 Expected<PtoModulePlan> planPtoModule(ir::Module& module, const ir::pto::Device& device,
                                       const PtoPlanOptions& options,

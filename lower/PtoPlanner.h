@@ -29,10 +29,14 @@
 
 namespace ttlplan::lower {
 
+struct PtoTemporaries;
+
 /// The problem of `kernel` (a verified ttl.kernel) under `binding` on `device`; `?` block counts
-/// may reach maxBlockCount slots.
+/// may reach maxBlockCount slots. The temporaries it appends (ptoTemporaries) go to
+/// `temporaries` too when given, for a caller that needs them again (the cost model).
 Expected<planner::pto::Problem> extractPtoProblem(ir::Operation* kernel, const ir::Binding& binding,
-                                                  const ir::pto::Device& device, int maxBlockCount);
+                                                  const ir::pto::Device& device, int maxBlockCount,
+                                                  PtoTemporaries* temporaries = nullptr);
 
 /// A located error when one slot of a buffer of `problem` is larger than its memory's room
 /// (which no slot count can fix); planPtoModule reports it before planning.
@@ -76,6 +80,17 @@ struct PtoTemporaries {
 /// over rows, a bcast but of a row reduction's value along rows or of row 0 down the columns,
 /// elementwise ops mixing per-row values with blocks, a per-row value stored.
 Expected<PtoTemporaries> ptoTemporaries(ir::Operation* kernel, const ir::Binding& binding);
+
+/// The instruction that broadcasts along `dims` (a ttl.bcast's): "TROWEXPAND" for [1] (a per-row
+/// value along the rows), "TCOLEXPAND" for [0] (row 0 down the columns); with `binary` ("TADD"),
+/// the form that folds the broadcast into that op: "TROWEXPANDADD", "TCOLEXPANDADD".
+std::string ptoExpandInstruction(const std::vector<int64_t>& dims, std::string_view binary = {});
+
+/// The cores a kernel's work items are shared among on `device` (`run --target pto` runs that
+/// many, the cost model prices the busiest): cube cores when the kernel has a matmul (an L0C
+/// buffer), vector cores otherwise, at most one per item; 1 without `work` (empty workDims).
+int ptoCores(const planner::pto::Problem& problem, const std::vector<int64_t>& workDims,
+             const ir::pto::Device& device);
 
 /// The scratch tile a composite op's pto program names (`t`), and its instructions: the op
 /// registry's `pto` field is either one instruction (`TADD`: y = TADD(x...)) or a program of

@@ -42,8 +42,9 @@ Record PtoPointEvaluator::evaluate(const ir::Binding& point) const {
   r.predictedNs = 0.0;
   double slowest = -1;
   for (ir::Operation* kernel : kernels_) {
+    lower::PtoTemporaries temporaries;
     Expected<pp::Problem> problem =
-        lower::extractPtoProblem(kernel, knobs, device_, maxBlockCount_);
+        lower::extractPtoProblem(kernel, knobs, device_, maxBlockCount_, &temporaries);
     if (!problem)
       return finish(rejected(std::move(r), std::string(pp::toString(pp::Resource::Invalid)),
                              problem.error().message));
@@ -54,7 +55,7 @@ Record PtoPointEvaluator::evaluate(const ir::Binding& point) const {
       return finish(rejected(std::move(r), std::string(pp::toString(plan.rejection->resource)),
                              plan.rejection->message));
     Expected<cost::pto::KernelCost> cost =
-        cost::pto::costKernel(kernel, knobs, *problem, *plan.plan, device_);
+        cost::pto::costKernel(kernel, knobs, *problem, *plan.plan, temporaries, device_);
     if (!cost) return finish(rejected(std::move(r), "cost", cost.error().message));
     *r.predictedNs += cost->nanoseconds;
     if (cost->nanoseconds > slowest) {

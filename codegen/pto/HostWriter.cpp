@@ -8,6 +8,16 @@
 
 namespace ttlplan::codegen::pto {
 
+namespace {
+
+/// The host program's variable for argument `name`: prefixed, so that no kernel argument name
+/// is one of the program's own (`in_dir`, `m`, ...).
+std::string argumentVariable(const std::string& name) {
+  return "arg_" + sanitizeIdentifier(name);
+}
+
+} // namespace
+
 std::string writeHost(const std::string& kernel, const std::string& kernelFile,
                       const std::vector<HostArgument>& args, int blocks) {
   std::string out = fmt::format(
@@ -34,7 +44,7 @@ int main(int argc, char** argv) {{
       kernel, blocks, kernelFile);
   std::vector<std::string> names;
   for (const HostArgument& a : args) {
-    const std::string v = "arg_" + sanitizeIdentifier(a.name); // never the program's own names
+    const std::string v = argumentVariable(a.name);
     names.push_back(v + ".data()");
     out += fmt::format(
         "  if (!ttlplan::npy::readNpyOfShape(in_dir + \"/{0}.npy\", {1}, {2}, m, error)) {{\n"
@@ -54,7 +64,7 @@ int main(int argc, char** argv) {{
                        "    std::fprintf(stderr, \"%s\\n\", error.c_str());\n"
                        "    return 2;\n"
                        "  }}\n",
-                       a.name, a.rows, a.cols, "arg_" + sanitizeIdentifier(a.name));
+                       a.name, a.rows, a.cols, argumentVariable(a.name));
   out += fmt::format("  return clean ? 0 : {};\n}}\n", kEmulatorReportedExit);
   return out;
 }

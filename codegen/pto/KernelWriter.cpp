@@ -485,8 +485,8 @@ bool KernelWriter::emitComputeOp(ir::Operation* op) {
   const std::string pto(def->compute.pto);
   if (auto rb = ir::ReduceOrBcastOp::dyn(op)) {
     if (rb->isBroadcast()) { // materialised: a reader cannot fold it in
-      const bool rows = rb->dims() == std::vector<int64_t>{1};
-      out_.line(fmt::format("{}({}, {});", rows ? "TROWEXPAND" : "TCOLEXPAND", *dst, operands[0]));
+      out_.line(
+          fmt::format("{}({}, {});", lower::ptoExpandInstruction(rb->dims()), *dst, operands[0]));
       return true;
     }
     const BufferNames& scratch = buffers_[firstTemporary_ + temporaries_.scratchOf.at(op)];
@@ -496,7 +496,7 @@ bool KernelWriter::emitComputeOp(ir::Operation* op) {
   if (expanded) {
     const bool rows = expandDims == std::vector<int64_t>{1};
     if (!rows && *expanded == 0) std::swap(operands[0], operands[1]); // src1 is TCOLEXPAND's row
-    out_.line(fmt::format("{}{}({}, {});", rows ? "TROWEXPAND" : "TCOLEXPAND", pto.substr(1), *dst,
+    out_.line(fmt::format("{}({}, {});", lower::ptoExpandInstruction(expandDims, pto), *dst,
                           fmt::join(operands, ", ")));
     return true;
   }

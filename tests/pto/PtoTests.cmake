@@ -55,25 +55,30 @@ add_test(NAME pto.eltwise_emulated
          COMMAND ${pto_emulate} ${CMAKE_CURRENT_SOURCE_DIR}/pto/eltwise_harness.cpp
                  --ttlplan $<TARGET_FILE:ttlplan> --ttl ${CMAKE_CURRENT_SOURCE_DIR}/pto/plan_eltwise.ttl
                  --kernel chain)
-# The same kernel with a flag broken on purpose: the emulator's report fails the run.
+# The same kernel with a flag broken on purpose (--mutate OLD@@NEW on the generated file): the
+# emulator's report fails the run with every EXPECTED message.
+function(pto_eltwise_mutant name mutation)
+  set(expects)
+  foreach(expected IN LISTS ARGN)
+    list(APPEND expects --expect-fail ${expected})
+  endforeach()
+  add_test(NAME pto.eltwise_${name}
+           COMMAND ${pto_emulate} ${CMAKE_CURRENT_SOURCE_DIR}/pto/eltwise_harness.cpp
+                   --ttlplan $<TARGET_FILE:ttlplan> --ttl ${CMAKE_CURRENT_SOURCE_DIR}/pto/plan_eltwise.ttl
+                   --kernel chain "--mutate=${mutation}" ${expects})
+endfunction()
 # - V's wait for %cba's ready flag takes %cbb's id instead: V waits twice per block on one id
 #   that MTE2 sets once, and %cba's ids are never taken: a deadlock, with flags left set.
-add_test(NAME pto.eltwise_misnumbered_flag
-         COMMAND ${pto_emulate} ${CMAKE_CURRENT_SOURCE_DIR}/pto/eltwise_harness.cpp
-                 --ttlplan $<TARGET_FILE:ttlplan> --ttl ${CMAKE_CURRENT_SOURCE_DIR}/pto/plan_eltwise.ttl
-                 --kernel chain
-                 "--mutate=wait_flag(PIPE_MTE2, PIPE_V, (event_t)kCbaReady[x_slot])@@wait_flag(PIPE_MTE2, PIPE_V, (event_t)kCbbReady[x_slot])"
-                 --expect-fail "deadlock: the kernel issued everything"
-                 --expect-fail "\n  V: [^\n]*plan_eltwise.ttl:[0-9]+:[0-9]+: wait_flag\\(MTE2, V, [23]\\)")
+pto_eltwise_mutant(misnumbered_flag
+  "wait_flag(PIPE_MTE2, PIPE_V, (event_t)kCbaReady[x_slot])@@wait_flag(PIPE_MTE2, PIPE_V, (event_t)kCbbReady[x_slot])"
+  "deadlock: the kernel issued everything"
+  "\n  V: [^\n]*plan_eltwise.ttl:[0-9]+:[0-9]+: wait_flag\\(MTE2, V, [23]\\)")
 # - %cba's free flag is never set after its pop: MTE2's third reserve (column 15 of the
 #   `%va = ttl.cb_reserve %cba` line) waits forever.
-add_test(NAME pto.eltwise_missing_flag
-         COMMAND ${pto_emulate} ${CMAKE_CURRENT_SOURCE_DIR}/pto/eltwise_harness.cpp
-                 --ttlplan $<TARGET_FILE:ttlplan> --ttl ${CMAKE_CURRENT_SOURCE_DIR}/pto/plan_eltwise.ttl
-                 --kernel chain
-                 "--mutate=set_flag(PIPE_V, PIPE_MTE2, (event_t)kCbaFree[x_slot]);@@"
-                 --expect-fail "deadlock: the kernel issued everything"
-                 --expect-fail "\n  MTE2: [^\n]*plan_eltwise.ttl:[0-9]+:15: wait_flag\\(V, MTE2, [01]\\)")
+pto_eltwise_mutant(missing_flag
+  "set_flag(PIPE_V, PIPE_MTE2, (event_t)kCbaFree[x_slot]);@@"
+  "deadlock: the kernel issued everything"
+  "\n  MTE2: [^\n]*plan_eltwise.ttl:[0-9]+:15: wait_flag\\(V, MTE2, [01]\\)")
 # The generated matmul of tests/pto/plan_matmul.ttl (TEXTRACT, TMATMUL/TMATMUL_ACC, TSTORE from
 # L0C) on 2 emulated cores (the kernel has no `work`: core 0 computes, core 1 returns).
 add_test(NAME pto.matmul_emulated

@@ -43,8 +43,8 @@ int64_t elements(const ir::Value* value, const ir::Binding& binding, bool perRow
 class Pricer {
 public:
   Pricer(ir::Operation* kernel, const ir::Binding& binding, const pp::Problem& problem,
-         const ir::pto::CostModel& model, lower::PtoTemporaries temporaries)
-      : binding_(binding), problem_(problem), model_(model), temps_(std::move(temporaries)) {
+         const ir::pto::CostModel& model, const lower::PtoTemporaries& temporaries)
+      : binding_(binding), problem_(problem), model_(model), temps_(temporaries) {
     size_t position = 0;
     kernel->walk([&](ir::Operation* op) {
       if (auto create = ir::CreateCBOp::dyn(op))
@@ -166,12 +166,13 @@ private:
     const ir::Value* result = op->result(0);
     if (form(result) == lower::PtoForm::Expanded) return; // folded into its readers
     const int64_t bytes = elementBytes(lower::ptoComputeType(result, binding_));
-    bool expanded = false;
+    std::optional<std::vector<int64_t>> expandDims; ///< of a bcast folded into this op
     for (size_t k = 0; k < op->numOperands(); ++k) {
       const ir::Value* v = op->operand(k);
       if (form(v) == lower::PtoForm::Expanded) {
-        expanded = true;
-        v = v->definingOp()->operand(0);
+        ir::ReduceOrBcastOp bcast(v->definingOp());
+        expandDims = bcast.dims();
+        v = bcast.input();
       }
       // A CB view in bf16 is converted to float before its first reader (once per walk).
       if (viewBuffer_.count(v) && temps_.bufferOf.count(v) && converted_.insert(v).second)
@@ -187,12 +188,13 @@ private:
           model_.rowReduceHead + model_.rowReduceCyclesPerElement * double(source));
       return;
     }
-    if (ir::ReduceOrBcastOp::dyn(op)) { // materialised broadcast
-      add(op, pto, pp::Pipe::V, count, perItem, vectorCycles(pto, n, bytes));
+    if (auto rb = ir::ReduceOrBcastOp::dyn(op)) { // materialised broadcast
+      const std::string name = lower::ptoExpandInstruction(rb->dims());
+      add(op, name, pp::Pipe::V, count, perItem, vectorCycles(name, n, bytes));
       return;
     }
-    if (expanded) {
-      const std::string name = "TROWEXPAND" + pto.substr(1);
+    if (expandDims) {
+      const std::string name = lower::ptoExpandInstruction(*expandDims, pto);
       add(op, name, pp::Pipe::V, count, perItem, vectorCycles(name, n, bytes));
       return;
     }
@@ -216,7 +218,7 @@ private:
   const ir::Binding& binding_;
   const pp::Problem& problem_;
   const ir::pto::CostModel& model_;
-  lower::PtoTemporaries temps_;
+  const lower::PtoTemporaries& temps_;
   std::map<const ir::Value*, size_t> cbBuffer_;   ///< create_cb results -> buffer
   std::map<const ir::Value*, size_t> viewBuffer_; ///< CB views -> buffer
   std::set<const ir::Value*> converted_;          ///< views a TCVT already copied
@@ -248,31 +250,26 @@ void bound(KernelCost& cost, const pp::Problem& problem, const pp::Plan& plan) {
 
 Expected<KernelCost> costKernel(ir::Operation* kernel, const ir::Binding& binding,
                                 const pp::Problem& problem, const pp::Plan& plan,
+                                const lower::PtoTemporaries& temporaries,
                                 const ir::pto::Device& device) {
   if (!device.cost)
     return Error{fmt::format("{} has no cost model: pto-isa models the transfers and the cube of "
                              "A2/A3 only (docs/pto-cost-facts.md, section 1.9); cost and tune "
                              "--target pto take --device ascend_a2a3",
                              device.name)};
-  Expected<lower::PtoTemporaries> temporaries = lower::ptoTemporaries(kernel, binding);
-  if (!temporaries) return temporaries.error();
   Expected<std::vector<int64_t>> work = lower::extractWorkDims(kernel, binding);
   if (!work) return work.error();
   KernelCost cost;
   cost.kernel = problem.kernel;
   cost.location = problem.location;
-  Pricer pricer(kernel, binding, problem, *device.cost, std::move(*temporaries));
+  Pricer pricer(kernel, binding, problem, *device.cost, temporaries);
   if (Status s = pricer.walk(kernel->body(), 1, work->empty()); !s) return s.error();
   cost.instructions = std::move(pricer.instructions);
-  bool cube = false;
-  for (const InstructionCost& i : cost.instructions) {
+  for (const InstructionCost& i : cost.instructions)
     (i.perItem ? cost.pipeCycles[size_t(i.pipe)] : cost.onceCycles) += i.count * i.cycles;
-    cube = cube || i.pipe == pp::Pipe::M;
-  }
   for (int64_t d : *work)
     cost.items *= d;
-  const int available = cube ? device.cubeCores : device.vectorCores;
-  cost.cores = work->empty() ? 1 : int(std::clamp<int64_t>(cost.items, 1, available));
+  cost.cores = lower::ptoCores(problem, *work, device);
   cost.itemsPerCore = (cost.items + cost.cores - 1) / cost.cores;
   bound(cost, problem, plan);
   double allPipes = 0;

@@ -9,6 +9,7 @@
 #include "ttlplan/ir/Operation.h"
 #include "ttlplan/ir/Params.h"
 #include "ttlplan/ir/PtoDevice.h"
+#include "ttlplan/lower/PtoPlanner.h"
 #include "ttlplan/planner/pto/Plan.h"
 #include "ttlplan/support/Expected.h"
 
@@ -47,11 +48,14 @@ struct KernelCost {
   std::vector<InstructionCost> instructions;
 };
 
-/// The cost of `kernel` (verified, planned as `problem` / `plan` under `binding`) on `device`;
-/// an error when the device has no cost numbers or a loop's trip count is not static.
+/// The cost of `kernel` (verified, planned as `problem` / `plan` under `binding`, with the
+/// `temporaries` its problem was extracted with) on `device`; an error when the device has no
+/// cost numbers or a loop's trip count is not static.
 Expected<KernelCost> costKernel(ir::Operation* kernel, const ir::Binding& binding,
                                 const planner::pto::Problem& problem,
-                                const planner::pto::Plan& plan, const ir::pto::Device& device);
+                                const planner::pto::Plan& plan,
+                                const lower::PtoTemporaries& temporaries,
+                                const ir::pto::Device& device);
 
 /// The terminal view of one kernel's cost (per-pipe cycles, the bound, the instructions).
 std::string formatKernelCost(const KernelCost& cost, const ir::pto::Device& device);
