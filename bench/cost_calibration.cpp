@@ -1,4 +1,4 @@
-// bench/cost_calibration: predicts every row of ../shared/bench-data/gemm/ whose program config is
+// bench/cost_calibration: predicts every row of data/gemm/ whose program config is
 // known or derivable (out-of-box rows through ttnn's default config) with the cost model, and
 // prints per file the rows predicted, the median and 90th percentile of |predicted/measured - 1|,
 // Spearman's rank correlation and, for the Blackhole sweep, the share of (best, rule) pairs the
@@ -532,7 +532,7 @@ bool applySetting(const std::string& setting, std::map<std::string, ir::Device>&
 } // namespace
 
 int main(int argc, char** argv) {
-  std::string dir = std::string(TTLPLAN_SHARED_DIR) + "/bench-data/gemm";
+  std::string dir = std::string(TTLPLAN_SOURCE_DIR) + "/data/gemm";
   bool rows = false;
   std::string fitDevice;
   std::vector<std::string> fixed, settings;

@@ -4,7 +4,7 @@ line host = a * device + b through the rows of a GEMM_FLOPS table that give both
 run (inference_time_avg_ns, measured on the host, and device_time_ns_derived), traced and untraced
 rows apart. Wormhole's cost.host_time_factor is the slope over the traced rows.
 
-usage: host_time_factor.py [CSV]   (default ../shared/bench-data/gemm/gemm_flops_n150.csv)
+usage: host_time_factor.py [CSV]   (default data/gemm/gemm_flops_n150.csv)
 """
 import csv
 import os
@@ -24,7 +24,7 @@ def fit(points):
 def main():
     here = os.path.dirname(os.path.abspath(__file__))
     path = sys.argv[1] if len(sys.argv) > 1 else os.path.join(
-        here, "..", "..", "shared", "bench-data", "gemm", "gemm_flops_n150.csv")
+        here, "..", "data", "gemm", "gemm_flops_n150.csv")
     rows = {"True": [], "False": []}
     with open(path) as f:
         for r in csv.DictReader(f):

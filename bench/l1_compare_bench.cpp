@@ -1,5 +1,5 @@
 // L1 placement: exact vs cbc vs glpk vs the two baselines, on seeded random instances of growing
-// size and on the 11 challenging google/minimalloc instances (shared/bench-data/minimalloc).
+// size and on the 11 challenging google/minimalloc instances (data/minimalloc).
 // Prints one Markdown table; docs/alloc.md records a run. Not a Google Benchmark (each solve is
 // slow and the interesting numbers are quality, not nanoseconds).
 //   ./build/bench/l1_compare_bench [--random-limit S] [--csv-limit S] [--instances N]
@@ -60,7 +60,7 @@ std::vector<Suite> makeSuites(double randomLimit, double csvLimit, int instances
     suites.push_back(std::move(suite));
   }
   Suite csv{"minimalloc A-K (cap 1 MiB)", {}, csvLimit};
-  std::string dir = std::string(TTLPLAN_SHARED_DIR) + "/bench-data/minimalloc";
+  std::string dir = std::string(TTLPLAN_SOURCE_DIR) + "/data/minimalloc";
   for (char letter = 'A'; letter <= 'K'; ++letter) {
     std::string path = fmt::format("{}/{}.1048576.csv", dir, letter);
     auto file = readCsv(path);

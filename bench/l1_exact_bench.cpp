@@ -3,7 +3,7 @@
 //
 //   build-exact/bench/l1_exact_bench [DIR] [SECONDS] [INSTANCES]
 //
-// DIR defaults to ../shared/bench-data/minimalloc beside the source tree, SECONDS to 60,
+// DIR defaults to data/minimalloc of the source tree, SECONDS to 60,
 // INSTANCES (letters, e.g. "HI") to all of A..K.
 // Each placement is re-checked (offsets, alignment, capacity, overlap) by code here.
 #include "ttlplan/planner/l1/ExactSolver.h"
@@ -68,11 +68,7 @@ bool placementOk(const l1::Problem& p, const l1::Solution& s) {
 } // namespace
 
 int main(int argc, char** argv) {
-  // This file is <root>/bench/l1_exact_bench.cpp; the data lies in <root>/../shared.
-  std::string root = __FILE__;
-  root = root.substr(0, root.rfind('/'));
-  root = root.substr(0, root.rfind('/'));
-  const std::string dir = argc > 1 ? argv[1] : root + "/../shared/bench-data/minimalloc";
+  const std::string dir = argc > 1 ? argv[1] : std::string(TTLPLAN_SOURCE_DIR) + "/data/minimalloc";
   const double seconds = argc > 2 ? std::atof(argv[2]) : 60.0;
   const std::string names = argc > 3 ? argv[3] : "ABCDEFGHIJK";
   std::printf("| instance | buffers | solved | peak | nodes | seconds |\n");

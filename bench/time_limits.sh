@@ -36,7 +36,7 @@ for limit in 0.1 1; do
   for s in "${solvers[@]}"; do
     measure "30,000 overlapping rows" "$s" "$limit" alloc "$work/overlap30k.csv" --solver "$s" -o /dev/null
   done
-  for f in ../shared/bench-data/minimalloc/{A,F,K}.1048576.csv; do
+  for f in data/minimalloc/{A,F,K}.1048576.csv; do
     for s in "${solvers[@]}"; do
       measure "minimalloc $(basename "$f")" "$s" "$limit" alloc "$f" --capacity 1048576 --solver "$s" -o /dev/null
     done

@@ -1,5 +1,5 @@
 // bench/tune_quality: how good are the autotuner's picks on measured hardware data? For every
-// shape of ../shared/bench-data/gemm/bh_sweep_calibration.csv (Blackhole P150, 12x10 grid, bf16,
+// shape of data/gemm/bh_sweep_calibration.csv (Blackhole P150, 12x10 grid, bf16,
 // HiFi4, fp32 DST accumulation) it tunes the matching template on blackhole_p150 (2-D rows:
 // examples/matmul_2d_template.ttl; 1-D rows: examples/matmul_1d_template.ttl, with grid_x = the
 // device's 12 columns, when that template's family can take the row's config, else the row is
@@ -413,7 +413,7 @@ std::string shortWhy(const std::string& why) {
 
 int main(int argc, char** argv) {
   Clock::time_point start = Clock::now();
-  std::string csv = std::string(TTLPLAN_SHARED_DIR) + "/bench-data/gemm/bh_sweep_calibration.csv";
+  std::string csv = std::string(TTLPLAN_SOURCE_DIR) + "/data/gemm/bh_sweep_calibration.csv";
   Settings settings;
   settings.examples = std::string(TTLPLAN_SOURCE_DIR) + "/examples";
   std::string only;

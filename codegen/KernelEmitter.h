@@ -1,8 +1,9 @@
 #pragma once
 // One lowered thread function (a `func.func` with `ttl.kernel_thread`, after the full pipeline of
 // docs/lowering.md) as a TT-Metalium kernel source file: `void kernel_main()` with the CB
-// compile-time args, then the body translated op by op. Codegen decides nothing (DESIGN.md): an op
-// without a C++ translation is a bug in a pass and is reported at its location.
+// compile-time args, then the body translated op by op. Codegen decides nothing
+// (docs/architecture.md): an op without a C++ translation is a bug in a pass and is reported at its
+// location.
 #include "ttlplan/ir/Diagnostics.h"
 #include "ttlplan/ir/Operation.h"
 

@@ -1,5 +1,5 @@
 #pragma once
-// Tile data types of TTL (TTL_SYNTAX.md, `!ttcore.tile<32x32, DT>`).
+// Tile data types of TTL (docs/language.md, `!ttcore.tile<32x32, DT>`).
 #include <optional>
 #include <string_view>
 

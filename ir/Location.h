@@ -1,5 +1,5 @@
 #pragma once
-// Source locations: every op keeps the file:line:col it was parsed from (TTL_SYNTAX.md), or the
+// Source locations: every op keeps the file:line:col it was parsed from (docs/language.md), or the
 // file location its MLIR `loc(...)` names (a Python line for IR dumped by tt-lang).
 #include <cstdint>
 #include <memory>

@@ -12,7 +12,7 @@ using K = ComputeKind;
 using C = CostClass;
 constexpr TypeKind kNone = TypeKind::Opaque;
 
-// Op spellings follow the public tt-lang TTL dialect where it has the op (TTL_SYNTAX.md).
+// Op spellings follow the public tt-lang TTL dialect where it has the op (docs/language.md).
 constexpr OpDef kOps[] = {
     // Structure.
     {"builtin.module", "a TTL file: params and kernels", F::Module, P::Anywhere, 0, 0, 1, kNone},

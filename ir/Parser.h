@@ -1,5 +1,5 @@
 #pragma once
-// Reads TTL text (custom and generic MLIR form, TTL_SYNTAX.md) into a Module.
+// Reads TTL text (custom and generic MLIR form, docs/language.md) into a Module.
 #include "ttlplan/ir/Diagnostics.h"
 #include "ttlplan/ir/Operation.h"
 

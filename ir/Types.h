@@ -1,5 +1,5 @@
 #pragma once
-// TTL types (TTL_SYNTAX.md, "Types"): immutable values with structural equality.
+// TTL types (docs/language.md, "Types"): immutable values with structural equality.
 #include "ttlplan/ir/DataType.h"
 #include "ttlplan/ir/KnobExpr.h"
 

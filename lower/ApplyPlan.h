@@ -1,5 +1,5 @@
 #pragma once
-// Writes a plan's decisions back into the IR as attributes (TTL_SYNTAX.md, "After planning"):
+// Writes a plan's decisions back into the IR as attributes (docs/language.md, "After planning"):
 // `ttl.bind_cb = {cb_index, block_count, l1_address : i64}` on every ttl.create_cb, and on the
 // ttl.kernel `ttl.grid_planned = [GY, GX]` and `ttl.work_ranges = [[x, y, start, count], ...]`
 // (busy cores only); on each ttl.create_pipe `ttl.nets` (docs/lowering.md) and on the

@@ -1,7 +1,7 @@
 #pragma once
-// Problem extraction (DESIGN.md, "lower/"): reads a verified kernel under a knob binding and fills
-// the planner's plain problem structs. Nothing here decides anything; every function reports what
-// it cannot read with the op's location instead of guessing.
+// Problem extraction (docs/architecture.md, "lower/"): reads a verified kernel under a knob binding
+// and fills the planner's plain problem structs. Nothing here decides anything; every function
+// reports what it cannot read with the op's location instead of guessing.
 #include "ttlplan/ir/Device.h"
 #include "ttlplan/ir/KnobExpr.h"
 #include "ttlplan/ir/Operation.h"

@@ -1,5 +1,5 @@
 #pragma once
-// The plan report (DESIGN.md, "Reports are data first"): the JSON form of a ModulePlan
+// The plan report (docs/architecture.md, "Reports are data first"): the JSON form of a ModulePlan
 // ("schema_version": 1, docs/plan.md lists every field) and a terminal table view of it.
 #include "ttlplan/lower/KernelPlanner.h"
 

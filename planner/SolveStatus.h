@@ -45,7 +45,8 @@ inline SolveLimits within(SolveLimits limits, const Deadline& deadline) {
 }
 
 /// Runs `solve()` and turns any exception into an Error result, so that none crosses the library
-/// API (DESIGN.md, contracts). `Result` is any solver result with `status`, `stats` and `message`.
+/// API (docs/architecture.md, contracts). `Result` is any solver result with `status`, `stats` and
+/// `message`.
 template <typename Result, typename Solve>
 Result guardedSolve(std::string_view solver, Solve&& solve) {
   std::string why;

@@ -800,7 +800,7 @@ private:
   // ---- semaphores ----
 
   /// Cores a semaphore_set/inc writes: `core = [y, x]`, `mcast = [[y0, x0], [y1, x1]]` (both y
-  /// first, as TTL_SYNTAX.md spells mcast), or the running core.
+  /// first, as docs/language.md spells mcast), or the running core.
   Expected<std::vector<int>> semaphoreTargets(const Operation& op) {
     std::vector<int> out;
     auto add = [&](int64_t y, int64_t x) -> Status {

@@ -1,6 +1,6 @@
 #pragma once
 // The reference interpreter (docs/reference.md): runs a verified, unlowered TTL kernel at block
-// level, exactly as TTL_SYNTAX.md ("Meaning of block ops") defines it. It knows nothing of the
+// level, exactly as docs/language.md ("Ops") defines it. It knows nothing of the
 // plan: no L1, no DST, no CB depths (CBs are unbounded FIFOs of dense blocks), and its own core
 // assignment for `ttl.work_loop` (split_work_to_cores). `ttlplan run` compares the emulated
 // generated code against it, so a planner or code generator bug cannot hide in both.
@@ -64,9 +64,9 @@ BinaryFunction binaryFunction(std::string_view op);
 bool supportsOp(std::string_view op);
 
 /// Which `work` items core `coreIndex` (row-major in the grid) runs: split_work_to_cores
-/// (FACTS.md): target = min(items, cores), q = items / target, r = items % target; the first r
-/// cores take q + 1 consecutive items, the next target - r take q, the rest none. Returns
-/// [first, first + count) as {first, count}.
+/// (docs/hardware-facts.md): target = min(items, cores), q = items / target, r = items % target;
+/// the first r cores take q + 1 consecutive items, the next target - r take q, the rest none.
+/// Returns [first, first + count) as {first, count}.
 std::pair<int64_t, int64_t> splitWorkToCores(int64_t items, int64_t cores, int64_t coreIndex);
 
 } // namespace ttlplan::reference

@@ -4,7 +4,7 @@
 // a summary, the trade-offs, and per kernel the L1 map, the CB table, the core grid, the multicast
 // rectangles, the DST sub-block rounds and the cost breakdown; for tune the scatter of every
 // evaluated point with the Pareto front and the top K. The page is a view of the reports' JSON
-// (DESIGN.md, "Reports are data first"), so it needs nothing but those documents.
+// (docs/architecture.md, "Reports are data first"), so it needs nothing but those documents.
 #include <nlohmann/json.hpp>
 #include <string>
 

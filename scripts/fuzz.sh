@@ -11,7 +11,7 @@
 # Steps: configure build-fuzz/ with clang (-DTTLPLAN_BUILD_FUZZ=ON, tests and benchmarks off,
 # RelWithDebInfo at -O1 -g with assertions on), build the harnesses with -j2, gather the seed
 # corpus (examples/*.ttl, tests/**/*.ttl and *.mlir, each `// -----` chunk of them too, the alloc
-# CSVs under tests/ and the small ones of ../shared/bench-data) into build-fuzz/fuzz-corpus/NAME/,
+# CSVs under tests/ and the small ones of data/) into build-fuzz/fuzz-corpus/NAME/,
 # run each harness for the given time with tests/fuzz/ttl.dict, and print the executions per
 # harness and a summary. Crash, leak, timeout and out-of-memory inputs are saved under
 # build-fuzz/fuzz-artifacts/NAME/; reproduce one with `build-fuzz/tests/fuzz/NAME FILE`.
@@ -97,11 +97,9 @@ seed_csv() { # DIR: alloc CSVs
     first=
     IFS= read -r first <"$f" || true
     [[ $first == *lower* ]] || continue # only alloc CSVs (id,lower,upper,size,...)
-    base=$(echo "${f#"$root"/}" | tr '/' '_' | sed 's/^\.\._//')
+    base=$(echo "${f#"$root"/}" | tr '/' '_')
     cp -f "$f" "$dir/seed_$base"
-  done < <(find "$root/tests" -name '*.csv' -size -16k -print0
-           [[ -d $root/../shared/bench-data ]] &&
-             find "$root/../shared/bench-data" -name '*.csv' -size -16k -print0)
+  done < <(find "$root/tests" "$root/data" -name '*.csv' -size -16k -print0)
 }
 
 # --- Run -----------------------------------------------------------------------------------------

@@ -1,9 +1,9 @@
 #pragma once
-// The tuner's search space (DESIGN.md, "The search"): the knobs a template leaves unbound, and the
-// planner choices the tuner adds, as an ordered list of dimensions over a fixed partial binding.
-// Every point has an id, mixed radix over the dimensions with the FIRST dimension SLOWEST (the
-// order of ir::forEachBinding), so strategies, shards and the TuningDB agree on one canonical
-// enumeration: id 0 is every dimension's first value.
+// The tuner's search space (docs/architecture.md, "The search"): the knobs a template leaves
+// unbound, and the planner choices the tuner adds, as an ordered list of dimensions over a fixed
+// partial binding. Every point has an id, mixed radix over the dimensions with the FIRST dimension
+// SLOWEST (the order of ir::forEachBinding), so strategies, shards and the TuningDB agree on one
+// canonical enumeration: id 0 is every dimension's first value.
 #include "ttlplan/ir/KnobValue.h"
 #include "ttlplan/ir/Params.h"
 #include "ttlplan/support/Expected.h"

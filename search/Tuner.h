@@ -1,7 +1,7 @@
 #pragma once
-// The autotuner (DESIGN.md, "The search"; docs/tuning.md): the space of a template's unbound
-// knobs and the planner's `?` block counts, searched by a seeded strategy; each point is checked
-// against the ttl.requires, extracted into IR-free planning problems, planned (sub-problems
+// The autotuner (docs/architecture.md, "The search"; docs/tuning.md): the space of a template's
+// unbound knobs and the planner's `?` block counts, searched by a seeded strategy; each point is
+// checked against the ttl.requires, extracted into IR-free planning problems, planned (sub-problems
 // cached by signature), and costed by the cost model. Points of one round are evaluated in
 // parallel (TBB) into slots by position and reduced in order, so the result, the records and the
 // JSON are the same at any thread count; wall-clock figures live in fields named `timing`.

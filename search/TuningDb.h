@@ -1,7 +1,7 @@
 #pragma once
-// The tuning-record database (DESIGN.md, "The search"): JSON lines, one header line, then one
-// record per evaluated point, appended and flushed one by one so a killed search resumes where it
-// stopped.
+// The tuning-record database (docs/architecture.md, "The search"): JSON lines, one header line,
+// then one record per evaluated point, appended and flushed one by one so a killed search resumes
+// where it stopped.
 //
 // A file is a sequence of sections. Line 1 is a header; a resume under other planner, cost-model or
 // calibration versions appends another header line, and each record belongs to the nearest header

@@ -1,5 +1,5 @@
 #pragma once
-// CSV files with a header line (the measured data in ../shared/bench-data/gemm/): rows as
+// CSV files with a header line (the measured data in data/gemm/): rows as
 // column name -> field. Double quotes group commas inside a field; no escaped quotes.
 #include "ttlplan/support/Expected.h"
 

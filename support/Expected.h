@@ -1,6 +1,6 @@
 #pragma once
-// Expected<T>: a value or an error message. The library API never throws (DESIGN.md, contracts);
-// functions that can fail return Expected<T> or Status instead.
+// Expected<T>: a value or an error message. The library API never throws (docs/architecture.md,
+// contracts); functions that can fail return Expected<T> or Status instead.
 #include <cassert>
 #include <optional>
 #include <string>

@@ -1,8 +1,8 @@
 #pragma once
 // JSON as text that never throws: bytes that are not UTF-8 (in a file name, or in a name or
 // string of the input) become U+FFFD instead of nlohmann's type_error 316, which escaped
-// codegen::emitModule as an exception (fuzz_lower_codegen found it; DESIGN.md: no exception
-// crosses the API). Every report, record and file ttlplan writes as JSON goes through it.
+// codegen::emitModule as an exception (fuzz_lower_codegen found it; docs/architecture.md: no
+// exception crosses the API). Every report, record and file ttlplan writes as JSON goes through it.
 #include <nlohmann/json.hpp>
 #include <string>
 

@@ -1,6 +1,6 @@
 #pragma once
-// CB indices (DESIGN.md, planner sub-problem 2): every circular buffer of a program needs a
-// hardware CB index in [0, limit) (32 on Wormhole, 64 on Blackhole), and CBs that are live
+// CB indices (docs/architecture.md, planner sub-problem 2): every circular buffer of a program
+// needs a hardware CB index in [0, limit) (32 on Wormhole, 64 on Blackhole), and CBs that are live
 // together need different indices. That is graph colouring of the conflict graph; when the
 // conflicts come from lifetime intervals the graph is an interval graph and colouring is easy.
 #include "ttlplan/planner/SolveStatus.h"

@@ -1,5 +1,5 @@
 #pragma once
-// Graph colouring, the one module behind three planner sub-problems (DESIGN.md):
+// Graph colouring, the one module behind three planner sub-problems (docs/architecture.md):
 //  - CB indices (planner/cbindex): CBs live together need different hardware CB indices;
 //  - semaphore ids (planner/multicast): pipe nets sharing a core while live need different ids;
 //  - DST slots (planner/dst): values of a compute chain live together need different DST slots.

@@ -1,8 +1,9 @@
 #pragma once
-// Core assignment (DESIGN.md, planner sub-problem 5): the kernel's `work` items (row-major over
-// the work dims) go to the cores of the grid as one contiguous [start, start + count) range per
-// core, so that the lowering passes start/count as runtime args. Objective: the least makespan
-// (the largest per-core cost), then the fewest cores. docs/multicast-and-cores.md has the rules.
+// Core assignment (docs/architecture.md, planner sub-problem 5): the kernel's `work` items
+// (row-major over the work dims) go to the cores of the grid as one contiguous [start, start +
+// count) range per core, so that the lowering passes start/count as runtime args. Objective: the
+// least makespan (the largest per-core cost), then the fewest cores. docs/multicast-and-cores.md
+// has the rules.
 #include "ttlplan/planner/SolveStatus.h"
 
 #include <cstdint>

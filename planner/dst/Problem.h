@@ -1,14 +1,14 @@
 #pragma once
-// DST registers (DESIGN.md, planner sub-problem 3): a fused compute chain (the ops between
-// cb_wait and ttl.store) runs on sub-blocks of h x w tiles of its B x C block; while a tile value
-// of the chain is live it holds h*w DST tiles. The planner colours the values' live intervals into
-// DST slots, picks the sub-block with the fewest acquire/commit/pack rounds that fits the DST
+// DST registers (docs/architecture.md, planner sub-problem 3): a fused compute chain (the ops
+// between cb_wait and ttl.store) runs on sub-blocks of h x w tiles of its B x C block; while a tile
+// value of the chain is live it holds h*w DST tiles. The planner colours the values' live intervals
+// into DST slots, picks the sub-block with the fewest acquire/commit/pack rounds that fits the DST
 // capacity, and splits the chain into segments through intermediate CBs where it must: before an
 // op that reads CB operands (matmul, reduce, bcast) one of which the chain computes, where the
 // output block changes (a reduction's B x 1 result), and where even 1 x 1 does not fit.
 //
-// DST capacity in tiles is the device's (ir::Device::dstCapacityTiles; FACTS.md): on Wormhole and
-// Blackhole
+// DST capacity in tiles is the device's (ir::Device::dstCapacityTiles; docs/hardware-facts.md): on
+// Wormhole and Blackhole
 //   | sync mode | bf16 / 16-bit accumulation | fp32 accumulation |
 //   | full      | 16                         | 8                 |
 //   | half      | 8 (the default)            | 4                 |

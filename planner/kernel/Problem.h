@@ -1,7 +1,7 @@
 #pragma once
-// One kernel's planning problem (DESIGN.md, "The plan is data, not IR"): everything the planner
-// reads about a kernel under one knob binding, as plain data. lower/ extracts it from the IR
-// (lower::extractKernelProblem); planner::kernel::plan() turns it into a KernelPlan; lower/
+// One kernel's planning problem (docs/architecture.md, "The plan is data, not IR"): everything the
+// planner reads about a kernel under one knob binding, as plain data. lower/ extracts it from the
+// IR (lower::extractKernelProblem); planner::kernel::plan() turns it into a KernelPlan; lower/
 // applies the plan by index (CB i of the plan is create_cb i of the kernel in program order, a net
 // names its pipe by index). Nothing here points into a Module, so a problem can be hashed,
 // cached, compared and planned on any thread.

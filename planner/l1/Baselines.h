@@ -1,7 +1,7 @@
 #pragma once
-// The placement heuristics that tt-lang / tt-mlir use today (FACTS.md), kept as baselines: sort
-// the buffers by size (largest first, ties by id, then by position) and place each one in turn.
-// They never prove anything beyond what the live-bytes lower bound shows.
+// The placement heuristics that tt-lang / tt-mlir use today (docs/hardware-facts.md), kept as
+// baselines: sort the buffers by size (largest first, ties by id, then by position) and place each
+// one in turn. They never prove anything beyond what the live-bytes lower bound shows.
 #include "ttlplan/planner/l1/Problem.h"
 #include "ttlplan/support/Deadline.h"
 

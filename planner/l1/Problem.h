@@ -1,7 +1,7 @@
 #pragma once
-// L1 placement (DESIGN.md, planner sub-problem 1): buffers with a size, an alignment and a
-// lifetime get byte offsets so that buffers live at the same time never overlap. The same
-// problem as static memory allocation (google/minimalloc's CSV: id,lower,upper,size).
+// L1 placement (docs/architecture.md, planner sub-problem 1): buffers with a size, an alignment and
+// a lifetime get byte offsets so that buffers live at the same time never overlap. The same problem
+// as static memory allocation (google/minimalloc's CSV: id,lower,upper,size).
 #include "ttlplan/planner/SolveStatus.h"
 #include "ttlplan/support/Expected.h"
 

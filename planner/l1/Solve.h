@@ -1,6 +1,6 @@
 #pragma once
 // The L1 placement entry point: pick a back end by name, check the input, solve, re-check the
-// plan with the independent validator, and explain infeasibility (DESIGN.md, planner
+// plan with the independent validator, and explain infeasibility (docs/architecture.md, planner
 // sub-problem 1). Never throws; safe to call from several threads at once.
 #include "ttlplan/planner/l1/ExactSolver.h"
 #include "ttlplan/planner/l1/Problem.h"

@@ -1,5 +1,5 @@
-// The independent validator for L1 placements (DESIGN.md, contracts): plain O(n^2) checks that
-// share no code with any solver. A malformed problem is reported first (nothing else is
+// The independent validator for L1 placements (docs/architecture.md, contracts): plain O(n^2)
+// checks that share no code with any solver. A malformed problem is reported first (nothing else is
 // meaningful then); the other checks run in the order of the Validity enum.
 #include "ttlplan/planner/l1/Problem.h"
 

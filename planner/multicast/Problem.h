@@ -1,8 +1,8 @@
 #pragma once
-// Multicast (DESIGN.md, planner sub-problem 4): every pipe net (one sender, a set of destination
-// cores) becomes the fewest legal NoC multicast rectangles that deliver to exactly its set, and
-// the semaphores of the multicast handshake get ids within the per-core limit. Plain structs: the
-// IR extraction (evaluating the pipes of a kernel on every core) lives in lower/; see
+// Multicast (docs/architecture.md, planner sub-problem 4): every pipe net (one sender, a set of
+// destination cores) becomes the fewest legal NoC multicast rectangles that deliver to exactly its
+// set, and the semaphores of the multicast handshake get ids within the per-core limit. Plain
+// structs: the IR extraction (evaluating the pipes of a kernel on every core) lives in lower/; see
 // docs/multicast-and-cores.md for the exact rules.
 #include "ttlplan/planner/SolveStatus.h"
 
@@ -72,7 +72,7 @@ struct Problem {
 };
 
 /// A NoC rectangle as the multicast command takes it. NOC0: start = (min x, min y), end = (max x,
-/// max y). NOC1 routes -x/-y, so start and end are swapped (FACTS.md).
+/// max y). NOC1 routes -x/-y, so start and end are swapped (docs/hardware-facts.md).
 struct NocRect {
   int startX = 0;
   int startY = 0;

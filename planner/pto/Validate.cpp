@@ -1,6 +1,6 @@
-// The independent validator for pto plans (DESIGN.md, contracts): plain checks over the problem
-// and the plan that share no code with the planner (not its sums, not the l1 validator). The
-// checks run in the order of the Validity enum.
+// The independent validator for pto plans (docs/architecture.md, contracts): plain checks over the
+// problem and the plan that share no code with the planner (not its sums, not the l1 validator).
+// The checks run in the order of the Validity enum.
 #include "ttlplan/planner/pto/Plan.h"
 
 #include <map>

@@ -332,7 +332,8 @@ Rates ratesFrom(const Program& program, const std::vector<Totals>& totals,
   r.coreWriteBytesPerCycle = double(device.dram.measuredWriteBytesPerCycle);
   r.dramLatencyCycles = k.dramLatencyCycles;
   r.nocRequestCycles = k.nocRequestCycles;
-  // The multicast handshake links the data write and its VALID flag (FACTS.md, NoC rules).
+  // The multicast handshake links the data write and its VALID flag (docs/hardware-facts.md, NoC
+  // rules).
   r.mcastBytesPerCycle = double(device.noc.measuredMulticastLinkedBytesPerCycle);
   r.nocLatencyCycles = k.nocLatencyCycles;
   r.cbSyncCycles = k.cbSyncCycles;

@@ -1,5 +1,6 @@
-// Device descriptions: the builtin files against FACTS.md (numbers typed here by hand, not read
-// from the JSON), round trips through toJson, and one test per kind of error the loader must name.
+// Device descriptions: the builtin files against docs/hardware-facts.md (numbers typed here by
+// hand, not read from the JSON), round trips through toJson, and one test per kind of error the
+// loader must name.
 #include "ttlplan/ir/Device.h"
 
 #include "ttlplan/ir/EmbeddedDevices.h"
@@ -71,7 +72,7 @@ TEST(DeviceBuiltins, UnknownNameListsTheKnownOnes) {
             std::string::npos);
 }
 
-// FACTS.md, Wormhole B0 column.
+// docs/hardware-facts.md, Wormhole B0 column.
 TEST(DeviceFacts, WormholeB0) {
   Device wh = mustLoad("wormhole_b0");
   EXPECT_EQ(wh.arch, "wormhole_b0");
@@ -110,7 +111,7 @@ TEST(DeviceFacts, WormholeB0) {
   EXPECT_EQ(wh.kernel.maxRuntimeArgs, 341);
 }
 
-// FACTS.md, Blackhole (p150) column.
+// docs/hardware-facts.md, Blackhole (p150) column.
 TEST(DeviceFacts, BlackholeP150) {
   Device bh = mustLoad("blackhole_p150");
   EXPECT_EQ(bh.arch, "blackhole");

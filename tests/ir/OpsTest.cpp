@@ -37,7 +37,7 @@ TEST(OpViews, EltwiseAddKernelAndCopies) {
   std::vector<int64_t> work;
   ASSERT_TRUE(kernels[0].work().getIntegers(work));
   EXPECT_EQ(work, (std::vector<int64_t>{4, 8}));
-  // Two reads (a, b) in the reader and one write (c) in the writer (TTL_SYNTAX.md example).
+  // Two reads (a, b) in the reader and one write (c) in the writer (docs/language.md example).
   int reads = 0, writes = 0;
   for (CopyOp copy : all<CopyOp>(*module)) {
     reads += copy.direction() == CopyOp::Direction::Read;

@@ -1,5 +1,5 @@
 // Parser and printer: structure of parsed types and ops, locations, errors. Expected values are
-// written from TTL_SYNTAX.md, not copied from the program's output.
+// written from docs/language.md, not copied from the program's output.
 #include "ttlplan/ir/Parser.h"
 
 #include "ttlplan/ir/Printer.h"

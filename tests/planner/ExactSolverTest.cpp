@@ -150,7 +150,7 @@ Problem readCsv(const std::string& path) {
   return problem;
 }
 
-const std::string kData = std::string(TTLPLAN_SHARED_DIR) + "/bench-data/minimalloc/";
+const std::string kData = std::string(TTLPLAN_SOURCE_DIR) + "/data/minimalloc/";
 
 // ---- 1. exactness on 10,000 random problems -------------------------------------------------
 

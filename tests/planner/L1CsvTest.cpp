@@ -62,7 +62,7 @@ TEST(L1Csv, RoundTripWithOffsets) {
 }
 
 TEST(L1Csv, ReadsTheSharedBenchmarkFiles) {
-  auto parsed = readCsv(std::string(TTLPLAN_SHARED_DIR) + "/bench-data/minimalloc/input.12.csv");
+  auto parsed = readCsv(std::string(TTLPLAN_SOURCE_DIR) + "/data/minimalloc/input.12.csv");
   ASSERT_TRUE(parsed.ok()) << parsed.error().message;
   EXPECT_EQ(parsed->problem.buffers.size(), 5u);
 }

@@ -1,4 +1,4 @@
-// Every measured matmul of ../shared/bench-data/gemm/ against the shipped templates, unedited
+// Every measured matmul of data/gemm/ against the shipped templates, unedited
 // (issue 26): each row's shape binds (the problem knobs alone give a non-empty search space), and
 // the configs it can be given plan and cost: its logged config where the file has one and its
 // family is one the templates implement (2-D multicast, 1-D mcast_in0), and ttnn's default and
@@ -20,7 +20,7 @@ namespace {
 namespace bl = baselines;
 
 const std::string kSource = TTLPLAN_SOURCE_DIR;
-const std::string kGemm = std::string(TTLPLAN_SHARED_DIR) + "/bench-data/gemm/";
+const std::string kGemm = std::string(TTLPLAN_SOURCE_DIR) + "/data/gemm/";
 
 /// One of the shipped templates, parsed and verified once.
 struct Template {

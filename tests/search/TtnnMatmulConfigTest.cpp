@@ -1,6 +1,6 @@
 // ttnn's default matmul config and tt-mlir's rule (search/baselines/TtnnMatmulConfig.h):
 // hand-derived cases (the arithmetic is in the comments), then every row of the measured data in
-// ../shared/bench-data/gemm whose inputs are known (docs/baselines.md lists what is not
+// data/gemm whose inputs are known (docs/baselines.md lists what is not
 // reproduced).
 #include "ttlplan/search/baselines/TtnnMatmulConfig.h"
 
@@ -19,7 +19,8 @@ using namespace ttlplan::search::baselines;
 namespace {
 
 constexpr uint32_t kBf16 = 2048, kBfp8 = 1088;
-constexpr uint64_t kWormholeL1Free = 1499136 - 103712; // L1 size - l1_unreserved_base (FACTS.md)
+constexpr uint64_t kWormholeL1Free =
+    1499136 - 103712; // L1 size - l1_unreserved_base (docs/hardware-facts.md)
 
 MatmulProblem wormhole(uint64_t m, uint64_t k, uint64_t n, uint32_t in1Tile = kBf16) {
   MatmulProblem p;
@@ -53,7 +54,7 @@ std::vector<CsvRow> readCsv(const std::string& path) {
   return rows ? std::move(*rows) : std::vector<CsvRow>{};
 }
 
-const std::string kGemm = std::string(TTLPLAN_SHARED_DIR) + "/bench-data/gemm/";
+const std::string kGemm = std::string(TTLPLAN_SOURCE_DIR) + "/data/gemm/";
 
 } // namespace
 
