@@ -151,6 +151,7 @@ emuBuildCommands(const EmuBuildOptions& options, const std::vector<EmuKernelFile
   }
   for (const std::string& kernel : hostKernels) {
     std::vector<std::string> argv = compileBase(options);
+    argv.insert(argv.end(), options.hostFlags.begin(), options.hostFlags.end());
     // host.cpp finds its kernels under TTLPLAN_KERNEL_DIR (the emulator matches the path's tail).
     argv.push_back("-DTTLPLAN_KERNEL_DIR=\"" +
                    escaped(std::filesystem::absolute(options.dir).lexically_normal().string()) +

@@ -53,6 +53,8 @@ struct EmuBuildOptions {
   std::string emuIncludeDir;           ///< codegen/emu/include
   std::string emuLibrary;              ///< path of the static library libttlplan_emu.a
   std::vector<std::string> extraFlags; ///< added to every g++ command (e.g. -O2, -g)
+  /// Added after extraFlags to each host.cpp command only (a later -O wins over an earlier one).
+  std::vector<std::string> hostFlags;
   /// Added to each link after the emulator library: what it depends on (static libraries must
   /// come after the archives that use them), e.g. libttlplan_support.a, -lfmt.
   std::vector<std::string> linkLibraries;

@@ -729,6 +729,7 @@ TEST(EmuBuild, RegistryAndCommandLines) {
   options.emuIncludeDir = "/emu/include";
   options.emuLibrary = "/emu/libttlplan_emu.a";
   options.extraFlags = {"-O1"};
+  options.hostFlags = {"-O0"}; // the host command only, after extraFlags
   options.linkLibraries = {"/lib/libttlplan_support.a", "-lfmt"};
   auto commands = emuBuildCommands(options, kernels, {"eltwise_add"});
   ASSERT_EQ(commands.size(), 4u);
@@ -749,7 +750,7 @@ TEST(EmuBuild, RegistryAndCommandLines) {
             "/out/ttlplan_emu_registry.o");
   EXPECT_EQ(
       shellCommandLine(commands[3]),
-      "g++ -std=c++20 -I /emu/include -O1 '-DTTLPLAN_KERNEL_DIR=\"/out\"' "
+      "g++ -std=c++20 -I /emu/include -O1 -O0 '-DTTLPLAN_KERNEL_DIR=\"/out\"' "
       "/out/eltwise_add/host.cpp "
       "/out/eltwise_add/reader.o /out/eltwise_add/compute.o /out/ttlplan_emu_registry.o "
       "/emu/libttlplan_emu.a /lib/libttlplan_support.a -lfmt -pthread -o /out/eltwise_add/host");

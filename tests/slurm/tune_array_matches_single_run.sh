@@ -11,7 +11,8 @@ ttlplan=$1 source=$2 work=$3
 fail() { echo "FAIL: $*" >&2; exit 1; }
 
 template=$source/examples/matmul_2d_template.ttl
-bind=M=256,K=256,N=256,DTYPE=bf16,FIDELITY=HiFi2,FP32_DEST_ACC=0,out_subblock_h=1,out_subblock_w=1
+# 128^3: a 768-point space, enough for three shards that each hold records
+bind=M=128,K=128,N=128,DTYPE=bf16,FIDELITY=HiFi2,FP32_DEST_ACC=0,out_subblock_h=1,out_subblock_w=1
 rm -rf "$work"
 mkdir -p "$work"
 

@@ -1,0 +1,261 @@
+#!/usr/bin/env python3
+"""How much of tt-lang's real Python code ttlplan reads, plans and runs (issue 40).
+
+usage: ttlang_python_corpus.py DIR [DIR ...] [--ttlplan PATH] [--json OUT] [--jobs N]
+                               [--timeout S] [--no-run] [--list]
+
+Every ``*.py`` under each DIR (a tt-lang checkout, or a folder of tt-lang files) that uses ``ttl``
+is one kernel file. For each, this runs ``ttlplan print`` (read), ``ttlplan plan`` (planned) and,
+where the file's host code gives every tensor's shape, ``ttlplan run`` (ran on the emulator
+against the reference). The shapes come from the file's own host code
+(``ttlplan.frontend.hostshapes``: the tensors the script or its pytest functions pass to the
+operation), else from a ``KERNEL.ttlplan.toml`` sidecar beside it; a file with neither is read
+and planned with the shapes unknown, which fails as a user would see it.
+
+Files are grouped by the spec generation they are written in (found from the syntax):
+
+  kernel-era    ``ttl.kernel`` / ``ttl.core`` / ``make_circular_buffer_like`` (before 0.13)
+  multi-kernel  ``@ttl.operation`` with nested ``@ttl.compute``/``@ttl.datamovement`` (0.13-0.18)
+  unified       ``@ttl.operation``/``@ttl.atom`` as one body (0.19+)
+  error         kernels written to be refused: ``examples/errors/``, ``test/python/invalid/``,
+                ``*_invalid.py`` (counted as refused, and refused at the documented line when
+                the file documents one: a FileCheck snippet line, or ``INTENTIONAL ERROR``)
+
+and the first error of every failure is grouped by cause (the message with its location,
+quoted names and numbers taken out). The corpus itself stays outside the repository.
+"""
+
+from __future__ import annotations
+
+import argparse
+import ast
+import collections
+import concurrent.futures
+import json
+import os
+import re
+import subprocess
+import sys
+import tempfile
+from pathlib import Path
+
+HERE = Path(__file__).resolve().parent
+sys.path.insert(0, str(HERE.parent / "python"))
+from ttlplan.frontend.hostshapes import Tensor, host_calls  # noqa: E402
+
+GENERATIONS = ["kernel-era", "multi-kernel", "unified", "error"]
+SKIP_NAMES = {"conftest.py", "__init__.py", "setup.py"}
+
+
+def generation(path: Path, tree: ast.Module | None, text: str) -> str | None:
+    """The spec generation a file is written in, or None when it defines no kernel."""
+    parts = path.parts
+    if "errors" in parts or "invalid" in parts or path.stem.endswith("_invalid") or \
+            path.stem.startswith("invalid_"):
+        return "error"
+    if re.search(r"\bttl\.kernel\b|\bttl\.core\(|make_circular_buffer_like|ttl\.Program\(",
+                 text):
+        return "kernel-era"
+    if tree is None:
+        return "unified" if "ttl.operation" in text else None
+    kinds = set()
+    for fn in ast.walk(tree):
+        if not isinstance(fn, ast.FunctionDef):
+            continue
+        names = {_decorator(d) for d in fn.decorator_list}
+        if names & {"operation", "atom"}:
+            nested = any(isinstance(n, ast.FunctionDef) and
+                         {_decorator(d) for d in n.decorator_list} & {"compute", "datamovement"}
+                         for n in ast.walk(fn) if n is not fn)
+            kinds.add("multi-kernel" if nested else "unified")
+    if not kinds:
+        return None
+    return "multi-kernel" if "multi-kernel" in kinds else "unified"
+
+
+def _decorator(dec: ast.expr) -> str | None:
+    target = dec.func if isinstance(dec, ast.Call) else dec
+    if isinstance(target, ast.Attribute):
+        return target.attr
+    if isinstance(target, ast.Name):
+        return target.id
+    return None
+
+
+def documented_line(text: str) -> int | None:
+    """The line a refused kernel documents as the error's: a FileCheck snippet line
+    (``[[LINE]] | source text``) found in the file, else the line after an ``INTENTIONAL ERROR``
+    comment."""
+    lines = text.splitlines()
+    for m in re.finditer(r"#\s*CHECK(?:-NEXT)?:\s*\[\[LINE(?::[^\]]*)?\]\]\s*\|\s*(.+)", text):
+        snippet = m.group(1).strip()
+        for i, line in enumerate(lines, 1):
+            if snippet and snippet in line and not line.lstrip().startswith("#"):
+                return i
+    for i, line in enumerate(lines, 1):
+        if "INTENTIONAL ERROR" in line and i < len(lines) and not lines[i].lstrip().startswith("#"):
+            return i + 1
+    return None
+
+
+def cause(message: str) -> str:
+    """An error message with what varies between files taken out, to group failures."""
+    m = re.sub(r"^.*?:\d+:\d+: error: ", "", message.strip())
+    m = re.sub(r"^ttlplan: error: ", "", m)
+    m = re.sub(r"'[^']*'", "'_'", m)
+    m = re.sub(r"`[^`]*`", "`_`", m)
+    m = re.sub(r"\b\d+\b", "N", m)
+    return m[:140]
+
+
+def first_error(stderr: str) -> str:
+    for line in stderr.splitlines():
+        if "error:" in line:
+            return line.strip()
+    return stderr.strip().splitlines()[0] if stderr.strip() else "(no message)"
+
+
+def run(cmd: list[str], timeout: float) -> tuple[int, str]:
+    try:
+        done = subprocess.run(cmd, stdin=subprocess.DEVNULL, capture_output=True,
+                              timeout=timeout)
+    except subprocess.TimeoutExpired:
+        return 124, f"ttlplan: error: did not finish in {timeout:.0f} s"
+    return done.returncode, done.stderr.decode("utf-8", "replace")
+
+
+def examine(path: Path, root: Path, args) -> dict | None:
+    try:
+        text = path.read_text(encoding="utf-8", errors="replace")
+    except OSError:
+        return None
+    if not re.search(r"^\s*(import ttl\b|from ttl\b|import ttlang\b|from ttlang\b)", text, re.M):
+        return None
+    try:
+        tree = ast.parse(text)
+    except (SyntaxError, ValueError):
+        tree = None
+    gen = generation(path.relative_to(root), tree, text)
+    if gen is None:
+        return None
+    rec = {"file": str(path.relative_to(root)), "root": str(root), "generation": gen}
+    calls = host_calls(text)
+    spec = ""
+    if calls:
+        spec = calls[0].spec()
+        rec["operation"] = calls[0].operation
+        rec["shapes"] = "host code" if spec else "unknown"
+        tensors_known = all(isinstance(v, Tensor) for v in calls[0].args.values()
+                            if not isinstance(v, (int, float, tuple, str, bool)))
+    else:
+        tensors_known = False
+        rec["shapes"] = "unknown"
+    sidecar = path.with_suffix(".ttlplan.toml")
+    if not spec and sidecar.exists():
+        rec["shapes"] = "sidecar"
+        tensors_known = True
+    extra = ["--args", spec] if spec else []
+    with tempfile.TemporaryDirectory(prefix="ttlang-corpus-") as tmp:
+        code, err = run([args.ttlplan, "print", str(path), *extra, "-o", os.devnull],
+                        args.timeout)
+        rec["read"] = code == 0
+        if code == 0:
+            code, err = run([args.ttlplan, "plan", str(path), *extra], args.timeout)
+            rec["planned"] = code == 0
+        else:
+            rec["planned"] = False
+        if rec["planned"] and tensors_known and not args.no_run and gen != "error":
+            code, err = run([args.ttlplan, "run", str(path), *extra, "--dump",
+                             os.path.join(tmp, "dump")], args.timeout)
+            rec["ran"] = code == 0
+        else:
+            rec["ran"] = None if gen == "error" or not tensors_known or args.no_run else False
+    rec["exit"] = code
+    if code != 0:
+        rec["error"] = first_error(err)
+        rec["cause"] = cause(rec["error"])
+    if gen == "error":
+        line = documented_line(text)
+        rec["documented_line"] = line
+        m = re.match(r".*?:(\d+):\d+: error:", rec.get("error", ""))
+        rec["refused"] = code == 1
+        rec["refused_at_line"] = bool(code == 1 and line and m and int(m.group(1)) == line)
+    return rec
+
+
+def report(records: list[dict]) -> str:
+    out = ["| generation | files | read | planned | ran / runnable |", "|---|---:|---:|---:|---:|"]
+    for gen in GENERATIONS:
+        rs = [r for r in records if r["generation"] == gen]
+        if not rs:
+            continue
+        if gen == "error":
+            documented = [r for r in rs if r.get("documented_line")]
+            out.append(f"| error (refused; at the documented line) | {len(rs)} | "
+                       f"{sum(r['refused'] for r in rs)} refused | "
+                       f"{sum(r['refused_at_line'] for r in rs)} of {len(documented)} "
+                       "with a documented line | |")
+            continue
+        runnable = [r for r in rs if r["ran"] is not None]
+        pct = lambda n: f"{n} ({100 * n / len(rs):.0f} %)"  # noqa: E731
+        out.append(f"| {gen} | {len(rs)} | {pct(sum(r['read'] for r in rs))} | "
+                   f"{pct(sum(r['planned'] for r in rs))} | "
+                   f"{sum(bool(r['ran']) for r in runnable)} / {len(runnable)} |")
+    single = [r for r in records if r["generation"] != "error"]
+    if single:
+        planned = sum(r["planned"] for r in single)
+        out.append(f"\nall kernels (not error kernels): {planned} of {len(single)} plan "
+                   f"({100 * planned / len(single):.0f} %)")
+    causes = collections.Counter(r["cause"] for r in records
+                                 if r.get("cause") and r["generation"] != "error")
+    if causes:
+        out.append("\nfirst error of each failure, by cause:\n")
+        out.append("| files | cause | e.g. |")
+        out.append("|---:|---|---|")
+        for c, n in causes.most_common(40):
+            example = next(r for r in records if r.get("cause") == c)
+            out.append(f"| {n} | {c.replace('|', '/')} | {example['file']} |")
+    return "\n".join(out)
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("dirs", nargs="+", type=Path)
+    parser.add_argument("--ttlplan", default=str(HERE.parent / "build" / "tools" / "ttlplan"))
+    parser.add_argument("--json", type=Path, help="write every file's record here")
+    parser.add_argument("--jobs", type=int, default=os.cpu_count() or 2)
+    parser.add_argument("--timeout", type=float, default=120)
+    parser.add_argument("--no-run", action="store_true", help="read and plan only")
+    parser.add_argument("--list", action="store_true", help="print one line per file too")
+    args = parser.parse_args()
+    if not os.access(args.ttlplan, os.X_OK):
+        parser.error(f"--ttlplan {args.ttlplan} is not an executable (build ttlplan first)")
+    files = []
+    for d in args.dirs:
+        if not d.is_dir():
+            parser.error(f"{d} is not a folder")
+        files += [(p, d) for p in sorted(d.rglob("*.py")) if p.name not in SKIP_NAMES]
+    print(f"corpus: {len(files)} .py files under {', '.join(map(str, args.dirs))}",
+          file=sys.stderr)
+    records = []
+    with concurrent.futures.ThreadPoolExecutor(max_workers=args.jobs) as pool:
+        futures = [pool.submit(examine, p, d, args) for p, d in files]
+        for n, f in enumerate(futures, 1):
+            rec = f.result()
+            if rec:
+                records.append(rec)
+            if n % 25 == 0:
+                print(f"  {n}/{len(files)} files", file=sys.stderr)
+    if args.list:
+        for r in records:
+            state = "ran" if r["ran"] else "planned" if r["planned"] else \
+                "read" if r["read"] else "refused" if r["generation"] == "error" else "failed"
+            print(f"{r['generation']:12s} {state:8s} {r['file']}  {r.get('error', '')[:160]}")
+    print(report(records))
+    if args.json:
+        args.json.write_text(json.dumps(records, indent=1) + "\n")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,411 @@
+"""The shapes a kernel file's own host code passes to its operations.
+
+A tt-lang kernel file usually calls its operation itself: a script body or a pytest function
+makes tensors with torch (``torch.rand((2048, 2048), dtype=torch.bfloat16)``), moves them to the
+device (``ttnn.from_torch(...)`` or a helper of the file's own) and calls ``op(a, b, out)``. This
+module reads that code with ``ast`` and follows it abstractly: it never imports or runs it. It
+tracks integers, tuples and tensors (a shape and a dtype); anything else is unknown, and a call
+whose arguments are unknown is simply not reported.
+
+What it follows: assignments (tuple unpacking too), arithmetic on integers, ``x.shape`` and
+``x.shape[i]``, the torch and ttnn constructors, conversions that keep a tensor's shape
+(``ttnn.from_torch``, ``.to(...)``, any unknown call whose first argument is a tensor, such as a
+file's ``to_dram(t, device)``), the file's own functions (called with the values they are given),
+``if __name__ == "__main__":``, ``try``/``with`` bodies, the first iteration of a ``for`` over a
+literal sequence or ``range``, and pytest functions (``test_*``) with the first value of each
+``@pytest.mark.parametrize``. A budget of steps bounds the work on any file.
+"""
+
+from __future__ import annotations
+
+import ast
+from dataclasses import dataclass, field
+from typing import Any
+
+TORCH_DTYPES = {"bfloat16": "bf16", "float32": "f32", "float": "f32", "float16": "f16",
+                "half": "f16"}
+TTNN_DTYPES = {"bfloat16": "bf16", "float32": "f32", "bfloat8_b": "bfp8_b",
+               "bfloat4_b": "bfp4_b", "float16": "f16"}
+# torch/ttnn constructors whose positional arguments (or size=/shape=) are the shape.
+CONSTRUCTORS = {"rand", "randn", "zeros", "ones", "empty", "full", "randint", "arange_shape"}
+LIKE_CONSTRUCTORS = {"rand_like", "randn_like", "zeros_like", "ones_like", "empty_like",
+                     "full_like"}
+MAX_STEPS = 20000
+MAX_DEPTH = 8
+
+
+class Unknown:
+    def __repr__(self) -> str:
+        return "?"
+
+
+UNKNOWN = Unknown()
+
+
+@dataclass(frozen=True)
+class Tensor:
+    shape: tuple[int, ...]
+    dtype: str = "bf16"
+
+
+@dataclass
+class Function:
+    node: ast.FunctionDef
+
+
+@dataclass
+class OperationCall:
+    """One call of an operation in the host code, with what is known of its arguments."""
+    operation: str
+    line: int
+    args: dict[str, Any] = field(default_factory=dict)  # parameter -> Tensor, int, float, ...
+
+    def spec(self) -> str:
+        """The ``--args`` text of the known tensor, integer and tuple arguments."""
+        parts = []
+        for name, v in self.args.items():
+            if isinstance(v, Tensor):
+                parts.append(f"{name}={'x'.join(map(str, v.shape))}:{v.dtype}")
+            elif isinstance(v, bool):
+                continue
+            elif isinstance(v, int):
+                parts.append(f"{name}={v}")
+            elif isinstance(v, tuple) and v and all(isinstance(x, int) for x in v):
+                parts.append(f"{name}={'x'.join(map(str, v))}")
+        return ",".join(parts)
+
+
+class _Budget(Exception):
+    pass
+
+
+class _Return(Exception):
+    def __init__(self, value: Any) -> None:
+        self.value = value
+
+
+def _is_operation(fn: ast.FunctionDef) -> bool:
+    for dec in fn.decorator_list:
+        target = dec.func if isinstance(dec, ast.Call) else dec
+        if isinstance(target, ast.Attribute) and target.attr in ("operation", "atom") and \
+                isinstance(target.value, ast.Name) and target.value.id == "ttl":
+            return True
+        if isinstance(target, ast.Name) and target.id in ("operation", "atom"):
+            return True
+    return False
+
+
+def _dtype_of(node: ast.expr | None, default: str) -> str:
+    if isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name):
+        table = TORCH_DTYPES if node.value.id == "torch" else TTNN_DTYPES
+        return table.get(node.attr, default)
+    return default
+
+
+class HostInterpreter:
+    def __init__(self, tree: ast.Module) -> None:
+        self.tree = tree
+        self.globals: dict[str, Any] = {}
+        self.operations = {fn.name for fn in ast.walk(tree)
+                           if isinstance(fn, ast.FunctionDef) and _is_operation(fn)}
+        self.calls: list[OperationCall] = []
+        self.steps = 0
+        self.depth = 0
+
+    # --- statements ------------------------------------------------------------------------
+    def run_module(self) -> None:
+        try:
+            self.block(self.tree.body, self.globals)
+        except (_Budget, _Return):
+            return
+        # pytest functions: each test_* with the first value of each parametrize.
+        for node in self.tree.body:
+            if isinstance(node, ast.FunctionDef) and node.name.startswith("test"):
+                env = dict(self.globals)
+                for name, value in self._parametrize(node, env).items():
+                    env[name] = value
+                try:
+                    self.block(node.body, env)
+                except (_Budget, _Return):
+                    pass
+
+    def _parametrize(self, fn: ast.FunctionDef, env: dict[str, Any]) -> dict[str, Any]:
+        out: dict[str, Any] = {}
+        for dec in fn.decorator_list:
+            if not (isinstance(dec, ast.Call) and isinstance(dec.func, ast.Attribute) and
+                    dec.func.attr == "parametrize" and len(dec.args) >= 2):
+                continue
+            names = self.expr(dec.args[0], env)
+            values = self.expr(dec.args[1], env)
+            if not isinstance(names, str) or not isinstance(values, (list, tuple)) or not values:
+                continue
+            keys = [n.strip() for n in names.split(",") if n.strip()]
+            first = values[0]
+            if len(keys) == 1:
+                out[keys[0]] = first
+            elif isinstance(first, tuple) and len(first) == len(keys):
+                out.update(zip(keys, first))
+        return out
+
+    def block(self, body: list[ast.stmt], env: dict[str, Any]) -> None:
+        for stmt in body:
+            self.stmt(stmt, env)
+
+    def stmt(self, s: ast.stmt, env: dict[str, Any]) -> None:
+        self.steps += 1
+        if self.steps > MAX_STEPS:
+            raise _Budget()
+        if isinstance(s, ast.FunctionDef):
+            env[s.name] = Function(s)
+        elif isinstance(s, ast.Assign):
+            value = self.expr(s.value, env)
+            for target in s.targets:
+                self.bind(target, value, env)
+        elif isinstance(s, ast.AnnAssign) and s.value is not None:
+            self.bind(s.target, self.expr(s.value, env), env)
+        elif isinstance(s, ast.AugAssign):
+            if isinstance(s.target, ast.Name):
+                env[s.target.id] = self.binop(s.op, env.get(s.target.id, UNKNOWN),
+                                              self.expr(s.value, env))
+        elif isinstance(s, ast.Expr):
+            self.expr(s.value, env)
+        elif isinstance(s, ast.Return):
+            raise _Return(self.expr(s.value, env) if s.value else None)
+        elif isinstance(s, ast.If):
+            test = self.expr(s.test, env)
+            if test is True or self._is_main_guard(s.test):
+                self.block(s.body, env)
+            elif test is False:
+                self.block(s.orelse, env)
+            else:
+                self.block(s.body, env)
+        elif isinstance(s, ast.Try):
+            self.block(s.body, env)
+            self.block(s.finalbody, env)
+        elif isinstance(s, ast.With):
+            for item in s.items:
+                value = self.expr(item.context_expr, env)
+                if item.optional_vars is not None:
+                    self.bind(item.optional_vars, value, env)
+            self.block(s.body, env)
+        elif isinstance(s, ast.For):
+            seq = self.expr(s.iter, env)
+            if isinstance(seq, (list, tuple)) and seq:
+                self.bind(s.target, seq[0], env)
+                self.block(s.body, env)
+            elif isinstance(seq, range) and len(seq):
+                self.bind(s.target, seq[0], env)
+                self.block(s.body, env)
+
+    @staticmethod
+    def _is_main_guard(test: ast.expr) -> bool:
+        return isinstance(test, ast.Compare) and isinstance(test.left, ast.Name) and \
+            test.left.id == "__name__"
+
+    def bind(self, target: ast.expr, value: Any, env: dict[str, Any]) -> None:
+        if isinstance(target, ast.Name):
+            env[target.id] = value
+        elif isinstance(target, (ast.Tuple, ast.List)):
+            items = value if isinstance(value, (tuple, list)) and \
+                len(value) == len(target.elts) else [UNKNOWN] * len(target.elts)
+            for t, v in zip(target.elts, items):
+                self.bind(t, v, env)
+
+    # --- expressions -----------------------------------------------------------------------
+    def expr(self, node: ast.expr | None, env: dict[str, Any]) -> Any:
+        self.steps += 1
+        if self.steps > MAX_STEPS:
+            raise _Budget()
+        if node is None:
+            return UNKNOWN
+        if isinstance(node, ast.Constant):
+            return node.value
+        if isinstance(node, ast.Name):
+            if node.id in env:
+                return env[node.id]
+            return self.globals.get(node.id, UNKNOWN)
+        if isinstance(node, (ast.Tuple, ast.List)):
+            items = tuple(self.expr(e, env) for e in node.elts)
+            return items if isinstance(node, ast.Tuple) else list(items)
+        if isinstance(node, ast.BinOp):
+            return self.binop(node.op, self.expr(node.left, env), self.expr(node.right, env))
+        if isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.USub):
+            v = self.expr(node.operand, env)
+            return -v if isinstance(v, int) and not isinstance(v, bool) else UNKNOWN
+        if isinstance(node, ast.Attribute):
+            base = self.expr(node.value, env)
+            if isinstance(base, Tensor) and node.attr == "shape":
+                return base.shape
+            if isinstance(base, Tensor) and node.attr == "T" and len(base.shape) == 2:
+                return Tensor((base.shape[1], base.shape[0]), base.dtype)
+            return UNKNOWN
+        if isinstance(node, ast.Subscript):
+            base = self.expr(node.value, env)
+            index = self.expr(node.slice, env)
+            if isinstance(base, (tuple, list)) and isinstance(index, int) and \
+                    -len(base) <= index < len(base):
+                return base[index]
+            return UNKNOWN
+        if isinstance(node, ast.Call):
+            return self.call(node, env)
+        return UNKNOWN
+
+    def binop(self, op: ast.operator, a: Any, b: Any) -> Any:
+        if isinstance(a, bool) or isinstance(b, bool):
+            return UNKNOWN
+        if isinstance(a, int) and isinstance(b, int):
+            try:
+                if isinstance(op, ast.Add):
+                    return a + b
+                if isinstance(op, ast.Sub):
+                    return a - b
+                if isinstance(op, ast.Mult):
+                    return a * b if abs(a * b) < 1 << 40 else UNKNOWN
+                if isinstance(op, ast.FloorDiv):
+                    return a // b
+                if isinstance(op, ast.Mod):
+                    return a % b
+                if isinstance(op, ast.Pow) and 0 <= b <= 40:
+                    return a ** b if abs(a ** b) < 1 << 40 else UNKNOWN
+            except ZeroDivisionError:
+                return UNKNOWN
+            return UNKNOWN
+        if isinstance(op, ast.Add) and isinstance(a, tuple) and isinstance(b, tuple):
+            return a + b
+        if isinstance(op, ast.MatMult) and isinstance(a, Tensor) and isinstance(b, Tensor) and \
+                len(a.shape) == 2 and len(b.shape) == 2:
+            return Tensor((a.shape[0], b.shape[1]), a.dtype)
+        if isinstance(a, Tensor) and isinstance(b, (Tensor, int, float)):
+            return a  # elementwise arithmetic keeps the shape
+        return UNKNOWN
+
+    def call(self, node: ast.Call, env: dict[str, Any]) -> Any:
+        func = node.func
+        args = [self.expr(a, env) for a in node.args if not isinstance(a, ast.Starred)]
+        kwargs = {k.arg: k.value for k in node.keywords if k.arg}
+        name = func.id if isinstance(func, ast.Name) else None
+        if name in self.operations:
+            self._record(name, node, args, {k: self.expr(v, env) for k, v in kwargs.items()})
+            return UNKNOWN
+        callee = env.get(name, self.globals.get(name)) if name else None
+        if isinstance(callee, Function):
+            return self._call_function(callee, node, args, kwargs, env)
+        if name == "range":
+            ints = [a for a in args if isinstance(a, int) and not isinstance(a, bool)]
+            if len(ints) == len(args) and 1 <= len(ints) <= 3:
+                try:
+                    return range(*ints)
+                except ValueError:
+                    return UNKNOWN
+            return UNKNOWN
+        if name in ("int", "len") and len(args) == 1:
+            a = args[0]
+            if name == "int" and isinstance(a, int):
+                return a
+            if name == "len" and isinstance(a, (tuple, list)):
+                return len(a)
+            return UNKNOWN
+        if isinstance(func, ast.Attribute):
+            return self._attribute_call(func, node, args, kwargs, env)
+        # An unknown function of a tensor (a file's to_dram(t, device)): the same tensor.
+        if args and isinstance(args[0], Tensor):
+            return args[0]
+        return UNKNOWN
+
+    def _attribute_call(self, func: ast.Attribute, node: ast.Call, args: list[Any],
+                        kwargs: dict[str, ast.expr], env: dict[str, Any]) -> Any:
+        owner = func.value.id if isinstance(func.value, ast.Name) else None
+        attr = func.attr
+        if owner in ("torch", "ttnn") and attr in CONSTRUCTORS:
+            shape_node = kwargs.get("size") or kwargs.get("shape")
+            if shape_node is not None:
+                shape = self.expr(shape_node, env)
+            elif attr == "randint":
+                shape = args[2] if len(args) > 2 else UNKNOWN
+            elif attr == "full":
+                shape = args[0] if args else UNKNOWN
+            elif len(args) == 1 and isinstance(args[0], (tuple, list)):
+                shape = args[0]
+            else:
+                shape = tuple(args)
+            if isinstance(shape, (tuple, list)) and shape and \
+                    all(isinstance(d, int) and not isinstance(d, bool) and d > 0 for d in shape):
+                default = "bf16" if owner == "ttnn" else "f32"
+                return Tensor(tuple(shape), _dtype_of(kwargs.get("dtype"), default))
+            return UNKNOWN
+        if owner in ("torch", "ttnn") and attr in LIKE_CONSTRUCTORS and args and \
+                isinstance(args[0], Tensor):
+            return Tensor(args[0].shape, _dtype_of(kwargs.get("dtype"), args[0].dtype))
+        if owner == "ttnn" and attr in ("from_torch", "to_device", "to_layout", "to_memory_config",
+                                        "to_torch", "clone") and args and \
+                isinstance(args[0], Tensor):
+            return Tensor(args[0].shape, _dtype_of(kwargs.get("dtype"), args[0].dtype))
+        if owner == "torch" and attr == "matmul" and len(args) == 2:
+            return self.binop(ast.MatMult(), args[0], args[1])
+        base = self.expr(func.value, env)
+        if isinstance(base, Tensor):
+            if attr == "to":
+                dtype = kwargs.get("dtype") or (node.args[0] if node.args else None)
+                return Tensor(base.shape, _dtype_of(dtype, base.dtype))
+            if attr in ("float",):
+                return Tensor(base.shape, "f32")
+            if attr in ("bfloat16",):
+                return Tensor(base.shape, "bf16")
+            if attr in ("contiguous", "clone", "cpu", "detach", "cuda"):
+                return base
+            return UNKNOWN
+        if args and isinstance(args[0], Tensor) and owner not in ("torch", "ttnn", "ttl"):
+            return args[0]  # a helper module's conversion (utils.to_dram(t, device))
+        return UNKNOWN
+
+    def _call_function(self, fn: Function, node: ast.Call, args: list[Any],
+                       kwargs: dict[str, ast.expr], env: dict[str, Any]) -> Any:
+        if self.depth >= MAX_DEPTH:
+            return UNKNOWN
+        params = fn.node.args
+        local: dict[str, Any] = {}
+        positional = params.posonlyargs + params.args
+        defaults = params.defaults
+        for i, p in enumerate(positional):
+            if i < len(args):
+                local[p.arg] = args[i]
+            elif p.arg in kwargs:
+                local[p.arg] = self.expr(kwargs[p.arg], env)
+            else:
+                d = i - (len(positional) - len(defaults))
+                local[p.arg] = self.expr(defaults[d], self.globals) if d >= 0 else UNKNOWN
+        for p, d in zip(params.kwonlyargs, params.kw_defaults):
+            local[p.arg] = self.expr(kwargs[p.arg], env) if p.arg in kwargs else \
+                self.expr(d, self.globals) if d is not None else UNKNOWN
+        self.depth += 1
+        try:
+            self.block(fn.node.body, local)
+        except _Return as r:
+            return r.value
+        finally:
+            self.depth -= 1
+        return None
+
+    def _record(self, name: str, node: ast.Call, args: list[Any], kwargs: dict[str, Any]):
+        fn = next(f for f in ast.walk(self.tree)
+                  if isinstance(f, ast.FunctionDef) and f.name == name)
+        params = [p.arg for p in fn.args.posonlyargs + fn.args.args]
+        call = OperationCall(name, node.lineno)
+        for p, v in zip(params, args):
+            call.args[p] = v
+        for k, v in kwargs.items():
+            if k in params or k in [p.arg for p in fn.args.kwonlyargs]:
+                call.args[k] = v
+        self.calls.append(call)
+
+
+def host_calls(source: str) -> list[OperationCall]:
+    """Every call of an operation that the file's host code makes, in the order it makes them,
+    with the arguments known there. Source that does not parse has none."""
+    try:
+        tree = ast.parse(source)
+    except (SyntaxError, ValueError):
+        return []
+    interp = HostInterpreter(tree)
+    interp.run_module()
+    return interp.calls
