@@ -139,7 +139,9 @@ def examine(path: Path, root: Path, args) -> dict | None:
     if gen is None:
         return None
     rec = {"file": str(path.relative_to(root)), "root": str(root), "generation": gen}
-    calls = host_calls(text)
+    # The call that gives the most tensors' shapes (a file may call with fixtures first).
+    calls = sorted(host_calls(text), key=lambda c: -sum(isinstance(v, Tensor)
+                                                        for v in c.args.values()))
     spec = ""
     if calls:
         spec = calls[0].spec()

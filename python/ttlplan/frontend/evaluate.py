@@ -392,6 +392,10 @@ _BUILTINS: dict[str, Any] = {
 }
 
 MATH = Module("math", {"ceil": Builtin("math.ceil", _ceil)})
+# The tile constants a kernel reads as names: tt-lang's ttl.TILE_SHAPE (32 x 32;
+# tenstorrent/tt-lang python/sim/constants.py) and TT-NN's ttnn.TILE_SIZE.
+TTL_MODULE = Module("ttl", {"TILE_SHAPE": (32, 32), "TILE_SIZE": 32})
+TTNN_MODULE = Module("ttnn", {"TILE_SIZE": 32})
 
 
 def describe(v: Any) -> str:

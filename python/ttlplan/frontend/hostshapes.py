@@ -53,6 +53,16 @@ class Function:
     node: ast.FunctionDef
 
 
+@dataclass(frozen=True)
+class DType:
+    name: str  # ttlplan's spelling: bf16, f32, f16, bfp8_b, bfp4_b
+
+
+# Module constants the host code reads (tt-lang's and TT-NN's tile size).
+MODULE_CONSTANTS = {("ttnn", "TILE_SIZE"): 32, ("ttl", "TILE_SIZE"): 32,
+                    ("ttl", "TILE_SHAPE"): (32, 32), ("ttnn", "TILE_SHAPE"): (32, 32)}
+
+
 @dataclass
 class OperationCall:
     """One call of an operation in the host code, with what is known of its arguments."""
@@ -95,11 +105,15 @@ def _is_operation(fn: ast.FunctionDef) -> bool:
     return False
 
 
-def _dtype_of(node: ast.expr | None, default: str) -> str:
-    if isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name):
-        table = TORCH_DTYPES if node.value.id == "torch" else TTNN_DTYPES
-        return table.get(node.attr, default)
-    return default
+def _module_of(node: ast.expr) -> str | None:
+    """``torch`` for ``torch`` and for ``__import__("torch")``."""
+    if isinstance(node, ast.Name):
+        return node.id
+    if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and \
+            node.func.id == "__import__" and len(node.args) == 1 and \
+            isinstance(node.args[0], ast.Constant) and isinstance(node.args[0].value, str):
+        return node.args[0].value
+    return None
 
 
 class HostInterpreter:
@@ -119,8 +133,12 @@ class HostInterpreter:
         except (_Budget, _Return):
             return
         # pytest functions: each test_* with the first value of each parametrize.
-        for node in self.tree.body:
-            if isinstance(node, ast.FunctionDef) and node.name.startswith("test"):
+        tests = [n for n in self.tree.body if isinstance(n, ast.FunctionDef)]
+        for cls in self.tree.body:
+            if isinstance(cls, ast.ClassDef) and cls.name.startswith("Test"):
+                tests += [n for n in cls.body if isinstance(n, ast.FunctionDef)]
+        for node in tests:
+            if node.name.startswith("test"):
                 env = dict(self.globals)
                 for name, value in self._parametrize(node, env).items():
                     env[name] = value
@@ -233,6 +251,13 @@ class HostInterpreter:
             v = self.expr(node.operand, env)
             return -v if isinstance(v, int) and not isinstance(v, bool) else UNKNOWN
         if isinstance(node, ast.Attribute):
+            module = _module_of(node.value)
+            if module in ("torch", "ttnn") and (module not in env or module == "ttnn"):
+                table = TORCH_DTYPES if module == "torch" else TTNN_DTYPES
+                if node.attr in table:
+                    return DType(table[node.attr])
+            if (module, node.attr) in MODULE_CONSTANTS:
+                return MODULE_CONSTANTS[(module, node.attr)]
             base = self.expr(node.value, env)
             if isinstance(base, Tensor) and node.attr == "shape":
                 return base.shape
@@ -314,8 +339,10 @@ class HostInterpreter:
 
     def _attribute_call(self, func: ast.Attribute, node: ast.Call, args: list[Any],
                         kwargs: dict[str, ast.expr], env: dict[str, Any]) -> Any:
-        owner = func.value.id if isinstance(func.value, ast.Name) else None
+        owner = _module_of(func.value)
         attr = func.attr
+        dtype = self.expr(kwargs["dtype"], env) if "dtype" in kwargs else None
+        dtype = dtype.name if isinstance(dtype, DType) else None
         if owner in ("torch", "ttnn") and attr in CONSTRUCTORS:
             shape_node = kwargs.get("size") or kwargs.get("shape")
             if shape_node is not None:
@@ -331,22 +358,27 @@ class HostInterpreter:
             if isinstance(shape, (tuple, list)) and shape and \
                     all(isinstance(d, int) and not isinstance(d, bool) and d > 0 for d in shape):
                 default = "bf16" if owner == "ttnn" else "f32"
-                return Tensor(tuple(shape), _dtype_of(kwargs.get("dtype"), default))
+                return Tensor(tuple(shape), dtype or default)
             return UNKNOWN
         if owner in ("torch", "ttnn") and attr in LIKE_CONSTRUCTORS and args and \
                 isinstance(args[0], Tensor):
-            return Tensor(args[0].shape, _dtype_of(kwargs.get("dtype"), args[0].dtype))
+            return Tensor(args[0].shape, dtype or args[0].dtype)
         if owner == "ttnn" and attr in ("from_torch", "to_device", "to_layout", "to_memory_config",
                                         "to_torch", "clone") and args and \
                 isinstance(args[0], Tensor):
-            return Tensor(args[0].shape, _dtype_of(kwargs.get("dtype"), args[0].dtype))
+            return Tensor(args[0].shape, dtype or args[0].dtype)
         if owner == "torch" and attr == "matmul" and len(args) == 2:
             return self.binop(ast.MatMult(), args[0], args[1])
         base = self.expr(func.value, env)
         if isinstance(base, Tensor):
             if attr == "to":
-                dtype = kwargs.get("dtype") or (node.args[0] if node.args else None)
-                return Tensor(base.shape, _dtype_of(dtype, base.dtype))
+                to = dtype or (args[0].name if args and isinstance(args[0], DType) else None)
+                return Tensor(base.shape, to or base.dtype)
+            if attr in ("reshape", "view") and args:
+                shape = args[0] if len(args) == 1 and isinstance(args[0], tuple) else tuple(args)
+                if shape and all(isinstance(d, int) and d > 0 for d in shape):
+                    return Tensor(shape, base.dtype)
+                return UNKNOWN
             if attr in ("float",):
                 return Tensor(base.shape, "f32")
             if attr in ("bfloat16",):
@@ -397,6 +429,13 @@ class HostInterpreter:
             if k in params or k in [p.arg for p in fn.args.kwonlyargs]:
                 call.args[k] = v
         self.calls.append(call)
+
+
+def calls_of(tree: ast.Module) -> list[OperationCall]:
+    """host_calls of a parsed file."""
+    interp = HostInterpreter(tree)
+    interp.run_module()
+    return interp.calls
 
 
 def host_calls(source: str) -> list[OperationCall]:

@@ -19,7 +19,8 @@ from typing import Any
 from . import evaluate as ev_mod
 from .errors import FrontendError
 from .evaluate import MATH, Evaluator, TensorArg, describe, ttl_attr
-from . import values
+from .types import DTYPES
+from . import hostshapes, values
 from .values import Int, Sym
 
 # Decorator spellings: spec 0.15 names first, then the older ones still in tt-lang's tree.
@@ -83,7 +84,7 @@ def _decorator_name(dec: ast.expr) -> str | None:
 def module_constants(path: str, tree: ast.Module, knobs: dict[str, str]) -> dict[str, Any]:
     """The module's integer constants (NAME = expression of earlier constants); a constant named
     in `knobs` becomes the knob @NAME."""
-    env: dict[str, Any] = {"math": MATH}
+    env: dict[str, Any] = {"math": MATH, "ttl": ev_mod.TTL_MODULE, "ttnn": ev_mod.TTNN_MODULE}
     for stmt in tree.body:
         if isinstance(stmt, (ast.Import, ast.ImportFrom)):
             continue
@@ -112,6 +113,7 @@ def read_operations(
         raise FrontendError(path, e.lineno or 1, (e.offset or 0) or 1,
                             f"Python syntax error: {e.msg}") from None
     constants = module_constants(path, tree, knobs)
+    host = host_arguments(tree)
     ops = []
     for stmt in tree.body:
         if not isinstance(stmt, ast.FunctionDef):
@@ -119,12 +121,35 @@ def read_operations(
         decorators = [d for d in stmt.decorator_list if _decorator_name(d) in OPERATION_DECORATORS]
         if not decorators:
             continue
-        ops.append(_read_operation(path, stmt, decorators[0], constants, args, knobs,
-                                   device_grid))
+        ops.append(_read_operation(path, stmt, decorators[0], constants,
+                                   {**host.get(stmt.name, {}), **args}, knobs, device_grid))
     if not ops:
         raise FrontendError(path, 1, 1, "no function decorated @ttl.operation(grid=...) (or "
                                         "@ttl.kernel) in this file")
     return ops
+
+
+def host_arguments(tree: ast.Module) -> dict[str, dict[str, Any]]:
+    """Per operation, what the file's own host code passes it (hostshapes): tensors as
+    ((shape), dtype) like --args, integers and tuples of integers as they are. Of several calls,
+    the one that gives the most tensors."""
+    out: dict[str, dict[str, Any]] = {}
+    best: dict[str, int] = {}
+    for call in hostshapes.calls_of(tree):
+        args: dict[str, Any] = {}
+        for name, v in call.args.items():
+            if isinstance(v, hostshapes.Tensor) and v.dtype in DTYPES:
+                args[name] = (v.shape, DTYPES[v.dtype])
+            elif isinstance(v, int) and not isinstance(v, bool):
+                args[name] = v
+            elif isinstance(v, tuple) and v and all(isinstance(x, int) and
+                                                    not isinstance(x, bool) for x in v):
+                args[name] = v
+        tensors = sum(isinstance(v, tuple) and len(v) == 2 and isinstance(v[1], str)
+                      for v in args.values())
+        if tensors > best.get(call.operation, -1):
+            best[call.operation], out[call.operation] = tensors, args
+    return out
 
 
 def _read_operation(path, fn: ast.FunctionDef, decorator: ast.expr, constants, args, knobs,
@@ -141,6 +166,12 @@ def _read_operation(path, fn: ast.FunctionDef, decorator: ast.expr, constants, a
     for a in positional + fn.args.kwonlyargs:
         if a.arg in knobs:  # an integer parameter with a default, tuned
             env[a.arg] = values.knob(a.arg)
+            continue
+        if a.arg in args and not isinstance(args[a.arg], tuple):
+            env[a.arg] = args[a.arg]  # an integer the host code passes
+            continue
+        if a.arg in args and isinstance(args[a.arg][0], int):
+            env[a.arg] = args[a.arg]  # a tuple of integers the host code passes
             continue
         if a.arg in args:
             shape, dtype = args[a.arg]

@@ -1,0 +1,161 @@
+"""Shapes from a kernel file's own host code (python/ttlplan/frontend/hostshapes.py), and the
+operation scope reading them when --args does not give a tensor. The host code here is written
+for these tests in the shapes tt-lang's examples and tests use; each expected shape is read off
+the code by hand."""
+
+import sys
+import unittest
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "python"))
+
+from ttlplan.frontend.errors import FrontendError  # noqa: E402
+from ttlplan.frontend.hostshapes import Tensor, host_calls  # noqa: E402
+from ttlplan.frontend.operation import read_operations  # noqa: E402
+
+OPERATION = '''import ttl
+import ttnn
+import torch
+
+
+@ttl.operation(grid=(1, 1))
+def scale(x, y, rows_per_block):
+    tile_rows = x.shape[0] // ttl.TILE_SHAPE[0]
+    x_dfb = ttl.make_dataflow_buffer_like(x, shape=(rows_per_block, 1), block_count=2)
+    y_dfb = ttl.make_dataflow_buffer_like(y, shape=(rows_per_block, 1), block_count=2)
+
+    @ttl.compute()
+    def compute():
+        for _ in range(tile_rows // rows_per_block):
+            with x_dfb.wait() as xb, y_dfb.reserve() as yb:
+                yb.store(ttl.math.exp(xb))
+
+    @ttl.datamovement()
+    def read():
+        for i in range(tile_rows // rows_per_block):
+            with x_dfb.reserve() as xb:
+                ttl.copy(x[i * rows_per_block:(i + 1) * rows_per_block, 0:1], xb).wait()
+
+    @ttl.datamovement()
+    def write():
+        for i in range(tile_rows // rows_per_block):
+            with y_dfb.wait() as yb:
+                ttl.copy(yb, y[i * rows_per_block:(i + 1) * rows_per_block, 0:1]).wait()
+'''
+
+
+def spec(source):
+    calls = host_calls(source)
+    return [c.spec() for c in calls]
+
+
+class HostShapes(unittest.TestCase):
+    def test_script_body_with_a_helper(self):
+        # The tutorials' pattern: torch tensors, a from_torch helper of the file's own that sets
+        # the device dtype, and a wrapper function that makes the output from the input's shape.
+        source = OPERATION + '''
+
+def from_torch(t):
+    return ttnn.from_torch(t, dtype=ttnn.bfloat16, layout=ttnn.TILE_LAYOUT, device=device)
+
+
+def run(x):
+    y = from_torch(torch.zeros((x.shape[0], x.shape[1] * 1), dtype=torch.bfloat16))
+    scale(x, y, 2)
+    return y
+
+
+device = ttnn.open_device(device_id=0)
+try:
+    shape = (256, 32)
+    x = torch.rand(shape, dtype=torch.float32)
+    run(from_torch(x))
+finally:
+    ttnn.close_device(device)
+'''
+        # x is made f32 and moved to the device as bf16; y copies x's shape; 2 is an int.
+        self.assertEqual(spec(source), ["x=256x32:bf16,y=256x32:bf16,rows_per_block=2"])
+
+    def test_pytest_parametrize_and_a_test_class(self):
+        source = OPERATION + '''
+import pytest
+from utils import to_l1
+
+
+@pytest.mark.parametrize("tiles", [4, 8])
+@pytest.mark.parametrize("rows,dtype", [(2, torch.float32), (4, torch.bfloat16)])
+def test_scale(device, tiles, rows, dtype):
+    x = to_l1(torch.randn(tiles * ttnn.TILE_SIZE, 32, dtype=dtype), device)
+    y = to_l1(torch.zeros_like(x), device)
+    scale(x, y, rows)
+
+
+class TestScale:
+    def test_one(self, device):
+        t = __import__("torch").ones(64, 64, dtype=__import__("torch").bfloat16)
+        scale(to_l1(t.reshape(32, 128), device), to_l1(t, device), 1)
+'''
+        # The first value of each parametrize: tiles = 4 (128 rows), rows = 2, dtype f32; an
+        # unknown helper of a tensor (to_l1) keeps it. The class method: a reshape to 32 x 128.
+        self.assertEqual(spec(source), ["x=128x32:f32,y=128x32:f32,rows_per_block=2",
+                                        "x=32x128:bf16,y=64x64:bf16,rows_per_block=1"])
+
+    def test_unknown_values_are_left_out(self):
+        source = OPERATION + '''
+def test_fixture(device, tensor_fixture):
+    scale(tensor_fixture, torch.zeros(32, 32), device.grid)
+'''
+        # Nothing is known of the fixture or of device.grid: only y is given.
+        self.assertEqual(spec(source), ["y=32x32:f32"])
+
+    def test_budget_bounds_an_endless_script(self):
+        source = OPERATION + '''
+n = 1
+while True:
+    n = n + 1
+for i in range(10 ** 9):
+    n = n * 2
+scale(torch.zeros(32, 32), torch.zeros(32, 32), n)
+'''
+        # `while` is not followed; the for runs its first iteration only; n = 1 * 2.
+        self.assertEqual(spec(source), ["x=32x32:f32,y=32x32:f32,rows_per_block=2"])
+
+    def test_recursion_is_bounded(self):
+        source = OPERATION + '''
+def f(k):
+    return f(k + 1)
+f(0)
+'''
+        self.assertEqual(spec(source), [])
+
+    def test_source_that_does_not_parse_has_no_calls(self):
+        self.assertEqual(host_calls("def (:\n"), [])
+
+
+class OperationReadsHostShapes(unittest.TestCase):
+    def test_shapes_and_integers_from_the_host_code(self):
+        source = OPERATION + '''
+scale(torch.zeros(256, 32, dtype=torch.bfloat16), torch.zeros(256, 32, dtype=torch.bfloat16), 4)
+'''
+        (op,) = read_operations("k.py", source, {})
+        self.assertEqual([(p.name, p.shape) for p in op.args], [("x", (256, 32)),
+                                                                 ("y", (256, 32))])
+        self.assertEqual(op.env["rows_per_block"], 4)
+        # tile_rows = 256 // ttl.TILE_SHAPE[0] = 8
+        self.assertEqual(op.env["tile_rows"], 8)
+
+    def test_args_win_over_the_host_code(self):
+        source = OPERATION + '''
+scale(torch.zeros(256, 32), torch.zeros(256, 32), 4)
+'''
+        (op,) = read_operations("k.py", source, {"x": ((64, 32), "bf16"), "y": ((64, 32), "bf16")})
+        self.assertEqual([p.shape for p in op.args], [(64, 32), (64, 32)])
+
+    def test_without_a_call_the_error_names_the_argument(self):
+        with self.assertRaises(FrontendError) as e:
+            read_operations("k.py", OPERATION, {})
+        self.assertIn("argument 'x' has no shape and dtype", str(e.exception))
+
+
+if __name__ == "__main__":
+    unittest.main()
