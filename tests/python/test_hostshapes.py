@@ -132,6 +132,80 @@ f(0)
         self.assertEqual(host_calls("def (:\n"), [])
 
 
+FACTORY = '''import ttl
+import torch
+import pytest
+
+
+def _make(rows, unused=7):
+    depth = rows + 1
+
+    @ttl.operation(grid=(1, 1))
+    def kernel(x, y):
+        x_dfb = ttl.make_dataflow_buffer_like(x, shape=(rows, 1), block_count=depth)
+        y_dfb = ttl.make_dataflow_buffer_like(y, shape=(rows, 1), block_count=depth)
+
+        @ttl.compute()
+        def compute():
+            with x_dfb.wait() as xb, y_dfb.reserve() as yb:
+                yb.store(ttl.math.exp(xb))
+
+        @ttl.datamovement()
+        def read():
+            with x_dfb.reserve() as xb:
+                ttl.copy(x[0:rows, 0:1], xb).wait()
+
+        @ttl.datamovement()
+        def write():
+            with y_dfb.wait() as yb:
+                ttl.copy(yb, y[0:rows, 0:1]).wait()
+
+    return kernel
+
+
+SHAPES = [(2, 1), (4, 1)]
+
+
+@pytest.mark.parametrize("rows,cols", [(r, c) for r in (2, 4) for c in (1,)] + SHAPES)
+def test_make(rows, cols):
+    k = _make(rows)
+    k(torch.zeros(rows * 32, cols * 32), torch.zeros(rows * 32, cols * 32))
+'''
+
+
+class Factories(unittest.TestCase):
+    def test_a_factory_call_is_recorded_with_its_arguments(self):
+        (call,) = host_calls(FACTORY)
+        # The comprehension's first pair is (2, 1): 64 x 32 tensors; the factory got rows = 2
+        # and its default unused = 7.
+        self.assertEqual((call.factory, call.operation, call.spec()),
+                         ("_make", "kernel", "x=64x32:f32,y=64x32:f32"))
+        self.assertEqual(call.factory_args, {"rows": 2, "unused": 7})
+
+    def test_the_operation_sees_the_factory_arguments(self):
+        (op,) = read_operations("k.py", FACTORY, {})
+        self.assertEqual(op.name, "kernel")
+        self.assertEqual(op.env["rows"], 2)
+        self.assertEqual(op.env["depth"], 3)  # rows + 1, the factory's own constant
+        self.assertEqual([b.block_count for b in op.buffers], [3, 3])
+
+    def test_operations_of_two_factories_with_one_name(self):
+        # A second factory's `kernel`, never called: both take their factory's name, and the
+        # second one's missing shapes are an error that names it so.
+        other = FACTORY + '''
+
+def _make_other():
+    @ttl.operation(grid=(1, 1))
+    def kernel(x, y):
+        pass
+
+    return kernel
+'''
+        with self.assertRaises(FrontendError) as e:
+            read_operations("k.py", other, {})
+        self.assertIn("operation _make_other_kernel: argument 'x' has no shape", str(e.exception))
+
+
 class OperationReadsHostShapes(unittest.TestCase):
     def test_shapes_and_integers_from_the_host_code(self):
         source = OPERATION + '''

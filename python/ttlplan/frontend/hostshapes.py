@@ -63,12 +63,23 @@ MODULE_CONSTANTS = {("ttnn", "TILE_SIZE"): 32, ("ttl", "TILE_SIZE"): 32,
                     ("ttl", "TILE_SHAPE"): (32, 32), ("ttnn", "TILE_SHAPE"): (32, 32)}
 
 
+@dataclass(frozen=True)
+class OperationRef:
+    """An operation as a value: one defined in a factory function (``def make(n): @ttl.operation
+    def kernel(...): ...; return kernel``), with the factory's arguments of that call."""
+    name: str
+    factory: str | None
+    factory_args: tuple[tuple[str, Any], ...] = ()
+
+
 @dataclass
 class OperationCall:
     """One call of an operation in the host code, with what is known of its arguments."""
     operation: str
     line: int
     args: dict[str, Any] = field(default_factory=dict)  # parameter -> Tensor, int, float, ...
+    factory: str | None = None  # the module-level function that defines the operation, if any
+    factory_args: dict[str, Any] = field(default_factory=dict)  # its parameters in that call
 
     def spec(self) -> str:
         """The ``--args`` text of the known tensor, integer and tuple arguments."""
@@ -120,11 +131,12 @@ class HostInterpreter:
     def __init__(self, tree: ast.Module) -> None:
         self.tree = tree
         self.globals: dict[str, Any] = {}
-        self.operations = {fn.name for fn in ast.walk(tree)
+        self.operations = {fn.name for fn in tree.body
                            if isinstance(fn, ast.FunctionDef) and _is_operation(fn)}
         self.calls: list[OperationCall] = []
         self.steps = 0
         self.depth = 0
+        self.frames: list[tuple[str, dict[str, Any]]] = []  # (function, its parameters) running
 
     # --- statements ------------------------------------------------------------------------
     def run_module(self) -> None:
@@ -174,7 +186,11 @@ class HostInterpreter:
         if self.steps > MAX_STEPS:
             raise _Budget()
         if isinstance(s, ast.FunctionDef):
-            env[s.name] = Function(s)
+            if _is_operation(s) and self.frames:
+                name, params = self.frames[-1]
+                env[s.name] = OperationRef(s.name, name, tuple(params.items()))
+            elif not _is_operation(s):
+                env[s.name] = Function(s)
         elif isinstance(s, ast.Assign):
             value = self.expr(s.value, env)
             for target in s.targets:
@@ -273,7 +289,27 @@ class HostInterpreter:
             return UNKNOWN
         if isinstance(node, ast.Call):
             return self.call(node, env)
+        if isinstance(node, (ast.ListComp, ast.GeneratorExp)):
+            return self.comprehension(node, node.generators, dict(env))
         return UNKNOWN
+
+    def comprehension(self, node, generators: list[ast.comprehension], env: dict[str, Any]):
+        """[elt for ... in KNOWN for ... in KNOWN if ...] as a list; unknown when a sequence is."""
+        if not generators:
+            return [self.expr(node.elt, env)]
+        gen, out = generators[0], []
+        seq = self.expr(gen.iter, env)
+        if not isinstance(seq, (list, tuple, range)):
+            return UNKNOWN
+        for item in seq:
+            self.bind(gen.target, item, env)
+            if any(self.expr(cond, env) is False for cond in gen.ifs):
+                continue
+            rest = self.comprehension(node, generators[1:], env)
+            if rest is UNKNOWN:
+                return UNKNOWN
+            out += rest
+        return out
 
     def binop(self, op: ast.operator, a: Any, b: Any) -> Any:
         if isinstance(a, bool) or isinstance(b, bool):
@@ -295,7 +331,7 @@ class HostInterpreter:
             except ZeroDivisionError:
                 return UNKNOWN
             return UNKNOWN
-        if isinstance(op, ast.Add) and isinstance(a, tuple) and isinstance(b, tuple):
+        if isinstance(op, ast.Add) and type(a) is type(b) and isinstance(a, (tuple, list)):
             return a + b
         if isinstance(op, ast.MatMult) and isinstance(a, Tensor) and isinstance(b, Tensor) and \
                 len(a.shape) == 2 and len(b.shape) == 2:
@@ -309,10 +345,14 @@ class HostInterpreter:
         args = [self.expr(a, env) for a in node.args if not isinstance(a, ast.Starred)]
         kwargs = {k.arg: k.value for k in node.keywords if k.arg}
         name = func.id if isinstance(func, ast.Name) else None
-        if name in self.operations:
+        callee = env.get(name, self.globals.get(name)) if name else None
+        if isinstance(callee, OperationRef):
+            self._record(callee.name, node, args, {k: self.expr(v, env) for k, v in kwargs.items()},
+                         callee.factory, dict(callee.factory_args))
+            return UNKNOWN
+        if name in self.operations and callee is None:
             self._record(name, node, args, {k: self.expr(v, env) for k, v in kwargs.items()})
             return UNKNOWN
-        callee = env.get(name, self.globals.get(name)) if name else None
         if isinstance(callee, Function):
             return self._call_function(callee, node, args, kwargs, env)
         if name == "range":
@@ -410,19 +450,25 @@ class HostInterpreter:
             local[p.arg] = self.expr(kwargs[p.arg], env) if p.arg in kwargs else \
                 self.expr(d, self.globals) if d is not None else UNKNOWN
         self.depth += 1
+        self.frames.append((fn.node.name, dict(local)))
         try:
             self.block(fn.node.body, local)
         except _Return as r:
             return r.value
         finally:
             self.depth -= 1
+            self.frames.pop()
         return None
 
-    def _record(self, name: str, node: ast.Call, args: list[Any], kwargs: dict[str, Any]):
-        fn = next(f for f in ast.walk(self.tree)
-                  if isinstance(f, ast.FunctionDef) and f.name == name)
+    def _record(self, name: str, node: ast.Call, args: list[Any], kwargs: dict[str, Any],
+                factory: str | None = None, factory_args: dict[str, Any] | None = None):
+        scope = next((f for f in self.tree.body if isinstance(f, ast.FunctionDef) and
+                      f.name == factory), self.tree) if factory else self.tree
+        fn = next(f for f in ast.walk(scope)
+                  if isinstance(f, ast.FunctionDef) and f.name == name and _is_operation(f))
         params = [p.arg for p in fn.args.posonlyargs + fn.args.args]
-        call = OperationCall(name, node.lineno)
+        call = OperationCall(name, node.lineno, factory=factory,
+                             factory_args=factory_args or {})
         for p, v in zip(params, args):
             call.args[p] = v
         for k, v in kwargs.items():

@@ -113,28 +113,87 @@ def read_operations(
         raise FrontendError(path, e.lineno or 1, (e.offset or 0) or 1,
                             f"Python syntax error: {e.msg}") from None
     constants = module_constants(path, tree, knobs)
-    host = host_arguments(tree)
+    host, host_factory = host_arguments(tree)
     ops = []
+    found = []  # (factory or None, the operation's def, its decorator)
     for stmt in tree.body:
         if not isinstance(stmt, ast.FunctionDef):
             continue
-        decorators = [d for d in stmt.decorator_list if _decorator_name(d) in OPERATION_DECORATORS]
-        if not decorators:
+        decorator = _operation_decorator(stmt)
+        if decorator is not None:
+            found.append((None, stmt, decorator))
             continue
-        ops.append(_read_operation(path, stmt, decorators[0], constants,
-                                   {**host.get(stmt.name, {}), **args}, knobs, device_grid))
+        for inner in stmt.body:  # a factory: def make(...): @ttl.operation def k(...) ...
+            if isinstance(inner, ast.FunctionDef) and _operation_decorator(inner) is not None:
+                found.append((stmt, inner, _operation_decorator(inner)))
+    names = [fn.name for _, fn, _ in found]
+    for factory, fn, decorator in found:
+        key = (factory.name if factory else None, fn.name)
+        env = constants if factory is None else \
+            factory_constants(path, factory, fn, constants, host_factory.get(key, {}))
+        # Operations of different factories may share a name (`kernel`): such a one is named
+        # after its factory too.
+        name = fn.name if names.count(fn.name) == 1 else f"{factory.name}_{fn.name}" \
+            if factory else fn.name
+        ops.append(_read_operation(path, fn, decorator, env, {**host.get(key, {}), **args},
+                                   knobs, device_grid, name))
     if not ops:
         raise FrontendError(path, 1, 1, "no function decorated @ttl.operation(grid=...) (or "
                                         "@ttl.kernel) in this file")
     return ops
 
 
-def host_arguments(tree: ast.Module) -> dict[str, dict[str, Any]]:
-    """Per operation, what the file's own host code passes it (hostshapes): tensors as
-    ((shape), dtype) like --args, integers and tuples of integers as they are. Of several calls,
-    the one that gives the most tensors."""
-    out: dict[str, dict[str, Any]] = {}
-    best: dict[str, int] = {}
+def _operation_decorator(fn: ast.FunctionDef) -> ast.expr | None:
+    decorators = [d for d in fn.decorator_list if _decorator_name(d) in OPERATION_DECORATORS]
+    return decorators[0] if decorators else None
+
+
+def factory_constants(path: str, factory: ast.FunctionDef, fn: ast.FunctionDef,
+                      constants: dict[str, Any], host_args: dict[str, Any]) -> dict[str, Any]:
+    """The names an operation defined in a factory function sees: the module's constants, the
+    factory's parameters (as the host code called it, else their defaults) and the factory's
+    constant assignments before the operation."""
+    env = dict(constants)
+    params = factory.args.posonlyargs + factory.args.args
+    defaults = dict(zip([a.arg for a in params][len(params) - len(factory.args.defaults):],
+                        factory.args.defaults))
+    defaults.update({a.arg: d for a, d in zip(factory.args.kwonlyargs, factory.args.kw_defaults)
+                     if d is not None})
+    for a in params + factory.args.kwonlyargs:
+        if a.arg in host_args:
+            env[a.arg] = host_args[a.arg]
+        elif a.arg in defaults:
+            try:
+                env[a.arg] = Evaluator(path, dict(env)).eval(defaults[a.arg])
+            except FrontendError:
+                pass
+    for stmt in factory.body:
+        if stmt is fn:
+            break
+        if isinstance(stmt, ast.Assign) and len(stmt.targets) == 1 and \
+                isinstance(stmt.targets[0], ast.Name):
+            try:
+                env[stmt.targets[0].id] = Evaluator(path, dict(env)).eval(stmt.value)
+            except FrontendError:
+                pass  # not a constant; an error where the operation reads it
+    return env
+
+
+def _plain(v: Any) -> bool:
+    """A value the evaluator takes as it is: a number, string, bool, None, or a tuple of them."""
+    if isinstance(v, tuple):
+        return all(_plain(x) for x in v)
+    return v is None or isinstance(v, (bool, int, float, str))
+
+
+def host_arguments(tree: ast.Module) -> tuple[dict, dict]:
+    """Per operation ((factory or None, name)), what the file's own host code passes it
+    (hostshapes): tensors as ((shape), dtype) like --args, integers and tuples of integers as
+    they are; and for an operation made by a factory, the factory's arguments of that call. Of
+    several calls, the one that gives the most tensors."""
+    out: dict[tuple, dict[str, Any]] = {}
+    factory_out: dict[tuple, dict[str, Any]] = {}
+    best: dict[tuple, int] = {}
     for call in hostshapes.calls_of(tree):
         args: dict[str, Any] = {}
         for name, v in call.args.items():
@@ -147,13 +206,17 @@ def host_arguments(tree: ast.Module) -> dict[str, dict[str, Any]]:
                 args[name] = v
         tensors = sum(isinstance(v, tuple) and len(v) == 2 and isinstance(v[1], str)
                       for v in args.values())
-        if tensors > best.get(call.operation, -1):
-            best[call.operation], out[call.operation] = tensors, args
-    return out
+        key = (call.factory, call.operation)
+        if tensors > best.get(key, -1):
+            best[key], out[key] = tensors, args
+            factory_out[key] = {k: v for k, v in call.factory_args.items()
+                                if _plain(v)}
+    return out, factory_out
 
 
 def _read_operation(path, fn: ast.FunctionDef, decorator: ast.expr, constants, args, knobs,
-                    device_grid) -> Operation:
+                    device_grid, name: str | None = None) -> Operation:
+    name = name or fn.name
     env = dict(constants)
     ev = Evaluator(path, env)
     params = []
@@ -162,7 +225,7 @@ def _read_operation(path, fn: ast.FunctionDef, decorator: ast.expr, constants, a
                         fn.args.defaults))
     defaults.update({a.arg: d for a, d in zip(fn.args.kwonlyargs, fn.args.kw_defaults) if d})
     if fn.args.vararg or fn.args.kwarg:
-        raise FrontendError.at(path, fn, f"operation {fn.name}: *args and **kwargs are not read")
+        raise FrontendError.at(path, fn, f"operation {name}: *args and **kwargs are not read")
     for a in positional + fn.args.kwonlyargs:
         if a.arg in knobs:  # an integer parameter with a default, tuned
             env[a.arg] = values.knob(a.arg)
@@ -182,11 +245,11 @@ def _read_operation(path, fn: ast.FunctionDef, decorator: ast.expr, constants, a
         if a.arg in defaults:
             env[a.arg] = ev.eval(defaults[a.arg])
             continue
-        raise FrontendError.at(path, a, f"operation {fn.name}: argument '{a.arg}' has no shape "
+        raise FrontendError.at(path, a, f"operation {name}: argument '{a.arg}' has no shape "
                                         f"and dtype; pass --args {a.arg}=ROWSxCOLS:DTYPE")
     for t in params:
         if len(t.shape) != 2:
-            raise FrontendError.at(path, fn, f"operation {fn.name}: tensor '{t.name}' has "
+            raise FrontendError.at(path, fn, f"operation {name}: tensor '{t.name}' has "
                                              f"{len(t.shape)} dimensions; ttlplan reads 2-D "
                                              "tensors")
     grid: tuple[int, int] = device_grid
@@ -203,10 +266,10 @@ def _read_operation(path, fn: ast.FunctionDef, decorator: ast.expr, constants, a
                     raise ev.error(kw.value, f"grid must be (x, y), \"auto\" or \"full\", got "
                                              f"{describe(g)}")
     ev.ttl_call = lambda e, node, name: _ttl_call(e, op, node, name)
-    op = Operation(fn.name, fn, grid, params, env=env)
+    op = Operation(name, fn, grid, params, env=env)
     _run_block(ev, op, fn.body, budget=ev.budget)
     if not op.threads:
-        raise FrontendError.at(path, fn, f"operation {fn.name} defines no @ttl.compute() or "
+        raise FrontendError.at(path, fn, f"operation {name} defines no @ttl.compute() or "
                                          "@ttl.datamovement() thread")
     return op
 
