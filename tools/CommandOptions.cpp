@@ -47,7 +47,8 @@ const std::vector<OptionTable>& tables() {
        "(KERNEL.py, docs/python.md); the kernel's sidecar KERNEL.ttlplan.toml may hold them too.",
        {
            text("args", "Shapes (in elements) and dtypes of the operation's tensor arguments: "
-                        "NAME=ROWSxCOLS[:DTYPE],... (dtype bf16 unless given; repeatable)"),
+                        "NAME=ROWSxCOLS[:DTYPE],... (dtype bf16 unless given; repeatable); an "
+                        "argument left out is taken from the file's own call of the operation"),
            text("knob",
                 "Make a module-level integer constant or a keyword default of the operation a "
                 "knob: NAME=DOMAIN, the domain as 1,2,4,8 or as ttl.param writes it (range(1, 9), "

@@ -31,15 +31,21 @@ int main(int argc, char** argv) {
   app.fallthrough(); // -q and -v may follow the command, as in `ttlplan run k.ttl -q`
   ttlplan::driver::PythonInput python;
   const ttlplan::OptionTable& pythonFlags = commandOptions("python kernels");
-  addOption(app, pythonFlags.at("args"), python.args);
-  addOption(app, pythonFlags.at("knob"), python.knobs);
+  // One value per occurrence: `--args a=64x64 k.py` must leave k.py to the command.
+  addOption(app, pythonFlags.at("args"), python.args)->allow_extra_args(false);
+  addOption(app, pythonFlags.at("knob"), python.knobs)->allow_extra_args(false);
   addOption(app, pythonFlags.at("buffer-factor"), python.bufferFactor);
+  // Every command reads .py kernels, so every command's --help lists these flags of ttlplan's.
+  std::string pythonFooter = pythonFlags.summary + "\n";
+  for (const ttlplan::OptionRecord& record : pythonFlags.records)
+    pythonFooter += fmt::format("  --{:<26}{}\n", record.name, record.help());
 
   SharedFlags shared;
   std::vector<std::pair<CLI::App*, Runner>> commands;
   std::vector<std::string_view> names;
   for (const Command& command : commandTable()) {
     Runner run = command.add(app, shared);
+    app.get_subcommand(std::string(command.name))->footer(pythonFooter);
     commands.emplace_back(app.get_subcommand(std::string(command.name)), std::move(run));
     names.push_back(command.name);
   }
