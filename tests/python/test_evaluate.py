@@ -115,6 +115,22 @@ class Knobs(unittest.TestCase):
         self.assertIn("depends on a knob (@G)", str(e.exception))
 
 
+class Comprehensions(unittest.TestCase):
+    def test_two_generators_nest_left_to_right(self):
+        # (i, j) for i in 0..1, j in i..2: (0,0) (0,1) (0,2) (1,1) (1,2), worked by hand.
+        self.assertEqual(evaluate("[(i, j) for i in range(2) for j in range(i, 3)]"),
+                         [(0, 0), (0, 1), (0, 2), (1, 1), (1, 2)])
+
+    def test_over_a_known_list_with_tuple_targets_and_a_filter(self):
+        self.assertEqual(evaluate("[a * b for a, b in P if a > 1]", {"P": [(1, 5), (2, 3), (4, 4)]}),
+                         [6, 16])
+
+    def test_the_variables_do_not_leak(self):
+        ev = Evaluator("k.py", {"i": 7})
+        ev.eval(ast.parse("[i for i in range(3)]", mode="eval").body)
+        self.assertEqual(ev.env["i"], 7)
+
+
 class Errors(unittest.TestCase):
     def check(self, text, message, env=None, col=None):
         with self.assertRaises(FrontendError) as e:
@@ -126,7 +142,10 @@ class Errors(unittest.TestCase):
 
     def test_unknown_names_and_unsupported_constructs_are_located(self):
         self.check("rows + 1", "name 'rows' is not defined", col=1)
-        self.check("1 + [x for x in y]", "a list comprehension runs over range(...)", col=17)
+        self.check("1 + [x for x in y]", "name 'y' is not defined", col=17)
+        self.check("[x for x in 3]", "a comprehension runs over range(...) or a known list or "
+                                     "tuple here, not the integer 3", col=13)
+        self.check("[x for (x, y) in [(1, 2), 3]]", "cannot unpack the integer 3 into 2 names")
         self.check("(lambda: 3)()", "a lambda is not supported")
         self.check("8 / 2", "'/' gives a float")
         self.check("f'{1}'", "an f-string is not supported")

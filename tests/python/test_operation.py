@@ -77,6 +77,18 @@ class ReadsAnOperation(unittest.TestCase):
         self.assertEqual(op.buffers[0].shape, (Sym("@GRANULARITY"), 1))
         self.assertIsInstance(op.env["row_blocks"], Sym)
 
+    def test_module_constants_by_tuple_unpacking_and_grid_size(self):
+        # GRID_X, GRID_Y = 2, 1 (the spec's examples write the grid so); ttl.grid_size() without
+        # dims is (x, y), dims=3 pads with a one, dims=1 is x * y.
+        src = ADD.replace("GRANULARITY = 4\n", "GRANULARITY = 4\nGRID_X, GRID_Y = 2, 1\n").replace(
+            "@ttl.operation(grid=(2, 1))", "@ttl.operation(grid=(GRID_X, GRID_Y))").replace(
+            "    total = 0\n", "    total = 0\n    gx, gy = ttl.grid_size()\n"
+            "    g3 = ttl.grid_size(dims=3)\n    g1 = ttl.grid_size(1)\n")
+        (op,) = read_operations("add.py", src, ARGS)
+        self.assertEqual(op.grid, (2, 1))
+        self.assertEqual((op.env["gx"], op.env["gy"], op.env["g3"], op.env["g1"]),
+                         (2, 1, (2, 1, 1), 2))
+
     def test_a_loop_bound_that_depends_on_a_knob_is_an_error(self):
         with self.assertRaises(FrontendError) as e:
             read_operations("add.py", ADD, ARGS, knobs={"GRANULARITY": "1,2,4,8"})

@@ -108,6 +108,30 @@ class Translation(unittest.TestCase):
         self.assertTrue(lines_with(text, "{clip = true}"))
 
 
+class ConditionalExpressions(unittest.TestCase):
+    def test_a_known_condition_picks_one_branch(self):
+        # G = 2, so dims = [] + [1]: a broadcast over columns of the 2 x 1 block (general_broadcast's
+        # idiom); the branch not taken (ttl.math.erf, which ttlplan lacks) is never read.
+        src = KERNEL.replace(
+            "q.store(ttl.math.exp(p))",
+            "d = ([0] if G == 1 else []) + ([1] if G > 1 else [])\n"
+            "                e = ttl.block.broadcast(p, dims=d, shape=(G, 1)) if d else "
+            "ttl.math.erf(p)\n"
+            "                q.store(ttl.math.exp(e))")
+        text = translate("k.py", src, Options(args=ARGS))
+        self.assertEqual(len(lines_with(text, "ttl.bcast")), 1, text)
+        self.assertIn("{dims = [1]}", lines_with(text, "ttl.bcast")[0])
+
+    def test_a_condition_known_only_at_run_time_is_an_error(self):
+        src = KERNEL.replace("q.store(ttl.math.exp(p))",
+                             "q.store(ttl.math.exp(p) if i > 0 else p)")
+        with self.assertRaises(FrontendError) as e:
+            translate("k.py", src, Options(args=ARGS))
+        self.assertIn("a conditional expression needs a condition known when the kernel is "
+                      "translated", e.exception.message)
+        self.assertEqual(e.exception.line, 23)
+
+
 class Errors(unittest.TestCase):
     def check(self, source, message, line, args=ARGS):
         with self.assertRaises(FrontendError) as e:

@@ -248,39 +248,67 @@ class Evaluator:
         raise self.error(node, f"attribute .{node.attr} of {describe(base)} is not supported")
 
     def _ListComp(self, node: ast.ListComp) -> list:
-        """[expr for NAME in range(...) if cond ...]: one generator over a known range."""
-        if len(node.generators) != 1:
-            raise self.error(node, "a list comprehension with one for clause is supported")
-        gen = node.generators[0]
-        it = gen.iter
-        if not (isinstance(it, ast.Call) and isinstance(it.func, ast.Name) and it.func.id == "range"
-                and 1 <= len(it.args) <= 3 and not it.keywords) or gen.is_async:
-            raise self.error(it, "a list comprehension runs over range(...) here")
-        if not isinstance(gen.target, ast.Name):
-            raise self.error(gen.target, "the comprehension variable must be a plain name")
-        bounds = [self.known(a) for a in it.args]
-        if any(isinstance(b, bool) or not isinstance(b, int) for b in bounds):
-            raise self.error(it, "range(...) bounds must be integers")
-        if len(bounds) == 3 and bounds[2] == 0:
-            raise self.error(it, "range() step must not be zero")
-        name = gen.target.id
-        saved = self.env.get(name, _MISSING)
-        out = []
+        """[expr for T in SEQ if cond ... for T2 in SEQ2 ...]: each SEQ range(...) or a known list
+        or tuple, each T a name or a tuple of names; the generators nest left to right."""
+        names = []
+        for gen in node.generators:
+            if gen.is_async:
+                raise self.error(gen.iter, "an async comprehension is not supported")
+            targets = gen.target.elts if isinstance(gen.target, ast.Tuple) else [gen.target]
+            if not all(isinstance(t, ast.Name) for t in targets):
+                raise self.error(gen.target, "a comprehension variable must be a plain name or a "
+                                             "tuple of names")
+            names += [t.id for t in targets]
+        saved = {n: self.env.get(n, _MISSING) for n in names}
+        out: list = []
         try:
-            for i in range(*bounds):
-                self.budget[0] -= 1
-                if self.budget[0] < 0:
-                    raise self.error(node, f"operation-scope loops ran more than {MAX_ITERATIONS} "
-                                           "iterations; the front end stops here")
-                self.env[name] = i
-                if all(self.known(c) for c in gen.ifs):
-                    out.append(self.eval(node.elt))
+            self._comprehend(node, 0, out)
         finally:
-            if saved is _MISSING:
-                self.env.pop(name, None)
-            else:
-                self.env[name] = saved
+            for n, v in saved.items():
+                if v is _MISSING:
+                    self.env.pop(n, None)
+                else:
+                    self.env[n] = v
         return out
+
+    def _comprehend(self, node: ast.ListComp, k: int, out: list) -> None:
+        if k == len(node.generators):
+            out.append(self.eval(node.elt))
+            return
+        gen = node.generators[k]
+        for item in self._sequence(gen.iter):
+            self.budget[0] -= 1
+            if self.budget[0] < 0:
+                raise self.error(node, f"operation-scope loops ran more than {MAX_ITERATIONS} "
+                                       "iterations; the front end stops here")
+            if isinstance(gen.target, ast.Tuple):
+                if not isinstance(item, (tuple, list)) or len(item) != len(gen.target.elts):
+                    raise self.error(gen.target, f"cannot unpack {describe(item)} into "
+                                                 f"{len(gen.target.elts)} names")
+                for t, v in zip(gen.target.elts, item):
+                    self.env[t.id] = v
+            else:
+                self.env[gen.target.id] = item
+            if all(self.known(c) for c in gen.ifs):
+                self._comprehend(node, k + 1, out)
+
+    def _sequence(self, it: ast.expr):
+        """What a comprehension runs over: range(...) with integer bounds, or a known list or
+        tuple."""
+        if isinstance(it, ast.Call) and isinstance(it.func, ast.Name) and it.func.id == "range":
+            if not 1 <= len(it.args) <= 3 or it.keywords:
+                raise self.error(it, "range() takes one to three integers")
+            bounds = [self.known(a) for a in it.args]
+            if any(isinstance(b, bool) or not isinstance(b, int) for b in bounds):
+                raise self.error(it, "range(...) bounds must be integers")
+            if len(bounds) == 3 and bounds[2] == 0:
+                raise self.error(it, "range() step must not be zero")
+            return range(*bounds)
+        seq = self.known(it)
+        if not isinstance(seq, (list, tuple)):
+            raise self.error(it, f"a comprehension runs over range(...) or a known list or "
+                                 f"tuple here, not {describe(seq)}")
+        return seq
 
     def _Call(self, node: ast.Call) -> Any:
         name = ttl_attr(node.func)

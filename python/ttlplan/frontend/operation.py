@@ -88,6 +88,19 @@ def module_constants(path: str, tree: ast.Module, knobs: dict[str, str]) -> dict
     for stmt in tree.body:
         if isinstance(stmt, (ast.Import, ast.ImportFrom)):
             continue
+        if isinstance(stmt, ast.Assign) and len(stmt.targets) == 1 and \
+                isinstance(stmt.targets[0], ast.Tuple) and \
+                all(isinstance(t, ast.Name) for t in stmt.targets[0].elts):
+            # GRID_X, GRID_Y = 2, 4: each name its value, a knob where `knobs` names it.
+            try:
+                value = Evaluator(path, env).eval(stmt.value)
+            except FrontendError:
+                continue
+            names = stmt.targets[0].elts
+            if isinstance(value, (tuple, list)) and len(value) == len(names):
+                for t, v in zip(names, value):
+                    env[t.id] = values.knob(t.id) if t.id in knobs else v
+            continue
         if isinstance(stmt, ast.Assign) and len(stmt.targets) == 1:
             target = stmt.targets[0]
             if isinstance(target, ast.Name):
@@ -394,14 +407,18 @@ def _ttl_call(ev: Evaluator, op: Operation, call: ast.Call, name: str) -> Any:
 
 
 def grid_size(ev: Evaluator, grid: tuple[int, int], call: ast.Call) -> Any:
-    """ttl.grid_size(dims=2) is (x, y); dims=1 the number of nodes."""
+    """ttl.grid_size(dims=N): the grid in N dimensions (tt-lang's spec, "Grid size"): dims=1 the
+    number of nodes, dims=2 (x, y), more dims padded with ones; without dims, the grid's own
+    rank (2 here)."""
     dims = {kw.arg: kw.value for kw in call.keywords}.get("dims")
-    d = ev.known(dims) if dims is not None else None
-    if d == 2:
-        return grid
+    if dims is None and call.args:
+        dims = call.args[0]
+    d = ev.known(dims) if dims is not None else 2
+    if isinstance(d, bool) or not isinstance(d, int) or d < 1:
+        raise ev.error(call, f"ttl.grid_size takes dims = 1, 2, 3, ..., got {describe(d)}")
     if d == 1:
         return grid[0] * grid[1]
-    raise ev.error(call, "ttl.grid_size takes dims=1 or dims=2")
+    return tuple(grid) + (1,) * (d - 2)
 
 
 def _pipe(ev: Evaluator, op: Operation, call: ast.Call) -> Pipe:

@@ -286,6 +286,10 @@ class ThreadEmitter:
             return self.lookup(node)
         if isinstance(node, ast.Tuple):
             return tuple(self.expr(e) for e in node.elts)
+        if isinstance(node, ast.List):
+            return [self.expr(e) for e in node.elts]
+        if isinstance(node, ast.IfExp):
+            return self.ifexp(node)
         if isinstance(node, ast.BinOp):
             return self.binop(node)
         if isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.USub):
@@ -305,8 +309,21 @@ class ThreadEmitter:
             return self.call(node)
         raise self.error(node, f"{type(node).__name__} expressions are not supported in a thread")
 
+    def ifexp(self, node: ast.IfExp) -> Any:
+        """`A if C else B` where C is known when the kernel is translated (sizes, constants):
+        only the branch it picks is read."""
+        test = self.expr(node.test)
+        if isinstance(test, (bool, int, float, str, list, tuple)) and not isinstance(test, Sym):
+            return self.expr(node.body if test else node.orelse)
+        raise self.error(node.test, f"a conditional expression needs a condition known when the "
+                                    f"kernel is translated, not {self.describe(test)}; write an "
+                                    "if statement")
+
     def binop(self, node: ast.BinOp) -> Any:
         left, right = self.expr(node.left), self.expr(node.right)
+        if isinstance(node.op, ast.Add) and isinstance(left, (list, tuple)) and \
+                type(left) is type(right):
+            return left + right
         if isinstance(left, (Block, Value)) or isinstance(right, (Block, Value)):
             return self.block_binop(node, left, right)
         for v in (left, right):
@@ -722,7 +739,7 @@ class ThreadEmitter:
     def dims(self, node: ast.AST, kwargs: dict) -> list[int]:
         if "dims" not in kwargs:
             raise self.error(node, "dims=[...] is required")
-        v = self.evaluator.known(kwargs["dims"])
+        v = self.expr(kwargs["dims"])  # a name the thread binds, or a constant
         if isinstance(v, int):
             v = [v]
         if not isinstance(v, (list, tuple)) or not v or \
