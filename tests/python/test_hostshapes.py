@@ -100,6 +100,15 @@ class TestScale:
         self.assertEqual(spec(source), ["x=128x32:f32,y=128x32:f32,rows_per_block=2",
                                         "x=32x128:bf16,y=64x64:bf16,rows_per_block=1"])
 
+    def test_max_and_min_of_sizes(self):
+        # The broadcast tutorial's output: the largest of each dimension of its inputs.
+        source = OPERATION + '''
+a, b = torch.rand((64, 1)), torch.rand((1, 32))
+y = torch.zeros((max(a.shape[0], b.shape[0]), max([a.shape[1], b.shape[1]])))
+scale(a, y, min(4, 2, 3))
+'''
+        self.assertEqual(spec(source), ["x=64x1:f32,y=64x32:f32,rows_per_block=2"])
+
     def test_unknown_values_are_left_out(self):
         source = OPERATION + '''
 def test_fixture(device, tensor_fixture):

@@ -363,6 +363,11 @@ class HostInterpreter:
                 except ValueError:
                     return UNKNOWN
             return UNKNOWN
+        if name in ("max", "min") and args:
+            items = args[0] if len(args) == 1 and isinstance(args[0], (tuple, list)) else args
+            if items and all(isinstance(a, int) and not isinstance(a, bool) for a in items):
+                return max(items) if name == "max" else min(items)
+            return UNKNOWN
         if name in ("int", "len") and len(args) == 1:
             a = args[0]
             if name == "int" and isinstance(a, int):
