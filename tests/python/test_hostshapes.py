@@ -212,7 +212,8 @@ def _make_other():
 '''
         with self.assertRaises(FrontendError) as e:
             read_operations("k.py", other, {})
-        self.assertIn("operation _make_other_kernel: argument 'x' has no shape", str(e.exception))
+        self.assertIn("operation _make_other_kernel: arguments 'x', 'y' have no shape",
+                      str(e.exception))
 
 
 class OperationReadsHostShapes(unittest.TestCase):
@@ -237,7 +238,8 @@ scale(torch.zeros(256, 32), torch.zeros(256, 32), 4)
     def test_without_a_call_the_error_names_the_argument(self):
         with self.assertRaises(FrontendError) as e:
             read_operations("k.py", OPERATION, {})
-        self.assertIn("argument 'x' has no shape and dtype", str(e.exception))
+        self.assertIn("arguments 'x', 'y', 'rows_per_block' have no shape and dtype",
+                      str(e.exception))
 
 
 if __name__ == "__main__":

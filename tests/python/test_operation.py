@@ -118,7 +118,11 @@ class Errors(unittest.TestCase):
         self.check("x = 1\n", {}, "no function decorated @ttl.operation")
 
     def test_argument_without_shape(self):
-        self.check(ADD, {"a": ((64, 64), "bf16")}, "argument 'b' has no shape", line=8)
+        # Both missing arguments at once, located at the first, with one --args to fill in.
+        self.check(ADD, {"a": ((64, 64), "bf16")}, "arguments 'b', 'out' have no shape and dtype",
+                   line=8)
+        self.check(ADD, {"a": ((64, 64), "bf16")},
+                   "pass --args b=ROWSxCOLS:DTYPE,out=ROWSxCOLS:DTYPE", line=8)
 
     def test_while_and_helpers_are_refused_at_their_line(self):
         src = ADD.replace("    total = 0\n", "    total = 0\n    while True:\n        pass\n")

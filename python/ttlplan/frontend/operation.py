@@ -239,6 +239,7 @@ def _read_operation(path, fn: ast.FunctionDef, decorator: ast.expr, constants, a
     defaults.update({a.arg: d for a, d in zip(fn.args.kwonlyargs, fn.args.kw_defaults) if d})
     if fn.args.vararg or fn.args.kwarg:
         raise FrontendError.at(path, fn, f"operation {name}: *args and **kwargs are not read")
+    missing = []
     for a in positional + fn.args.kwonlyargs:
         if a.arg in knobs:  # an integer parameter with a default, tuned
             env[a.arg] = values.knob(a.arg)
@@ -258,8 +259,16 @@ def _read_operation(path, fn: ast.FunctionDef, decorator: ast.expr, constants, a
         if a.arg in defaults:
             env[a.arg] = ev.eval(defaults[a.arg])
             continue
-        raise FrontendError.at(path, a, f"operation {name}: argument '{a.arg}' has no shape "
-                                        f"and dtype; pass --args {a.arg}=ROWSxCOLS:DTYPE")
+        missing.append(a)
+    if missing:
+        # Every argument without a value at once, as one --args to fill in.
+        names = ", ".join(f"'{a.arg}'" for a in missing)
+        fill = ",".join(f"{a.arg}=ROWSxCOLS:DTYPE" for a in missing)
+        raise FrontendError.at(path, missing[0],
+                               f"operation {name}: argument{'s' if len(missing) > 1 else ''} "
+                               f"{names} {'have' if len(missing) > 1 else 'has'} no shape and "
+                               f"dtype (the file does not call the operation with known tensors); "
+                               f"pass --args {fill}")
     for t in params:
         if len(t.shape) != 2:
             raise FrontendError.at(path, fn, f"operation {name}: tensor '{t.name}' has "
