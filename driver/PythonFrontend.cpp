@@ -68,14 +68,17 @@ std::vector<std::string> frontendCommand(const std::string& path, const std::str
   const PythonInput& in = current();
   // -P: no folder of the kernel or the working directory on sys.path (a `ttlplan` package
   // there must not shadow ours); -B: no bytecode written into the package's folder.
-  std::vector<std::string> argv = {interpreter(),      "-P", "-B", "-m",
-                                   "ttlplan.frontend", path, "-o", output};
+  // Every option as --NAME=VALUE and the kernel after "--": a file name or a value that starts
+  // with '-' is never taken for an option of the front end's own argument parser.
+  std::vector<std::string> argv = {interpreter(), "-P", "-B", "-m", "ttlplan.frontend",
+                                   "--output=" + output};
   for (const std::string& a : in.args)
-    argv.insert(argv.end(), {"--args", a});
+    argv.push_back("--args=" + a);
   for (const std::string& k : in.knobs)
-    argv.insert(argv.end(), {"--knob", k});
-  if (!in.bufferFactor.empty()) argv.insert(argv.end(), {"--buffer-factor", in.bufferFactor});
-  if (!in.deviceGrid.empty()) argv.insert(argv.end(), {"--device-grid", in.deviceGrid});
+    argv.push_back("--knob=" + k);
+  if (!in.bufferFactor.empty()) argv.push_back("--buffer-factor=" + in.bufferFactor);
+  if (!in.deviceGrid.empty()) argv.push_back("--device-grid=" + in.deviceGrid);
+  argv.insert(argv.end(), {"--", path});
   return argv;
 }
 
