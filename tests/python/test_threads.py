@@ -227,6 +227,41 @@ class HostileInput(unittest.TestCase):
                    "--args", "a=256x96,out=256x96")
 
 
+def run_main_bytes(data, *flags):
+    """main() on a file holding exactly `data`: (exit status, stdout, stderr)."""
+    with tempfile.TemporaryDirectory() as d:
+        path = os.path.join(d, "k.py")
+        with open(path, "wb") as f:
+            f.write(data)
+        out, err = io.StringIO(), io.StringIO()
+        with redirect_stdout(out), redirect_stderr(err):
+            status = main([path, *flags])
+        return status, out.getvalue(), err.getvalue().replace(path, "k.py")
+
+
+class Encodings(unittest.TestCase):
+    """Valid Python is read whatever encoding it declares (PEP 263), as Python reads it."""
+
+    def test_a_byte_order_mark(self):
+        code, out, err = run_main_bytes(b"\xef\xbb\xbf" + KERNEL.encode(), "--args",
+                                        "a=256x96,out=256x96")
+        self.assertEqual(code, 0, err)
+        self.assertIn("ttl.kernel @k", out)
+
+    def test_a_latin_1_coding_line(self):
+        data = b"# -*- coding: latin-1 -*-\n# caf\xe9\n" + KERNEL.encode()
+        code, out, err = run_main_bytes(data, "--args", "a=256x96,out=256x96")
+        self.assertEqual(code, 0, err)
+        # Two lines before KERNEL: its `def k` (line 7 of KERNEL) is at line 9.
+        self.assertIn('k.py":9:1)\n}', out)
+
+    def test_an_unknown_encoding_is_one_located_error(self):
+        code, _, err = run_main_bytes(b"# coding: no-such-codec\n" + KERNEL.encode())
+        self.assertEqual(code, 1, err)
+        self.assertIn("k.py:1:1: error: cannot read the kernel: unknown encoding", err)
+        self.assertNotIn("Traceback", err)
+
+
 class Sidecar(unittest.TestCase):
     def test_sidecar_gives_the_args_and_the_command_line_adds(self):
         with tempfile.TemporaryDirectory() as d:

@@ -15,6 +15,7 @@ import argparse
 import os
 import re
 import sys
+import tokenize
 
 from .emit import Options, translate
 from .errors import FrontendError
@@ -24,6 +25,14 @@ from .types import DTYPES
 # The largest tensor dimension --args accepts, in elements (so no shape can overflow the planner's
 # arithmetic or make the TTL absurd).
 MAX_DIMENSION = 1 << 24
+
+
+def read_kernel(path: str) -> str:
+    """The kernel's text decoded as Python decodes a source file (PEP 263): UTF-8 unless a
+    byte-order mark or a `# -*- coding: NAME -*-` line in the first two says otherwise; the mark
+    is dropped."""
+    with tokenize.open(path) as f:
+        return f.read()
 
 
 class UsageError(Exception):
@@ -111,8 +120,7 @@ def main(argv: list[str] | None = None) -> int:
     ns = parser.parse_args(argv)
     try:
         options = options_from(ns)
-        with open(ns.kernel, encoding="utf-8") as f:
-            source = f.read()
+        source = read_kernel(ns.kernel)
         text = translate(ns.kernel, source, options)
     except UsageError as e:
         print(f"ttlplan: error: {e}", file=sys.stderr)
@@ -125,6 +133,10 @@ def main(argv: list[str] | None = None) -> int:
         return 1
     except (OSError, UnicodeDecodeError) as e:
         print(f"{ns.kernel}:1:1: error: cannot read the kernel: {e}", file=sys.stderr)
+        return 1
+    except SyntaxError as e:  # a coding line naming an encoding Python does not have
+        print(f"{ns.kernel}:{e.lineno or 1}:1: error: cannot read the kernel: {e.msg}",
+              file=sys.stderr)
         return 1
     except RecursionError:
         print(f"{ns.kernel}:1:1: error: the kernel nests expressions or statements too deeply "
