@@ -203,7 +203,22 @@ class HostileInput(unittest.TestCase):
                    "k.py:", "--args", "a=256x96,out=256x96")
 
     def test_not_python(self):
-        self.check("\x00\x01 def", "k.py:1:", "--args", "a=32x32")
+        # A NUL byte is a syntax error at its line and column (Python's parser gives none, or
+        # raises ValueError, depending on its version), never an internal error.
+        self.check("\x00\x01 def", "k.py:1:1: error: Python syntax error: a NUL byte", "--args",
+                   "a=32x32")
+        self.check("x = 1\ny = 2\x00\n", "k.py:2:6: error: Python syntax error: a NUL byte")
+
+    def test_a_list_repetition_counts_against_the_budget(self):
+        # At operation scope it is an error at its line; at module scope the constant is simply
+        # not known (and unused here), so the kernel still reads, without building the list.
+        self.check(KERNEL.replace("    n = a.shape[0] // 32 // G\n",
+                                  "    n = a.shape[0] // 32 // G\n    big = [0] * 400000000\n"),
+                   "k.py:9:11: error: this builds a list of 400000000 entries", "--args",
+                   "a=256x96,out=256x96")
+        code, out, err = run_main("BIG = [0] * 400000000\n" + KERNEL, "--args",
+                                  "a=256x96,out=256x96")
+        self.assertEqual(code, 0, err)
 
     def test_huge_range_and_while_at_operation_scope(self):
         self.check(KERNEL.replace("    n = a.shape[0] // 32 // G\n",

@@ -157,9 +157,20 @@ class Evaluator:
         left, right = self.eval(node.left), self.eval(node.right)
         if isinstance(left, (tuple, list)) and isinstance(node.op, (ast.Add, ast.Mult)):
             if isinstance(node.op, ast.Add) and isinstance(right, type(left)):
-                return left + right
-            if isinstance(node.op, ast.Mult) and isinstance(right, int):
-                return left * right
+                size = len(left) + len(right)
+            elif isinstance(node.op, ast.Mult) and isinstance(right, int) and \
+                    not isinstance(right, bool):
+                size = len(left) * max(right, 0)
+            else:
+                size = None
+            if size is not None:
+                # What a list builds counts against the same budget as the loops that could
+                # build it: `[0] * 400000000` is an error, not 3 GiB.
+                if size > MAX_ITERATIONS:
+                    raise self.error(node, f"this builds a {type(left).__name__} of {size} "
+                                           f"entries, more than the front end evaluates "
+                                           f"({MAX_ITERATIONS})")
+                return left + right if isinstance(node.op, ast.Add) else left * right
         for side, v in (("left", left), ("right", right)):
             if isinstance(v, bool) or not isinstance(v, (int, Sym)):
                 raise self.error(node, f"the {side} operand is {describe(v)}, not an integer")

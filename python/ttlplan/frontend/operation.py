@@ -120,11 +120,18 @@ def read_operations(
 ) -> list[Operation]:
     """Every tt-lang operation of the file, with its operation scope executed."""
     knobs = knobs or {}
+    if "\0" in source:  # Python's parser refuses it without a location (or with none at all)
+        at = source.find("\0")
+        line = source.count("\n", 0, at) + 1
+        raise FrontendError(path, line, at - source.rfind("\n", 0, at),
+                            "Python syntax error: a NUL byte in the source")
     try:
         tree = ast.parse(source, filename=path)
     except SyntaxError as e:
         raise FrontendError(path, e.lineno or 1, (e.offset or 0) or 1,
                             f"Python syntax error: {e.msg}") from None
+    except ValueError:  # what some Python versions raise for a NUL byte (checked above)
+        raise FrontendError(path, 1, 1, "Python syntax error: the source cannot be parsed")
     constants = module_constants(path, tree, knobs)
     host, host_factory = host_arguments(tree)
     ops = []
