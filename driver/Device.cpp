@@ -5,6 +5,7 @@
 #include "ttlplan/ir/Parser.h"
 #include "ttlplan/ir/Verifier.h"
 #include "ttlplan/lower/passes/Passes.h"
+#include "ttlplan/support/ReadFile.h"
 
 #include <algorithm>
 #include <fmt/format.h>
@@ -47,7 +48,16 @@ Result<ir::Device> loadDevice(const DeviceRequest& request) {
 std::unique_ptr<ir::Module> parseInputFile(const std::string& path, std::optional<size_t> chunk,
                                            ir::DiagnosticEngine& diags, ir::SourceManager& sources,
                                            Error& error) {
-  if (!isPythonKernel(path)) return ir::parseFile(path, diags, &sources, chunk);
+  if (!isPythonKernel(path)) {
+    Expected<std::string> text = readTextFile(path);
+    // Above the input limit is a usage error (exit 2, docs/cli.md): `/dev/zero` is no source.
+    if (!text && text.error().message == tooLargeMessage(path)) {
+      error = Error::usage(text.error().message);
+      return nullptr;
+    }
+    if (!text) return ir::parseFile(path, diags, &sources, chunk); // reports why it cannot read
+    return ir::parseFileText(std::move(*text), path, diags, &sources, chunk);
+  }
   if (chunk) {
     error = Error::usage("--split-input-file reads TTL files; a Python kernel is one file");
     return nullptr;

@@ -70,7 +70,7 @@ std::vector<std::string> frontendCommand(const std::string& path, const std::str
   // there must not shadow ours); -B: no bytecode written into the package's folder.
   // Every option as --NAME=VALUE and the kernel after "--": a file name or a value that starts
   // with '-' is never taken for an option of the front end's own argument parser.
-  std::vector<std::string> argv = {interpreter(), "-P", "-B", "-m", "ttlplan.frontend",
+  std::vector<std::string> argv = {interpreter(),       "-P", "-B", "-m", "ttlplan.frontend",
                                    "--output=" + output};
   for (const std::string& a : in.args)
     argv.push_back("--args=" + a);
@@ -121,6 +121,9 @@ bool isPythonKernel(const std::string& path) {
 
 Result<InputText> readInput(const std::string& path) {
   Expected<std::string> text = readTextFile(path);
+  // Above the input limit is a usage error (exit 2, docs/cli.md): `/dev/zero` is no source file.
+  if (!text && text.error().message == tooLargeMessage(path))
+    return Error::usage(text.error().message);
   if (!text) return Error::io(text.error().message);
   if (!isPythonKernel(path)) return InputText{*text, path, *text};
   ScratchFile scratch;

@@ -452,9 +452,15 @@ std::unique_ptr<Module> parseFile(const std::string& path, DiagnosticEngine& dia
                       text.error().message);
     return nullptr;
   }
+  return parseFileText(std::move(*text), path, diagnostics, sources, chunk);
+}
+
+std::unique_ptr<Module> parseFileText(std::string text, const std::string& path,
+                                      DiagnosticEngine& diagnostics, SourceManager* sources,
+                                      std::optional<size_t> chunk) {
   std::unique_ptr<Module> module;
   if (chunk) {
-    std::vector<std::string> chunks = splitInputFile(*text);
+    std::vector<std::string> chunks = splitInputFile(text);
     if (*chunk >= chunks.size()) {
       diagnostics.error(
           Location{std::make_shared<const std::string>(path), 0, 0},
@@ -463,9 +469,9 @@ std::unique_ptr<Module> parseFile(const std::string& path, DiagnosticEngine& dia
     }
     module = parseSource(chunks[*chunk], path, diagnostics);
   } else {
-    module = parseSource(*text, path, diagnostics);
+    module = parseSource(text, path, diagnostics);
   }
-  if (sources) sources->add(path, std::move(*text));
+  if (sources) sources->add(path, std::move(text));
   return module;
 }
 

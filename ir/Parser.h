@@ -22,4 +22,10 @@ std::unique_ptr<Module> parseFile(const std::string& path, DiagnosticEngine& dia
                                   SourceManager* sources = nullptr,
                                   std::optional<size_t> chunk = std::nullopt);
 
+/// parseFile of a file's text already read (`text`, the whole file named `path`).
+std::unique_ptr<Module> parseFileText(std::string text, const std::string& path,
+                                      DiagnosticEngine& diagnostics,
+                                      SourceManager* sources = nullptr,
+                                      std::optional<size_t> chunk = std::nullopt);
+
 } // namespace ttlplan::ir

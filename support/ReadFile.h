@@ -51,6 +51,12 @@ inline std::string longLineMessage(const LongLine& long_) {
          " MiB (is this a text file?)";
 }
 
+/// The error of a file above `maxBytes` (a usage error for the commands: not a source file).
+inline std::string tooLargeMessage(const std::string& path, size_t maxBytes = kMaxInputBytes) {
+  return "'" + path + "' is larger than " + std::to_string(maxBytes >> 20) +
+         " MiB; ttlplan reads no input that large";
+}
+
 /// The whole file, or an error that names it: it cannot be opened, or it holds more than
 /// `maxBytes` (read in chunks, so an endless file stops there).
 inline Expected<std::string> readTextFile(const std::string& path,
@@ -61,9 +67,7 @@ inline Expected<std::string> readTextFile(const std::string& path,
   char chunk[65536];
   while (in.read(chunk, sizeof chunk) || in.gcount() > 0) {
     text.append(chunk, static_cast<size_t>(in.gcount()));
-    if (text.size() > maxBytes)
-      return Error{"'" + path + "' is larger than " + std::to_string(maxBytes >> 20) +
-                   " MiB; ttlplan reads no input that large"};
+    if (text.size() > maxBytes) return Error{tooLargeMessage(path, maxBytes)};
   }
   if (in.bad()) return Error{"cannot read '" + path + "'"};
   return text;

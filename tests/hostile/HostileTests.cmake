@@ -28,6 +28,11 @@ ttlplan_hostile_test(csv_byte_order_mark 0 1 "alloc: optimal; peak 110 B" alloc 
 # An endless input ends in a refusal (a file ttlplan cannot read: usage, exit 2), not in
 # std::bad_alloc (exit 134).
 ttlplan_hostile_test(endless_input 2 1 "'/dev/zero' is larger than 256 MiB" verify /dev/zero)
+# ... for every command that reads a kernel, and for a .py name (the Python front end's path)
+ttlplan_hostile_test(endless_input_plan 2 1 "'/dev/zero' is larger than 256 MiB" plan /dev/zero)
+add_test(NAME cli.hostile_endless_python_input
+         COMMAND bash -c "d=$(mktemp -d) && ln -s /dev/zero \"$d/k.py\" && \"$0\" plan \"$d/k.py\"; rc=$?; rm -rf \"$d\"; test $rc -eq 2"
+                 $<TARGET_FILE:ttlplan>)
 # run --timeout stops an emulated program that does not end (10^15 iterations per thread): the
 # emulator's report names each thread and the TTL op it is blocked in or called last; the work
 # directory goes with it (the reference interpreter's report: tests/reference).
