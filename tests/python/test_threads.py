@@ -88,7 +88,7 @@ class Translation(unittest.TestCase):
         slices = lines_with(text, "ttl.tensor_slice %a[")
         self.assertEqual(len(slices), 1)
         # a[i * G : ..., x : x + 1]: row start i * 2, column start the node's x.
-        self.assertRegex(slices[0], r"%a\[%muli_\d+, %node_x_\d+\]")
+        self.assertRegex(slices[0], r"%a\[%muli\.\d+, %node_x\.\d+\]")
         # 96 columns = 3 tiles and 256 rows = 8 tiles divide into 2 x 1 blocks: no clip.
         self.assertNotIn("clip", text)
 
@@ -106,6 +106,24 @@ class Translation(unittest.TestCase):
         text = translate("k.py", KERNEL.replace("// 32 // G", "// 32 // 1"),
                          Options(args={"a": ((96, 96), "bf16"), "out": ((96, 96), "bf16")}))
         self.assertTrue(lines_with(text, "{clip = true}"))
+
+
+class Names(unittest.TestCase):
+    def test_user_names_never_collide_with_generated_ones(self):
+        # A buffer named like a generated value (c0_1: the front end's constants were %c0_N) and a
+        # tensor named like a loop variable (i_2): both read, each value defined once.
+        src = KERNEL.replace("a_dfb", "c0_1").replace("def k(a, out)", "def k(i_2, out)") \
+            .replace("a.shape[0]", "i_2.shape[0]").replace("ttl.copy(a[", "ttl.copy(i_2[") \
+            .replace("like(a,", "like(i_2,")
+        text = translate("k.py", src, Options(args={"i_2": ((256, 96), "bf16"),
+                                                     "out": ((256, 96), "bf16")}))
+        defined = [line.split("=")[0].strip() for line in text.splitlines()
+                   if line.strip().startswith("%") and "=" in line]
+        # The user's names are defined once each (the argument %i_2 by the kernel's signature);
+        # generated names repeat only across threads, whose regions are separate.
+        self.assertEqual(defined.count("%c0_1"), 1, text)
+        self.assertNotIn("%i_2", defined)
+        self.assertIn("@k(%i_2: tensor<256x96xbf16", text)
 
 
 class ConditionalExpressions(unittest.TestCase):

@@ -166,7 +166,7 @@ class ThreadEmitter:
         base = "".join(c if c.isalnum() or c == "_" else "_" for c in hint) or "v"
         if base[0].isdigit():
             base = "v" + base
-        return f"%{base}_{self.count}"
+        return f"%{base}.{self.count}"  # "." no Python name has: never a user's name
 
     def error(self, node: ast.AST | None, message: str) -> FrontendError:
         return FrontendError.at(self.path, node, message)
