@@ -41,7 +41,7 @@ from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE.parent / "python"))
-from ttlplan.frontend.hostshapes import Tensor, host_calls  # noqa: E402
+from ttlplan.frontend.hostshapes import UNKNOWN, Tensor, host_calls  # noqa: E402
 
 GENERATIONS = ["kernel-era", "multi-kernel", "unified", "error"]
 SKIP_NAMES = {"conftest.py", "__init__.py", "setup.py"}
@@ -139,35 +139,30 @@ def examine(path: Path, root: Path, args) -> dict | None:
     if gen is None:
         return None
     rec = {"file": str(path.relative_to(root)), "root": str(root), "generation": gen}
-    # The call that gives the most tensors' shapes (a file may call with fixtures first).
-    calls = sorted(host_calls(text), key=lambda c: -sum(isinstance(v, Tensor)
-                                                        for v in c.args.values()))
-    spec = ""
-    if calls:
-        spec = calls[0].spec()
-        rec["operation"] = calls[0].operation
-        rec["shapes"] = "host code" if spec else "unknown"
-        tensors_known = all(isinstance(v, Tensor) for v in calls[0].args.values()
-                            if not isinstance(v, (int, float, tuple, str, bool)))
-    else:
-        tensors_known = False
-        rec["shapes"] = "unknown"
-    sidecar = path.with_suffix(".ttlplan.toml")
-    if not spec and sidecar.exists():
+    # ttlplan takes each operation's shapes from the file's own calls itself; here they only say
+    # whether the file is runnable (every argument of its best-known call is known).
+    calls = host_calls(text)
+    best = max(calls, key=lambda c: sum(isinstance(v, Tensor) for v in c.args.values()),
+               default=None)
+    tensors_known = best is not None and all(v is not UNKNOWN for v in best.args.values()) and \
+        any(isinstance(v, Tensor) for v in best.args.values())
+    rec["shapes"] = "host code" if tensors_known else "unknown"
+    if best is not None:
+        rec["operation"] = best.operation
+    if not tensors_known and path.with_suffix(".ttlplan.toml").exists():
         rec["shapes"] = "sidecar"
         tensors_known = True
-    extra = ["--args", spec] if spec else []
     with tempfile.TemporaryDirectory(prefix="ttlang-corpus-") as tmp:
-        code, err = run([args.ttlplan, "print", str(path), *extra, "-o", os.devnull],
+        code, err = run([args.ttlplan, "print", str(path), "-o", os.devnull],
                         args.timeout)
         rec["read"] = code == 0
         if code == 0:
-            code, err = run([args.ttlplan, "plan", str(path), *extra], args.timeout)
+            code, err = run([args.ttlplan, "plan", str(path)], args.timeout)
             rec["planned"] = code == 0
         else:
             rec["planned"] = False
         if rec["planned"] and tensors_known and not args.no_run and gen != "error":
-            code, err = run([args.ttlplan, "run", str(path), *extra, "--dump",
+            code, err = run([args.ttlplan, "run", str(path), "--dump",
                              os.path.join(tmp, "dump")], args.timeout)
             rec["ran"] = code == 0
         else:

@@ -5,7 +5,6 @@
 #include "ttlplan/ir/Parser.h"
 #include "ttlplan/ir/Verifier.h"
 #include "ttlplan/lower/passes/Passes.h"
-#include "ttlplan/support/ReadFile.h"
 
 #include <algorithm>
 #include <fmt/format.h>
@@ -49,14 +48,16 @@ std::unique_ptr<ir::Module> parseInputFile(const std::string& path, std::optiona
                                            ir::DiagnosticEngine& diags, ir::SourceManager& sources,
                                            Error& error) {
   if (!isPythonKernel(path)) {
-    Expected<std::string> text = readTextFile(path);
-    // Above the input limit is a usage error (exit 2, docs/cli.md): `/dev/zero` is no source.
-    if (!text && text.error().message == tooLargeMessage(path)) {
-      error = Error::usage(text.error().message);
+    Result<std::string> text = readSourceFile(path);
+    if (text) return ir::parseFileText(std::move(*text), path, diags, &sources, chunk);
+    if (text.error().kind == ErrorKind::Usage) {
+      error = text.error();
       return nullptr;
     }
-    if (!text) return ir::parseFile(path, diags, &sources, chunk); // reports why it cannot read
-    return ir::parseFileText(std::move(*text), path, diags, &sources, chunk);
+    // A file that cannot be read is reported as ir::parseFile reports it: at the file.
+    diags.error(ir::Location{std::make_shared<const std::string>(path), 0, 0},
+                text.error().message);
+    return nullptr;
   }
   if (chunk) {
     error = Error::usage("--split-input-file reads TTL files; a Python kernel is one file");

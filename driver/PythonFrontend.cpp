@@ -119,12 +119,16 @@ bool isPythonKernel(const std::string& path) {
   return path.ends_with(".py");
 }
 
-Result<InputText> readInput(const std::string& path) {
+Result<std::string> readSourceFile(const std::string& path) {
   Expected<std::string> text = readTextFile(path);
-  // Above the input limit is a usage error (exit 2, docs/cli.md): `/dev/zero` is no source file.
-  if (!text && text.error().message == tooLargeMessage(path))
-    return Error::usage(text.error().message);
-  if (!text) return Error::io(text.error().message);
+  if (text) return std::move(*text);
+  if (text.error().message == tooLargeMessage(path)) return Error::usage(text.error().message);
+  return Error::io(text.error().message);
+}
+
+Result<InputText> readInput(const std::string& path) {
+  Result<std::string> text = readSourceFile(path);
+  if (!text) return text.error();
   if (!isPythonKernel(path)) return InputText{*text, path, *text};
   ScratchFile scratch;
   if (scratch.path().empty())

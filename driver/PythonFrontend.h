@@ -47,6 +47,10 @@ struct InputText {
 /// error for a bad --args/--knob); no Python traceback reaches the caller.
 Result<InputText> readInput(const std::string& path);
 
+/// The text of a kernel file (TTL or Python), or why not: above the input limit is a usage
+/// error (exit 2, docs/cli.md: `/dev/zero` is no source file), anything else an io error.
+Result<std::string> readSourceFile(const std::string& path);
+
 /// `tune --emit` of a Python kernel: the tuned values as the lines to change by hand, one per
 /// knob and per block count of `point`, each at its Python location ("kernel.py:9:1: GRANULARITY
 /// = 4", "kernel.py:17:13: a_dfb: block_count=2"), after a comment naming `kernel` and

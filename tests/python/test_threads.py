@@ -191,10 +191,15 @@ class Errors(unittest.TestCase):
 
 def run_main(source, *flags):
     """main() on `source` written to a file: (exit status, stdout, stderr)."""
+    return run_main_bytes(source.encode(), *flags)
+
+
+def run_main_bytes(data, *flags):
+    """main() on a file holding exactly `data`: (exit status, stdout, stderr)."""
     with tempfile.TemporaryDirectory() as d:
         path = os.path.join(d, "k.py")
-        with open(path, "w") as f:
-            f.write(source)
+        with open(path, "wb") as f:
+            f.write(data)
         out, err = io.StringIO(), io.StringIO()
         with redirect_stdout(out), redirect_stderr(err):
             status = main([path, *flags])
@@ -258,18 +263,6 @@ class HostileInput(unittest.TestCase):
     def test_a_decorator_used_wrongly(self):
         self.check(KERNEL.replace("grid=(3, 2)", "grid=7"), "grid must be (x, y)",
                    "--args", "a=256x96,out=256x96")
-
-
-def run_main_bytes(data, *flags):
-    """main() on a file holding exactly `data`: (exit status, stdout, stderr)."""
-    with tempfile.TemporaryDirectory() as d:
-        path = os.path.join(d, "k.py")
-        with open(path, "wb") as f:
-            f.write(data)
-        out, err = io.StringIO(), io.StringIO()
-        with redirect_stdout(out), redirect_stderr(err):
-            status = main([path, *flags])
-        return status, out.getvalue(), err.getvalue().replace(path, "k.py")
 
 
 class Encodings(unittest.TestCase):

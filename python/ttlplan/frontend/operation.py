@@ -130,10 +130,8 @@ def read_operations(
     except SyntaxError as e:
         raise FrontendError(path, e.lineno or 1, (e.offset or 0) or 1,
                             f"Python syntax error: {e.msg}") from None
-    except ValueError:  # what some Python versions raise for a NUL byte (checked above)
-        raise FrontendError(path, 1, 1, "Python syntax error: the source cannot be parsed")
     constants = module_constants(path, tree, knobs)
-    host, host_factory = host_arguments(tree)
+    host = host_arguments(tree)
     ops = []
     found = []  # (factory or None, the operation's def, its decorator)
     for stmt in tree.body:
@@ -148,15 +146,14 @@ def read_operations(
                 found.append((stmt, inner, _operation_decorator(inner)))
     names = [fn.name for _, fn, _ in found]
     for factory, fn, decorator in found:
-        key = (factory.name if factory else None, fn.name)
+        given = host.get((factory.name if factory else None, fn.name), HostArguments())
         env = constants if factory is None else \
-            factory_constants(path, factory, fn, constants, host_factory.get(key, {}))
+            factory_constants(path, factory, fn, constants, given.factory_args)
         # Operations of different factories may share a name (`kernel`): such a one is named
         # after its factory too.
-        name = fn.name if names.count(fn.name) == 1 else f"{factory.name}_{fn.name}" \
-            if factory else fn.name
-        ops.append(_read_operation(path, fn, decorator, env, {**host.get(key, {}), **args},
-                                   knobs, device_grid, name))
+        name = f"{factory.name}_{fn.name}" if factory and names.count(fn.name) > 1 else fn.name
+        ops.append(_read_operation(path, fn, decorator, env, {**given.tensors, **args}, knobs,
+                                   device_grid, name, given.values))
     if not ops:
         raise FrontendError(path, 1, 1, "no function decorated @ttl.operation(grid=...) (or "
                                         "@ttl.kernel) in this file")
@@ -206,36 +203,38 @@ def _plain(v: Any) -> bool:
     return v is None or isinstance(v, (bool, int, float, str))
 
 
-def host_arguments(tree: ast.Module) -> tuple[dict, dict]:
-    """Per operation ((factory or None, name)), what the file's own host code passes it
-    (hostshapes): tensors as ((shape), dtype) like --args, integers and tuples of integers as
-    they are; and for an operation made by a factory, the factory's arguments of that call. Of
-    several calls, the one that gives the most tensors."""
-    out: dict[tuple, dict[str, Any]] = {}
-    factory_out: dict[tuple, dict[str, Any]] = {}
-    best: dict[tuple, int] = {}
+@dataclass
+class HostArguments:
+    """What the file's own host code passes one operation (hostshapes), in the forms
+    read_operations takes: tensors as --args gives them, ((shape), dtype); other values (ints,
+    tuples, ...) as they are; and the arguments of the factory that made it, if one did."""
+    tensors: dict[str, tuple[tuple[int, ...], str]] = field(default_factory=dict)
+    values: dict[str, Any] = field(default_factory=dict)
+    factory_args: dict[str, Any] = field(default_factory=dict)
+
+
+def host_arguments(tree: ast.Module) -> dict[tuple, HostArguments]:
+    """Per operation ((factory or None, name)), its HostArguments; of several calls, the one that
+    gives the most tensors."""
+    out: dict[tuple, HostArguments] = {}
     for call in hostshapes.calls_of(tree):
-        args: dict[str, Any] = {}
+        host = HostArguments(factory_args={k: v for k, v in call.factory_args.items()
+                                           if _plain(v)})
         for name, v in call.args.items():
             if isinstance(v, hostshapes.Tensor) and v.dtype in DTYPES:
-                args[name] = (v.shape, DTYPES[v.dtype])
-            elif isinstance(v, int) and not isinstance(v, bool):
-                args[name] = v
-            elif isinstance(v, tuple) and v and all(isinstance(x, int) and
-                                                    not isinstance(x, bool) for x in v):
-                args[name] = v
-        tensors = sum(isinstance(v, tuple) and len(v) == 2 and isinstance(v[1], str)
-                      for v in args.values())
+                host.tensors[name] = (v.shape, DTYPES[v.dtype])
+            elif _plain(v):
+                host.values[name] = v
         key = (call.factory, call.operation)
-        if tensors > best.get(key, -1):
-            best[key], out[key] = tensors, args
-            factory_out[key] = {k: v for k, v in call.factory_args.items()
-                                if _plain(v)}
-    return out, factory_out
+        if key not in out or len(host.tensors) > len(out[key].tensors):
+            out[key] = host
+    return out
 
 
 def _read_operation(path, fn: ast.FunctionDef, decorator: ast.expr, constants, args, knobs,
-                    device_grid, name: str | None = None) -> Operation:
+                    device_grid, name: str | None = None,
+                    host_values: dict[str, Any] | None = None) -> Operation:
+    host_values = host_values or {}
     name = name or fn.name
     env = dict(constants)
     ev = Evaluator(path, env)
@@ -251,17 +250,14 @@ def _read_operation(path, fn: ast.FunctionDef, decorator: ast.expr, constants, a
         if a.arg in knobs:  # an integer parameter with a default, tuned
             env[a.arg] = values.knob(a.arg)
             continue
-        if a.arg in args and not isinstance(args[a.arg], tuple):
-            env[a.arg] = args[a.arg]  # an integer the host code passes
-            continue
-        if a.arg in args and isinstance(args[a.arg][0], int):
-            env[a.arg] = args[a.arg]  # a tuple of integers the host code passes
-            continue
         if a.arg in args:
             shape, dtype = args[a.arg]
             t = TensorArg(a.arg, tuple(shape), dtype)
             env[a.arg] = t
             params.append(t)
+            continue
+        if a.arg in host_values:  # a constant the file's own call passes (an int, a tuple)
+            env[a.arg] = host_values[a.arg]
             continue
         if a.arg in defaults:
             env[a.arg] = ev.eval(defaults[a.arg])
