@@ -129,6 +129,9 @@ constexpr OpDef kOps[] = {
     {"ttl.bcast", "broadcast row 0 / column 0 / element (0, 0) over `dims`", F::Convert,
      P::Compute, 1, 1, 0, kNone,
      {K::Bcast, "unary_bcast", "unary_bcast_init", C::EltwiseAddSub, "TROWEXPAND"}},
+    {"ttl.fill", "a block with every element `value` (tt-lang's ttl.block.fill)", F::FillValue,
+     P::Compute, 0, 1, 0, kNone,
+     {K::Fill, "fill_tile", "fill_tile_init", C::Sfpu}},
     {"ttl.store", "write a value into a reserved view (optionally accumulating)", F::SameType,
      P::Compute, 2, 0, 0, kNone,
      {K::Store, "pack_tile", "", C::None, "TMOV"}},
@@ -143,8 +146,6 @@ constexpr OpDef kOps[] = {
      1, 0, kNone},
     {"ttl.block.broadcast", "tt-lang: broadcast the size-1 `dims` to `shape`", F::BlockBroadcast,
      P::TtLangThread, 1, 1, 0, kNone},
-    {"ttl.fill", "tt-lang: a block with every element `value`", F::FillValue, P::TtLangThread, 0, 1,
-     0, kNone},
     {"ttl.yield", "tt-lang: region terminator", F::ScfYield, P::Anywhere, -1, 0, 0, kNone},
     {"ttl.div", "tt-lang: elementwise a / b", F::SameType, P::TtLangThread, 2, 1, 0, kNone},
     {"ttl.min", "tt-lang: elementwise min(a, b)", F::SameType, P::TtLangThread, 2, 1, 0, kNone},
@@ -506,6 +507,8 @@ std::string_view toString(ComputeKind kind) {
     return "reduce";
   case ComputeKind::Bcast:
     return "bcast";
+  case ComputeKind::Fill:
+    return "fill";
   case ComputeKind::Store:
     return "store";
   }

@@ -106,6 +106,7 @@ enum class ComputeKind : uint8_t {
   Matmul, ///< reads both operands from CBs (srcA/srcB), accumulates over K
   Reduce, ///< reads its operand from a CB, accumulates over `dims`
   Bcast,  ///< reads its operand from a CB, repeats row/column/element 0
+  Fill,   ///< no operands: sets every element of its DST tiles to its `value` attribute
   Store,  ///< packs a DST value into a reserved view
 };
 

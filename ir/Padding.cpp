@@ -3,6 +3,7 @@
 #include "ttlplan/ir/Ops.h"
 
 #include <array>
+#include <cmath>
 #include <fmt/format.h>
 #include <map>
 #include <optional>
@@ -349,6 +350,14 @@ private:
     } else if (n == "ttl.bcast" && op.numOperands() == 1) {
       unsigned dims = dimMask(ReduceOrBcastOp(&op).dims());
       out = dims ? broadcast(value(op.operand(0)), dims) : anyRegions();
+    } else if (n == "ttl.fill" && op.attribute("value").is(AttrKind::Float)) {
+      // The one value everywhere, the padding included (fill_tile writes whole tiles).
+      double v = op.attribute("value").floatValue();
+      Atoms a = v == 0          ? kZero
+                : std::isnan(v) ? kNaN
+                : std::isinf(v) ? (v > 0 ? kPosInf : kNegInf)
+                                : kFinite;
+      out = Regions{{a, a, a, a}};
     } else if (BinaryFn f = binaryFn(n); f && op.numOperands() == 2) {
       Regions x = value(op.operand(0)), y = value(op.operand(1));
       for (unsigned m = 0; m < 4; ++m)

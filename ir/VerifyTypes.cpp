@@ -285,6 +285,13 @@ void checkBcast(const Operation& op, DiagnosticEngine& diags) {
   }
 }
 
+void checkFill(const Operation& op, DiagnosticEngine& diags) {
+  if (!isBlock2d(op.result(0)->type()))
+    diags.error(op.location(), fmt::format("ttl.fill makes a 2-D block of tiles "
+                                           "(tensor<BxCx!ttcore.tile<32x32, T>>), got {}",
+                                           str(op.result(0)->type())));
+}
+
 void checkStore(const Operation& op, DiagnosticEngine& diags) {
   Type value = op.operand(0)->type(), view = op.operand(1)->type();
   if (value == view) return;
@@ -587,6 +594,7 @@ void checkOp(Operation& op, DiagnosticEngine& diags) {
   if (n == "ttl.matmul") return checkMatmul(op, diags);
   if (n == "ttl.reduce_sum" || n == "ttl.reduce_max") return checkReduce(op, diags);
   if (n == "ttl.bcast") return checkBcast(op, diags);
+  if (n == "ttl.fill") return checkFill(op, diags);
   if (n == "ttl.store") return checkStore(op, diags);
   if (n == "ttl.tensor_slice") return checkSlice(op, diags);
   if (n == "ttl.kernel") return checkKernel(op, diags);

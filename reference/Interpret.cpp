@@ -435,6 +435,7 @@ private:
     if (n == "ttl.reduce_sum" || n == "ttl.reduce_max" || n == "ttl.bcast")
       return execReduceOrBcast(op);
     if (n == "ttl.store") return execStore(op);
+    if (n == "ttl.fill") return execFill(op);
     if (op.numOperands() == 2 && op.numResults() == 1 && dialect == "ttl") return execBinary(op);
     if (op.numOperands() == 1 && op.numResults() == 1 && dialect == "ttl") return execUnary(op);
     return opError(op, fmt::format("{} is not supported", n));
@@ -923,6 +924,15 @@ private:
     return Status::success();
   }
 
+  Status execFill(Operation& op) {
+    Expected<std::pair<int64_t, int64_t>> shape = blockShape(op, op.result(0)->type());
+    if (!shape) return shape.error();
+    auto out = std::make_shared<Matrix>(shape->first, shape->second);
+    std::fill(out->data.begin(), out->data.end(), op.attribute("value").floatValue());
+    set(op.result(0), out);
+    return Status::success();
+  }
+
   Status execReduceOrBcast(Operation& op) {
     ir::ReduceOrBcastOp view(&op);
     std::vector<int64_t> dims = view.dims();
@@ -1026,6 +1036,7 @@ const std::set<std::string, std::less<>>& supportedOps() {
                                                          "ttl.reduce_sum",
                                                          "ttl.reduce_max",
                                                          "ttl.bcast",
+                                                         "ttl.fill",
                                                          "ttl.store",
                                                          "scf.for",
                                                          "scf.if",

@@ -517,6 +517,7 @@ private:
         checkView(bc->input(), op, c);
         continue;
       }
+      if (op->def()->compute.kind == ir::ComputeKind::Fill) continue; // no operands to read
       if (!elementwiseRecord(op)) {
         error(op, fmt::format("{} is not supported by lower-compute", op->name()));
         return std::nullopt;
@@ -776,6 +777,15 @@ private:
       forTiles([&](int64_t ii, int64_t jj, int64_t t) {
         b.call("unary_bcast", {cb, r.index(in, ii, jj, loc), dst(op->result(0), t)}, ir::Type(),
                {{"bcast", Attribute::string(kind)}});
+      });
+      return;
+    }
+    if (op->def()->compute.kind == ir::ComputeKind::Fill) {
+      b.call("fill_tile_init", {});
+      const double value = op->attribute("value").floatValue(); // the parser requires it
+      forTiles([&](int64_t, int64_t, int64_t t) {
+        b.call("fill_tile", {dst(op->result(0), t)}, ir::Type(),
+               {{"value", Attribute::floating(value, ir::Type::floating(ir::FloatKind::F32))}});
       });
       return;
     }

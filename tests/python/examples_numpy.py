@@ -33,6 +33,8 @@ EXAMPLES = {
     "matmul_single_node": ("c", lambda t: t["a"] @ t["b"], None, ["--knob", "K_BLOCK=1,2,4"]),
     "matmul_mcast": ("c", lambda t: t["a"] @ t["b"], None, []),
     "reduce_rows": ("out", lambda t: row_sums(t["a"]), 1, []),
+    "matmul_bias_relu": ("y", lambda t: np.maximum(t["a"] @ t["b"] + t["c"], 0), None, []),
+    "add_relu_unified": ("out", lambda t: np.maximum(t["a"] + t["b"], 0) + 1, None, []),
 }
 
 

@@ -150,6 +150,44 @@ class ConditionalExpressions(unittest.TestCase):
         self.assertEqual(e.exception.line, 23)
 
 
+class Fill(unittest.TestCase):
+    """ttl.block.fill (ttl.math.fill before spec 0.17) becomes ttl.fill in the data type of the
+    block it meets."""
+
+    def translate(self, store, out_dtype="bf16"):
+        src = KERNEL.replace("q.store(ttl.math.exp(p))", store)
+        args = {"a": ((256, 96), "bf16"), "out": ((256, 96), out_dtype)}
+        return translate("k.py", src, Options(args=args))
+
+    def test_stored_fill_takes_the_view_type(self):
+        text = self.translate("q.store(ttl.block.fill(-1e30, shape=q.shape))", "f32")
+        # q is a 2x1 block of o_dfb, like `out`: f32 tiles.
+        self.assertEqual(lines_with(text, "ttl.fill")[0].split(" = ", 1)[1].split(" loc(")[0],
+                         "ttl.fill -1.000000000e+30 : tensor<2x1x!ttcore.tile<32x32, f32>>")
+
+    def test_fill_in_an_expression_takes_the_other_operand_type(self):
+        text = self.translate("q.store(p + ttl.math.fill(2, shape=p.shape))")
+        self.assertIn("ttl.fill 2.000000000e+00 : tensor<2x1x!ttcore.tile<32x32, bf16>>", text)
+        self.assertEqual(len(lines_with(text, "ttl.add %a_dfb_wt")), 1)
+
+    def test_a_fill_of_another_dtype_than_its_store(self):
+        src = KERNEL.replace("q.store(ttl.math.exp(p))",
+                             "q.store(ttl.block.fill(0, shape=q.shape, dtype=ttnn.float32))")
+        with self.assertRaises(FrontendError) as e:
+            translate("k.py", src, Options(args=ARGS))
+        self.assertIn("a f32 fill stored into o_dfb, whose blocks are bf16", e.exception.message)
+        self.assertEqual(e.exception.line, 23)
+
+    def test_fill_values_that_are_not_finite_numbers(self):
+        for value in ("p", "1e39", "-1e39"):
+            src = KERNEL.replace("q.store(ttl.math.exp(p))",
+                                 f"q.store(ttl.block.fill({value}, shape=q.shape))")
+            with self.assertRaises(FrontendError) as e:
+                translate("k.py", src, Options(args=ARGS))
+            self.assertEqual(e.exception.line, 23, value)
+            self.assertIn("fill value", e.exception.message)
+
+
 class Errors(unittest.TestCase):
     def check(self, source, message, line, args=ARGS):
         with self.assertRaises(FrontendError) as e:

@@ -36,6 +36,9 @@ endforeach()
 # ttl.sin, the op that shows what adding a unary SFPU op touches, emulated against the reference.
 ttlplan_run_test(unary_sin 0 "PASS" ${run_dir}/unary_sin.ttl)
 
+# ttl.fill (tt-lang's ttl.block.fill): fill_tile emulated against the reference's fill.
+ttlplan_run_test(fill_add 0 "PASS" ${run_dir}/fill_add.ttl)
+
 # A CB too shallow for its access pattern deadlocks; the report names the CBs and both threads.
 ttlplan_run_test(deadlock_shallow_cb 1
                  "deadlock|reader|compute|ttl.cb_reserve %cba|ttl.cb_wait %cbb"

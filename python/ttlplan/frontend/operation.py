@@ -20,13 +20,13 @@ from . import evaluate as ev_mod
 from .errors import FrontendError
 from .evaluate import MATH, Evaluator, TensorArg, describe, ttl_attr
 from .types import DTYPES
-from . import hostshapes, values
+from . import hostshapes, unified, values
 from .values import Int, Sym
 
 # Decorator spellings: spec 0.15 names first, then the older ones still in tt-lang's tree.
-OPERATION_DECORATORS = ("operation", "kernel")
+OPERATION_DECORATORS = ("operation", "kernel", "atom")
 THREAD_DECORATORS = {"compute": "compute", "datamovement": "datamovement"}
-BUFFER_FACTORIES = ("make_dataflow_buffer_like", "make_circular_buffer_like")
+BUFFER_FACTORIES = ("make_dataflow_buffer_like", "make_circular_buffer_like", "make_dfb")
 
 
 @dataclass
@@ -292,7 +292,16 @@ def _read_operation(path, fn: ast.FunctionDef, decorator: ast.expr, constants, a
                                              f"{describe(g)}")
     ev.ttl_call = lambda e, node, name: _ttl_call(e, op, node, name)
     op = Operation(name, fn, grid, params, env=env)
-    _run_block(ev, op, fn.body, budget=ev.budget)
+    if unified.is_unified(fn, THREAD_DECORATORS):  # spec 0.19+: one body, split into threads
+        split = unified.split_operation(path, fn)
+        _run_block(ev, op, split.resources, budget=ev.budget)
+        for kind, body in split.threads.items():
+            thread = ast.FunctionDef(name=kind, args=ast.arguments(
+                posonlyargs=[], args=[], vararg=None, kwonlyargs=[], kw_defaults=[], kwarg=None,
+                defaults=[]), body=body, decorator_list=[], returns=None)
+            op.threads.append(Thread(kind, ast.copy_location(thread, fn)))
+    else:
+        _run_block(ev, op, fn.body, budget=ev.budget)
     if not op.threads:
         raise FrontendError.at(path, fn, f"operation {name} defines no @ttl.compute() or "
                                          "@ttl.datamovement() thread")
@@ -473,8 +482,12 @@ def _pipe(ev: Evaluator, op: Operation, call: ast.Call) -> Pipe:
 def _buffer(ev: Evaluator, op: Operation, call: ast.Call) -> DataflowBuffer:
     factory = ttl_attr(call.func)
     if not call.args:
-        raise ev.error(call, f"ttl.{factory} needs the tensor it is like")
-    like = ev.eval(call.args[0])
+        raise ev.error(call, f"ttl.{factory} needs the "
+                             f"{'data type' if factory == 'make_dfb' else 'tensor it is like'}")
+    if factory == "make_dfb":  # spec 0.19: ttl.make_dfb(dtype, shape, block_count=2)
+        like = TensorArg("", (), _dtype(ev, call.args[0]))
+    else:
+        like = ev.eval(call.args[0])
     if not isinstance(like, TensorArg):
         raise ev.error(call.args[0], f"ttl.{factory}'s first argument must be a tensor argument "
                                      f"of the operation, got {describe(like)}")
@@ -492,6 +505,8 @@ def _buffer(ev: Evaluator, op: Operation, call: ast.Call) -> DataflowBuffer:
         if isinstance(s, int) and s < 1:
             raise ev.error(shape_node, f"a block dimension is {s}; it must be at least 1")
     count_node = kwargs.get("block_count", kwargs.get("buffer_factor"))
+    if count_node is None and len(call.args) > 2:
+        count_node = call.args[2]
     count: Int | None = 2  # tt-lang's default
     if count_node is not None:
         count = ev.integer(count_node)
@@ -500,3 +515,12 @@ def _buffer(ev: Evaluator, op: Operation, call: ast.Call) -> DataflowBuffer:
     buffer = DataflowBuffer("", like, (shape[0], shape[1]), count, call)
     op.buffers.append(buffer)
     return buffer
+
+
+def _dtype(ev: Evaluator, node: ast.expr) -> str:
+    """A data type named as tt-lang's ``make_dfb`` takes it: ``"bf16"``, ``ttnn.bfloat16``."""
+    name = node.attr if isinstance(node, ast.Attribute) else ev.known(node)
+    if not isinstance(name, str) or name not in DTYPES:
+        raise ev.error(node, f"expected a data type (\"bf16\", ttnn.bfloat16, ttnn.float32, ...), "
+                             f"got {ast.unparse(node)}")
+    return DTYPES[name]

@@ -18,7 +18,7 @@ from . import values
 from .errors import FrontendError
 from .evaluate import Evaluator, TensorArg, describe
 from .operation import DataflowBuffer, Operation, Pipe, PipeNet, grid_size, ttl_attr
-from .types import block_type, cb_type, tensor_type
+from .types import DTYPES, block_type, cb_type, tensor_type
 from .values import Int, Sym
 
 
@@ -48,6 +48,25 @@ class Value:
     ssa: str
     shape: tuple[Int, Int]
     dtype: str
+
+
+@dataclass(frozen=True)
+class DType:
+    """A data type named in a thread (``blk.dtype``, ``ttnn.float32``), in TTL's spelling."""
+
+    name: str
+
+
+@dataclass(frozen=True)
+class Fill:
+    """``ttl.block.fill(value, shape=...)``: a block of one value. It becomes a ``ttl.fill`` where
+    it is used, in the data type of the block it meets (the stored block's, the other operand's)
+    unless ``dtype=`` names one."""
+
+    value: float
+    shape: tuple[Int, Int]
+    dtype: str | None
+    node: ast.AST
 
 
 @dataclass(frozen=True)
@@ -209,7 +228,7 @@ class ThreadEmitter:
             return "a run-time integer"
         if isinstance(v, Block):
             return f"a block of {v.buffer.name}"
-        if isinstance(v, Value):
+        if isinstance(v, (Value, Fill)):
             return "a block expression"
         if isinstance(v, Handle):
             return "a transfer handle"
@@ -296,6 +315,8 @@ class ThreadEmitter:
             v = self.expr(node.operand)
             if isinstance(v, (int, Sym)) and not isinstance(v, bool):
                 return values.neg(v)
+            if isinstance(v, float):  # a fill value
+                return -v
             raise self.error(node, f"unary minus of {self.describe(v)} is not supported")
         if isinstance(node, ast.Compare):
             return self.compare(node)
@@ -437,8 +458,10 @@ class ThreadEmitter:
 
     def attribute(self, node: ast.Attribute) -> Any:
         base = self.expr(node.value)
-        if isinstance(base, (Block, Value)) and node.attr == "shape":
+        if isinstance(base, (Block, Value, Fill)) and node.attr == "shape":
             return base.buffer.shape if isinstance(base, Block) else base.shape
+        if isinstance(base, (Block, Value)) and node.attr == "dtype":
+            return DType(self.dtype_of(base))
         if isinstance(base, TensorArg) and node.attr == "shape":
             return base.shape
         raise self.error(node, f"attribute .{node.attr} of {self.describe(base)} is not supported "
@@ -472,6 +495,8 @@ class ThreadEmitter:
         for prefix in MATH_PREFIXES:
             if prefix and name.startswith(prefix):
                 short = name[len(prefix):]
+        if short == "fill":
+            return self.fill(node)
         if short in UNARY_FUNCTIONS or short in BINARY_FUNCTIONS or short in (
                 "reduce_sum", "reduce_max", "broadcast", "matmul"):
             return self.math_call(node, short)
@@ -538,6 +563,12 @@ class ThreadEmitter:
         self.store_value(block, value, node, accumulate)
 
     def store_value(self, block: Block, value: Any, node: ast.AST, accumulate: bool) -> None:
+        if isinstance(value, Fill):
+            if value.dtype not in (None, block.buffer.like.dtype):
+                raise self.error(value.node, f"a {value.dtype} fill stored into {block.buffer.name}, "
+                                             f"whose blocks are {block.buffer.like.dtype}: drop "
+                                             "dtype= or give the buffer's")
+            value = self.emit_fill(value, block.buffer.like.dtype)
         if not isinstance(value, (Block, Value)):
             raise self.error(node, f"cannot store {self.describe(value)} into a block")
         source = value.ssa
@@ -661,9 +692,11 @@ class ThreadEmitter:
             return v
         if isinstance(v, Value):
             return v
+        if isinstance(v, Fill):
+            return self.emit_fill(v, v.dtype or "bf16")
         raise self.error(node, f"expected a block here, got {self.describe(v)}")
 
-    def shape_of(self, v: Block | Value) -> tuple:
+    def shape_of(self, v: Block | Value | Fill) -> tuple:
         return v.buffer.shape if isinstance(v, Block) else v.shape
 
     def dtype_of(self, v: Block | Value) -> str:
@@ -681,12 +714,16 @@ class ThreadEmitter:
                                        "does not plan yet; multiply by ttl.math.recip(x)")
             raise self.error(node, f"operator {type(node.op).__name__} is not supported on blocks")
         for v in (left, right):
-            if not isinstance(v, (Block, Value)):
+            if not isinstance(v, (Block, Value, Fill)):
                 raise self.error(node, f"{self.describe(v)} with a block: ttlplan has no "
                                        "block-scalar ops; both operands must be blocks")
-        return self.elementwise(name, [self.operand(left, node), self.operand(right, node)], node)
+        return self.elementwise(name, [left, right], node)
 
     def elementwise(self, name: str, operands: list, node: ast.AST) -> Value:
+        # A fill takes the data type of the block it meets.
+        known = [self.dtype_of(self.operand(o, node)) for o in operands if not isinstance(o, Fill)]
+        operands = [self.emit_fill(o, o.dtype or (known[0] if known else "bf16"))
+                    if isinstance(o, Fill) else self.operand(o, node) for o in operands]
         shape = self.shape_of(operands[0])
         for other in operands[1:]:
             if self.shape_of(other) != shape:
@@ -726,15 +763,59 @@ class ThreadEmitter:
         if name in UNARY_FUNCTIONS:
             if len(args) != 1 or kwargs:
                 raise self.error(node, f"ttl.math.{name} takes one block")
-            return self.elementwise(UNARY_FUNCTIONS[name], [self.operand(args[0], node)], node)
+            return self.elementwise(UNARY_FUNCTIONS[name], [args[0]], node)
         if name in BINARY_FUNCTIONS:
             if len(args) != 2 or kwargs:
                 raise self.error(node, f"ttl.math.{name} takes two blocks")
-            return self.elementwise(BINARY_FUNCTIONS[name],
-                                    [self.operand(a, node) for a in args], node)
+            return self.elementwise(BINARY_FUNCTIONS[name], args, node)
         if name in ("reduce_sum", "reduce_max"):
             return self.reduce(node, name, args, kwargs)
         return self.broadcast(node, args, kwargs)
+
+    def fill(self, node: ast.Call) -> Fill:
+        """``ttl.block.fill(value, shape=(rows, cols)[, dtype=...])`` (``ttl.math.fill`` before
+        spec 0.17)."""
+        if self.kind != "compute":
+            raise self.error(node, "ttl.block.fill belongs in the @ttl.compute() thread")
+        kwargs = {kw.arg: kw.value for kw in node.keywords}
+        unknown = sorted(k for k in kwargs if k not in ("value", "shape", "dtype", "layout"))
+        args = list(node.args)
+        if "value" in kwargs:
+            args.insert(0, kwargs["value"])
+        if len(args) != 1 or "shape" not in kwargs or unknown:
+            raise self.error(node, "ttl.block.fill takes a value, shape=(rows, cols) and "
+                                   "optionally dtype=: ttl.block.fill(0, shape=blk.shape)")
+        value = self.expr(args[0])
+        if isinstance(value, bool) or not isinstance(value, (int, float)) or \
+                value != value or value in (float("inf"), float("-inf")):
+            raise self.error(args[0], f"the fill value must be a finite number known when the "
+                                      f"kernel is read, got {self.describe(value)}")
+        if abs(value) > 3.4028234663852886e38:
+            raise self.error(args[0], f"the fill value {value!r} does not fit in an f32")
+        shape = self.expr(kwargs["shape"])
+        if not isinstance(shape, tuple) or len(shape) != 2:
+            raise self.error(kwargs["shape"], "the fill's shape must be (rows, cols) in tiles, as "
+                                              "a block's .shape gives")
+        dtype = None
+        if "dtype" in kwargs:
+            d = kwargs["dtype"]
+            given = self.expr(d) if not isinstance(d, ast.Attribute) or \
+                d.attr not in DTYPES else DType(DTYPES[d.attr])
+            if not isinstance(given, DType):
+                raise self.error(d, "dtype= names a data type: ttnn.bfloat16, ttnn.float32 or "
+                                    "a block's .dtype")
+            dtype = given.name
+        if "layout" in kwargs and not (isinstance(kwargs["layout"], ast.Attribute) and
+                                       kwargs["layout"].attr == "TILE_LAYOUT"):
+            raise self.error(kwargs["layout"], "ttlplan fills tiled blocks only: "
+                                               "layout=ttnn.TILE_LAYOUT")
+        return Fill(float(value), shape, dtype, node)
+
+    def emit_fill(self, fill: Fill, dtype: str) -> Value:
+        out = self.fresh("fill")
+        self.emit(f"{out} = ttl.fill {fill.value:.9e} : {block_type(fill.shape, dtype)}",
+                  fill.node)
+        return Value(out, fill.shape, dtype)
 
     def dims(self, node: ast.AST, kwargs: dict) -> list[int]:
         if "dims" not in kwargs:

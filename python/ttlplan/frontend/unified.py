@@ -1,0 +1,467 @@
+"""Splitting a unified-body operation (tt-lang spec 0.19+) into a compute and a data-movement thread.
+
+Since spec 0.19 an ``@ttl.operation`` may be one body: DFB declarations, acquisitions, copies and
+math side by side, with the compiler assigning each statement to a thread. This module does that
+assignment on the AST, following the rules of tt-lang's splitter (tenstorrent/tt-lang
+``python/ttl/_src/atom_split.py`` @08d765a8 and its tests ``test/python/atom/test_atom_split.py``),
+so that the existing thread translator (threads.py) compiles each part:
+
+* resource declarations (``x = ttl.make_dfb(...)``, ``make_dataflow_buffer_like``, ``ttl.Pipe``,
+  ``ttl.PipeNet``) at the top level run at operation scope, as in the multi-kernel form;
+* ``ttl.copy`` (and ``ttl.read_index``, ``raw_element_*``) anchor a statement to data movement;
+  ``.store``, ``ttl.math.*``, ``ttl.block.*``, tt-lang's compute functions, ``@`` and block
+  arithmetic anchor it to compute;
+* a block acquired with ``x = dfb.reserve()`` / ``dfb.wait()`` belongs to the one thread that uses
+  it, and its acquisition and release go there;
+* ``for``, ``while``, ``if`` and ``with`` go to every thread one of their statements goes to, each
+  with its own part of the body; a statement with no anchor (integer arithmetic, ``ttl.node``) is
+  copied into every thread;
+* what tt-lang's compiler adds after splitting is added here too: the release of a block the body
+  never pushes or pops (after its last use), and the wait of a copy whose handle is not kept.
+
+Where ttlplan differs from tt-lang (docs/python.md, "Unified-body operations"): a bare block
+expression statement (``t = a + b``) is compute, where tt-lang copies it into every thread and then
+reports it; pipe callbacks run on the one data-movement thread, where tt-lang gives ``if_src`` its
+own.
+"""
+
+from __future__ import annotations
+
+import ast
+import copy
+from dataclasses import dataclass, field
+
+from .errors import FrontendError
+from .evaluate import ttl_attr
+
+COMPUTE, DATAMOVEMENT = "compute", "datamovement"
+BOTH = frozenset((COMPUTE, DATAMOVEMENT))
+KERNEL_TEXT = {COMPUTE: "compute", DATAMOVEMENT: "data movement"}
+
+# The callee names (last attribute) of tt-lang's resource declarations (atom_split.py).
+RESOURCE_FACTORIES = {"make_dfb", "make_dataflow_buffer_like", "make_circular_buffer_like",
+                      "make_tensor_backed_dfb", "Pipe", "PipeNet", "make_dfb_allocation_group"}
+# ttl.X calls that are data movement.
+DATAMOVEMENT_CALLS = {"copy", "read_index", "raw_element_read", "raw_element_write",
+                      "element_read", "element_write"}
+# ttl.X calls that are compute, besides every ttl.math.* and ttl.block.* (atom_split's _TTL_OPS).
+COMPUTE_CALLS = {"fill", "matmul", "reduce_sum", "reduce_max", "broadcast", "transpose", "exp",
+                 "mul", "add", "sub", "div", "recip", "neg", "sqrt", "tanh", "log", "abs", "relu",
+                 "sign", "sigmoid", "gelu", "max", "min", "rsqrt", "sin", "cos", "typecast"}
+
+
+def is_unified(fn: ast.FunctionDef, thread_decorators) -> bool:
+    """tt-lang's dispatch: an operation is multi-kernel when any def nested in it, at any depth, is
+    decorated ``*.compute`` or ``*.datamovement`` (by spelling); otherwise it is one body."""
+    for node in ast.walk(fn):
+        if node is fn or not isinstance(node, ast.FunctionDef):
+            continue
+        for d in node.decorator_list:
+            target = d.func if isinstance(d, ast.Call) else d
+            name = target.attr if isinstance(target, ast.Attribute) else \
+                target.id if isinstance(target, ast.Name) else None
+            if name in thread_decorators:
+                return False
+    return True
+
+
+def resource_call(value: ast.expr) -> bool:
+    """``ttl.make_dfb(...)`` and the like, or a list (comprehension) of ``ttl.Pipe(...)``."""
+    if isinstance(value, ast.Call):
+        f = value.func
+        last = f.attr if isinstance(f, ast.Attribute) else f.id if isinstance(f, ast.Name) else None
+        return last in RESOURCE_FACTORIES
+    if isinstance(value, ast.List):
+        return bool(value.elts) and all(resource_call(e) for e in value.elts)
+    if isinstance(value, ast.ListComp):
+        return resource_call(value.elt)
+    return False
+
+
+def is_resource(stmt: ast.stmt) -> bool:
+    return isinstance(stmt, ast.Assign) and len(stmt.targets) == 1 and \
+        isinstance(stmt.targets[0], ast.Name) and resource_call(stmt.value)
+
+
+@dataclass
+class Split:
+    """The statements that run at operation scope and the body of each thread."""
+
+    resources: list[ast.stmt]
+    threads: dict[str, list[ast.stmt]] = field(default_factory=dict)
+
+
+def _acquire(value: ast.expr, buffers: set[str]) -> str | None:
+    """'reserve' or 'wait' when `value` is ``D.reserve()`` / ``D.wait()`` of a declared DFB."""
+    if isinstance(value, ast.Call) and isinstance(value.func, ast.Attribute) and \
+            value.func.attr in ("reserve", "wait") and isinstance(value.func.value, ast.Name) and \
+            value.func.value.id in buffers and not value.args:
+        return value.func.attr
+    return None
+
+
+def _root(node: ast.expr) -> str | None:
+    while isinstance(node, (ast.Attribute, ast.Subscript, ast.Starred)):
+        node = node.value
+    return node.id if isinstance(node, ast.Name) else None
+
+
+def _call_kernel(call: ast.Call) -> str | None:
+    """The thread a call pins its statement to, None for one that pins none."""
+    name = ttl_attr(call.func)
+    if name is not None:
+        if name in DATAMOVEMENT_CALLS:
+            return DATAMOVEMENT
+        if name in COMPUTE_CALLS or name.startswith(("math.", "block.")):
+            return COMPUTE
+        return None
+    if isinstance(call.func, ast.Attribute):
+        if call.func.attr == "store":
+            return COMPUTE
+        if call.func.attr in ("if_src", "if_dst", "publish"):
+            return DATAMOVEMENT
+    return None
+
+
+class Splitter:
+    def __init__(self, path: str, fn: ast.FunctionDef):
+        self.path = path
+        self.fn = fn
+        self.buffers: set[str] = set()
+        self.owner: dict[str, str] = {}  # a produced block's name -> its thread
+        self.explicit_release: set[str] = set()  # blocks the body pushes or pops itself
+        self.fresh = 0
+
+    def error(self, node: ast.AST, message: str) -> FrontendError:
+        return FrontendError.at(self.path, node, message)
+
+    # --- What each statement is ------------------------------------------------------------
+
+    def producers(self, body: list[ast.stmt]) -> dict[str, list[ast.AST]]:
+        """Names bound to ``D.reserve()`` / ``D.wait()`` anywhere in the body (defs excluded),
+        with their acquisitions."""
+        out: dict[str, list[ast.AST]] = {}
+        for node in _walk_scope(body):
+            if isinstance(node, ast.Assign) and len(node.targets) == 1 and \
+                    isinstance(node.targets[0], ast.Name) and _acquire(node.value, self.buffers):
+                out.setdefault(node.targets[0].id, []).append(node)
+            if isinstance(node, ast.With):
+                for item in node.items:
+                    if isinstance(item.optional_vars, ast.Name) and \
+                            _acquire(item.context_expr, self.buffers):
+                        out.setdefault(item.optional_vars.id, []).append(item.context_expr)
+        return out
+
+    def infer_owners(self, body: list[ast.stmt], produced: dict[str, list[ast.AST]]) -> None:
+        uses: dict[str, dict[str, ast.AST]] = {n: {} for n in produced}
+
+        def use(name: str | None, kernel: str, at: ast.AST) -> None:
+            if name in uses:
+                uses[name].setdefault(kernel, at)
+
+        for stmt in body:
+            for node in ast.walk(stmt):
+                if isinstance(node, ast.Call):
+                    kernel = _call_kernel(node)
+                    if isinstance(node.func, ast.Attribute) and node.func.attr == "store":
+                        use(_root(node.func.value), COMPUTE, node)
+                    if isinstance(node.func, ast.Attribute) and node.func.attr in ("push", "pop"):
+                        self.explicit_release.add(_root(node.func.value) or "")
+                    if kernel is not None:
+                        for a in list(node.args) + [k.value for k in node.keywords]:
+                            for sub in ast.walk(a):
+                                if isinstance(sub, ast.Name):
+                                    use(sub.id, kernel, node)
+                elif isinstance(node, ast.BinOp):
+                    for side in (node.left, node.right):
+                        use(_root(side), COMPUTE, node)
+                elif isinstance(node, ast.AugAssign):
+                    use(_root(node.target), COMPUTE, node)
+                    for sub in ast.walk(node.value):
+                        if isinstance(sub, ast.Name):
+                            use(sub.id, COMPUTE, node)
+        for name, kernels in uses.items():
+            at = produced[name][0]
+            if len(kernels) > 1:
+                (k1, n1), (k2, n2) = sorted(kernels.items())
+                raise self.error(n2, f"the block '{name}' is used by compute (line "
+                                     f"{kernels[COMPUTE].lineno}) and by data movement (line "
+                                     f"{kernels[DATAMOVEMENT].lineno}); each reserve() or wait() "
+                                     "belongs to one thread: store into one DFB, then copy out "
+                                     "of another, e.g. ttl.copy(out_dfb.wait(), out[...])")
+            if not kernels:
+                raise self.error(at, f"the block '{name}' is acquired but never used: copy into "
+                                     "or out of it, or store into it")
+            self.owner[name] = next(iter(kernels))
+
+    def selection(self, stmt: ast.stmt) -> frozenset:
+        """The threads a statement goes to."""
+        if isinstance(stmt, (ast.For, ast.While, ast.If)):
+            inner = frozenset().union(*(self.selection(s) for s in stmt.body + stmt.orelse))
+            header = self.anchors(stmt.iter if isinstance(stmt, ast.For) else stmt.test, stmt)
+            if header and inner - header:
+                raise self.error(stmt, f"this {type(stmt).__name__.lower()} statement's header "
+                                       f"is {KERNEL_TEXT[next(iter(header))]} but its body has "
+                                       f"{KERNEL_TEXT[next(iter(inner - header))]} work: compute "
+                                       "the condition in the thread that needs it")
+            return header or inner or BOTH
+        if isinstance(stmt, ast.With):
+            owners = set()
+            for item in stmt.items:
+                owners |= self.anchors(item.context_expr, stmt)
+                if isinstance(item.optional_vars, ast.Name) and item.optional_vars.id in self.owner:
+                    owners.add(self.owner[item.optional_vars.id])
+            inner = frozenset().union(*(self.selection(s) for s in stmt.body))
+            if len(owners) > 1:
+                raise self.error(stmt, "this with statement acquires blocks of compute and of "
+                                       "data movement: acquire them in separate with statements")
+            if owners and inner - owners:
+                raise self.error(stmt, f"this with statement acquires a "
+                                       f"{KERNEL_TEXT[next(iter(owners))]} block but its body "
+                                       f"has {KERNEL_TEXT[next(iter(inner - owners))]} work: move "
+                                       "that work out of the with block")
+            return frozenset(owners) or inner or BOTH
+        if isinstance(stmt, ast.FunctionDef):  # a pipe callback
+            return frozenset().union(*(self.selection(s) for s in stmt.body)) or BOTH
+        kernels = self.anchors(stmt, stmt)
+        return kernels or BOTH
+
+    def anchors(self, node: ast.AST, stmt: ast.stmt) -> frozenset:
+        """The threads what `node` calls or reads pins it to; more than one is an error."""
+        found: dict[str, ast.AST] = {}
+        for sub in ast.walk(node):
+            kernel = None
+            if isinstance(sub, ast.Call):
+                kernel = _call_kernel(sub)
+            elif isinstance(sub, ast.BinOp) and isinstance(sub.op, ast.MatMult):
+                kernel = COMPUTE
+            elif isinstance(sub, ast.Name) and sub.id in self.owner:
+                kernel = self.owner[sub.id]
+            if kernel is not None:
+                found.setdefault(kernel, sub)
+        if len(found) > 1:
+            raise self.error(stmt, f"this statement mixes compute (the "
+                                   f"{_what(found[COMPUTE])}) and data movement (the "
+                                   f"{_what(found[DATAMOVEMENT])}); each statement runs in one "
+                                   "thread: split it into two statements with a DFB between them")
+        return frozenset(found)
+
+    # --- Each thread's body ------------------------------------------------------------------
+
+    def part(self, body: list[ast.stmt], kernel: str, where: ast.AST) -> list[ast.stmt]:
+        out = []
+        for stmt in body:
+            if kernel not in self.selection(stmt):
+                continue
+            if isinstance(stmt, (ast.For, ast.While, ast.If, ast.With, ast.FunctionDef)):
+                stmt = copy.copy(stmt)
+                stmt.body = self.part(stmt.body, kernel, stmt)
+                if hasattr(stmt, "orelse"):
+                    stmt.orelse = self.part(stmt.orelse, kernel, stmt) if stmt.orelse else []
+            out.append(stmt)
+        return out or [ast.copy_location(ast.Pass(), where)]
+
+    def finish(self, body: list[ast.stmt]) -> list[ast.stmt]:
+        """What tt-lang's compiler adds after its split: inline acquisitions named, a wait for a
+        copy whose handle is dropped, the release of a block the body never releases."""
+        out: list[ast.stmt] = []
+        for stmt in body:
+            if isinstance(stmt, (ast.For, ast.While, ast.If, ast.With, ast.FunctionDef)):
+                stmt = copy.copy(stmt)
+                stmt.body = self.finish(stmt.body)
+                if getattr(stmt, "orelse", None):
+                    stmt.orelse = self.finish(stmt.orelse)
+                out.append(stmt)
+            else:
+                out += self.name_inline_acquisitions(stmt)
+        out = [self.wait_dropped_copy(s) for s in out]
+        return self.release_blocks(out)
+
+    def name_inline_acquisitions(self, stmt: ast.stmt) -> list[ast.stmt]:
+        """``ttl.copy(out_dfb.wait(), out[0, 0])`` as ``b = out_dfb.wait()`` then the copy of b
+        (released after it)."""
+        if isinstance(stmt, (ast.For, ast.While, ast.If, ast.With, ast.FunctionDef)):
+            return [stmt]
+        if isinstance(stmt, ast.Assign) and _acquire(stmt.value, self.buffers):
+            return [stmt]
+        before: list[ast.stmt] = []
+        splitter = self
+
+        class Namer(ast.NodeTransformer):
+            def visit_Call(self, node: ast.Call) -> ast.AST:
+                self.generic_visit(node)
+                if not _acquire(node, splitter.buffers):
+                    return node
+                splitter.fresh += 1
+                # Not an identifier, so no user name can be it.
+                name = f"{node.func.value.id}.{node.func.attr}#{splitter.fresh}"
+                target = ast.copy_location(ast.Name(name, ast.Store()), node)
+                before.append(ast.copy_location(ast.Assign([target], node), stmt))
+                return ast.copy_location(ast.Name(name, ast.Load()), node)
+
+        new = Namer().visit(copy.deepcopy(stmt))
+        return before + [new] if before else [stmt]
+
+    def wait_dropped_copy(self, stmt: ast.stmt) -> ast.stmt:
+        if isinstance(stmt, ast.Expr) and isinstance(stmt.value, ast.Call) and \
+                ttl_attr(stmt.value.func) == "copy":
+            call = ast.copy_location(
+                ast.Call(ast.copy_location(ast.Attribute(stmt.value, "wait", ast.Load()),
+                                           stmt.value), [], []), stmt.value)
+            return ast.copy_location(ast.Expr(call), stmt)
+        return stmt
+
+    def release_blocks(self, body: list[ast.stmt]) -> list[ast.stmt]:
+        out = list(body)
+        for i in range(len(out) - 1, -1, -1):
+            stmt = out[i]
+            if not (isinstance(stmt, ast.Assign) and len(stmt.targets) == 1 and
+                    isinstance(stmt.targets[0], ast.Name)):
+                continue
+            mode = _acquire(stmt.value, self.buffers)
+            name = stmt.targets[0].id
+            if mode is None or name in self.explicit_release:
+                continue
+            last = i
+            for j in range(i + 1, len(out)):
+                if _binds(out[j], name):
+                    break
+                if _reads(out[j], name):
+                    last = j
+            method = "push" if mode == "reserve" else "pop"
+            at = out[last]
+            release = ast.Expr(ast.Call(ast.Attribute(ast.Name(name, ast.Load()), method,
+                                                      ast.Load()), [], []))
+            for node in ast.walk(release):
+                ast.copy_location(node, at)
+            out.insert(last + 1, release)
+        return out
+
+    # --- The split ---------------------------------------------------------------------------
+
+    def split(self) -> Split:
+        resources, body = [], []
+        for stmt in self.fn.body:
+            if is_resource(stmt):
+                resources.append(stmt)
+                self.buffers.add(stmt.targets[0].id)
+            elif isinstance(stmt, ast.Expr) and isinstance(stmt.value, ast.Constant):
+                continue  # a docstring
+            else:
+                body.append(stmt)
+        for node in _walk_scope(body):
+            if isinstance(node, ast.Assign) and resource_call(node.value):
+                raise self.error(node, "a DFB or pipe declaration must be a simple assignment at "
+                                       "the top of the operation body, not inside a loop, branch "
+                                       "or with block (tt-lang's rule for unified operations)")
+            if isinstance(node, ast.Return):
+                raise self.error(node, "an operation body does not return a value: write its "
+                                       "results into its output tensors")
+            if isinstance(node, ast.Assign) and isinstance(node.value, ast.Call) and \
+                    ttl_attr(node.value.func) == "copy":
+                raise self.error(node, "a unified operation does not keep a copy's handle: write "
+                                       "ttl.copy(...).wait() as one statement, or ttl.copy(...) "
+                                       "alone (the wait is added after it)")
+        self.infer_owners(body, self.producers(body))
+        split = Split(resources)
+        parts = {k: self.part(body, k, self.fn) for k in (DATAMOVEMENT, COMPUTE)}
+        self.check_values(parts)
+        for kernel, part in parts.items():
+            if self.has_work(part, kernel):
+                split.threads[kernel] = self.finish(part)
+        if not split.threads:
+            raise self.error(self.fn, f"operation {self.fn.name} has no copy and no compute in "
+                                      "its body: nothing to run")
+        return split
+
+    def has_work(self, part: list[ast.stmt], kernel: str) -> bool:
+        """Whether a statement of the thread is pinned to it (not only copied into it)."""
+        for stmt in part:
+            if isinstance(stmt, (ast.For, ast.While, ast.If, ast.With, ast.FunctionDef)):
+                if self.selection(stmt) == frozenset((kernel,)) or \
+                        self.has_work(stmt.body + getattr(stmt, "orelse", []), kernel):
+                    return True
+            elif self.selection(stmt) == frozenset((kernel,)):
+                return True
+        return False
+
+    def check_values(self, parts: dict[str, list[ast.stmt]]) -> None:
+        """Threads share data only through DFBs: a name one thread's statements alone compute
+        that the other reads is an error (tt-lang: 'produced for ... but consumed by ...')."""
+        bound = {k: _bound_names(p, self.selection, k) for k, p in parts.items()}
+        for kernel, part in parts.items():
+            other = DATAMOVEMENT if kernel == COMPUTE else COMPUTE
+            mine = set(_all_bound(part))
+            for stmt in part:
+                for node in ast.walk(stmt):
+                    if isinstance(node, ast.Name) and isinstance(node.ctx, ast.Load) and \
+                            node.id not in mine and node.id in bound[other]:
+                        raise self.error(node, f"'{node.id}' is computed by "
+                                               f"{KERNEL_TEXT[other]} (line "
+                                               f"{bound[other][node.id]}) but read by "
+                                               f"{KERNEL_TEXT[kernel]}: threads share values "
+                                               "only through dataflow buffers")
+
+
+def _what(node: ast.AST) -> str:
+    if isinstance(node, ast.Call):
+        return f"call {ast.unparse(node.func)}(...)"
+    if isinstance(node, ast.BinOp):
+        return "@ product"
+    if isinstance(node, ast.Name):
+        return f"block {node.id}"
+    return ast.unparse(node)
+
+
+def _walk_scope(body: list[ast.stmt]):
+    """Every node of `body`, not entering nested defs and lambdas."""
+    work = list(reversed(body))
+    while work:
+        node = work.pop()
+        yield node
+        if isinstance(node, (ast.FunctionDef, ast.Lambda)):
+            continue
+        work.extend(reversed(list(ast.iter_child_nodes(node))))
+
+
+def _binds(stmt: ast.stmt, name: str) -> bool:
+    return any(isinstance(n, ast.Name) and n.id == name and isinstance(n.ctx, ast.Store)
+               for n in ast.walk(stmt))
+
+
+def _reads(stmt: ast.stmt, name: str) -> bool:
+    return any(isinstance(n, ast.Name) and n.id == name and isinstance(n.ctx, ast.Load)
+               for n in ast.walk(stmt))
+
+
+def _all_bound(part: list[ast.stmt]) -> list[str]:
+    return [n.id for s in part for n in ast.walk(s)
+            if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Store)] + \
+        [n.name for s in part for n in ast.walk(s) if isinstance(n, ast.FunctionDef)] + \
+        [a.arg for s in part for n in ast.walk(s) if isinstance(n, (ast.FunctionDef, ast.Lambda))
+         for a in n.args.args]
+
+
+def _bound_names(part: list[ast.stmt], selection, kernel: str) -> dict[str, int]:
+    """Names that statements of `part` pinned to this thread alone bind, with their lines."""
+    out: dict[str, int] = {}
+
+    def visit(stmts: list[ast.stmt]) -> None:
+        for s in stmts:
+            if isinstance(s, ast.Pass):
+                continue
+            if isinstance(s, (ast.For, ast.While, ast.If, ast.With)) and selection(s) == BOTH:
+                visit(s.body)
+                visit(getattr(s, "orelse", []))
+                continue
+            if selection(s) == frozenset((kernel,)):
+                for n in ast.walk(s):
+                    if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Store):
+                        out.setdefault(n.id, s.lineno)
+
+    visit(part)
+    return out
+
+
+def split_operation(path: str, fn: ast.FunctionDef) -> Split:
+    return Splitter(path, fn).split()
