@@ -29,6 +29,7 @@ from __future__ import annotations
 
 import ast
 import copy
+import itertools
 from dataclasses import dataclass, field
 
 from .errors import FrontendError
@@ -167,51 +168,52 @@ class Splitter:
                         use(_root(node.func.value), COMPUTE, node)
                     if isinstance(node.func, ast.Attribute) and node.func.attr in ("push", "pop"):
                         self.explicit_release.add(_root(node.func.value) or "")
-                    if kernel is not None:
+                    if kernel is not None:  # the blocks it takes (not those of calls inside)
                         for a in list(node.args) + [k.value for k in node.keywords]:
-                            for sub in ast.walk(a):
-                                if isinstance(sub, ast.Name):
-                                    use(sub.id, kernel, node)
+                            use(_root(a), kernel, node)
                 elif isinstance(node, ast.BinOp):
                     for side in (node.left, node.right):
                         use(_root(side), COMPUTE, node)
                 elif isinstance(node, ast.AugAssign):
                     use(_root(node.target), COMPUTE, node)
-                    for sub in ast.walk(node.value):
-                        if isinstance(sub, ast.Name):
-                            use(sub.id, COMPUTE, node)
+                    use(_root(node.value), COMPUTE, node)
         for name, kernels in uses.items():
             at = produced[name][0]
             if len(kernels) > 1:
                 (k1, n1), (k2, n2) = sorted(kernels.items())
-                raise self.error(n2, f"the block '{name}' is used by compute (line "
+                raise self.error(n2, f"the block '{shown(name)}' is used by compute (line "
                                      f"{kernels[COMPUTE].lineno}) and by data movement (line "
                                      f"{kernels[DATAMOVEMENT].lineno}); each reserve() or wait() "
                                      "belongs to one thread: store into one DFB, then copy out "
                                      "of another, e.g. ttl.copy(out_dfb.wait(), out[...])")
             if not kernels:
-                raise self.error(at, f"the block '{name}' is acquired but never used: copy into "
+                raise self.error(at, f"the block '{shown(name)}' is acquired but never used: copy into "
                                      "or out of it, or store into it")
             self.owner[name] = next(iter(kernels))
 
     def selection(self, stmt: ast.stmt) -> frozenset:
-        """The threads a statement goes to."""
+        """The threads a statement goes to: those its work is pinned to, else (no work) both."""
+        return self.pinned(stmt) or BOTH
+
+    def pinned(self, stmt: ast.stmt) -> frozenset:
+        """The threads a statement's work is pinned to; empty for one without work (integer
+        arithmetic, ttl.node), which goes wherever its enclosing statement goes."""
         if isinstance(stmt, (ast.For, ast.While, ast.If)):
-            inner = frozenset().union(*(self.selection(s) for s in stmt.body + stmt.orelse))
+            inner = frozenset().union(*(self.pinned(s) for s in stmt.body + stmt.orelse))
             header = self.anchors(stmt.iter if isinstance(stmt, ast.For) else stmt.test, stmt)
             if header and inner - header:
                 raise self.error(stmt, f"this {type(stmt).__name__.lower()} statement's header "
                                        f"is {KERNEL_TEXT[next(iter(header))]} but its body has "
                                        f"{KERNEL_TEXT[next(iter(inner - header))]} work: compute "
                                        "the condition in the thread that needs it")
-            return header or inner or BOTH
+            return header or inner
         if isinstance(stmt, ast.With):
             owners = set()
             for item in stmt.items:
                 owners |= self.anchors(item.context_expr, stmt)
                 if isinstance(item.optional_vars, ast.Name) and item.optional_vars.id in self.owner:
                     owners.add(self.owner[item.optional_vars.id])
-            inner = frozenset().union(*(self.selection(s) for s in stmt.body))
+            inner = frozenset().union(*(self.pinned(s) for s in stmt.body))
             if len(owners) > 1:
                 raise self.error(stmt, "this with statement acquires blocks of compute and of "
                                        "data movement: acquire them in separate with statements")
@@ -220,11 +222,10 @@ class Splitter:
                                        f"{KERNEL_TEXT[next(iter(owners))]} block but its body "
                                        f"has {KERNEL_TEXT[next(iter(inner - owners))]} work: move "
                                        "that work out of the with block")
-            return frozenset(owners) or inner or BOTH
+            return frozenset(owners) or inner
         if isinstance(stmt, ast.FunctionDef):  # a pipe callback
-            return frozenset().union(*(self.selection(s) for s in stmt.body)) or BOTH
-        kernels = self.anchors(stmt, stmt)
-        return kernels or BOTH
+            return frozenset().union(*(self.pinned(s) for s in stmt.body))
+        return self.anchors(stmt, stmt)
 
     def anchors(self, node: ast.AST, stmt: ast.stmt) -> frozenset:
         """The threads what `node` calls or reads pins it to; more than one is an error."""
@@ -362,6 +363,11 @@ class Splitter:
                 raise self.error(node, "a unified operation does not keep a copy's handle: write "
                                        "ttl.copy(...).wait() as one statement, or ttl.copy(...) "
                                        "alone (the wait is added after it)")
+        body = copy.deepcopy(body)  # blocks bound twice are renamed in place
+        produced = self.producers(body)
+        for name, acquisitions in produced.items():
+            if len(acquisitions) > 1:
+                _rename_bindings(body, name, itertools.count(1))
         self.infer_owners(body, self.producers(body))
         split = Split(resources)
         parts = {k: self.part(body, k, self.fn) for k in (DATAMOVEMENT, COMPUTE)}
@@ -403,13 +409,70 @@ class Splitter:
                                                "only through dataflow buffers")
 
 
+def shown(name: str) -> str:
+    """A block's name as the user wrote it (one bound several times is renamed NAME@N)."""
+    return name.split("@")[0]
+
+
+def _rename_bindings(body: list[ast.stmt], name: str, counter) -> None:
+    """Gives every acquisition bound to `name` a name of its own, NAME@N (no Python name can be
+    it), and the reads it reaches the same: a block's thread is then that of its own uses, as
+    tt-lang decides it per acquisition."""
+    for i, stmt in enumerate(body):
+        if isinstance(stmt, ast.Assign) and len(stmt.targets) == 1 and \
+                isinstance(stmt.targets[0], ast.Name) and stmt.targets[0].id == name:
+            new = f"{name}@{next(counter)}"
+            stmt.targets[0].id = new
+            _rename_reads(body[i + 1:], name, new)
+        if isinstance(stmt, ast.With):
+            for item in stmt.items:
+                if isinstance(item.optional_vars, ast.Name) and item.optional_vars.id == name:
+                    new = f"{name}@{next(counter)}"
+                    item.optional_vars.id = new
+                    _rename_reads(stmt.body, name, new)
+        for field_name in ("body", "orelse"):
+            inner = getattr(stmt, field_name, None)
+            if isinstance(inner, list) and not isinstance(stmt, ast.FunctionDef):
+                _rename_bindings(inner, name, counter)
+
+
+def _rename_reads(body: list[ast.stmt], old: str, new: str) -> bool:
+    """Renames the reads of `old` in `body` up to its next binding; True when one was met."""
+    for stmt in body:
+        if isinstance(stmt, ast.With) and any(
+                isinstance(i.optional_vars, ast.Name) and i.optional_vars.id == old
+                for i in stmt.items):
+            for item in stmt.items:
+                _rename_in(item.context_expr, old, new)
+            return True
+        if isinstance(stmt, (ast.For, ast.While, ast.If, ast.With)):
+            for header in ([stmt.iter] if isinstance(stmt, ast.For) else
+                           [stmt.test] if isinstance(stmt, (ast.While, ast.If)) else
+                           [i.context_expr for i in stmt.items]):
+                _rename_in(header, old, new)
+            _rename_reads(stmt.body, old, new)
+            _rename_reads(getattr(stmt, "orelse", []), old, new)
+            continue
+        if isinstance(stmt, ast.Assign) and _binds(stmt, old):
+            _rename_in(stmt.value, old, new)
+            return True
+        _rename_in(stmt, old, new)
+    return False
+
+
+def _rename_in(node: ast.AST, old: str, new: str) -> None:
+    for sub in ast.walk(node):
+        if isinstance(sub, ast.Name) and sub.id == old and isinstance(sub.ctx, ast.Load):
+            sub.id = new
+
+
 def _what(node: ast.AST) -> str:
     if isinstance(node, ast.Call):
         return f"call {ast.unparse(node.func)}(...)"
     if isinstance(node, ast.BinOp):
         return "@ product"
     if isinstance(node, ast.Name):
-        return f"block {node.id}"
+        return f"block {shown(node.id)}"
     return ast.unparse(node)
 
 
