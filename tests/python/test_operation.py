@@ -103,6 +103,68 @@ class ReadsAnOperation(unittest.TestCase):
         self.assertEqual(op.buffers[0].block_count, 5)
 
 
+FACTORY = '''import ttl
+
+
+def make_scale(rows, scale, shape):
+    inv = 1.0 / scale
+
+    @ttl.operation(grid=(1, 1))
+    def scale_op(x, out, count):
+        x_dfb = ttl.make_dataflow_buffer_like(x, shape=shape, block_count=count)
+        n = rows * count
+
+        @ttl.compute()
+        def compute():
+            pass
+
+        @ttl.datamovement()
+        def write():
+            ttl.copy(x_dfb.wait(), out[0, 0]).wait()
+
+    return scale_op
+'''
+
+
+class Parameters(unittest.TestCase):
+    """--args gives numbers and tuples as well as tensors (issue 40 item 3)."""
+
+    def test_numbers_and_tuples_for_an_operation_and_its_factory(self):
+        # rows=4 and scale=2.0 are the factory's; shape=2x1 is a tuple, since no tensor is made
+        # like `shape`; count=3 is an integer parameter of the (multi-kernel era) operation.
+        args = {"x": ((64, 32), "bf16"), "out": ((64, 32), "bf16"), "count": 3, "rows": 4,
+                "scale": 2.0, "shape": ((2, 1), "bf16")}
+        (op,) = read_operations("k.py", FACTORY, args)
+        self.assertEqual(op.env["inv"], 0.5)
+        self.assertEqual(op.env["n"], 12)
+        self.assertEqual(op.buffers[0].shape, (2, 1))
+        self.assertEqual(op.buffers[0].block_count, 3)
+        self.assertEqual([t.name for t in op.args], ["x", "out"])
+
+    def test_missing_factory_parameters_are_named_with_the_tensors(self):
+        with self.assertRaises(FrontendError) as e:
+            read_operations("k.py", FACTORY, {"x": ((64, 32), "bf16")})
+        self.assertIn("arguments 'out', 'count', 'rows', 'shape' have no shape and dtype",
+                      e.exception.message)
+        self.assertIn("pass --args out=ROWSxCOLS:DTYPE,count=N,rows=N,shape=N",
+                      e.exception.message)
+
+    def test_a_name_no_operation_takes(self):
+        with self.assertRaises(FrontendError) as e:
+            read_operations("k.py", ADD, {**ARGS, "c": ((64, 64), "bf16")})
+        self.assertIn("--args gives c, which no operation in this file takes (they take a, b, "
+                      "out)", e.exception.message)
+
+    def test_the_command_line_spelling(self):
+        from ttlplan.frontend.__main__ import UsageError, parse_args_spec
+        self.assertEqual(parse_args_spec("a=64x32:f32,n=4,eps=1e-6,t=2x2,m=-3,half=0.5"),
+                         {"a": ((64, 32), "f32"), "n": 4, "eps": 1e-6, "t": ((2, 2), "bf16"),
+                          "m": -3, "half": 0.5})
+        for bad in ("n=1e999", "n=99999999999", "n=4:", "n=x"):
+            with self.assertRaises(UsageError):
+                parse_args_spec(bad)
+
+
 class Errors(unittest.TestCase):
     def check(self, source, args, message, line=None):
         with self.assertRaises(FrontendError) as e:

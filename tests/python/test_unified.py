@@ -128,6 +128,88 @@ class Split(unittest.TestCase):
         self.assertEqual(list(t), ["datamovement"])
 
 
+COMPOSED = '''import ttl
+
+
+@ttl.operation()
+def exp_stage(inp: ttl.DFB, out: ttl.DFB):
+    x = inp.wait()
+    r = out.reserve()
+    r.store(ttl.math.exp(x))
+
+
+def make_writer(count):
+    @ttl.operation()
+    def write_stage(src: ttl.DFB, dst):
+        scratch = ttl.make_dfb("bf16", shape=(1, 1), block_count=count)
+        s = scratch.reserve()
+        s.store(ttl.math.relu(src.wait()))
+        ttl.copy(scratch.wait(), dst[0, 0])
+
+    return write_stage
+
+
+writer = make_writer(count=3)
+
+
+@ttl.operation(grid=(1, 1))
+def outer(a, out):
+    a_dfb = ttl.make_dataflow_buffer_like(a, shape=(1, 1))
+    e_dfb = ttl.make_dataflow_buffer_like(a, shape=(1, 1))
+    r = a_dfb.reserve()
+    ttl.copy(a[0, 0], r)
+    exp_stage(a_dfb, e_dfb)
+    writer(dst=out, src=e_dfb)
+'''
+
+
+class Composition(unittest.TestCase):
+    """An operation called as a statement is expanded in place (spec 0.19 "Composing
+    operations"): its parameters become the caller's names, its own DFBs the caller's, a
+    factory's captured values literals; expand-only operations (no grid, DFB parameters) are not
+    kernels of their own."""
+
+    def test_expansion(self):
+        text = translate("k.py", COMPOSED, Options(args={"a": ((32, 32), "bf16"),
+                                                         "out": ((32, 32), "bf16")}))
+        self.assertEqual(text.count("ttl.kernel @"), 1)  # exp_stage and write_stage expand only
+        # write_stage's scratch DFB, renamed for its expansion, 3 deep (the factory's count).
+        self.assertIn("%writer-2-scratch = ttl.create_cb : !ttl.cb<[1, 1], "
+                      "!ttcore.tile<32x32, bf16>, 3>", text)
+        self.assertEqual(len([l for l in text.splitlines() if "ttl.exp %a_dfb_wt" in l]), 1)
+        self.assertEqual(len([l for l in text.splitlines() if "ttl.relu %e_dfb_wt" in l]), 1)
+
+    def test_composition_errors(self):
+        def check(src, message, line):
+            with self.assertRaises(FrontendError) as e:
+                translate("k.py", src, Options(args={"a": ((32, 32), "bf16"),
+                                                     "out": ((32, 32), "bf16")}))
+            self.assertIn(message, e.exception.message)
+            self.assertEqual(e.exception.line, line, str(e.exception))
+
+        check(COMPOSED.replace("exp_stage(a_dfb, e_dfb)", "exp_stage(a_dfb)"),
+              "composing exp_stage into outer: no value for out", 31)
+        check(COMPOSED.replace("exp_stage(a_dfb, e_dfb)", "exp_stage(a_dfb, e_dfb, e_dfb)"),
+              "exp_stage takes 2 arguments, given 3", 31)
+        check(COMPOSED.replace("writer(dst=out, src=e_dfb)", "writer(dst=out, sink=e_dfb)"),
+              "writer has no parameter sink", 32)
+        check(COMPOSED.replace("exp_stage(a_dfb, e_dfb)", "exp_stage(a_dfb, e_dfb[0])"),
+              "argument out while composing exp_stage into outer must be a tensor or resource "
+              "name", 31)
+        check(COMPOSED.replace("exp_stage(a_dfb, e_dfb)", "x = exp_stage(a_dfb, e_dfb)"),
+              "composes it only as a statement of its own", 31)
+        check(COMPOSED.replace("    r.store(ttl.math.exp(x))", "    r.store(ttl.math.exp(x))\n"
+                               "    exp_stage(inp, out)"),
+              "operation exp_stage composes exp_stage, which composes it", 9)
+
+    def test_a_file_of_expand_only_operations(self):
+        src = COMPOSED[:COMPOSED.index("@ttl.operation(grid=(1, 1))")]
+        with self.assertRaises(FrontendError) as e:
+            translate("k.py", src, Options())
+        self.assertIn("operation exp_stage is expand-only", e.exception.message)
+        self.assertEqual(e.exception.line, 5)
+
+
 class Errors(unittest.TestCase):
     def check(self, body, message, line):
         with self.assertRaises(FrontendError) as e:

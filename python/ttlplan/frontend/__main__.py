@@ -12,10 +12,12 @@ bad command line exits with 2. The kernel file is parsed, never imported or run.
 from __future__ import annotations
 
 import argparse
+import math
 import os
 import re
 import sys
 import tokenize
+from typing import Any
 
 from .emit import Options, translate
 from .errors import FrontendError
@@ -39,20 +41,38 @@ class UsageError(Exception):
     pass
 
 
-def parse_args_spec(text: str) -> dict[str, tuple[tuple[int, ...], str]]:
-    """``a=2048x2048:bf16,b=64x64`` -> {"a": ((2048, 2048), "bf16"), ...}; the dtype defaults to
-    bf16."""
-    out: dict[str, tuple[tuple[int, ...], str]] = {}
+def parse_args_spec(text: str) -> dict[str, Any]:
+    """``a=2048x2048:bf16,b=64x64,n=4,eps=1e-6`` -> {"a": ((2048, 2048), "bf16"),
+    "b": ((64, 64), "bf16"), "n": 4, "eps": 1e-06}: a tensor's shape in elements and its dtype
+    (bf16 when left out); one number without a dtype is an integer or float parameter. A shape
+    given to a parameter the operation does not use as a tensor is a tuple (``t=2x2``: (2, 2))."""
+    out: dict[str, Any] = {}
     for entry in filter(None, (e.strip() for e in text.split(","))):
+        number = re.fullmatch(r"([A-Za-z_][A-Za-z0-9_]*)=(-?[0-9]+(\.[0-9]*)?([eE][-+]?[0-9]+)?)",
+                              entry)
+        if number and (number.group(3) or number.group(4) or number.group(2).startswith("-")):
+            value = float(number.group(2)) if number.group(3) or number.group(4) \
+                else int(number.group(2))
+            if isinstance(value, float) and not math.isfinite(value):
+                raise UsageError(f"--args {number.group(1)}: {number.group(2)} is not finite")
+            if isinstance(value, int) and abs(value) > MAX_DIMENSION:
+                raise UsageError(f"--args {number.group(1)}: {value} is out of range "
+                                 f"(-{MAX_DIMENSION} to {MAX_DIMENSION})")
+            out[number.group(1)] = value
+            continue
         m = re.fullmatch(r"([A-Za-z_][A-Za-z0-9_]*)=([0-9]+(?:x[0-9]+)*)(?::([A-Za-z0-9_]+))?",
                          entry)
         if not m:
-            raise UsageError(f"--args entry '{entry}' is not NAME=ROWSxCOLS[:DTYPE] (e.g. "
-                             "a=2048x2048:bf16)")
-        name, dims, dtype = m.group(1), m.group(2), m.group(3) or "bf16"
+            raise UsageError(f"--args entry '{entry}' is not NAME=ROWSxCOLS[:DTYPE] (a tensor, "
+                             "e.g. a=2048x2048:bf16) or NAME=NUMBER (a parameter, e.g. n=4)")
+        name, dims, dtype = m.group(1), m.group(2), m.group(3)
         shape = tuple(int(d) for d in dims.split("x"))
         if any(d < 1 or d > MAX_DIMENSION for d in shape):
             raise UsageError(f"--args {name}: every dimension must be 1 to {MAX_DIMENSION}")
+        if dtype is None and len(shape) == 1:
+            out[name] = shape[0]  # an integer parameter
+            continue
+        dtype = dtype or "bf16"
         if dtype not in DTYPES:
             raise UsageError(f"--args {name}: unknown dtype '{dtype}' (one of "
                              f"{', '.join(sorted(DTYPES))})")

@@ -133,8 +133,6 @@ class Evaluator:
     # --- Arithmetic ---------------------------------------------------------------------------
 
     def _BinOp(self, node: ast.BinOp) -> Any:
-        if isinstance(node.op, ast.Div):
-            raise self.error(node, "'/' gives a float; sizes use '//' (or -(-a // b) to round up)")
         ops = {
             ast.Add: values.add,
             ast.Sub: values.sub,
@@ -143,7 +141,7 @@ class Evaluator:
             ast.Mod: values.mod,
         }
         op = ops.get(type(node.op))
-        if op is None:
+        if op is None and not isinstance(node.op, ast.Div):
             raise self.error(node, f"operator {type(node.op).__name__} is not supported")
         if (
             isinstance(node.op, ast.FloorDiv)
@@ -155,6 +153,10 @@ class Evaluator:
                 self.integer(node.left.operand), self.integer(node.right)
             )
         left, right = self.eval(node.left), self.eval(node.right)
+        if isinstance(left, float) or isinstance(right, float):
+            return self._float_binop(node, left, right)
+        if isinstance(node.op, ast.Div):
+            raise self.error(node, "'/' gives a float; sizes use '//' (or -(-a // b) to round up)")
         if isinstance(left, (tuple, list)) and isinstance(node.op, (ast.Add, ast.Mult)):
             if isinstance(node.op, ast.Add) and isinstance(right, type(left)):
                 size = len(left) + len(right)
@@ -184,9 +186,32 @@ class Evaluator:
             return ShapeInt(left // right, f"{left.origin} // {right} = {left // right}")
         return op(left, right)
 
+    def _float_binop(self, node: ast.BinOp, left: Any, right: Any) -> float:
+        """Arithmetic with a float operand (``1.0 / D``, ``eps * 2``): a value for a fill or a
+        scale, never a size."""
+        if not isinstance(node.op, (ast.Add, ast.Sub, ast.Mult, ast.Div)):
+            raise self.error(node, f"operator {type(node.op).__name__} on a float is not "
+                                   "supported")
+        for v in (left, right):
+            if isinstance(v, bool) or not isinstance(v, (int, float)):
+                raise self.error(node, f"arithmetic of a float with {describe(v)}")
+        if isinstance(node.op, ast.Div) and right == 0:
+            raise self.error(node, "division by zero")
+        ops = {ast.Add: float.__add__, ast.Sub: float.__sub__, ast.Mult: float.__mul__,
+               ast.Div: float.__truediv__}
+        result = ops[type(node.op)](float(left), float(right))
+        if result != result or result in (float("inf"), float("-inf")):
+            raise self.error(node, "this float arithmetic overflows")
+        return result
+
     def _UnaryOp(self, node: ast.UnaryOp) -> Any:
         if isinstance(node.op, ast.USub):
-            return values.neg(self.integer(node.operand))
+            v = self.eval(node.operand)
+            if isinstance(v, float):
+                return -v
+            if isinstance(v, bool) or not isinstance(v, (int, Sym)):
+                raise self.error(node.operand, f"expected an integer here, got {describe(v)}")
+            return values.neg(v)
         if isinstance(node.op, ast.UAdd):
             return self.integer(node.operand)
         if isinstance(node.op, ast.Not):

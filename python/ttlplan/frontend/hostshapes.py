@@ -428,7 +428,10 @@ class HostInterpreter:
                 return Tensor(base.shape, "f32")
             if attr in ("bfloat16",):
                 return Tensor(base.shape, "bf16")
-            if attr in ("contiguous", "clone", "cpu", "detach", "cuda"):
+            if attr in ("contiguous", "clone", "cpu", "detach", "cuda",
+                        # elementwise methods: the shape and dtype stay
+                        "clamp", "clip", "abs", "neg", "exp", "relu", "sigmoid", "tanh", "sqrt",
+                        "mul", "add", "sub", "div", "uniform_", "normal_", "fill_", "zero_"):
                 return base
             return UNKNOWN
         if args and isinstance(args[0], Tensor) and owner not in ("torch", "ttnn", "ttl"):

@@ -145,19 +145,96 @@ def read_operations(
             if isinstance(inner, ast.FunctionDef) and _operation_decorator(inner) is not None:
                 found.append((stmt, inner, _operation_decorator(inner)))
     names = [fn.name for _, fn, _ in found]
+    module_callees = _module_callees(path, tree, found, constants)
+    expand_only = []
     for factory, fn, decorator in found:
+        if unified.is_unified(fn, THREAD_DECORATORS) and unified.is_expand_only(fn, decorator):
+            expand_only.append(fn)  # it runs where an operation composes it, not on its own
+            continue
         given = host.get((factory.name if factory else None, fn.name), HostArguments())
         env = constants if factory is None else \
-            factory_constants(path, factory, fn, constants, given.factory_args)
+            factory_constants(path, factory, fn, constants, given.factory_args, args)
         # Operations of different factories may share a name (`kernel`): such a one is named
         # after its factory too.
         name = f"{factory.name}_{fn.name}" if factory and names.count(fn.name) > 1 else fn.name
+        callees = dict(module_callees)
+        callees.update({other.name: unified.Callee(other, env) for f, other, _ in found
+                        if factory is not None and f is factory and other is not fn})
+        read = {n.id for n in ast.walk(fn) if isinstance(n, ast.Name)}
+        factory_missing = [a for a in (factory.args.posonlyargs + factory.args.args +
+                                       factory.args.kwonlyargs if factory else [])
+                           if a.arg not in env and a.arg in read]
         ops.append(_read_operation(path, fn, decorator, env, {**given.tensors, **args}, knobs,
-                                   device_grid, name, given.values))
+                                   device_grid, name, given.values, callees, factory_missing))
+    taken = {a.arg for factory, fn, _ in found for f in (fn, factory) if f is not None
+             for a in f.args.posonlyargs + f.args.args + f.args.kwonlyargs}
+    unknown = sorted(set(args) - taken)
+    if unknown and found:
+        raise FrontendError(path, 1, 1, f"--args gives {', '.join(unknown)}, which no operation "
+                                        f"in this file takes (they take "
+                                        f"{', '.join(sorted(taken)) or 'no arguments'})")
+    if not ops and expand_only:
+        raise FrontendError.at(path, expand_only[0], f"operation {expand_only[0].name} is "
+                                                     "expand-only (it has no grid, or DFB or "
+                                                     "PipeNet parameters): it runs where another "
+                                                     "operation calls it, and this file has no "
+                                                     "such operation to plan")
     if not ops:
         raise FrontendError(path, 1, 1, "no function decorated @ttl.operation(grid=...) (or "
                                         "@ttl.kernel) in this file")
     return ops
+
+
+def _tensor_params(fn: ast.FunctionDef) -> set[str]:
+    """The names `fn`'s body uses as tensors: what a DFB is made like, what a copy slices, what
+    has a .shape or .dtype."""
+    out = set()
+    for node in ast.walk(fn):
+        if isinstance(node, ast.Call):
+            name = ttl_attr(node.func)
+            if name in BUFFER_FACTORIES + ("make_tensor_backed_dfb",) and node.args and \
+                    isinstance(node.args[0], ast.Name):
+                out.add(node.args[0].id)
+            if name == "copy":
+                out.update(a.value.id for a in node.args
+                           if isinstance(a, ast.Subscript) and isinstance(a.value, ast.Name))
+        if isinstance(node, ast.Attribute) and node.attr in ("shape", "dtype") and \
+                isinstance(node.value, ast.Name):
+            out.add(node.value.id)
+    return out
+
+
+def _module_callees(path: str, tree: ast.Module, found: list,
+                    constants: dict[str, Any]) -> dict[str, unified.Callee]:
+    """The operations a unified operation may compose by name: the module's own, and those a
+    module-level ``NAME = make_op(...)`` builds with a factory (its arguments captured)."""
+    out = {fn.name: unified.Callee(fn, {}) for factory, fn, _ in found if factory is None}
+    factories: dict[str, list[ast.FunctionDef]] = {}
+    for factory, fn, _ in found:
+        if factory is not None:
+            factories.setdefault(factory.name, []).append(fn)
+    by_name = {s.name: s for s in tree.body if isinstance(s, ast.FunctionDef)}
+    for stmt in tree.body:
+        if not (isinstance(stmt, ast.Assign) and len(stmt.targets) == 1 and
+                isinstance(stmt.targets[0], ast.Name) and isinstance(stmt.value, ast.Call) and
+                isinstance(stmt.value.func, ast.Name) and stmt.value.func.id in factories):
+            continue
+        factory = by_name[stmt.value.func.id]
+        returned = {n.value.id for n in ast.walk(factory)
+                    if isinstance(n, ast.Return) and isinstance(n.value, ast.Name)}
+        inner = [fn for fn in factories[factory.name] if fn.name in returned] or \
+            factories[factory.name]
+        params = [a.arg for a in factory.args.posonlyargs + factory.args.args]
+        given = {}
+        for key, node in list(zip(params, stmt.value.args)) + \
+                [(kw.arg, kw.value) for kw in stmt.value.keywords if kw.arg]:
+            try:
+                given[key] = Evaluator(path, dict(constants)).eval(node)
+            except FrontendError:
+                pass  # not a constant: an error where the expansion reads it
+        out[stmt.targets[0].id] = unified.Callee(
+            inner[0], factory_constants(path, factory, inner[0], constants, given))
+    return out
 
 
 def _operation_decorator(fn: ast.FunctionDef) -> ast.expr | None:
@@ -166,18 +243,23 @@ def _operation_decorator(fn: ast.FunctionDef) -> ast.expr | None:
 
 
 def factory_constants(path: str, factory: ast.FunctionDef, fn: ast.FunctionDef,
-                      constants: dict[str, Any], host_args: dict[str, Any]) -> dict[str, Any]:
+                      constants: dict[str, Any], host_args: dict[str, Any],
+                      cli_args: dict[str, Any] | None = None) -> dict[str, Any]:
     """The names an operation defined in a factory function sees: the module's constants, the
     factory's parameters (as the host code called it, else their defaults) and the factory's
     constant assignments before the operation."""
     env = dict(constants)
+    cli_args = cli_args or {}
     params = factory.args.posonlyargs + factory.args.args
     defaults = dict(zip([a.arg for a in params][len(params) - len(factory.args.defaults):],
                         factory.args.defaults))
     defaults.update({a.arg: d for a, d in zip(factory.args.kwonlyargs, factory.args.kw_defaults)
                      if d is not None})
     for a in params + factory.args.kwonlyargs:
-        if a.arg in host_args:
+        if a.arg in cli_args:  # a factory's parameters are compile-time: numbers and tuples
+            spec = cli_args[a.arg]
+            env[a.arg] = tuple(spec[0]) if isinstance(spec, tuple) else spec
+        elif a.arg in host_args:
             env[a.arg] = host_args[a.arg]
         elif a.arg in defaults:
             try:
@@ -233,7 +315,9 @@ def host_arguments(tree: ast.Module) -> dict[tuple, HostArguments]:
 
 def _read_operation(path, fn: ast.FunctionDef, decorator: ast.expr, constants, args, knobs,
                     device_grid, name: str | None = None,
-                    host_values: dict[str, Any] | None = None) -> Operation:
+                    host_values: dict[str, Any] | None = None,
+                    callees: dict[str, Any] | None = None,
+                    factory_missing: list[ast.arg] = ()) -> Operation:
     host_values = host_values or {}
     name = name or fn.name
     env = dict(constants)
@@ -246,15 +330,26 @@ def _read_operation(path, fn: ast.FunctionDef, decorator: ast.expr, constants, a
     if fn.args.vararg or fn.args.kwarg:
         raise FrontendError.at(path, fn, f"operation {name}: *args and **kwargs are not read")
     missing = []
+    # Since spec 0.19 every argument of a unified operation is a tensor; an older one may take
+    # integers and tuples too, told apart by how the body uses each.
+    every = [a.arg for a in positional + fn.args.kwonlyargs]
+    tensors = set(every) if unified.is_unified(fn, THREAD_DECORATORS) else _tensor_params(fn)
     for a in positional + fn.args.kwonlyargs:
         if a.arg in knobs:  # an integer parameter with a default, tuned
             env[a.arg] = values.knob(a.arg)
             continue
-        if a.arg in args:
-            shape, dtype = args[a.arg]
+        if a.arg in args and (a.arg in tensors or not isinstance(args[a.arg], tuple)):
+            spec = args[a.arg]
+            if not isinstance(spec, tuple):  # --args n=4 / eps=1e-6: a compile-time constant
+                env[a.arg] = spec
+                continue
+            shape, dtype = spec
             t = TensorArg(a.arg, tuple(shape), dtype)
             env[a.arg] = t
             params.append(t)
+            continue
+        if a.arg in args:  # a shape for a parameter not used as a tensor: a tuple (t=2x2)
+            env[a.arg] = tuple(args[a.arg][0])
             continue
         if a.arg in host_values:  # a constant the file's own call passes (an int, a tuple)
             env[a.arg] = host_values[a.arg]
@@ -263,14 +358,18 @@ def _read_operation(path, fn: ast.FunctionDef, decorator: ast.expr, constants, a
             env[a.arg] = ev.eval(defaults[a.arg])
             continue
         missing.append(a)
+    # A factory's parameters the operation reads and nothing gives a value.
+    missing += [a for a in factory_missing if a.arg not in env]
     if missing:
         # Every argument without a value at once, as one --args to fill in.
         names = ", ".join(f"'{a.arg}'" for a in missing)
-        fill = ",".join(f"{a.arg}=ROWSxCOLS:DTYPE" for a in missing)
+        fill = ",".join(f"{a.arg}=ROWSxCOLS:DTYPE" if a.arg in tensors else f"{a.arg}=N"
+                        for a in missing)
         raise FrontendError.at(path, missing[0],
                                f"operation {name}: argument{'s' if len(missing) > 1 else ''} "
-                               f"{names} {'have' if len(missing) > 1 else 'has'} no shape and "
-                               f"dtype (the file does not call the operation with known tensors); "
+                               f"{names} {'have' if len(missing) > 1 else 'has'} no "
+                               f"{'shape and dtype' if missing[0].arg in tensors else 'value'} "
+                               f"(the file does not call the operation with known tensors); "
                                f"pass --args {fill}")
     for t in params:
         if len(t.shape) != 2:
@@ -293,7 +392,7 @@ def _read_operation(path, fn: ast.FunctionDef, decorator: ast.expr, constants, a
     ev.ttl_call = lambda e, node, name: _ttl_call(e, op, node, name)
     op = Operation(name, fn, grid, params, env=env)
     if unified.is_unified(fn, THREAD_DECORATORS):  # spec 0.19+: one body, split into threads
-        split = unified.split_operation(path, fn)
+        split = unified.split_operation(path, fn, callees)
         _run_block(ev, op, split.resources, budget=ev.budget)
         for kind, body in split.threads.items():
             thread = ast.FunctionDef(name=kind, args=ast.arguments(

@@ -31,6 +31,7 @@ import ast
 import copy
 import itertools
 from dataclasses import dataclass, field
+from typing import Any
 
 from .errors import FrontendError
 from .evaluate import ttl_attr
@@ -85,6 +86,45 @@ def is_resource(stmt: ast.stmt) -> bool:
 
 
 @dataclass
+class Callee:
+    """An operation another may compose (call as a statement): its def and the compile-time values
+    it captures (a factory's parameters), which its expansion writes in as literals."""
+
+    fn: ast.FunctionDef
+    constants: dict[str, Any] = field(default_factory=dict)
+
+
+def is_expand_only(fn: ast.FunctionDef, decorator: ast.expr) -> bool:
+    """tt-lang's expand-only operations (spec 0.19): a unified one with no grid, or with a
+    parameter annotated ttl.DFB / ttl.PipeNet. They run only where another operation calls them."""
+    grid = isinstance(decorator, ast.Call) and any(kw.arg == "grid" and not (
+        isinstance(kw.value, ast.Constant) and kw.value.value is None) for kw in decorator.keywords)
+    annotated = any(_annotation(a.annotation) in ("DFB", "PipeNet")
+                    for a in fn.args.posonlyargs + fn.args.args + fn.args.kwonlyargs)
+    return not grid or annotated
+
+
+def _annotation(node: ast.expr | None) -> str | None:
+    if isinstance(node, ast.Constant) and isinstance(node.value, str):
+        return node.value.rsplit(".", 1)[-1]
+    if isinstance(node, ast.Attribute):
+        return node.attr
+    if isinstance(node, ast.Name):
+        return node.id
+    return None
+
+
+def _literal(v: Any) -> ast.expr | None:
+    """A captured compile-time value as an AST literal, None for one that is not plain."""
+    if v is None or isinstance(v, (bool, int, float, str)):
+        return ast.Constant(v)
+    if isinstance(v, tuple):
+        elts = [_literal(e) for e in v]
+        return None if any(e is None for e in elts) else ast.Tuple(elts, ast.Load())
+    return None
+
+
+@dataclass
 class Split:
     """The statements that run at operation scope and the body of each thread."""
 
@@ -125,9 +165,12 @@ def _call_kernel(call: ast.Call) -> str | None:
 
 
 class Splitter:
-    def __init__(self, path: str, fn: ast.FunctionDef):
+    def __init__(self, path: str, fn: ast.FunctionDef,
+                 composable: dict[str, Callee] | None = None):
         self.path = path
         self.fn = fn
+        self.composable = composable or {}
+        self.expansions = 0
         self.buffers: set[str] = set()
         self.owner: dict[str, str] = {}  # a produced block's name -> its thread
         self.explicit_release: set[str] = set()  # blocks the body pushes or pops itself
@@ -340,9 +383,96 @@ class Splitter:
 
     # --- The split ---------------------------------------------------------------------------
 
+    # --- Composition: an operation called as a statement is expanded in place ----------------
+
+    def expand(self, body: list[ast.stmt], stack: list[str]) -> tuple[list, list]:
+        """`body` with every composed call expanded: (the resource declarations the expansions
+        bring, to go to the top of the operation, and the statements)."""
+        resources, out = [], []
+        for stmt in body:
+            if isinstance(stmt, ast.Expr) and isinstance(stmt.value, ast.Call) and \
+                    isinstance(stmt.value.func, ast.Name) and \
+                    stmt.value.func.id in self.composable:
+                more, statements = self.inline(stmt.value, stack)
+                resources += more
+                out += statements
+                continue
+            for node in ast.walk(stmt):
+                if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and \
+                        node.func.id in self.composable and \
+                        not isinstance(stmt, (ast.For, ast.While, ast.If, ast.With)):
+                    raise self.error(node, f"a call of the operation {node.func.id} composes it "
+                                           "only as a statement of its own (it returns nothing)")
+            if isinstance(stmt, (ast.For, ast.While, ast.If, ast.With)):
+                stmt = copy.copy(stmt)
+                more, stmt.body = self.expand(stmt.body, stack)
+                resources += more
+                if getattr(stmt, "orelse", None):
+                    more, stmt.orelse = self.expand(stmt.orelse, stack)
+                    resources += more
+            out.append(stmt)
+        return resources, out
+
+    def inline(self, call: ast.Call, stack: list[str]) -> tuple[list, list]:
+        name = call.func.id
+        callee = self.composable[name]
+        caller = stack[-1]
+        if name in stack:
+            raise self.error(call, f"operation {caller} composes {name}, which composes it: "
+                                   "operations may not compose themselves")
+        if not is_unified(callee.fn, ("compute", "datamovement")):
+            raise self.error(call, f"{name} defines its own threads: only operations written as "
+                                   "one body compose")
+        fn = callee.fn
+        params = [a.arg for a in fn.args.posonlyargs + fn.args.args + fn.args.kwonlyargs]
+        given: dict[str, str] = {}
+        if len(call.args) > len(params):
+            raise self.error(call, f"{name} takes {len(params)} arguments, given "
+                                   f"{len(call.args)}")
+        for param, arg in zip(params, call.args):
+            given[param] = arg
+        for kw in call.keywords:
+            if kw.arg is None:
+                raise self.error(kw.value, f"composing {name}: ** unpacking is not read; name "
+                                           "each argument")
+            if kw.arg not in params:
+                raise self.error(kw.value, f"{name} has no parameter {kw.arg}")
+            if kw.arg in given:
+                raise self.error(kw.value, f"{name}'s argument {kw.arg} is given twice")
+            given[kw.arg] = kw.value
+        missing = [p for p in params if p not in given]
+        if missing:
+            raise self.error(call, f"composing {name} into {caller}: no value for "
+                                   f"{', '.join(missing)}")
+        for param, arg in given.items():
+            if not isinstance(arg, ast.Name):
+                raise self.error(arg, f"argument {param} while composing {name} into {caller} "
+                                      "must be a tensor or resource name")
+        self.expansions += 1
+        prefix = f"{name}-{self.expansions}-"
+        body = [s for s in copy.deepcopy(fn.body)
+                if not (isinstance(s, ast.Expr) and isinstance(s.value, ast.Constant))]
+        inner_resources, body = self.expand(body, stack + [name])
+        body = inner_resources + body
+        local = set(_all_bound(body))
+        for p in params:
+            if p in local:
+                raise self.error(call, f"{name} assigns its parameter {p}; composing it would "
+                                       "assign the caller's value: use a name of its own")
+        renames = {p: given[p].id for p in params}
+        renames.update({n: prefix + n for n in local})
+        body = [_Renamer(renames, callee.constants).visit(s) for s in body]
+        for s in body:
+            ast.fix_missing_locations(s)
+        resources = [s for s in body if is_resource(s)]
+        return resources, [s for s in body if not is_resource(s)]
+
+    # --- The split ---------------------------------------------------------------------------
+
     def split(self) -> Split:
         resources, body = [], []
-        for stmt in self.fn.body:
+        hoisted, statements = self.expand(list(self.fn.body), [self.fn.name])
+        for stmt in hoisted + statements:
             if is_resource(stmt):
                 resources.append(stmt)
                 self.buffers.add(stmt.targets[0].id)
@@ -407,6 +537,37 @@ class Splitter:
                                                f"{bound[other][node.id]}) but read by "
                                                f"{KERNEL_TEXT[kernel]}: threads share values "
                                                "only through dataflow buffers")
+
+
+class _Renamer(ast.NodeTransformer):
+    """An expanded operation's names: its parameters become the caller's arguments, its own names
+    NAME-N-own (no Python name can be one), its captured compile-time values literals."""
+
+    def __init__(self, renames: dict[str, str], constants: dict[str, Any]):
+        self.renames = renames
+        self.constants = constants
+
+    def visit_Name(self, node: ast.Name) -> ast.AST:
+        if node.id in self.renames:
+            node.id = self.renames[node.id]
+        elif isinstance(node.ctx, ast.Load) and node.id in self.constants:
+            lit = _literal(self.constants[node.id])
+            if lit is not None:
+                return ast.copy_location(lit, node)
+        return node
+
+    def visit_FunctionDef(self, node: ast.FunctionDef) -> ast.AST:
+        node.name = self.renames.get(node.name, node.name)
+        for a in node.args.args:
+            a.arg = self.renames.get(a.arg, a.arg)
+        self.generic_visit(node)
+        return node
+
+    def visit_Lambda(self, node: ast.Lambda) -> ast.AST:
+        for a in node.args.args:
+            a.arg = self.renames.get(a.arg, a.arg)
+        self.generic_visit(node)
+        return node
 
 
 def shown(name: str) -> str:
@@ -526,5 +687,6 @@ def _bound_names(part: list[ast.stmt], selection, kernel: str) -> dict[str, int]
     return out
 
 
-def split_operation(path: str, fn: ast.FunctionDef) -> Split:
-    return Splitter(path, fn).split()
+def split_operation(path: str, fn: ast.FunctionDef,
+                    composable: dict[str, Callee] | None = None) -> Split:
+    return Splitter(path, fn, composable).split()
