@@ -129,6 +129,10 @@ constexpr OpDef kOps[] = {
     {"ttl.bcast", "broadcast row 0 / column 0 / element (0, 0) over `dims`", F::Convert,
      P::Compute, 1, 1, 0, kNone,
      {K::Bcast, "unary_bcast", "unary_bcast_init", C::EltwiseAddSub, "TROWEXPAND"}},
+    {"ttl.identity", "elementwise x: the block unchanged, through DST (tt-lang's store of a "
+     "waited block)", F::SameType, P::Compute, 1, 1, 0, kNone,
+     // copy_tile is the unpacker's datacopy into DST, one FPU pass per tile like an add.
+     {K::Copy, "copy_tile", "copy_tile_init", C::EltwiseAddSub}},
     {"ttl.fill", "a block with every element `value` (tt-lang's ttl.block.fill)", F::FillValue,
      P::Compute, 0, 1, 0, kNone,
      {K::Fill, "fill_tile", "fill_tile_init", C::Sfpu}},
@@ -509,6 +513,8 @@ std::string_view toString(ComputeKind kind) {
     return "bcast";
   case ComputeKind::Fill:
     return "fill";
+  case ComputeKind::Copy:
+    return "copy";
   case ComputeKind::Store:
     return "store";
   }

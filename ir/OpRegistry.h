@@ -107,6 +107,7 @@ enum class ComputeKind : uint8_t {
   Reduce, ///< reads its operand from a CB, accumulates over `dims`
   Bcast,  ///< reads its operand from a CB, repeats row/column/element 0
   Fill,   ///< no operands: sets every element of its DST tiles to its `value` attribute
+  Copy,   ///< its operand unpacked from a CB into DST as it is (a block stored unchanged)
   Store,  ///< packs a DST value into a reserved view
 };
 
@@ -139,7 +140,7 @@ struct ComputeDef {
 
 /// True for the elementwise kinds (the ops lower-compute emits as one API call per DST tile).
 inline bool isElementwise(ComputeKind kind) {
-  return kind == ComputeKind::Unary || kind == ComputeKind::Binary;
+  return kind == ComputeKind::Unary || kind == ComputeKind::Binary || kind == ComputeKind::Copy;
 }
 
 struct OpDef {

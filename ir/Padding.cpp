@@ -99,6 +99,7 @@ Atoms unaryAtom(std::string_view op, Atoms x) {
   if (op == "ttl.exp") return zero ? kFinite : pos ? kPosInf : neg ? kZero : kFinite;
   if (op == "ttl.neg") return negAtom(x);
   if (op == "ttl.abs") return zero ? kZero : (pos || neg) ? kPosInf : kFinite;
+  if (op == "ttl.identity") return x;
   if (op == "ttl.relu") return zero || neg ? kZero : x;
   if (op == "ttl.sigmoid") return neg ? kZero : kFinite;
   if (op == "ttl.tanh") return zero ? kZero : kFinite;

@@ -1316,6 +1316,7 @@ interpretKernel(ir::Operation* kernel, const std::map<std::string, HostTensor>& 
 
 UnaryFunction unaryFunction(std::string_view op) {
   static const std::map<std::string_view, UnaryFunction> functions = {
+      {"ttl.identity", [](double x) { return x; }},
       {"ttl.exp", [](double x) { return std::exp(x); }},
       {"ttl.log", [](double x) { return std::log(x); }},
       {"ttl.sqrt", [](double x) { return std::sqrt(x); }},

@@ -800,6 +800,16 @@ private:
       });
     }
     const ir::ComputeDef& fn = *elementwiseRecord(op); // checked when the chain was read
+    if (fn.kind == ir::ComputeKind::Copy) { // the unpack above did it; to the result's slot
+      if (c.slots.at(op->operand(0)) != c.slots.at(op->result(0))) {
+        b.call("copy_dest_values_init", {});
+        forTiles([&](int64_t, int64_t, int64_t t) {
+          b.call("copy_dest_values", {dst(op->operand(0), t), dst(op->result(0), t)}, ir::Type(),
+                 {{"data_format", Attribute::string(fp32DestAcc_ ? "Float32" : "Float16_b")}});
+        });
+      }
+      return;
+    }
     if (fn.kind == ir::ComputeKind::Binary) {
       b.call(fn.apiInit, {});
       forTiles([&](int64_t, int64_t, int64_t t) {

@@ -42,7 +42,7 @@ TEST(OpRecords, EveryComputeOpHasItsKindApiCallAndCostClass) {
     EXPECT_FALSE(c.apiInit.empty()) << "no init for " << c.apiFn;
     EXPECT_NE(c.cost, CostClass::None) << "no cost class";
     // Elementwise ops keep their operands' type, and their arity is their kind's.
-    if (c.kind == ComputeKind::Unary) {
+    if (c.kind == ComputeKind::Unary || c.kind == ComputeKind::Copy) {
       EXPECT_EQ(def->numOperands, 1);
     }
     if (c.kind == ComputeKind::Binary) {

@@ -178,6 +178,16 @@ class Fill(unittest.TestCase):
         self.assertIn("a f32 fill stored into o_dfb, whose blocks are bf16", e.exception.message)
         self.assertEqual(e.exception.line, 23)
 
+    def test_a_number_with_a_block_is_a_fill(self):
+        # tt-lang's block-scalar arithmetic: p * 2.0 and 1 - p multiply and subtract a fill of
+        # p's shape; p / 4 multiplies by 0.25.
+        for store, fill, op in (("q.store(p * 2.0)", "2.000000000e+00", "ttl.mul %a_dfb_wt"),
+                                ("q.store(1 - p)", "1.000000000e+00", "ttl.sub %fill"),
+                                ("q.store(p / 4)", "2.500000000e-01", "ttl.mul %a_dfb_wt")):
+            text = self.translate(store)
+            self.assertIn(f"ttl.fill {fill} : tensor<2x1x!ttcore.tile<32x32, bf16>>", text)
+            self.assertEqual(len(lines_with(text, op)), 1, store)
+
     def test_fill_values_that_are_not_finite_numbers(self):
         for value in ("p", "1e39", "-1e39"):
             src = KERNEL.replace("q.store(ttl.math.exp(p))",
@@ -186,6 +196,53 @@ class Fill(unittest.TestCase):
                 translate("k.py", src, Options(args=ARGS))
             self.assertEqual(e.exception.line, 23, value)
             self.assertIn("fill value", e.exception.message)
+
+
+PIPES = '''import ttl
+
+
+@ttl.operation(grid=(4, 1))
+def k(a, out):
+    net = ttl.PipeNet([ttl.Pipe(src=(0, 0), dst=(slice(1, 3), 0))])
+    a_dfb = ttl.make_dataflow_buffer_like(a, shape=(1, 1))
+
+    @ttl.datamovement()
+    def read():
+        if not net.is_active():
+            return
+        i = ttl.node(dims=1)
+        last = min(i + 1, 3)
+        rows = slice(i, last)
+        with a_dfb.reserve() as blk:
+            ttl.copy(a[rows, 0:1], blk).wait()
+
+    @ttl.datamovement()
+    def write():
+        with a_dfb.wait() as blk:
+            ttl.copy(blk, out[0, 0]).wait()
+'''
+
+
+class Idioms(unittest.TestCase):
+    def test_pipe_roles_early_return_linear_node_and_slices(self):
+        text = translate("k.py", PIPES, Options(args={"a": ((128, 32), "bf16"),
+                                                      "out": ((32, 32), "bf16")}))
+        read = text.split("ttl.datamovement_thread {")[1]
+        ops = [line.strip().split(" = ", 1)[-1].split(" loc(")[0] for line in read.splitlines()]
+        # is_active on node (x, y): the source (0, 0), or x in [1, 2] and y in [0, 0] (x >= 1,
+        # x <= 2, y <= 0; y >= 0 always); `not` is an xor with true; the early return makes the
+        # rest of the thread the else branch (the copy runs where the net is active).
+        self.assertEqual([o.split()[0] + " " + o.split()[1] if o.startswith("arith.cmpi") else
+                          o.split()[0] for o in ops if o.startswith(("arith.cmpi", "arith.ori",
+                                                                     "arith.xori", "scf.if"))],
+                         ["arith.cmpi eq,", "arith.cmpi eq,", "arith.cmpi uge,", "arith.cmpi ule,",
+                          "arith.cmpi ule,", "arith.ori", "arith.xori", "scf.if"])
+        self.assertIn("} else {", read)
+        # node(dims=1) = x + y * 4; min of a run-time value is arith.minui; the slice(i, last)
+        # has an extent known only at run time, so the block's 1 row is trusted.
+        self.assertEqual(len(lines_with(read, "arith.muli")), 1)
+        self.assertEqual(len(lines_with(read, "arith.minui")), 1)
+        self.assertEqual(len(lines_with(read, "ttl.tensor_slice %a[%addi")), 1)
 
 
 class Errors(unittest.TestCase):
@@ -210,8 +267,8 @@ class Errors(unittest.TestCase):
                    "a while loop is not supported in a thread", 21)
         self.check(KERNEL.replace("ttl.math.exp(p)", "ttl.math.erf(p)"),
                    "ttl.math.erf is not supported", 23)
-        self.check(KERNEL.replace("ttl.math.exp(p)", "p * 2.0"), "ttlplan has no block-scalar",
-                   23)
+        self.check(KERNEL.replace("ttl.math.exp(p)", "p * a"), "the tensor argument 'a' with a "
+                   "block: a block combines with another block or a number", 23)
         self.check(KERNEL.replace("    def compute():", "    def compute(z):"),
                    "thread compute takes no arguments", 20)
 
@@ -292,11 +349,17 @@ class HostileInput(unittest.TestCase):
     def test_recursion_is_not_run(self):
         src = "import ttl\n\ndef f(n):\n    return f(n)\n\n" + KERNEL.replace(
             "n = a.shape[0] // 32 // G", "n = f(3)")
-        self.check(src, "name 'f' is not defined", "--args", "a=256x96,out=256x96")
+        self.check(src, "k.py:4:12: error: helper calls nest more than 32 deep here (in f(), "
+                        "called at line 13)", "--args", "a=256x96,out=256x96")
 
     def test_bad_flags(self):
         self.check(KERNEL, "is not NAME=ROWSxCOLS", "--args", "a=lots", status=2)
+        self.check(KERNEL, "--args gives c, which no operation in this file takes", "--args",
+                   "a=256x96,out=256x96,c=64x64")
         self.check(KERNEL, "--knob G: the domain", "--knob", "G=two", status=2)
+        # Domain text goes into the TTL: only a list or a range/divisors call gets there.
+        for domain in ("[1, (]", "[1] } ttl.kernel @evil() {", "range(1)) (2", "divisors(4"):
+            self.check(KERNEL, "--knob G: the domain", "--knob", f"G={domain}", status=2)
 
     def test_a_decorator_used_wrongly(self):
         self.check(KERNEL.replace("grid=(3, 2)", "grid=7"), "grid must be (x, y)",

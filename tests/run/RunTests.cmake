@@ -38,6 +38,8 @@ ttlplan_run_test(unary_sin 0 "PASS" ${run_dir}/unary_sin.ttl)
 
 # ttl.fill (tt-lang's ttl.block.fill): fill_tile emulated against the reference's fill.
 ttlplan_run_test(fill_add 0 "PASS" ${run_dir}/fill_add.ttl)
+# ttl.identity (a waited block stored unchanged): copy_tile and pack, against the reference.
+ttlplan_run_test(identity_store 0 "PASS" ${run_dir}/identity_store.ttl)
 
 # A CB too shallow for its access pattern deadlocks; the report names the CBs and both threads.
 ttlplan_run_test(deadlock_shallow_cb 1

@@ -89,10 +89,23 @@ def parse_knob(text: str) -> tuple[str, str]:
         raise UsageError(f"--knob '{text}' is not NAME=DOMAIN (e.g. GRANULARITY=1,2,4,8)")
     if re.fullmatch(r"[0-9]+(\s*,\s*[0-9]+)*", domain):
         return name, "[" + ", ".join(v.strip() for v in domain.split(",")) + "]"
-    if re.fullmatch(r"(\[.*\]|range\(.*\)|divisors\(.*\))", domain):
-        return name, domain
+    if re.fullmatch(r"\[\s*[A-Za-z0-9_]+(\s*,\s*[A-Za-z0-9_]+)*\s*\]", domain) or (
+            re.fullmatch(r"(range|divisors)\([A-Za-z0-9_@+\-*/%(), ]*\)", domain) and
+            _balanced(domain)):
+        return name, domain  # pasted into the TTL: only a list or a domain call, nothing else
     raise UsageError(f"--knob {name}: the domain '{domain}' is not a list of integers (1,2,4,8) "
                      "or a TTL domain ([1, 2], range(1, 9), divisors(64))")
+
+
+def _balanced(text: str) -> bool:
+    """Parentheses that open and close in order, the outermost pair spanning the whole call."""
+    depth = 0
+    for i, ch in enumerate(text):
+        depth += ch == "("
+        depth -= ch == ")"
+        if depth < 0 or (depth == 0 and ch == ")" and i != len(text) - 1):
+            return False
+    return depth == 0
 
 
 def parse_grid(text: str) -> tuple[int, int]:

@@ -19,6 +19,7 @@ from dataclasses import dataclass
 from typing import Any, Callable
 
 from . import values
+from .helpers import Helper, call_helper
 from .errors import FrontendError
 from .values import Int, Sym
 
@@ -353,11 +354,14 @@ class Evaluator:
         if name is not None:
             raise self.error(node, f"ttl.{name} is not understood here")
         fn = self.eval(node.func)
+        if isinstance(fn, Helper):
+            return call_helper(self, fn, node)
         if not isinstance(fn, Builtin):
             raise self.error(
                 node,
-                f"calling {describe(fn)} is not supported: the front end runs no user code, only "
-                "min, max, len, int, abs and math.ceil(a / b)",
+                f"calling {describe(fn)} is not supported: the front end runs no user code; it "
+                "evaluates min, max, len, int, abs, math.ceil(a / b) and the file's own helper "
+                "functions over known values",
             )
         if node.keywords:
             raise self.error(node, f"{fn.name}() takes no keyword arguments here")

@@ -19,6 +19,7 @@ from typing import Any
 from . import evaluate as ev_mod
 from .errors import FrontendError
 from .evaluate import MATH, Evaluator, TensorArg, describe, ttl_attr
+from .helpers import Helper, bind
 from .types import DTYPES
 from . import hostshapes, unified, values
 from .values import Int, Sym
@@ -87,6 +88,11 @@ def module_constants(path: str, tree: ast.Module, knobs: dict[str, str]) -> dict
     env: dict[str, Any] = {"math": MATH, "ttl": ev_mod.TTL_MODULE, "ttnn": ev_mod.TTNN_MODULE}
     for stmt in tree.body:
         if isinstance(stmt, (ast.Import, ast.ImportFrom)):
+            continue
+        if isinstance(stmt, ast.FunctionDef) and _operation_decorator(stmt) is None and \
+                not any(isinstance(s, ast.FunctionDef) and _operation_decorator(s) is not None
+                        for s in stmt.body):
+            env[stmt.name] = Helper(stmt, env)  # evaluated where the kernel calls it
             continue
         if isinstance(stmt, ast.Assign) and len(stmt.targets) == 1 and \
                 isinstance(stmt.targets[0], ast.Tuple) and \
@@ -487,18 +493,11 @@ def _run_for(ev: Evaluator, op: Operation, stmt: ast.For, budget: list[int]) -> 
 
 
 def _bind(ev: Evaluator, target: ast.expr, value: Any) -> None:
-    if isinstance(target, ast.Name):
-        ev.env[target.id] = value
-        if isinstance(value, DataflowBuffer) and not value.name:
-            value.name = target.id
-        return
-    if isinstance(target, (ast.Tuple, ast.List)):
-        if not isinstance(value, (tuple, list)) or len(value) != len(target.elts):
-            raise ev.error(target, f"cannot unpack {describe(value)} into {len(target.elts)} names")
-        for t, v in zip(target.elts, value):
-            _bind(ev, t, v)
-        return
-    raise ev.error(target, "only names and tuples of names may be assigned here")
+    def name_buffer(name: str, v: Any) -> None:
+        if isinstance(v, DataflowBuffer) and not v.name:
+            v.name = name  # a DFB is named after the first name bound to it
+
+    bind(ev, target, value, name_buffer)
 
 
 def _value(ev: Evaluator, op: Operation, node: ast.expr, stmt: ast.stmt) -> Any:

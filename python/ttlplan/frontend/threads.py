@@ -11,6 +11,7 @@ location of the Python construct it came from, so that the verifier and the plan
 from __future__ import annotations
 
 import ast
+import copy
 from dataclasses import dataclass
 from typing import Any
 
@@ -48,6 +49,14 @@ class Value:
     ssa: str
     shape: tuple[Int, Int]
     dtype: str
+
+
+@dataclass(frozen=True)
+class TileRange:
+    """``slice(a, b)`` bound to a name in a thread, for a later ``t[rows, cols]``."""
+
+    start: Any
+    extent: Any  # None when only known at run time
 
 
 @dataclass(frozen=True)
@@ -317,7 +326,16 @@ class ThreadEmitter:
                 return values.neg(v)
             if isinstance(v, float):  # a fill value
                 return -v
+            if isinstance(v, (Block, Value, Fill)):  # -x on a block: ttl.neg
+                return self.elementwise("neg", [v], node)
             raise self.error(node, f"unary minus of {self.describe(v)} is not supported")
+        if isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.Not):
+            v = self.condition(node.operand)
+            if isinstance(v, bool):
+                return not v
+            one = self.fresh("true")
+            self.emit(f"{one} = arith.constant 1 : i1", node)
+            return Ssa(self.arith("xori", v.name, one, node, "i1"), "i1")
         if isinstance(node, ast.Compare):
             return self.compare(node)
         if isinstance(node, ast.BoolOp):
@@ -345,7 +363,7 @@ class ThreadEmitter:
         if isinstance(node.op, ast.Add) and isinstance(left, (list, tuple)) and \
                 type(left) is type(right):
             return left + right
-        if isinstance(left, (Block, Value)) or isinstance(right, (Block, Value)):
+        if isinstance(left, (Block, Value, Fill)) or isinstance(right, (Block, Value, Fill)):
             return self.block_binop(node, left, right)
         for v in (left, right):
             if isinstance(v, bool) or not isinstance(v, (int, Sym, Ssa)):
@@ -432,6 +450,9 @@ class ThreadEmitter:
                                    "of tiles, t[r0:r1, c0:c1]")
         starts, extents = [], []
         for p in parts:
+            if isinstance(p, ast.Call) and isinstance(p.func, ast.Name) and \
+                    p.func.id == "slice" and len(p.args) == 2 and not p.keywords:
+                p = ast.copy_location(ast.Slice(p.args[0], p.args[1], None), p)  # t[slice(a, b)]
             if isinstance(p, ast.Slice):
                 if p.lower is None or p.upper is None or p.step is not None:
                     raise self.error(p, "a tile range needs a start and a stop and no step "
@@ -440,7 +461,12 @@ class ThreadEmitter:
                 starts.append(lo)
                 extents.append(self.extent(lo, p.upper))
             else:
-                starts.append(self.expr(p))
+                v = self.expr(p)
+                if isinstance(v, TileRange):  # rows = slice(a, b); t[rows, c]
+                    starts.append(v.start)
+                    extents.append(v.extent)
+                    continue
+                starts.append(v)
                 extents.append(1)
         return Slice(tensor, (starts[0], starts[1]), (extents[0], extents[1]), node)
 
@@ -475,10 +501,18 @@ class ThreadEmitter:
             return self.ttl_call(node, name)
         if isinstance(node.func, ast.Attribute):
             return self.method_call(node, node.func)
+        if isinstance(node.func, ast.Name) and node.func.id == "slice" and \
+                len(node.args) == 2 and not node.keywords:
+            lo = self.expr(node.args[0])
+            return TileRange(lo, self.extent(lo, node.args[1]))
         if isinstance(node.func, ast.Name) and node.func.id in ("min", "max"):
             args = [self.expr(a) for a in node.args]
-            if len(args) != 2 or any(isinstance(a, Ssa) for a in args):
-                raise self.error(node, f"{node.func.id}() in a thread takes two known integers")
+            if len(args) != 2 or any(isinstance(a, bool) or not isinstance(a, (int, Sym, Ssa))
+                                     for a in args):
+                raise self.error(node, f"{node.func.id}() in a thread takes two integers")
+            if any(isinstance(a, Ssa) for a in args):  # known at run time: arith.minui / maxui
+                x, y = (self.materialize(a, node) for a in args)
+                return Ssa(self.arith("minui" if node.func.id == "min" else "maxui", x, y, node))
             return (values.minimum if node.func.id == "min" else values.maximum)(*args)
         raise self.error(node, f"calling {ast.unparse(node.func)} is not supported in a thread: "
                                "threads call ttl functions and methods of blocks, buffers and "
@@ -503,15 +537,63 @@ class ThreadEmitter:
         raise self.error(node, f"ttl.{name} is not supported by ttlplan's front end "
                                "(docs/python.md lists what is)")
 
-    def node_coords(self, node: ast.Call, name: str) -> tuple:
+    def node_coords(self, node: ast.Call, name: str) -> Any:
+        """``ttl.node(dims=N)``: the node's (x, y); the spec flattens the highest dimension for
+        dims=1 (x + y * grid columns, in [0, columns * rows)) and pads with 0 for dims=3."""
         dims = {kw.arg: kw.value for kw in node.keywords}.get("dims")
-        if dims is None or not (isinstance(dims, ast.Constant) and dims.value == 2):
-            raise self.error(node, f"ttl.{name} is read with dims=2 only: x, y = "
+        if dims is None and len(node.args) == 1:
+            dims = node.args[0]
+        n = dims.value if isinstance(dims, ast.Constant) else None
+        if n not in (1, 2, 3) or isinstance(n, bool):
+            raise self.error(node, f"ttl.{name} takes dims=1, 2 or 3: x, y = "
                                    f"ttl.{name}(dims=2)")
         x, y = self.fresh("node_x"), self.fresh("node_y")
         self.emit(f"{x} = ttl.core_x : index", node)
         self.emit(f"{y} = ttl.core_y : index", node)
-        return (Ssa(x), Ssa(y))
+        if n == 1:
+            return self.integer_op(ast.Add(), Ssa(x),
+                                   self.integer_op(ast.Mult(), Ssa(y), self.op.grid[0], node),
+                                   node)
+        return (Ssa(x), Ssa(y)) if n == 2 else (Ssa(x), Ssa(y), 0)
+
+    def pipe_role(self, net: PipeNet, method: str, node: ast.AST) -> Any:
+        """``net.is_src()`` / ``is_dst()`` / ``is_active()`` (spec: the running node is a source,
+        in a destination range, or either, of some pipe of the net), as an i1 on the node's
+        coordinates."""
+        x, y = self.fresh("node_x"), self.fresh("node_y")
+        self.emit(f"{x} = ttl.core_x : index", node)
+        self.emit(f"{y} = ttl.core_y : index", node)
+
+        def cmp(predicate: str, a: str, bound: int) -> Any:
+            if predicate == "uge" and bound == 0:
+                return True  # every coordinate is >= 0
+            name = self.fresh("cmp")
+            self.emit(f"{name} = arith.cmpi {predicate}, {a}, {self.materialize(bound, node)} "
+                      ": index", node)
+            return Ssa(name, "i1")
+
+        def all_of(*terms: Any) -> Any:
+            out: Any = True
+            for t in terms:
+                out = self.logical_and(out, t, node)
+            return out
+
+        out: Any = False
+        for p in net.pipes:
+            terms = []
+            if method in ("is_src", "is_active"):
+                terms.append(all_of(cmp("eq", x, p.src[0]), cmp("eq", y, p.src[1])))
+            if method in ("is_dst", "is_active"):
+                terms.append(all_of(cmp("uge", x, p.dst_first[0]), cmp("ule", x, p.dst_last[0]),
+                                    cmp("uge", y, p.dst_first[1]), cmp("ule", y, p.dst_last[1])))
+            for t in terms:
+                if t is True or out is True:
+                    out = True
+                elif out is False:
+                    out = t
+                else:
+                    out = Ssa(self.arith("ori", out.name, t.name, node, "i1"), "i1")
+        return out
 
     def method_call(self, node: ast.Call, func: ast.Attribute) -> Any:
         base = self.expr(func.value)
@@ -534,6 +616,10 @@ class ThreadEmitter:
             return None
         if isinstance(base, PipeNet) and method in ("if_src", "if_dst"):
             return self.pipe_callbacks(base, method, node)
+        if isinstance(base, PipeNet) and method in ("is_src", "is_dst", "is_active"):
+            if node.args or node.keywords:
+                raise self.error(node, f".{method}() takes no arguments")
+            return self.pipe_role(base, method, node)
         raise self.error(node, f".{method}() of {self.describe(base)} is not supported")
 
     # --- Buffers ----------------------------------------------------------------------------
@@ -571,6 +657,8 @@ class ThreadEmitter:
             value = self.emit_fill(value, block.buffer.like.dtype)
         if not isinstance(value, (Block, Value)):
             raise self.error(node, f"cannot store {self.describe(value)} into a block")
+        if isinstance(value, Block):  # a block stored unchanged: copied through DST
+            value = self.elementwise("identity", [value], node)
         source = value.ssa
         btype = block_type(block.buffer.shape, block.buffer.like.dtype)
         attrs = " {accumulate = true}" if accumulate else ""
@@ -708,16 +796,30 @@ class ThreadEmitter:
         if isinstance(node.op, ast.MatMult):
             return self.matmul(node, left, right)
         name = BINARY_OPS.get(type(node.op))
+        if isinstance(node.op, ast.Div) and isinstance(left, (Block, Value, Fill)) and \
+                isinstance(right, (int, float)) and not isinstance(right, bool) and right != 0:
+            # x / c as x * (1 / c): the same to within the rounding of 1 / c to f32.
+            name, right = "mul", 1.0 / right
         if name is None:
             if isinstance(node.op, ast.Div):
                 raise self.error(node, "elementwise division of blocks is a tt-lang op ttlplan "
                                        "does not plan yet; multiply by ttl.math.recip(x)")
             raise self.error(node, f"operator {type(node.op).__name__} is not supported on blocks")
-        for v in (left, right):
-            if not isinstance(v, (Block, Value, Fill)):
-                raise self.error(node, f"{self.describe(v)} with a block: ttlplan has no "
-                                       "block-scalar ops; both operands must be blocks")
+        if not isinstance(left, (Block, Value, Fill)) and isinstance(right, (Block, Value, Fill)):
+            left = self.scalar_block(left, right, node)
+        if not isinstance(right, (Block, Value, Fill)) and isinstance(left, (Block, Value, Fill)):
+            right = self.scalar_block(right, left, node)
         return self.elementwise(name, [left, right], node)
+
+    def scalar_block(self, v: Any, block: Any, node: ast.AST) -> Fill:
+        """A number combined with a block (``x * 0.5``, ``2 - x``): a fill of the block's shape
+        (tt-lang's block-scalar arithmetic)."""
+        if isinstance(v, bool) or not isinstance(v, (int, float)):
+            raise self.error(node, f"{self.describe(v)} with a block: a block combines with "
+                                   "another block or a number known when the kernel is read")
+        if abs(v) > 3.4028234663852886e38:
+            raise self.error(node, f"the number {v!r} does not fit in an f32")
+        return Fill(float(v), self.shape_of(block), None, node)
 
     def elementwise(self, name: str, operands: list, node: ast.AST) -> Value:
         # A fill takes the data type of the block it meets.
@@ -1010,6 +1112,23 @@ class KernelContext:
         return self.params[knob]
 
 
+def without_early_returns(body: list[ast.stmt]) -> list[ast.stmt]:
+    """A thread body whose ``if cond: ...; return`` (at its top level: `if not
+    net.is_active(): return`) becomes ``if cond: ... else: <the rest>``; a bare ``return`` at the
+    end of the body is dropped. A return anywhere else stays an error at its line."""
+    for i, stmt in enumerate(body):
+        if isinstance(stmt, ast.Return) and stmt.value is None:
+            return body[:i]  # what follows never runs
+        if isinstance(stmt, ast.If) and stmt.body and not stmt.orelse and \
+                isinstance(stmt.body[-1], ast.Return) and stmt.body[-1].value is None:
+            rest = without_early_returns(body[i + 1:])
+            split = copy.copy(stmt)
+            split.body = stmt.body[:-1] or [ast.copy_location(ast.Pass(), stmt)]
+            split.orelse = rest or [ast.copy_location(ast.Pass(), stmt)]
+            return body[:i] + [split]
+    return body
+
+
 def emit_thread(path: str, op: Operation, kernel: KernelContext, thread) -> list[str]:
     """The TTL lines of one thread, its region included."""
     emitter = ThreadEmitter(path, op, kernel, thread.kind)
@@ -1017,6 +1136,6 @@ def emit_thread(path: str, op: Operation, kernel: KernelContext, thread) -> list
     if fn.args.args or fn.args.vararg or fn.args.kwarg or fn.args.kwonlyargs:
         raise emitter.error(fn, f"thread {fn.name} takes no arguments (it reads what its "
                                 "operation defines)")
-    emitter.body(fn.body)
+    emitter.body(without_early_returns(fn.body))
     op_name = "ttl.compute_thread" if thread.kind == "compute" else "ttl.datamovement_thread"
     return [f"    {op_name} {{"] + emitter.prologue + emitter.lines + ["    } " + emitter.loc(fn)]

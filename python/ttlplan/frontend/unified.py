@@ -649,12 +649,17 @@ def _walk_scope(body: list[ast.stmt]):
 
 
 def _binds(stmt: ast.stmt, name: str) -> bool:
-    return any(isinstance(n, ast.Name) and n.id == name and isinstance(n.ctx, ast.Store)
-               for n in ast.walk(stmt))
+    """Whether `stmt` binds `name` anew (``blk += x`` accumulates into the block: no)."""
+    updated = {id(n.target) for n in ast.walk(stmt) if isinstance(n, ast.AugAssign)}
+    return any(isinstance(n, ast.Name) and n.id == name and isinstance(n.ctx, ast.Store) and
+               id(n) not in updated for n in ast.walk(stmt))
 
 
 def _reads(stmt: ast.stmt, name: str) -> bool:
-    return any(isinstance(n, ast.Name) and n.id == name and isinstance(n.ctx, ast.Load)
+    """Whether `stmt` uses `name` (``blk += x`` uses blk)."""
+    return any(isinstance(n, ast.Name) and n.id == name and
+               (isinstance(n.ctx, ast.Load) or
+                any(isinstance(a, ast.AugAssign) and a.target is n for a in ast.walk(stmt)))
                for n in ast.walk(stmt))
 
 
