@@ -100,6 +100,22 @@ class TestScale:
         self.assertEqual(spec(source), ["x=128x32:f32,y=128x32:f32,rows_per_block=2",
                                         "x=32x128:bf16,y=64x64:bf16,rows_per_block=1"])
 
+    def test_a_parametrize_over_operations_runs_once_per_operation(self):
+        source = OPERATION.replace("def scale(", "def other(") + OPERATION.split("import torch", 1)[1]
+        source += '''
+import pytest
+
+
+@pytest.mark.parametrize("op", [scale, other])
+def test_ops(op, device):
+    x = torch.randn(64, 32, dtype=torch.bfloat16)
+    op(x, torch.zeros_like(x), 2)
+'''
+        calls = host_calls(source)
+        self.assertEqual(sorted(c.operation for c in calls), ["other", "scale"])
+        for c in calls:
+            self.assertEqual(c.args["x"], Tensor((64, 32), "bf16"))
+
     def test_max_and_min_of_sizes(self):
         # The broadcast tutorial's output: the largest of each dimension of its inputs.
         source = OPERATION + '''

@@ -202,6 +202,37 @@ class Composition(unittest.TestCase):
                                "    exp_stage(inp, out)"),
               "operation exp_stage composes exp_stage, which composes it", 9)
 
+    def test_a_module_level_pipe_net(self):
+        # tt-lang's test_atom_pipe_unicast: a PipeNet at module scope, captured by the operation.
+        src = '''import ttl
+
+NET = ttl.PipeNet([ttl.Pipe(src=(1, 0), dst=(0, 0))])
+
+
+@ttl.operation(grid=(2, 1))
+def k(a, out):
+    a_dfb = ttl.make_dataflow_buffer_like(a, shape=(1, 1))
+    r = a_dfb.reserve()
+
+    def send(pipe):
+        ttl.copy(a[1, 0], r)
+        ttl.copy(r, pipe)
+
+    NET.if_src(send)
+
+    def recv(pipe):
+        ttl.copy(pipe, r)
+
+    NET.if_dst(recv)
+    x, _ = ttl.node(dims=2)
+    if x == 0:
+        ttl.copy(a_dfb.wait(), out[0, 0])
+'''
+        text = translate("k.py", src, Options(args={"a": ((64, 32), "bf16"),
+                                                    "out": ((32, 32), "bf16")}))
+        self.assertEqual(len([l for l in text.splitlines()
+                              if "ttl.create_pipe src(1, 0) dst(0, 0)" in l]), 1)
+
     def test_a_file_of_expand_only_operations(self):
         src = COMPOSED[:COMPOSED.index("@ttl.operation(grid=(1, 1))")]
         with self.assertRaises(FrontendError) as e:

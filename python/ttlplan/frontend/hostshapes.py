@@ -150,14 +150,34 @@ class HostInterpreter:
             if isinstance(cls, ast.ClassDef) and cls.name.startswith("Test"):
                 tests += [n for n in cls.body if isinstance(n, ast.FunctionDef)]
         for node in tests:
-            if node.name.startswith("test"):
+            if not node.name.startswith("test"):
+                continue
+            # A parameter that lists operations (parametrize("op", [k1, k2])) runs the test once
+            # per operation, so that each gets its call.
+            runs = [{}]
+            for key, names in self._operation_params(node).items():
+                runs = [{**r, key: OperationRef(n, None)} for r in runs for n in names]
+            for run in runs:
                 env = dict(self.globals)
                 for name, value in self._parametrize(node, env).items():
                     env[name] = value
+                env.update(run)
                 try:
                     self.block(node.body, env)
                 except (_Budget, _Return):
                     pass
+
+    def _operation_params(self, fn: ast.FunctionDef) -> dict[str, list[str]]:
+        out: dict[str, list[str]] = {}
+        for dec in fn.decorator_list:
+            if isinstance(dec, ast.Call) and isinstance(dec.func, ast.Attribute) and \
+                    dec.func.attr == "parametrize" and len(dec.args) >= 2 and \
+                    isinstance(dec.args[0], ast.Constant) and \
+                    isinstance(dec.args[1], (ast.List, ast.Tuple)) and dec.args[1].elts and \
+                    all(isinstance(e, ast.Name) and e.id in self.operations
+                        for e in dec.args[1].elts):
+                out[str(dec.args[0].value).strip()] = [e.id for e in dec.args[1].elts][:8]
+        return out
 
     def _parametrize(self, fn: ast.FunctionDef, env: dict[str, Any]) -> dict[str, Any]:
         out: dict[str, Any] = {}

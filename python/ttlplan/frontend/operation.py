@@ -114,7 +114,7 @@ def module_constants(path: str, tree: ast.Module, knobs: dict[str, str]) -> dict
                     env[target.id] = values.knob(target.id)
                     continue
                 try:
-                    env[target.id] = Evaluator(path, env).eval(stmt.value)
+                    env[target.id] = Evaluator(path, env, _module_ttl_call).eval(stmt.value)
                 except FrontendError:
                     pass  # not a constant the front end needs unless a kernel reads it
     return env
@@ -228,8 +228,9 @@ def _module_callees(path: str, tree: ast.Module, found: list,
         factory = by_name[stmt.value.func.id]
         returned = {n.value.id for n in ast.walk(factory)
                     if isinstance(n, ast.Return) and isinstance(n.value, ast.Name)}
-        inner = [fn for fn in factories[factory.name] if fn.name in returned] or \
-            factories[factory.name]
+        inner = [fn for fn in factories[factory.name] if fn.name in returned]
+        if len(inner) != 1:
+            continue  # the factory returns no one operation by its name: not read
         params = [a.arg for a in factory.args.posonlyargs + factory.args.args]
         given = {}
         for key, node in list(zip(params, stmt.value.args)) + \
@@ -505,6 +506,14 @@ def _value(ev: Evaluator, op: Operation, node: ast.expr, stmt: ast.stmt) -> Any:
     return ev.eval(node)
 
 
+def _module_ttl_call(ev: Evaluator, call: ast.Call, name: str) -> Any:
+    """The ttl calls a module constant may make: pipes and pipe nets (``NET = ttl.PipeNet([...])``,
+    which operations capture)."""
+    if name in ("Pipe", "PipeNet"):
+        return _ttl_call(ev, None, call, name)
+    raise ev.error(call, f"ttl.{name} is not read at module scope")
+
+
 def _ttl_call(ev: Evaluator, op: Operation, call: ast.Call, name: str) -> Any:
     """The ttl functions operation scope calls."""
     if name in BUFFER_FACTORIES:
@@ -570,7 +579,7 @@ def _pipe(ev: Evaluator, op: Operation, call: ast.Call) -> Pipe:
         else:
             first.append(c)
             last.append(c)
-    gx, gy = op.grid
+    gx, gy = op.grid if op is not None else (1 << 30, 1 << 30)  # a module's: the grid unknown
     for (x, y), node in ((src, nodes[0]), (tuple(first), nodes[1]), (tuple(last), nodes[1])):
         if not (0 <= x < gx and 0 <= y < gy):
             raise ev.error(node, f"pipe end ({x}, {y}) is outside the grid of {gx} x {gy} nodes")
