@@ -154,7 +154,7 @@ def read_operations(
     module_callees = _module_callees(path, tree, found, constants)
     expand_only = []
     for factory, fn, decorator in found:
-        if unified.is_unified(fn, THREAD_DECORATORS) and unified.is_expand_only(fn, decorator):
+        if unified.is_expand_only(fn, decorator) and unified.is_unified(fn):
             expand_only.append(fn)  # it runs where an operation composes it, not on its own
             continue
         given = host.get((factory.name if factory else None, fn.name), HostArguments())
@@ -166,10 +166,11 @@ def read_operations(
         callees = dict(module_callees)
         callees.update({other.name: unified.Callee(other, env) for f, other, _ in found
                         if factory is not None and f is factory and other is not fn})
-        read = {n.id for n in ast.walk(fn) if isinstance(n, ast.Name)}
-        factory_missing = [a for a in (factory.args.posonlyargs + factory.args.args +
-                                       factory.args.kwonlyargs if factory else [])
-                           if a.arg not in env and a.arg in read]
+        factory_missing = []
+        if factory is not None:
+            read = {n.id for n in ast.walk(fn) if isinstance(n, ast.Name)}
+            factory_missing = [a for a in factory.args.posonlyargs + factory.args.args +
+                               factory.args.kwonlyargs if a.arg not in env and a.arg in read]
         ops.append(_read_operation(path, fn, decorator, env, {**given.tensors, **args}, knobs,
                                    device_grid, name, given.values, callees, factory_missing))
     taken = {a.arg for factory, fn, _ in found for f in (fn, factory) if f is not None
@@ -191,11 +192,15 @@ def read_operations(
     return ops
 
 
-def _tensor_params(fn: ast.FunctionDef) -> set[str]:
-    """The names `fn`'s body uses as tensors: what a DFB is made like, what a copy slices, what
-    has a .shape or .dtype."""
+def _scan(fn: ast.FunctionDef) -> tuple[bool, set[str]]:
+    """In one walk of `fn`: whether it is one body (no nested thread def, tt-lang's dispatch; the
+    same test as unified.is_unified) and the names its body uses as tensors: what a DFB is made
+    like, what a copy slices, what has a .shape or .dtype."""
     out = set()
+    one_body = True
     for node in ast.walk(fn):
+        if node is not fn and unified.is_thread_def(node):
+            one_body = False
         if isinstance(node, ast.Call):
             name = ttl_attr(node.func)
             if name in BUFFER_FACTORIES + ("make_tensor_backed_dfb",) and node.args and \
@@ -207,7 +212,7 @@ def _tensor_params(fn: ast.FunctionDef) -> set[str]:
         if isinstance(node, ast.Attribute) and node.attr in ("shape", "dtype") and \
                 isinstance(node.value, ast.Name):
             out.add(node.value.id)
-    return out
+    return one_body, out
 
 
 def _module_callees(path: str, tree: ast.Module, found: list,
@@ -339,8 +344,9 @@ def _read_operation(path, fn: ast.FunctionDef, decorator: ast.expr, constants, a
     missing = []
     # Since spec 0.19 every argument of a unified operation is a tensor; an older one may take
     # integers and tuples too, told apart by how the body uses each.
-    every = [a.arg for a in positional + fn.args.kwonlyargs]
-    tensors = set(every) if unified.is_unified(fn, THREAD_DECORATORS) else _tensor_params(fn)
+    is_unified, tensors = _scan(fn)
+    if is_unified:
+        tensors = {a.arg for a in positional + fn.args.kwonlyargs}
     for a in positional + fn.args.kwonlyargs:
         if a.arg in knobs:  # an integer parameter with a default, tuned
             env[a.arg] = values.knob(a.arg)
@@ -398,7 +404,7 @@ def _read_operation(path, fn: ast.FunctionDef, decorator: ast.expr, constants, a
                                              f"{describe(g)}")
     ev.ttl_call = lambda e, node, name: _ttl_call(e, op, node, name)
     op = Operation(name, fn, grid, params, env=env)
-    if unified.is_unified(fn, THREAD_DECORATORS):  # spec 0.19+: one body, split into threads
+    if is_unified:  # spec 0.19+: one body, split into threads
         split = unified.split_operation(path, fn, callees)
         _run_block(ev, op, split.resources, budget=ev.budget)
         for kind, body in split.threads.items():

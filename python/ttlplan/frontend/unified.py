@@ -52,19 +52,26 @@ COMPUTE_CALLS = {"fill", "matmul", "reduce_sum", "reduce_max", "broadcast", "tra
                  "sign", "sigmoid", "gelu", "max", "min", "rsqrt", "sin", "cos", "typecast"}
 
 
-def is_unified(fn: ast.FunctionDef, thread_decorators) -> bool:
+THREAD_DECORATORS = ("compute", "datamovement")
+
+
+def is_thread_def(node: ast.AST) -> bool:
+    """A def decorated ``*.compute`` or ``*.datamovement`` (tt-lang decides by the spelling)."""
+    if not isinstance(node, ast.FunctionDef):
+        return False
+    for d in node.decorator_list:
+        target = d.func if isinstance(d, ast.Call) else d
+        name = target.attr if isinstance(target, ast.Attribute) else \
+            target.id if isinstance(target, ast.Name) else None
+        if name in THREAD_DECORATORS:
+            return True
+    return False
+
+
+def is_unified(fn: ast.FunctionDef) -> bool:
     """tt-lang's dispatch: an operation is multi-kernel when any def nested in it, at any depth, is
-    decorated ``*.compute`` or ``*.datamovement`` (by spelling); otherwise it is one body."""
-    for node in ast.walk(fn):
-        if node is fn or not isinstance(node, ast.FunctionDef):
-            continue
-        for d in node.decorator_list:
-            target = d.func if isinstance(d, ast.Call) else d
-            name = target.attr if isinstance(target, ast.Attribute) else \
-                target.id if isinstance(target, ast.Name) else None
-            if name in thread_decorators:
-                return False
-    return True
+    a thread def; otherwise it is one body."""
+    return not any(node is not fn and is_thread_def(node) for node in ast.walk(fn))
 
 
 def resource_call(value: ast.expr) -> bool:
@@ -420,7 +427,7 @@ class Splitter:
         if name in stack:
             raise self.error(call, f"operation {caller} composes {name}, which composes it: "
                                    "operations may not compose themselves")
-        if not is_unified(callee.fn, ("compute", "datamovement")):
+        if not is_unified(callee.fn):
             raise self.error(call, f"{name} defines its own threads: only operations written as "
                                    "one body compose")
         fn = callee.fn
