@@ -92,6 +92,18 @@ class Translation(unittest.TestCase):
         # 96 columns = 3 tiles and 256 rows = 8 tiles divide into 2 x 1 blocks: no clip.
         self.assertNotIn("clip", text)
 
+    def test_decorator_fidelity_and_fp32_accumulation(self):
+        src = KERNEL.replace("@ttl.operation(grid=(3, 2))",
+                             "@ttl.operation(grid=(3, 2), math_fidelity=ttl.MathFidelity.HiFi2, "
+                             "fp32_dest_acc_en=True)")
+        text = translate("k.py", src, Options(args=ARGS))
+        self.assertIn('attributes {grid = [2, 3], math_fidelity = "HiFi2", fp32_dest_acc = 1}',
+                      text)
+        with self.assertRaises(FrontendError) as e:
+            translate("k.py", KERNEL.replace("(grid=(3, 2))", "(grid=(3, 2), tiled=False)"),
+                      Options(args=ARGS))
+        self.assertIn("tiled=False (row-major tensors) is not supported", e.exception.message)
+
     def test_buffer_factor_auto_and_knobs(self):
         text = translate("k.py", KERNEL, Options(args=ARGS, knobs={"G": "[1, 2, 4]"},
                                                  buffer_factor_auto=True))
@@ -251,6 +263,27 @@ class Errors(unittest.TestCase):
             translate("k.py", source, Options(args=args))
         self.assertIn(message, e.exception.message)
         self.assertEqual(e.exception.line, line, str(e.exception))
+
+    def test_copy_lock(self):
+        # tt-lang's examples/errors/copy_lock_error.py: a block written while the copy into it is
+        # in flight is the copy-lock error at the write, in whichever thread (before the rule
+        # that only compute stores).
+        src = KERNEL.replace("ttl.copy(a[i * G:(i + 1) * G, x:x + 1], blk).wait()",
+                             "tx = ttl.copy(a[i * G:(i + 1) * G, x:x + 1], blk)\n"
+                             "                blk.store(blk)\n"
+                             "                tx.wait()")
+        self.check(src, "a_dfb's block is the destination of the copy at line 17, still in "
+                        "flight (copy lock)", 18)
+
+    def test_reduce_shape_must_be_the_result(self):
+        src = KERNEL.replace("q.store(ttl.math.exp(p))",
+                             "q.store(ttl.math.reduce_sum(p, dims=[0], shape=(2, 1)))")
+        # p is 2x1: dims [0] gives 1x1.
+        self.check(src, "shape (2, 1) of ttl.math.reduce_sum does not match its result, (1, 1)",
+                   23)
+        src = KERNEL.replace("q.store(ttl.math.exp(p))",
+                             "q.store(ttl.math.reduce_sum(p, p, dims=[0]))")
+        self.check(src, "the scaler block of older tt-lang's ttl.math.reduce_sum", 23)
 
     def test_store_outside_compute(self):
         src = KERNEL.replace("ttl.copy(a[i * G:(i + 1) * G, x:x + 1], blk).wait()",

@@ -75,6 +75,8 @@ class Operation:
     buffers: list[DataflowBuffer] = field(default_factory=list)
     threads: list[Thread] = field(default_factory=list)
     env: dict[str, Any] = field(default_factory=dict)
+    # Kernel attributes from the decorator: math_fidelity, fp32_dest_acc (TTL spellings).
+    attributes: dict[str, str] = field(default_factory=dict)
 
 
 def _decorator_name(dec: ast.expr) -> str | None:
@@ -390,8 +392,26 @@ def _read_operation(path, fn: ast.FunctionDef, decorator: ast.expr, constants, a
                                              f"{len(t.shape)} dimensions; ttlplan reads 2-D "
                                              "tensors")
     grid: tuple[int, int] = device_grid
+    attributes: dict[str, str] = {}
     if isinstance(decorator, ast.Call):
         for kw in decorator.keywords:
+            if kw.arg == "tiled" and ev.known(kw.value) is False:
+                raise ev.error(kw.value, "tiled=False (row-major tensors) is not supported: "
+                                         "ttlplan plans tiled tensors, as tt-lang's compiler does")
+            if kw.arg == "math_fidelity":
+                fidelity = kw.value.attr if isinstance(kw.value, ast.Attribute) else \
+                    ev.known(kw.value)  # ttl.MathFidelity.LoFi or "LoFi"
+                if fidelity not in ("LoFi", "HiFi2", "HiFi3", "HiFi4"):
+                    raise ev.error(kw.value, f"math_fidelity is LoFi, HiFi2, HiFi3 or HiFi4, got "
+                                             f"{describe(fidelity)}")
+                attributes["math_fidelity"] = f'"{fidelity}"'
+            if kw.arg in ("fp32_dest_acc_en", "fp32_dest_acc"):
+                acc = ev.known(kw.value)
+                if acc is not None:
+                    if not isinstance(acc, (bool, int)) or acc not in (0, 1):
+                        raise ev.error(kw.value, f"{kw.arg} is True or False, got "
+                                                 f"{describe(acc)}")
+                    attributes["fp32_dest_acc"] = str(int(acc))
             if kw.arg == "grid":
                 g = ev.known(kw.value)
                 if g in ("auto", "full"):
@@ -403,7 +423,7 @@ def _read_operation(path, fn: ast.FunctionDef, decorator: ast.expr, constants, a
                     raise ev.error(kw.value, f"grid must be (x, y), \"auto\" or \"full\", got "
                                              f"{describe(g)}")
     ev.ttl_call = lambda e, node, name: _ttl_call(e, op, node, name)
-    op = Operation(name, fn, grid, params, env=env)
+    op = Operation(name, fn, grid, params, env=env, attributes=attributes)
     if is_unified:  # spec 0.19+: one body, split into threads
         split = unified.split_operation(path, fn, callees)
         _run_block(ev, op, split.resources, budget=ev.budget)

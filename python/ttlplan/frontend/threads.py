@@ -167,6 +167,9 @@ class ThreadEmitter:
         self.evaluator = Evaluator(path, op.env)
         self.pipes: dict[int, str] = {}  # id(Pipe) -> its SSA value
         self.prologue: list[str] = []  # ops placed at the top of the thread (the pipes)
+        # Blocks a copy issued in program order has not been waited for: block SSA -> (the
+        # copy's handle, the copy). Writing such a block is tt-lang's copy-lock error.
+        self.in_flight: dict[str, tuple[Handle, ast.AST]] = {}
 
     # --- Output ----------------------------------------------------------------------------
 
@@ -612,6 +615,7 @@ class ThreadEmitter:
         if isinstance(base, Block) and method == "store":
             return self.store(base, node, accumulate=False)
         if isinstance(base, Handle) and method == "wait":
+            self.in_flight = {b: (h, n) for b, (h, n) in self.in_flight.items() if h != base}
             self.emit(f"ttl.wait {base.ssa} : !ttl.transfer_handle<{base.direction}>", node)
             return None
         if isinstance(base, PipeNet) and method in ("if_src", "if_dst"):
@@ -637,6 +641,12 @@ class ThreadEmitter:
         self.emit(f"ttl.{op} {self.kernel.cb(buffer)} : {cb_type(buffer, self.kernel)}", node)
 
     def store(self, block: Block, node: ast.Call, accumulate: bool) -> None:
+        if block.ssa in self.in_flight:  # tt-lang's copy lock, whichever thread this is
+            handle, copy = self.in_flight[block.ssa]
+            what = "the destination" if handle.direction == "read" else "the source"
+            raise self.error(node, f"{block.buffer.name}'s block is {what} of the copy at line "
+                                   f"{copy.lineno}, still in flight (copy lock): wait for it "
+                                   f"before writing the block")
         if self.kind != "compute":
             raise self.error(node, ".store() belongs in the @ttl.compute() thread; a "
                                    "datamovement thread fills blocks with ttl.copy")
@@ -707,7 +717,9 @@ class ThreadEmitter:
         first, second = (s, block.ssa) if direction == "read" else (block.ssa, s)
         self.emit(f"{h} = ttl.copy {first}, {second} : ({btype}, {btype}) -> "
                   f"!ttl.transfer_handle<{direction}>", node)
-        return Handle(h, direction)
+        handle = Handle(h, direction)
+        self.in_flight[block.ssa] = (handle, node)
+        return handle
 
     def needs_clip(self, sl: Slice, shape: tuple) -> bool:
         """A block that does not divide the tensor's tiles may reach past its edge: tt-lang
@@ -727,7 +739,9 @@ class ThreadEmitter:
             types, operands = f"(!ttl.pipe, {btype})", f"{pipe.ssa}, {block.ssa}"
         self.emit(f"{h} = ttl.copy {operands} : {types} -> !ttl.transfer_handle<{direction}>",
                   node)
-        return Handle(h, direction)
+        handle = Handle(h, direction)
+        self.in_flight[block.ssa] = (handle, node)
+        return handle
 
     # --- Pipes ------------------------------------------------------------------------------
 
@@ -933,12 +947,27 @@ class ThreadEmitter:
         return sorted({d % 2 for d in v})
 
     def reduce(self, node: ast.Call, name: str, args: list, kwargs: dict) -> Value:
+        if len(args) == 2:
+            raise self.error(node.args[1], f"the scaler block of older tt-lang's "
+                                           f"ttl.math.{name}(x, scaler, dims=...) is not read: "
+                                           f"ttlplan's reduction scales by 1 (write "
+                                           f"ttl.math.{name}(x, dims=...), spec 0.15+)")
         if len(args) != 1:
             raise self.error(node, f"ttl.math.{name} takes one block and dims=")
         x = self.operand(args[0], node)
         dims = self.dims(node, kwargs)
         rows, cols = self.shape_of(x)
         shape = (1 if 0 in dims else rows, 1 if 1 in dims else cols)
+        if "shape" in kwargs:  # the spec's shape= must be the result's (1 in the reduced dims)
+            given = self.expr(kwargs["shape"])
+            if not isinstance(given, tuple) or len(given) != 2:
+                raise self.error(kwargs["shape"], f"shape {given!r} of ttl.math.{name} has "
+                                                  f"{len(given) if isinstance(given, tuple) else 1}"
+                                                  f" dimensions but its input has rank 2")
+            if tuple(given) != shape:
+                raise self.error(kwargs["shape"], f"shape {tuple(given)} of ttl.math.{name} does "
+                                                  f"not match its result, {shape} (dims "
+                                                  f"{dims} of a {rows}x{cols} block become 1)")
         dtype = self.dtype_of(x)
         out = self.fresh(name)
         self.emit(f"{out} = ttl.{name} {x.ssa} {{dims = [{', '.join(map(str, dims))}]}} : "
