@@ -257,6 +257,78 @@ class Idioms(unittest.TestCase):
         self.assertEqual(len(lines_with(read, "ttl.tensor_slice %a[%addi")), 1)
 
 
+CARRIED = '''import ttl
+
+
+@ttl.operation(grid=(4, 1))
+def k(a, b, c):
+    net = ttl.PipeNet([ttl.Pipe((0,), (slice(1, 4),))])
+    a_dfb = ttl.make_dataflow_buffer_like(a, shape=(1, 1))
+    b_dfb = ttl.make_dataflow_buffer_like(b, shape=(1, 1))
+    c_dfb = ttl.make_dataflow_buffer_like(c, shape=(1, 1))
+
+    def tiles(i, n):
+        first = i * n
+        return slice(first, first + n)
+
+    @ttl.compute()
+    def compute():
+        with c_dfb.reserve() as out:
+            acc = ttl.block.fill(0, shape=out.shape)
+            for k in range(2):
+                with a_dfb.wait() as x, b_dfb.wait() as y:
+                    acc += x @ y
+            out.store(acc)
+
+    @ttl.datamovement()
+    def read():
+        for k in range(2):
+            with a_dfb.reserve() as x, b_dfb.reserve() as y:
+                ttl.copy(a[0, tiles(k, 1)], x).wait()
+                ttl.copy(b[tiles(k, 1), 0], y).wait()
+        with c_dfb.wait() as z:
+            ttl.copy(z, c[0, 0]).wait()
+'''
+
+
+class CarriedValuesHelpersLinearPipes(unittest.TestCase):
+    def test_translation(self):
+        text = translate("k.py", CARRIED, Options(args={"a": ((32, 64), "bf16"),
+                                                        "b": ((64, 32), "bf16"),
+                                                        "c": ((32, 32), "bf16")}))
+        # acc = fill; acc += x @ y in the loop; out.store(acc): the fill stored into out, then
+        # accumulating stores of each product, and no third store.
+        stores = lines_with(text, "ttl.store ")
+        self.assertEqual(len(stores), 2)
+        self.assertTrue(stores[0].startswith("ttl.store %fill"))
+        self.assertIn("{accumulate = true}", stores[1])
+        # tiles(k, 1) inlined: slice(k, k + 1), one tile at column k (the loop variable).
+        self.assertEqual(len(lines_with(text, "ttl.tensor_slice %a[%c0.")), 1)
+        # The 1-D pipe (0,) -> slice(1, 4) on a 4 x 1 grid: nodes 1..3 and the source 0 are the
+        # whole row, so the rectangle (0..3, 0), whose source a multicast skips.
+        from ttlplan.frontend.operation import read_operations
+        (op,) = read_operations("k.py", CARRIED, {"a": ((32, 64), "bf16"),
+                                                  "b": ((64, 32), "bf16"),
+                                                  "c": ((32, 32), "bf16")})
+        pipe = op.env["net"].pipes[0]
+        self.assertEqual((pipe.src, pipe.dst_first, pipe.dst_last), ((0, 0), (0, 0), (3, 0)))
+        # On a 2 x 2 grid, nodes 1..3 with the source 0 are the whole grid: one rectangle.
+        (op,) = read_operations("k.py", CARRIED.replace("grid=(4, 1)", "grid=(2, 2)"),
+                                {"a": ((32, 64), "bf16"), "b": ((64, 32), "bf16"),
+                                 "c": ((32, 32), "bf16")})
+        pipe = op.env["net"].pipes[0]
+        self.assertEqual((pipe.src, pipe.dst_first, pipe.dst_last), ((0, 0), (0, 0), (1, 1)))
+
+    def test_a_1d_range_that_is_no_rectangle(self):
+        with self.assertRaises(FrontendError) as e:
+            translate("k.py", CARRIED.replace("grid=(4, 1)", "grid=(3, 2)"),
+                      Options(args={"a": ((32, 64), "bf16"), "b": ((64, 32), "bf16"),
+                                    "c": ((32, 32), "bf16")}))
+        # Nodes 1..3 of a 3 x 2 grid: (1, 0), (2, 0) and (0, 1).
+        self.assertIn("the 1-D range slice(1, 4) crosses rows of the 3 x 2 grid",
+                      e.exception.message)
+
+
 class Errors(unittest.TestCase):
     def check(self, source, message, line, args=ARGS):
         with self.assertRaises(FrontendError) as e:

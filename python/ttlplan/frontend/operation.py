@@ -449,10 +449,9 @@ def _run(ev: Evaluator, op: Operation, stmt: ast.stmt, budget: list[int]) -> Non
     if isinstance(stmt, ast.FunctionDef):
         kinds = [THREAD_DECORATORS.get(_decorator_name(d) or "") for d in stmt.decorator_list]
         kinds = [k for k in kinds if k]
-        if not kinds:
-            raise ev.error(stmt, f"function {stmt.name} inside an operation is not a "
-                                 "@ttl.compute() or @ttl.datamovement() thread; the front end "
-                                 "runs no helper functions")
+        if not kinds:  # a helper: evaluated where operation scope calls it, inlined in threads
+            ev.env[stmt.name] = Helper(stmt, ev.env)
+            return
         op.threads.append(Thread(kinds[0], stmt))
         ev.env[stmt.name] = stmt
         return
@@ -581,8 +580,32 @@ def _pipe(ev: Evaluator, op: Operation, call: ast.Call) -> Pipe:
     if len(nodes) != 2 or set(kwargs) - {"src", "dst"}:
         raise ev.error(call, "ttl.Pipe takes src=(x, y) and dst=(x, y)")
     src, dst = ev.eval(nodes[0]), ev.eval(nodes[1])
+    given_src = src
+    gx, gy = op.grid if op is not None else (1 << 30, 1 << 30)  # a module's: the grid unknown
+
+    def linear(v, node):
+        """A 1-D end (the node index x + y * columns, the spec's flattening) as (x, y); a range
+        is a rectangle when it stays within one row, or when with the source (which a multicast
+        skips) it is whole rows."""
+        (c,) = v
+        if isinstance(c, slice):
+            source = given_src[0] if isinstance(given_src, tuple) and len(given_src) == 1 \
+                else None
+            nodes = set(range(c.start, c.stop)) | ({source} if isinstance(source, int) else set())
+            r0, r1 = min(nodes, default=0) // gx, max(nodes, default=0) // gx
+            if c.stop > c.start and nodes == set(range(r0 * gx, (r1 + 1) * gx)):
+                return (slice(0, gx), slice(r0, r1 + 1))
+            if c.stop <= c.start or c.start // gx != (c.stop - 1) // gx:
+                raise ev.error(node, f"the 1-D range slice({c.start}, {c.stop}) crosses rows of "
+                                     f"the {gx} x {gy} grid: write the end as (x, y) ranges")
+            return (slice(c.start % gx, (c.stop - 1) % gx + 1), c.start // gx)
+        if isinstance(c, int) and not isinstance(c, bool):
+            return (c % gx, c // gx)
+        return v
 
     def point(v, node, allow_slice):
+        if isinstance(v, tuple) and len(v) == 1 and op is not None:
+            v = linear(v, node)
         if not isinstance(v, tuple) or len(v) != 2:
             raise ev.error(node, f"a pipe end is (x, y), got {describe(v)}")
         for c in v:
@@ -605,7 +628,6 @@ def _pipe(ev: Evaluator, op: Operation, call: ast.Call) -> Pipe:
         else:
             first.append(c)
             last.append(c)
-    gx, gy = op.grid if op is not None else (1 << 30, 1 << 30)  # a module's: the grid unknown
     for (x, y), node in ((src, nodes[0]), (tuple(first), nodes[1]), (tuple(last), nodes[1])):
         if not (0 <= x < gx and 0 <= y < gy):
             raise ev.error(node, f"pipe end ({x}, {y}) is outside the grid of {gx} x {gy} nodes")
