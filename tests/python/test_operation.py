@@ -186,11 +186,16 @@ class Errors(unittest.TestCase):
         self.check(ADD, {"a": ((64, 64), "bf16")},
                    "pass --args b=ROWSxCOLS:DTYPE,out=ROWSxCOLS:DTYPE", line=8)
 
-    def test_while_and_helpers_are_refused_at_their_line(self):
+    def test_while_is_refused_and_a_helper_evaluated(self):
         src = ADD.replace("    total = 0\n", "    total = 0\n    while True:\n        pass\n")
         self.check(src, ARGS, "a while loop is not supported", line=17)
-        src = ADD.replace("    total = 0\n", "    def helper():\n        return 1\n    total = 0\n")
-        self.check(src, ARGS, "function helper inside an operation is not a", line=16)
+        # A nested helper is evaluated where the operation scope calls it.
+        src = ADD.replace("    total = 0\n", "    def helper(n):\n        return n * 2\n"
+                                             "    total = helper(3)\n")
+        (op,) = read_operations("k.py", src, ARGS)
+        # helper(3) = 6, then the loop adds col_tiles (256 / 32 = 8) row_blocks (512 / 32 / 4 =
+        # 4) times.
+        self.assertEqual(op.env["total"], 6 + 4 * 8)
 
     def test_huge_loops_stop(self):
         src = ADD.replace("range(row_blocks)", "range(10 ** 9)".replace("10 ** 9", "1000000000"))

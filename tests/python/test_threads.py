@@ -92,6 +92,18 @@ class Translation(unittest.TestCase):
         # 96 columns = 3 tiles and 256 rows = 8 tiles divide into 2 x 1 blocks: no clip.
         self.assertNotIn("clip", text)
 
+    def test_decorator_fidelity_and_fp32_accumulation(self):
+        src = KERNEL.replace("@ttl.operation(grid=(3, 2))",
+                             "@ttl.operation(grid=(3, 2), math_fidelity=ttl.MathFidelity.HiFi2, "
+                             "fp32_dest_acc_en=True)")
+        text = translate("k.py", src, Options(args=ARGS))
+        self.assertIn('attributes {grid = [2, 3], math_fidelity = "HiFi2", fp32_dest_acc = 1}',
+                      text)
+        with self.assertRaises(FrontendError) as e:
+            translate("k.py", KERNEL.replace("(grid=(3, 2))", "(grid=(3, 2), tiled=False)"),
+                      Options(args=ARGS))
+        self.assertIn("tiled=False (row-major tensors) is not supported", e.exception.message)
+
     def test_buffer_factor_auto_and_knobs(self):
         text = translate("k.py", KERNEL, Options(args=ARGS, knobs={"G": "[1, 2, 4]"},
                                                  buffer_factor_auto=True))
@@ -245,12 +257,105 @@ class Idioms(unittest.TestCase):
         self.assertEqual(len(lines_with(read, "ttl.tensor_slice %a[%addi")), 1)
 
 
+CARRIED = '''import ttl
+
+
+@ttl.operation(grid=(4, 1))
+def k(a, b, c):
+    net = ttl.PipeNet([ttl.Pipe((0,), (slice(1, 4),))])
+    a_dfb = ttl.make_dataflow_buffer_like(a, shape=(1, 1))
+    b_dfb = ttl.make_dataflow_buffer_like(b, shape=(1, 1))
+    c_dfb = ttl.make_dataflow_buffer_like(c, shape=(1, 1))
+
+    def tiles(i, n):
+        first = i * n
+        return slice(first, first + n)
+
+    @ttl.compute()
+    def compute():
+        with c_dfb.reserve() as out:
+            acc = ttl.block.fill(0, shape=out.shape)
+            for k in range(2):
+                with a_dfb.wait() as x, b_dfb.wait() as y:
+                    acc += x @ y
+            out.store(acc)
+
+    @ttl.datamovement()
+    def read():
+        for k in range(2):
+            with a_dfb.reserve() as x, b_dfb.reserve() as y:
+                ttl.copy(a[0, tiles(k, 1)], x).wait()
+                ttl.copy(b[tiles(k, 1), 0], y).wait()
+        with c_dfb.wait() as z:
+            ttl.copy(z, c[0, 0]).wait()
+'''
+
+
+class CarriedValuesHelpersLinearPipes(unittest.TestCase):
+    def test_translation(self):
+        text = translate("k.py", CARRIED, Options(args={"a": ((32, 64), "bf16"),
+                                                        "b": ((64, 32), "bf16"),
+                                                        "c": ((32, 32), "bf16")}))
+        # acc = fill; acc += x @ y in the loop; out.store(acc): the fill stored into out, then
+        # accumulating stores of each product, and no third store.
+        stores = lines_with(text, "ttl.store ")
+        self.assertEqual(len(stores), 2)
+        self.assertTrue(stores[0].startswith("ttl.store %fill"))
+        self.assertIn("{accumulate = true}", stores[1])
+        # tiles(k, 1) inlined: slice(k, k + 1), one tile at column k (the loop variable).
+        self.assertEqual(len(lines_with(text, "ttl.tensor_slice %a[%c0.")), 1)
+        # The 1-D pipe (0,) -> slice(1, 4) on a 4 x 1 grid: nodes 1..3 and the source 0 are the
+        # whole row, so the rectangle (0..3, 0), whose source a multicast skips.
+        from ttlplan.frontend.operation import read_operations
+        (op,) = read_operations("k.py", CARRIED, {"a": ((32, 64), "bf16"),
+                                                  "b": ((64, 32), "bf16"),
+                                                  "c": ((32, 32), "bf16")})
+        pipe = op.env["net"].pipes[0]
+        self.assertEqual((pipe.src, pipe.dst_first, pipe.dst_last), ((0, 0), (0, 0), (3, 0)))
+        # On a 2 x 2 grid, nodes 1..3 with the source 0 are the whole grid: one rectangle.
+        (op,) = read_operations("k.py", CARRIED.replace("grid=(4, 1)", "grid=(2, 2)"),
+                                {"a": ((32, 64), "bf16"), "b": ((64, 32), "bf16"),
+                                 "c": ((32, 32), "bf16")})
+        pipe = op.env["net"].pipes[0]
+        self.assertEqual((pipe.src, pipe.dst_first, pipe.dst_last), ((0, 0), (0, 0), (1, 1)))
+
+    def test_a_1d_range_that_is_no_rectangle(self):
+        with self.assertRaises(FrontendError) as e:
+            translate("k.py", CARRIED.replace("grid=(4, 1)", "grid=(3, 2)"),
+                      Options(args={"a": ((32, 64), "bf16"), "b": ((64, 32), "bf16"),
+                                    "c": ((32, 32), "bf16")}))
+        # Nodes 1..3 of a 3 x 2 grid: (1, 0), (2, 0) and (0, 1).
+        self.assertIn("the 1-D range slice(1, 4) crosses rows of the 3 x 2 grid",
+                      e.exception.message)
+
+
 class Errors(unittest.TestCase):
     def check(self, source, message, line, args=ARGS):
         with self.assertRaises(FrontendError) as e:
             translate("k.py", source, Options(args=args))
         self.assertIn(message, e.exception.message)
         self.assertEqual(e.exception.line, line, str(e.exception))
+
+    def test_copy_lock(self):
+        # tt-lang's examples/errors/copy_lock_error.py: a block written while the copy into it is
+        # in flight is the copy-lock error at the write, in whichever thread (before the rule
+        # that only compute stores).
+        src = KERNEL.replace("ttl.copy(a[i * G:(i + 1) * G, x:x + 1], blk).wait()",
+                             "tx = ttl.copy(a[i * G:(i + 1) * G, x:x + 1], blk)\n"
+                             "                blk.store(blk)\n"
+                             "                tx.wait()")
+        self.check(src, "a_dfb's block is the destination of the copy at line 17, still in "
+                        "flight (copy lock)", 18)
+
+    def test_reduce_shape_must_be_the_result(self):
+        src = KERNEL.replace("q.store(ttl.math.exp(p))",
+                             "q.store(ttl.math.reduce_sum(p, dims=[0], shape=(2, 1)))")
+        # p is 2x1: dims [0] gives 1x1.
+        self.check(src, "shape (2, 1) of ttl.math.reduce_sum does not match its result, (1, 1)",
+                   23)
+        src = KERNEL.replace("q.store(ttl.math.exp(p))",
+                             "q.store(ttl.math.reduce_sum(p, p, dims=[0]))")
+        self.check(src, "the scaler block of older tt-lang's ttl.math.reduce_sum", 23)
 
     def test_store_outside_compute(self):
         src = KERNEL.replace("ttl.copy(a[i * G:(i + 1) * G, x:x + 1], blk).wait()",

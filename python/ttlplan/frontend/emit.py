@@ -85,7 +85,8 @@ def _kernel(path: str, op: Operation, options: Options) -> list[str]:
         body += emit_thread(path, op, kernel, thread)
     args = ", ".join(f"%{t.name}: {tensor_type(t)}" for t in op.args)
     gx, gy = op.grid
-    out = [f"  ttl.kernel @{op.name}({args}) attributes {{grid = [{gy}, {gx}]}} {{"]
+    attrs = "".join(f", {k} = {v}" for k, v in op.attributes.items())
+    out = [f"  ttl.kernel @{op.name}({args}) attributes {{grid = [{gy}, {gx}]{attrs}}} {{"]
     for knob, ssa in kernel.params.items():
         out.append(f"    {ssa} = ttl.param_value @{knob} : index {_loc(path, op.node)}")
     for buffer in op.buffers:

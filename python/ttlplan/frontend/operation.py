@@ -75,6 +75,8 @@ class Operation:
     buffers: list[DataflowBuffer] = field(default_factory=list)
     threads: list[Thread] = field(default_factory=list)
     env: dict[str, Any] = field(default_factory=dict)
+    # Kernel attributes from the decorator: math_fidelity, fp32_dest_acc (TTL spellings).
+    attributes: dict[str, str] = field(default_factory=dict)
 
 
 def _decorator_name(dec: ast.expr) -> str | None:
@@ -390,8 +392,26 @@ def _read_operation(path, fn: ast.FunctionDef, decorator: ast.expr, constants, a
                                              f"{len(t.shape)} dimensions; ttlplan reads 2-D "
                                              "tensors")
     grid: tuple[int, int] = device_grid
+    attributes: dict[str, str] = {}
     if isinstance(decorator, ast.Call):
         for kw in decorator.keywords:
+            if kw.arg == "tiled" and ev.known(kw.value) is False:
+                raise ev.error(kw.value, "tiled=False (row-major tensors) is not supported: "
+                                         "ttlplan plans tiled tensors, as tt-lang's compiler does")
+            if kw.arg == "math_fidelity":
+                fidelity = kw.value.attr if isinstance(kw.value, ast.Attribute) else \
+                    ev.known(kw.value)  # ttl.MathFidelity.LoFi or "LoFi"
+                if fidelity not in ("LoFi", "HiFi2", "HiFi3", "HiFi4"):
+                    raise ev.error(kw.value, f"math_fidelity is LoFi, HiFi2, HiFi3 or HiFi4, got "
+                                             f"{describe(fidelity)}")
+                attributes["math_fidelity"] = f'"{fidelity}"'
+            if kw.arg in ("fp32_dest_acc_en", "fp32_dest_acc"):
+                acc = ev.known(kw.value)
+                if acc is not None:
+                    if not isinstance(acc, (bool, int)) or acc not in (0, 1):
+                        raise ev.error(kw.value, f"{kw.arg} is True or False, got "
+                                                 f"{describe(acc)}")
+                    attributes["fp32_dest_acc"] = str(int(acc))
             if kw.arg == "grid":
                 g = ev.known(kw.value)
                 if g in ("auto", "full"):
@@ -403,7 +423,7 @@ def _read_operation(path, fn: ast.FunctionDef, decorator: ast.expr, constants, a
                     raise ev.error(kw.value, f"grid must be (x, y), \"auto\" or \"full\", got "
                                              f"{describe(g)}")
     ev.ttl_call = lambda e, node, name: _ttl_call(e, op, node, name)
-    op = Operation(name, fn, grid, params, env=env)
+    op = Operation(name, fn, grid, params, env=env, attributes=attributes)
     if is_unified:  # spec 0.19+: one body, split into threads
         split = unified.split_operation(path, fn, callees)
         _run_block(ev, op, split.resources, budget=ev.budget)
@@ -429,10 +449,9 @@ def _run(ev: Evaluator, op: Operation, stmt: ast.stmt, budget: list[int]) -> Non
     if isinstance(stmt, ast.FunctionDef):
         kinds = [THREAD_DECORATORS.get(_decorator_name(d) or "") for d in stmt.decorator_list]
         kinds = [k for k in kinds if k]
-        if not kinds:
-            raise ev.error(stmt, f"function {stmt.name} inside an operation is not a "
-                                 "@ttl.compute() or @ttl.datamovement() thread; the front end "
-                                 "runs no helper functions")
+        if not kinds:  # a helper: evaluated where operation scope calls it, inlined in threads
+            ev.env[stmt.name] = Helper(stmt, ev.env)
+            return
         op.threads.append(Thread(kinds[0], stmt))
         ev.env[stmt.name] = stmt
         return
@@ -561,8 +580,32 @@ def _pipe(ev: Evaluator, op: Operation, call: ast.Call) -> Pipe:
     if len(nodes) != 2 or set(kwargs) - {"src", "dst"}:
         raise ev.error(call, "ttl.Pipe takes src=(x, y) and dst=(x, y)")
     src, dst = ev.eval(nodes[0]), ev.eval(nodes[1])
+    given_src = src
+    gx, gy = op.grid if op is not None else (1 << 30, 1 << 30)  # a module's: the grid unknown
+
+    def linear(v, node):
+        """A 1-D end (the node index x + y * columns, the spec's flattening) as (x, y); a range
+        is a rectangle when it stays within one row, or when with the source (which a multicast
+        skips) it is whole rows."""
+        (c,) = v
+        if isinstance(c, slice):
+            source = given_src[0] if isinstance(given_src, tuple) and len(given_src) == 1 \
+                else None
+            nodes = set(range(c.start, c.stop)) | ({source} if isinstance(source, int) else set())
+            r0, r1 = min(nodes, default=0) // gx, max(nodes, default=0) // gx
+            if c.stop > c.start and nodes == set(range(r0 * gx, (r1 + 1) * gx)):
+                return (slice(0, gx), slice(r0, r1 + 1))
+            if c.stop <= c.start or c.start // gx != (c.stop - 1) // gx:
+                raise ev.error(node, f"the 1-D range slice({c.start}, {c.stop}) crosses rows of "
+                                     f"the {gx} x {gy} grid: write the end as (x, y) ranges")
+            return (slice(c.start % gx, (c.stop - 1) % gx + 1), c.start // gx)
+        if isinstance(c, int) and not isinstance(c, bool):
+            return (c % gx, c // gx)
+        return v
 
     def point(v, node, allow_slice):
+        if isinstance(v, tuple) and len(v) == 1 and op is not None:
+            v = linear(v, node)
         if not isinstance(v, tuple) or len(v) != 2:
             raise ev.error(node, f"a pipe end is (x, y), got {describe(v)}")
         for c in v:
@@ -585,7 +628,6 @@ def _pipe(ev: Evaluator, op: Operation, call: ast.Call) -> Pipe:
         else:
             first.append(c)
             last.append(c)
-    gx, gy = op.grid if op is not None else (1 << 30, 1 << 30)  # a module's: the grid unknown
     for (x, y), node in ((src, nodes[0]), (tuple(first), nodes[1]), (tuple(last), nodes[1])):
         if not (0 <= x < gx and 0 <= y < gy):
             raise ev.error(node, f"pipe end ({x}, {y}) is outside the grid of {gx} x {gy} nodes")

@@ -18,6 +18,7 @@ from typing import Any
 from . import values
 from .errors import FrontendError
 from .evaluate import Evaluator, TensorArg, describe
+from .helpers import Helper
 from .operation import DataflowBuffer, Operation, Pipe, PipeNet, grid_size, ttl_attr
 from .types import DTYPES, block_type, cb_type, tensor_type
 from .values import Int, Sym
@@ -167,6 +168,10 @@ class ThreadEmitter:
         self.evaluator = Evaluator(path, op.env)
         self.pipes: dict[int, str] = {}  # id(Pipe) -> its SSA value
         self.prologue: list[str] = []  # ops placed at the top of the thread (the pipes)
+        # Blocks a copy issued in program order has not been waited for: block SSA -> (the
+        # copy's handle, the copy). Writing such a block is tt-lang's copy-lock error.
+        self.in_flight: dict[str, tuple[Handle, ast.AST]] = {}
+        self.inlining = 0  # helper calls being inlined, nested
 
     # --- Output ----------------------------------------------------------------------------
 
@@ -505,6 +510,12 @@ class ThreadEmitter:
                 len(node.args) == 2 and not node.keywords:
             lo = self.expr(node.args[0])
             return TileRange(lo, self.extent(lo, node.args[1]))
+        if isinstance(node.func, ast.Name):
+            found, callee = self.scope.lookup(node.func.id)
+            if not found:
+                callee = self.op.env.get(node.func.id)
+            if isinstance(callee, Helper):
+                return self.inline_helper(callee, node)
         if isinstance(node.func, ast.Name) and node.func.id in ("min", "max"):
             args = [self.expr(a) for a in node.args]
             if len(args) != 2 or any(isinstance(a, bool) or not isinstance(a, (int, Sym, Ssa))
@@ -517,6 +528,45 @@ class ThreadEmitter:
         raise self.error(node, f"calling {ast.unparse(node.func)} is not supported in a thread: "
                                "threads call ttl functions and methods of blocks, buffers and "
                                "transfers only")
+
+    def inline_helper(self, helper: Helper, node: ast.Call) -> Any:
+        """A call of a helper function in a thread (``block_slice(kb, n)``): its body translated
+        in place with its parameters bound to the arguments, the value of its final return."""
+        fn = helper.fn
+        params = fn.args.args
+        if fn.args.vararg or fn.args.kwarg or fn.args.kwonlyargs or fn.args.posonlyargs or \
+                len(node.args) > len(params):
+            raise self.error(node, f"{fn.name}() is inlined with its positional parameters only")
+        if self.inlining >= 16:
+            raise self.error(node, f"helper calls nest more than 16 deep here ({fn.name})")
+        values = {p.arg: self.expr(a) for p, a in zip(params, node.args)}
+        for kw in node.keywords:
+            if kw.arg not in {p.arg for p in params} or kw.arg in values:
+                raise self.error(kw, f"{fn.name}() has no parameter {kw.arg} to give here")
+            values[kw.arg] = self.expr(kw.value)
+        defaults = dict(zip([p.arg for p in params][len(params) - len(fn.args.defaults):],
+                            fn.args.defaults))
+        for p in params:
+            if p.arg not in values:
+                if p.arg not in defaults:
+                    raise self.error(node, f"{fn.name}() needs its argument {p.arg}")
+                values[p.arg] = self.expr(defaults[p.arg])
+        body = [s for s in fn.body if not (isinstance(s, ast.Expr) and
+                                           isinstance(s.value, ast.Constant))]
+        if not body or not isinstance(body[-1], ast.Return) or body[-1].value is None or \
+                any(isinstance(n, ast.Return) for s in body[:-1] for n in ast.walk(s)):
+            raise self.error(fn, f"{fn.name}() is inlined into a thread when its body ends in "
+                                 "its one return of a value")
+        outer = self.scope
+        self.scope = Scope(outer)
+        self.scope.names.update(values)
+        self.inlining += 1
+        try:
+            self.body(body[:-1])
+            return self.expr(body[-1].value)
+        finally:
+            self.inlining -= 1
+            self.scope = outer
 
     def ttl_call(self, node: ast.Call, name: str) -> Any:
         if name in ("node", "core"):
@@ -612,6 +662,7 @@ class ThreadEmitter:
         if isinstance(base, Block) and method == "store":
             return self.store(base, node, accumulate=False)
         if isinstance(base, Handle) and method == "wait":
+            self.in_flight = {b: (h, n) for b, (h, n) in self.in_flight.items() if h != base}
             self.emit(f"ttl.wait {base.ssa} : !ttl.transfer_handle<{base.direction}>", node)
             return None
         if isinstance(base, PipeNet) and method in ("if_src", "if_dst"):
@@ -637,6 +688,12 @@ class ThreadEmitter:
         self.emit(f"ttl.{op} {self.kernel.cb(buffer)} : {cb_type(buffer, self.kernel)}", node)
 
     def store(self, block: Block, node: ast.Call, accumulate: bool) -> None:
+        if block.ssa in self.in_flight:  # tt-lang's copy lock, whichever thread this is
+            handle, copy = self.in_flight[block.ssa]
+            what = "the destination" if handle.direction == "read" else "the source"
+            raise self.error(node, f"{block.buffer.name}'s block is {what} of the copy at line "
+                                   f"{copy.lineno}, still in flight (copy lock): wait for it "
+                                   f"before writing the block")
         if self.kind != "compute":
             raise self.error(node, ".store() belongs in the @ttl.compute() thread; a "
                                    "datamovement thread fills blocks with ttl.copy")
@@ -707,7 +764,9 @@ class ThreadEmitter:
         first, second = (s, block.ssa) if direction == "read" else (block.ssa, s)
         self.emit(f"{h} = ttl.copy {first}, {second} : ({btype}, {btype}) -> "
                   f"!ttl.transfer_handle<{direction}>", node)
-        return Handle(h, direction)
+        handle = Handle(h, direction)
+        self.in_flight[block.ssa] = (handle, node)
+        return handle
 
     def needs_clip(self, sl: Slice, shape: tuple) -> bool:
         """A block that does not divide the tensor's tiles may reach past its edge: tt-lang
@@ -727,7 +786,9 @@ class ThreadEmitter:
             types, operands = f"(!ttl.pipe, {btype})", f"{pipe.ssa}, {block.ssa}"
         self.emit(f"{h} = ttl.copy {operands} : {types} -> !ttl.transfer_handle<{direction}>",
                   node)
-        return Handle(h, direction)
+        handle = Handle(h, direction)
+        self.in_flight[block.ssa] = (handle, node)
+        return handle
 
     # --- Pipes ------------------------------------------------------------------------------
 
@@ -933,12 +994,27 @@ class ThreadEmitter:
         return sorted({d % 2 for d in v})
 
     def reduce(self, node: ast.Call, name: str, args: list, kwargs: dict) -> Value:
+        if len(args) == 2:
+            raise self.error(node.args[1], f"the scaler block of older tt-lang's "
+                                           f"ttl.math.{name}(x, scaler, dims=...) is not read: "
+                                           f"ttlplan's reduction scales by 1 (write "
+                                           f"ttl.math.{name}(x, dims=...), spec 0.15+)")
         if len(args) != 1:
             raise self.error(node, f"ttl.math.{name} takes one block and dims=")
         x = self.operand(args[0], node)
         dims = self.dims(node, kwargs)
         rows, cols = self.shape_of(x)
         shape = (1 if 0 in dims else rows, 1 if 1 in dims else cols)
+        if "shape" in kwargs:  # the spec's shape= must be the result's (1 in the reduced dims)
+            given = self.expr(kwargs["shape"])
+            if not isinstance(given, tuple) or len(given) != 2:
+                raise self.error(kwargs["shape"], f"shape {given!r} of ttl.math.{name} has "
+                                                  f"{len(given) if isinstance(given, tuple) else 1}"
+                                                  f" dimensions but its input has rank 2")
+            if tuple(given) != shape:
+                raise self.error(kwargs["shape"], f"shape {tuple(given)} of ttl.math.{name} does "
+                                                  f"not match its result, {shape} (dims "
+                                                  f"{dims} of a {rows}x{cols} block become 1)")
         dtype = self.dtype_of(x)
         out = self.fresh(name)
         self.emit(f"{out} = ttl.{name} {x.ssa} {{dims = [{', '.join(map(str, dims))}]}} : "
@@ -971,7 +1047,7 @@ class ThreadEmitter:
         self.depth -= 1
 
     def body(self, stmts: list[ast.stmt]) -> None:
-        for stmt in stmts:
+        for stmt in carried_accumulators(stmts):
             self.statement(stmt)
 
     def statement(self, stmt: ast.stmt) -> None:
@@ -1110,6 +1186,60 @@ class KernelContext:
         if knob not in self.params:
             self.params[knob] = f"%knob_{knob}"
         return self.params[knob]
+
+
+def carried_accumulators(body: list[ast.stmt]) -> list[ast.stmt]:
+    """``acc = E`` ... ``acc += e`` (in loops) ... ``blk.store(acc)``, a block value carried across
+    iterations, as the accumulating stores TTL has: ``blk.store(E)`` ... ``blk += e`` ..., the
+    final store dropped (blk is reserved around them all; a reserved view starts at zero and each
+    accumulating store adds to it). Where `acc` is read any other way the body stays as written
+    (and a carried value is the located error it was)."""
+    out = list(body)
+    for i, stmt in enumerate(out):
+        if not (isinstance(stmt, ast.Assign) and len(stmt.targets) == 1 and
+                isinstance(stmt.targets[0], ast.Name)):
+            continue
+        acc = stmt.targets[0].id
+        store = next((k for k in range(i + 1, len(out)) if _stores_name(out[k], acc)), None)
+        if store is None:
+            continue
+        blk = out[store].value.func.value.id
+        updates = {id(n.target) for s in out[i + 1:store] for n in ast.walk(s)
+                   if isinstance(n, ast.AugAssign) and isinstance(n.op, ast.Add)}
+        uses = [n for s in out[i + 1:store] for n in ast.walk(s)
+                if isinstance(n, ast.Name) and n.id in (acc, blk)]
+        if not updates or any(n.id == blk and isinstance(n.ctx, ast.Store) for n in uses) or \
+                any(n.id == acc and id(n) not in updates for n in uses):
+            continue
+        first = ast.copy_location(ast.Expr(ast.copy_location(ast.Call(
+            ast.copy_location(ast.Attribute(ast.Name(blk, ast.Load()), "store", ast.Load()),
+                              stmt), [stmt.value], []), stmt)), stmt)
+        ast.fix_missing_locations(first)
+        middle = [_retarget(s, acc, blk) for s in out[i + 1:store]]
+        return out[:i] + [first] + middle + carried_accumulators(out[store + 1:])
+    return out
+
+
+def _stores_name(stmt: ast.stmt, name: str) -> bool:
+    """``blk.store(name)`` with blk a name."""
+    return isinstance(stmt, ast.Expr) and isinstance(stmt.value, ast.Call) and \
+        isinstance(stmt.value.func, ast.Attribute) and stmt.value.func.attr == "store" and \
+        isinstance(stmt.value.func.value, ast.Name) and len(stmt.value.args) == 1 and \
+        not stmt.value.keywords and isinstance(stmt.value.args[0], ast.Name) and \
+        stmt.value.args[0].id == name
+
+
+def _retarget(stmt: ast.stmt, acc: str, blk: str) -> ast.stmt:
+    """`stmt` with every ``acc += e`` as ``blk += e`` (a copy; `stmt` untouched)."""
+    class Retarget(ast.NodeTransformer):
+        def visit_AugAssign(self, node: ast.AugAssign) -> ast.AST:
+            self.generic_visit(node)
+            if isinstance(node.target, ast.Name) and node.target.id == acc and \
+                    isinstance(node.op, ast.Add):
+                node.target = ast.copy_location(ast.Name(blk, ast.Store()), node.target)
+            return node
+
+    return Retarget().visit(copy.deepcopy(stmt))
 
 
 def without_early_returns(body: list[ast.stmt]) -> list[ast.stmt]:
