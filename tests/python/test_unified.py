@@ -233,6 +233,36 @@ def k(a, out):
         self.assertEqual(len([l for l in text.splitlines()
                               if "ttl.create_pipe src(1, 0) dst(0, 0)" in l]), 1)
 
+    def test_a_pipe_net_built_by_a_factory(self):
+        # tt-lang's pipenet_resource_allocation.py: the factory builds the net its operation
+        # captures.
+        src = '''import ttl
+
+
+def make(n):
+    net = ttl.PipeNet([ttl.Pipe((0, r), (n - 1, r)) for r in range(n)])
+
+    @ttl.operation(grid=(n, n))
+    def k(a, out):
+        _net = net
+        a_dfb = ttl.make_dataflow_buffer_like(a, shape=(1, 1))
+        r = a_dfb.reserve()
+
+        def send(pipe):
+            ttl.copy(a[0, 0], r)
+            ttl.copy(r, pipe)
+
+        _net.if_src(send)
+        ttl.copy(a_dfb.wait(), out[0, 0])
+
+    return k
+'''
+        from ttlplan.frontend.operation import read_operations
+        (op,) = read_operations("k.py", src, {"a": ((32, 32), "bf16"), "out": ((32, 32), "bf16"),
+                                              "n": 3})
+        self.assertEqual([(p.src, p.dst_first) for p in op.env["net"].pipes],
+                         [((0, 0), (2, 0)), ((0, 1), (2, 1)), ((0, 2), (2, 2))])
+
     def test_a_file_of_expand_only_operations(self):
         src = COMPOSED[:COMPOSED.index("@ttl.operation(grid=(1, 1))")]
         with self.assertRaises(FrontendError) as e:

@@ -286,7 +286,9 @@ def factory_constants(path: str, factory: ast.FunctionDef, fn: ast.FunctionDef,
         if isinstance(stmt, ast.Assign) and len(stmt.targets) == 1 and \
                 isinstance(stmt.targets[0], ast.Name):
             try:
-                env[stmt.targets[0].id] = Evaluator(path, dict(env)).eval(stmt.value)
+                # Pipes and pipe nets too: a factory builds the nets its operation captures.
+                env[stmt.targets[0].id] = Evaluator(path, dict(env),
+                                                    _module_ttl_call).eval(stmt.value)
             except FrontendError:
                 pass  # not a constant; an error where the operation reads it
     return env
