@@ -116,6 +116,20 @@ def test_ops(op, device):
         for c in calls:
             self.assertEqual(c.args["x"], Tensor((64, 32), "bf16"))
 
+    def test_the_device_grid(self):
+        # tt-lang's test_grid_full.py: one tile per core of the device's compute grid.
+        source = OPERATION + '''
+
+def test_grid(device):
+    grid = device.compute_with_storage_grid_size()
+    x = torch.ones((grid.y * 32, grid.x * 32), dtype=torch.bfloat16)
+    scale(x, torch.zeros_like(x), 1)
+'''
+        from ttlplan.frontend.hostshapes import calls_of
+        import ast as ast_module
+        (call,) = calls_of(ast_module.parse(source), (13, 10))
+        self.assertEqual(call.args["x"], Tensor((320, 416), "bf16"))
+
     def test_max_and_min_of_sizes(self):
         # The broadcast tutorial's output: the largest of each dimension of its inputs.
         source = OPERATION + '''

@@ -127,9 +127,18 @@ def _module_of(node: ast.expr) -> str | None:
     return None
 
 
+@dataclass(frozen=True)
+class GridSize:
+    """``device.compute_with_storage_grid_size()``: the device's compute grid, ``.x`` columns by
+    ``.y`` rows (ttlplan's --device)."""
+    x: int
+    y: int
+
+
 class HostInterpreter:
-    def __init__(self, tree: ast.Module) -> None:
+    def __init__(self, tree: ast.Module, device_grid: tuple[int, int] = (8, 8)) -> None:
         self.tree = tree
+        self.device_grid = device_grid
         self.globals: dict[str, Any] = {}
         self.operations = {fn.name for fn in tree.body
                            if isinstance(fn, ast.FunctionDef) and _is_operation(fn)}
@@ -295,6 +304,8 @@ class HostInterpreter:
             if (module, node.attr) in MODULE_CONSTANTS:
                 return MODULE_CONSTANTS[(module, node.attr)]
             base = self.expr(node.value, env)
+            if isinstance(base, GridSize) and node.attr in ("x", "y"):
+                return getattr(base, node.attr)
             if isinstance(base, Tensor) and node.attr == "shape":
                 return base.shape
             if isinstance(base, Tensor) and node.attr == "T" and len(base.shape) == 2:
@@ -434,6 +445,8 @@ class HostInterpreter:
             return Tensor(args[0].shape, dtype or args[0].dtype)
         if owner == "torch" and attr == "matmul" and len(args) == 2:
             return self.binop(ast.MatMult(), args[0], args[1])
+        if attr == "compute_with_storage_grid_size" and not args:
+            return GridSize(*self.device_grid)
         base = self.expr(func.value, env)
         if isinstance(base, Tensor):
             if attr == "to":
@@ -505,9 +518,10 @@ class HostInterpreter:
         self.calls.append(call)
 
 
-def calls_of(tree: ast.Module) -> list[OperationCall]:
-    """host_calls of a parsed file."""
-    interp = HostInterpreter(tree)
+def calls_of(tree: ast.Module, device_grid: tuple[int, int] = (8, 8)) -> list[OperationCall]:
+    """host_calls of a parsed file; `device_grid` (x, y) is what the host code reads as the
+    device's compute grid."""
+    interp = HostInterpreter(tree, device_grid)
     interp.run_module()
     return interp.calls
 

@@ -139,7 +139,7 @@ def read_operations(
         raise FrontendError(path, e.lineno or 1, (e.offset or 0) or 1,
                             f"Python syntax error: {e.msg}") from None
     constants = module_constants(path, tree, knobs)
-    host = host_arguments(tree)
+    host = host_arguments(tree, device_grid)
     ops = []
     found = []  # (factory or None, the operation's def, its decorator)
     for stmt in tree.body:
@@ -311,11 +311,12 @@ class HostArguments:
     factory_args: dict[str, Any] = field(default_factory=dict)
 
 
-def host_arguments(tree: ast.Module) -> dict[tuple, HostArguments]:
+def host_arguments(tree: ast.Module,
+                   device_grid: tuple[int, int] = (8, 8)) -> dict[tuple, HostArguments]:
     """Per operation ((factory or None, name)), its HostArguments; of several calls, the one that
     gives the most tensors."""
     out: dict[tuple, HostArguments] = {}
-    for call in hostshapes.calls_of(tree):
+    for call in hostshapes.calls_of(tree, device_grid):
         host = HostArguments(factory_args={k: v for k, v in call.factory_args.items()
                                            if _plain(v)})
         for name, v in call.args.items():
