@@ -130,6 +130,22 @@ def test_grid(device):
         (call,) = calls_of(ast_module.parse(source), (13, 10))
         self.assertEqual(call.args["x"], Tensor((320, 416), "bf16"))
 
+    def test_torch_tensor_of_a_nested_list(self):
+        # tt-lang's test_intermediate_cb.py: a 32 x 32 tensor written out as a list of rows.
+        source = OPERATION + '''
+
+def test_values(device):
+    x = torch.tensor([[-1.0, 0.0, 1.0] + [1.0] * 29] * 32, dtype=torch.bfloat16)
+    scale(x, torch.zeros(32, 32, dtype=torch.bfloat16), 1)
+    scale(torch.tensor([1.0, [2.0]]), x, 1)
+    scale(torch.tensor([0.0] * 100000), x, 1)
+'''
+        calls = host_calls(source)
+        self.assertEqual(calls[0].args["x"], Tensor((32, 32), "bf16"))
+        # Ragged data has no shape; a list past the budget (65,536 entries) is not built.
+        self.assertFalse(isinstance(calls[1].args["x"], Tensor))
+        self.assertFalse(isinstance(calls[2].args["x"], Tensor))
+
     def test_max_and_min_of_sizes(self):
         # The broadcast tutorial's output: the largest of each dimension of its inputs.
         source = OPERATION + '''

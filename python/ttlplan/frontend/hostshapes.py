@@ -31,6 +31,7 @@ CONSTRUCTORS = {"rand", "randn", "zeros", "ones", "empty", "full", "randint", "a
 LIKE_CONSTRUCTORS = {"rand_like", "randn_like", "zeros_like", "ones_like", "empty_like",
                      "full_like"}
 MAX_STEPS = 20000
+MAX_LIST = 1 << 16  # entries a list the host code builds may have (torch.tensor's data)
 MAX_DEPTH = 8
 
 
@@ -294,7 +295,7 @@ class HostInterpreter:
             return self.binop(node.op, self.expr(node.left, env), self.expr(node.right, env))
         if isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.USub):
             v = self.expr(node.operand, env)
-            return -v if isinstance(v, int) and not isinstance(v, bool) else UNKNOWN
+            return -v if isinstance(v, (int, float)) and not isinstance(v, bool) else UNKNOWN
         if isinstance(node, ast.Attribute):
             module = _module_of(node.value)
             if module in ("torch", "ttnn") and (module not in env or module == "ttnn"):
@@ -363,7 +364,9 @@ class HostInterpreter:
                 return UNKNOWN
             return UNKNOWN
         if isinstance(op, ast.Add) and type(a) is type(b) and isinstance(a, (tuple, list)):
-            return a + b
+            return a + b if len(a) + len(b) <= MAX_LIST else UNKNOWN
+        if isinstance(op, ast.Mult) and isinstance(a, (tuple, list)) and isinstance(b, int):
+            return a * b if 0 <= len(a) * b <= MAX_LIST else UNKNOWN  # [[...]] * 32
         if isinstance(op, ast.MatMult) and isinstance(a, Tensor) and isinstance(b, Tensor) and \
                 len(a.shape) == 2 and len(b.shape) == 2:
             return Tensor((a.shape[0], b.shape[1]), a.dtype)
@@ -419,6 +422,11 @@ class HostInterpreter:
         attr = func.attr
         dtype = self.expr(kwargs["dtype"], env) if "dtype" in kwargs else None
         dtype = dtype.name if isinstance(dtype, DType) else None
+        if owner == "torch" and attr == "tensor" and args:
+            shape = _nested_shape(args[0])
+            if shape:  # torch.tensor([[...] * 32] * 32): the nesting's shape
+                return Tensor(shape, dtype or "f32")
+            return UNKNOWN
         if owner in ("torch", "ttnn") and attr in CONSTRUCTORS:
             shape_node = kwargs.get("size") or kwargs.get("shape")
             if shape_node is not None:
@@ -516,6 +524,18 @@ class HostInterpreter:
             if k in params or k in [p.arg for p in fn.args.kwonlyargs]:
                 call.args[k] = v
         self.calls.append(call)
+
+
+def _nested_shape(data: Any) -> tuple[int, ...] | None:
+    """The shape of a rectangular nested list of numbers, None for anything else."""
+    if isinstance(data, (int, float)) and not isinstance(data, bool):
+        return ()
+    if not isinstance(data, (list, tuple)) or not data:
+        return None
+    inner = _nested_shape(data[0])
+    if inner is None or any(_nested_shape(d) != inner for d in data[1:]):
+        return None
+    return (len(data),) + inner
 
 
 def calls_of(tree: ast.Module, device_grid: tuple[int, int] = (8, 8)) -> list[OperationCall]:
