@@ -146,6 +146,20 @@ def test_values(device):
         self.assertFalse(isinstance(calls[1].args["x"], Tensor))
         self.assertFalse(isinstance(calls[2].args["x"], Tensor))
 
+    def test_a_lambda_that_makes_tensors(self):
+        # tt-lang's simple_matmul_subblock.py / test_fa_simple.py: tensors made by a lambda,
+        # which sees the names of where it was made (n).
+        source = OPERATION + '''
+
+def test_lambda(device):
+    n = 64
+    make = lambda rows: to_dram(torch.randn(rows, n, dtype=torch.bfloat16), device)
+    scale(make(96), make(32), 1)
+'''
+        (call,) = host_calls(source)
+        self.assertEqual((call.args["x"], call.args["y"]),
+                         (Tensor((96, 64), "bf16"), Tensor((32, 64), "bf16")))
+
     def test_max_and_min_of_sizes(self):
         # The broadcast tutorial's output: the largest of each dimension of its inputs.
         source = OPERATION + '''

@@ -52,6 +52,7 @@ class Tensor:
 @dataclass
 class Function:
     node: ast.FunctionDef
+    closure: dict | None = None  # a lambda's: the names where it was made
 
 
 @dataclass(frozen=True)
@@ -321,6 +322,11 @@ class HostInterpreter:
             return UNKNOWN
         if isinstance(node, ast.Call):
             return self.call(node, env)
+        if isinstance(node, ast.Lambda):  # make = lambda: to_dram(torch.randn(...), device)
+            fn = ast.FunctionDef(name="<lambda>", args=node.args,
+                                 body=[ast.copy_location(ast.Return(node.body), node)],
+                                 decorator_list=[], returns=None)
+            return Function(ast.copy_location(fn, node), env)
         if isinstance(node, (ast.ListComp, ast.GeneratorExp)):
             return self.comprehension(node, node.generators, dict(env))
         return UNKNOWN
@@ -484,7 +490,7 @@ class HostInterpreter:
         if self.depth >= MAX_DEPTH:
             return UNKNOWN
         params = fn.node.args
-        local: dict[str, Any] = {}
+        local: dict[str, Any] = dict(fn.closure) if fn.closure is not None else {}
         positional = params.posonlyargs + params.args
         defaults = params.defaults
         for i, p in enumerate(positional):
