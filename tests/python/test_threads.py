@@ -329,6 +329,25 @@ class CarriedValuesHelpersLinearPipes(unittest.TestCase):
                       e.exception.message)
 
 
+class AutomaticReleases(unittest.TestCase):
+    def test_a_block_never_released_is_released_after_its_last_use(self):
+        # tt-lang's test_cb_sync_intrathread_hang.py: blk = dfb.wait() with no pop; tt-lang's
+        # compiler pops after the block's last use (the copy and its wait), and so does ttlplan.
+        src = KERNEL.replace("""            with o_dfb.wait() as q:
+                ttl.copy(q, out[i * G:(i + 1) * G, 0:1]).wait()""",
+                             """            q = o_dfb.wait()
+            ttl.copy(q, out[i * G:(i + 1) * G, 0:1]).wait()
+            n2 = i + 1""")
+        text = translate("k.py", src, Options(args=ARGS))
+        write = text.split("ttl.datamovement_thread {")[2]
+        ops = [line.strip().split(" = ", 1)[-1].split(" ")[0] for line in write.splitlines()
+               if line.strip().startswith(("%", "ttl."))]
+        # The pop comes after the copy's wait and before `n2 = i + 1`, which does not use q.
+        self.assertEqual(ops.count("ttl.cb_pop"), 1)
+        self.assertLess(ops.index("ttl.wait"), ops.index("ttl.cb_pop"))
+        self.assertLess(ops.index("ttl.cb_pop"), ops.index("arith.addi"))
+
+
 class Errors(unittest.TestCase):
     def check(self, source, message, line, args=ARGS):
         with self.assertRaises(FrontendError) as e:

@@ -19,6 +19,7 @@ from . import values
 from .errors import FrontendError
 from .evaluate import Evaluator, TensorArg, describe
 from .helpers import Helper
+from .unified import complete_thread
 from .operation import DataflowBuffer, Operation, Pipe, PipeNet, grid_size, ttl_attr
 from .types import DTYPES, block_type, cb_type, tensor_type
 from .values import Int, Sym
@@ -1266,6 +1267,7 @@ def emit_thread(path: str, op: Operation, kernel: KernelContext, thread) -> list
     if fn.args.args or fn.args.vararg or fn.args.kwarg or fn.args.kwonlyargs:
         raise emitter.error(fn, f"thread {fn.name} takes no arguments (it reads what its "
                                 "operation defines)")
-    emitter.body(without_early_returns(fn.body))
+    buffers = {name for name, v in op.env.items() if isinstance(v, DataflowBuffer)}
+    emitter.body(complete_thread(without_early_returns(fn.body), buffers))
     op_name = "ttl.compute_thread" if thread.kind == "compute" else "ttl.datamovement_thread"
     return [f"    {op_name} {{"] + emitter.prologue + emitter.lines + ["    } " + emitter.loc(fn)]

@@ -171,6 +171,109 @@ def _call_kernel(call: ast.Call) -> str | None:
     return None
 
 
+class Completion:
+    """What tt-lang's compiler adds to a thread body (its ttl-insert-cb-sync and
+    ttl-insert-copy-wait passes; tt-lang's simulator mirrors them in auto_push_pop.py): the
+    push or pop of a block acquired by assignment and never released by hand, after its last use
+    in its statement list; an inline acquisition (``ttl.copy(out_dfb.wait(), out[i, 0])``)
+    acquired just before its statement and released just after; for a unified body, the wait of
+    a copy whose handle is not kept."""
+
+    def __init__(self, buffers: set[str], explicit_release: set[str], add_waits: bool):
+        self.buffers = buffers  # the DFB names acquisitions are made from
+        self.explicit_release = explicit_release  # blocks the body pushes or pops itself
+        self.add_waits = add_waits
+        self.fresh = 0
+
+    def finish(self, body: list[ast.stmt]) -> list[ast.stmt]:
+        """`body` with inline acquisitions named, a wait after a copy whose handle is dropped (when
+        add_waits), the release of each block the body never releases."""
+        out: list[ast.stmt] = []
+        for stmt in body:
+            if isinstance(stmt, (ast.For, ast.While, ast.If, ast.With, ast.FunctionDef)):
+                stmt = copy.copy(stmt)
+                stmt.body = self.finish(stmt.body)
+                if getattr(stmt, "orelse", None):
+                    stmt.orelse = self.finish(stmt.orelse)
+                out.append(stmt)
+            else:
+                out += self.name_inline_acquisitions(stmt)
+        if self.add_waits:
+            out = [self.wait_dropped_copy(s) for s in out]
+        return self.release_blocks(out)
+
+    def name_inline_acquisitions(self, stmt: ast.stmt) -> list[ast.stmt]:
+        """``ttl.copy(out_dfb.wait(), out[0, 0])`` as ``b = out_dfb.wait()`` then the copy of b
+        (released after it)."""
+        if isinstance(stmt, (ast.For, ast.While, ast.If, ast.With, ast.FunctionDef)):
+            return [stmt]
+        if isinstance(stmt, ast.Assign) and _acquire(stmt.value, self.buffers):
+            return [stmt]
+        before: list[ast.stmt] = []
+        completion = self
+
+        class Namer(ast.NodeTransformer):
+            def visit_Call(self, node: ast.Call) -> ast.AST:
+                self.generic_visit(node)
+                if not _acquire(node, completion.buffers):
+                    return node
+                completion.fresh += 1
+                # Not an identifier, so no user name can be it.
+                name = f"{node.func.value.id}.{node.func.attr}#{completion.fresh}"
+                target = ast.copy_location(ast.Name(name, ast.Store()), node)
+                before.append(ast.copy_location(ast.Assign([target], node), stmt))
+                return ast.copy_location(ast.Name(name, ast.Load()), node)
+
+        new = Namer().visit(copy.deepcopy(stmt))
+        return before + [new] if before else [stmt]
+
+    def wait_dropped_copy(self, stmt: ast.stmt) -> ast.stmt:
+        if isinstance(stmt, ast.Expr) and isinstance(stmt.value, ast.Call) and \
+                ttl_attr(stmt.value.func) == "copy":
+            call = ast.copy_location(
+                ast.Call(ast.copy_location(ast.Attribute(stmt.value, "wait", ast.Load()),
+                                           stmt.value), [], []), stmt.value)
+            return ast.copy_location(ast.Expr(call), stmt)
+        return stmt
+
+    def release_blocks(self, body: list[ast.stmt]) -> list[ast.stmt]:
+        out = list(body)
+        for i in range(len(out) - 1, -1, -1):
+            stmt = out[i]
+            if not (isinstance(stmt, ast.Assign) and len(stmt.targets) == 1 and
+                    isinstance(stmt.targets[0], ast.Name)):
+                continue
+            mode = _acquire(stmt.value, self.buffers)
+            name = stmt.targets[0].id
+            if mode is None or name in self.explicit_release:
+                continue
+            last = i
+            for j in range(i + 1, len(out)):
+                if _binds(out[j], name):
+                    break
+                if _reads(out[j], name):
+                    last = j
+            method = "push" if mode == "reserve" else "pop"
+            at = out[last]
+            release = ast.Expr(ast.Call(ast.Attribute(ast.Name(name, ast.Load()), method,
+                                                      ast.Load()), [], []))
+            for node in ast.walk(release):
+                ast.copy_location(node, at)
+            out.insert(last + 1, release)
+        return out
+
+
+
+def complete_thread(body: list[ast.stmt], buffers: set[str]) -> list[ast.stmt]:
+    """A thread body of a multi-kernel operation with the releases tt-lang's compiler adds
+    (Completion; the waits of dropped copy handles are not added there: a copy never waited for
+    stays the verifier's located error)."""
+    explicit = {_root(n.func.value) or "" for s in body for n in ast.walk(s)
+                if isinstance(n, ast.Call) and isinstance(n.func, ast.Attribute) and
+                n.func.attr in ("push", "pop")}
+    return Completion(buffers, explicit, add_waits=False).finish(body)
+
+
 class Splitter:
     def __init__(self, path: str, fn: ast.FunctionDef,
                  composable: dict[str, Callee] | None = None):
@@ -181,7 +284,6 @@ class Splitter:
         self.buffers: set[str] = set()
         self.owner: dict[str, str] = {}  # a produced block's name -> its thread
         self.explicit_release: set[str] = set()  # blocks the body pushes or pops itself
-        self.fresh = 0
 
     def error(self, node: ast.AST, message: str) -> FrontendError:
         return FrontendError.at(self.path, node, message)
@@ -312,84 +414,6 @@ class Splitter:
             out.append(stmt)
         return out or [ast.copy_location(ast.Pass(), where)]
 
-    def finish(self, body: list[ast.stmt]) -> list[ast.stmt]:
-        """What tt-lang's compiler adds after its split: inline acquisitions named, a wait for a
-        copy whose handle is dropped, the release of a block the body never releases."""
-        out: list[ast.stmt] = []
-        for stmt in body:
-            if isinstance(stmt, (ast.For, ast.While, ast.If, ast.With, ast.FunctionDef)):
-                stmt = copy.copy(stmt)
-                stmt.body = self.finish(stmt.body)
-                if getattr(stmt, "orelse", None):
-                    stmt.orelse = self.finish(stmt.orelse)
-                out.append(stmt)
-            else:
-                out += self.name_inline_acquisitions(stmt)
-        out = [self.wait_dropped_copy(s) for s in out]
-        return self.release_blocks(out)
-
-    def name_inline_acquisitions(self, stmt: ast.stmt) -> list[ast.stmt]:
-        """``ttl.copy(out_dfb.wait(), out[0, 0])`` as ``b = out_dfb.wait()`` then the copy of b
-        (released after it)."""
-        if isinstance(stmt, (ast.For, ast.While, ast.If, ast.With, ast.FunctionDef)):
-            return [stmt]
-        if isinstance(stmt, ast.Assign) and _acquire(stmt.value, self.buffers):
-            return [stmt]
-        before: list[ast.stmt] = []
-        splitter = self
-
-        class Namer(ast.NodeTransformer):
-            def visit_Call(self, node: ast.Call) -> ast.AST:
-                self.generic_visit(node)
-                if not _acquire(node, splitter.buffers):
-                    return node
-                splitter.fresh += 1
-                # Not an identifier, so no user name can be it.
-                name = f"{node.func.value.id}.{node.func.attr}#{splitter.fresh}"
-                target = ast.copy_location(ast.Name(name, ast.Store()), node)
-                before.append(ast.copy_location(ast.Assign([target], node), stmt))
-                return ast.copy_location(ast.Name(name, ast.Load()), node)
-
-        new = Namer().visit(copy.deepcopy(stmt))
-        return before + [new] if before else [stmt]
-
-    def wait_dropped_copy(self, stmt: ast.stmt) -> ast.stmt:
-        if isinstance(stmt, ast.Expr) and isinstance(stmt.value, ast.Call) and \
-                ttl_attr(stmt.value.func) == "copy":
-            call = ast.copy_location(
-                ast.Call(ast.copy_location(ast.Attribute(stmt.value, "wait", ast.Load()),
-                                           stmt.value), [], []), stmt.value)
-            return ast.copy_location(ast.Expr(call), stmt)
-        return stmt
-
-    def release_blocks(self, body: list[ast.stmt]) -> list[ast.stmt]:
-        out = list(body)
-        for i in range(len(out) - 1, -1, -1):
-            stmt = out[i]
-            if not (isinstance(stmt, ast.Assign) and len(stmt.targets) == 1 and
-                    isinstance(stmt.targets[0], ast.Name)):
-                continue
-            mode = _acquire(stmt.value, self.buffers)
-            name = stmt.targets[0].id
-            if mode is None or name in self.explicit_release:
-                continue
-            last = i
-            for j in range(i + 1, len(out)):
-                if _binds(out[j], name):
-                    break
-                if _reads(out[j], name):
-                    last = j
-            method = "push" if mode == "reserve" else "pop"
-            at = out[last]
-            release = ast.Expr(ast.Call(ast.Attribute(ast.Name(name, ast.Load()), method,
-                                                      ast.Load()), [], []))
-            for node in ast.walk(release):
-                ast.copy_location(node, at)
-            out.insert(last + 1, release)
-        return out
-
-    # --- The split ---------------------------------------------------------------------------
-
     # --- Composition: an operation called as a statement is expanded in place ----------------
 
     def expand(self, body: list[ast.stmt], stack: list[str]) -> tuple[list, list]:
@@ -511,7 +535,8 @@ class Splitter:
         self.check_values(parts)
         for kernel, part in parts.items():
             if self.has_work(part, kernel):
-                split.threads[kernel] = self.finish(part)
+                split.threads[kernel] = Completion(self.buffers, self.explicit_release,
+                                                   add_waits=True).finish(part)
         if not split.threads:
             raise self.error(self.fn, f"operation {self.fn.name} has no copy and no compute in "
                                       "its body: nothing to run")
