@@ -116,6 +116,60 @@ def test_ops(op, device):
         for c in calls:
             self.assertEqual(c.args["x"], Tensor((64, 32), "bf16"))
 
+    def test_harnesses_kernel_tables_and_spread_arguments(self):
+        # test_matmul_acc.py passes the operation to a harness; test_store_patterns.py keeps
+        # factory-made kernels in a dict by shape; test_elementwise_l1_acc.py spreads a list.
+        source = OPERATION + '''
+import pytest
+
+
+def harness(kernel_fn, tiles, device):
+    x = torch.randn(tiles * 32, 32, dtype=torch.bfloat16)
+    inputs = [x, torch.zeros_like(x)]
+    kernel_fn(*inputs, 3)
+
+
+def make(rows):
+    @ttl.operation(grid=(1, 1))
+    def k(a):
+        pass
+    return k
+
+
+KERNELS = {s: make(*s) for s in [(2,), (4,)]}
+
+
+def test_harness(device):
+    harness(scale, 5, device)
+
+
+@pytest.mark.parametrize("shape", [(4,), (2,)])
+def test_table(shape, device):
+    KERNELS[shape](torch.zeros(shape[0] * 32, 64))
+'''
+        calls = host_calls(source)
+        self.assertEqual([(c.operation, c.spec()) for c in calls],
+                         [("scale", "x=160x32:bf16,y=160x32:bf16,rows_per_block=3"),
+                          ("k", "a=128x64:f32")])
+        self.assertEqual(calls[1].factory_args, {"rows": 4})
+
+    def test_spec_and_test_constructors(self):
+        # ttnn.Shape (the spec's examples), torch.arange(...).reshape (height_shard_gather.py),
+        # torch.cat (test_dfb_spsc_domains.py), torch.triu (test_transformer_block.py).
+        source = OPERATION + '''
+x = ttnn.rand(ttnn.Shape([64, 32]), layout=ttnn.TILE_LAYOUT)
+y = ttnn.from_torch(torch.arange(2 * 32 * 32, dtype=torch.float32).reshape(64, 32)
+                    .to(torch.bfloat16), dtype=ttnn.bfloat16)
+scale(x, y, 1)
+a, b = torch.zeros(32, 32), torch.ones(32, 64)
+scale(torch.cat([a, b], dim=1), torch.triu(torch.full((32, 96), 1.0), diagonal=1), [1, 2])
+'''
+        calls = host_calls(source)
+        self.assertEqual([c.spec() for c in calls],
+                         ["x=64x32:bf16,y=64x32:bf16,rows_per_block=1",
+                          "x=32x96:f32,y=32x96:f32"])
+        self.assertEqual(calls[1].args["rows_per_block"], [1, 2])
+
     def test_the_device_grid(self):
         # tt-lang's test_grid_full.py: one tile per core of the device's compute grid.
         source = OPERATION + '''

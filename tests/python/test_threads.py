@@ -399,9 +399,26 @@ class Errors(unittest.TestCase):
     def test_a_value_carried_across_iterations(self):
         src = KERNEL.replace("        x, y = ttl.node(dims=2)\n",
                              "        x, y = ttl.node(dims=2)\n        t = 0\n")
-        src = src.replace("            with a_dfb.reserve() as blk:",
-                          "            t = i\n            with a_dfb.reserve() as blk:")
-        self.check(src, "'t' is assigned inside a loop or branch but defined before it", 17)
+        carried = src.replace("            with a_dfb.reserve() as blk:",
+                              "            t = t + i\n            with a_dfb.reserve() as blk:")
+        self.check(carried, "'t' is assigned inside a loop or branch but defined before it", 17)
+        # Rebound in the loop and read after it: the value the last iteration left.
+        read_after = src.replace("            with a_dfb.reserve() as blk:",
+                                 "            t = i\n            with a_dfb.reserve() as blk:")
+        read_after = read_after.replace("x:x + 1], blk).wait()\n",
+                                        "x:x + 1], blk).wait()\n        u = t\n")
+        self.check(read_after, "'t' was assigned inside a loop or branch (line 17) and is read "
+                   "after it", 20)
+
+    def test_a_name_reused_inside_a_loop(self):
+        # test_matmul_acc.py's first K step before the loop and the rest in it, under the same
+        # names: each region's own block, nothing carried.
+        src = KERNEL.replace(
+            "        for i in range(n):\n            with a_dfb.wait() as p, o_dfb.reserve() as q:",
+            "        p = a_dfb.wait()\n        p.pop()\n"
+            "        for i in range(n - 1):\n            with a_dfb.wait() as p, o_dfb.reserve() as q:")
+        text = translate("k.py", src, Options(args=ARGS))
+        self.assertEqual(len(lines_with(text, "ttl.cb_wait")), 2 + 1)  # compute's two, write's
 
     def test_a_shape_that_does_not_divide_into_tiles(self):
         self.check(KERNEL, "a.shape[0] = 250 does not divide by 32", 8,

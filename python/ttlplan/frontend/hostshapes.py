@@ -10,7 +10,9 @@ whose arguments are unknown is simply not reported.
 What it follows: assignments (tuple unpacking too), arithmetic on integers, ``x.shape`` and
 ``x.shape[i]``, the torch and ttnn constructors, conversions that keep a tensor's shape
 (``ttnn.from_torch``, ``.to(...)``, any unknown call whose first argument is a tensor, such as a
-file's ``to_dram(t, device)``), the file's own functions (called with the values they are given),
+file's ``to_dram(t, device)``), ``torch.cat``/``arange``/``triu`` and the like, ``ttnn.Shape``,
+dicts (``{s: make(*s) for s in SHAPES}``), ``*args`` of a known list, an operation passed as a
+value (``harness(kernel, ...)``), the file's own functions (called with the values they are given),
 ``if __name__ == "__main__":``, ``try``/``with`` bodies, the first iteration of a ``for`` over a
 literal sequence or ``range``, and pytest functions (``test_*``) with the first value of each
 ``@pytest.mark.parametrize``. A budget of steps bounds the work on any file.
@@ -30,6 +32,10 @@ TTNN_DTYPES = {"bfloat16": "bf16", "float32": "f32", "bfloat8_b": "bfp8_b",
 CONSTRUCTORS = {"rand", "randn", "zeros", "ones", "empty", "full", "randint", "arange_shape"}
 LIKE_CONSTRUCTORS = {"rand_like", "randn_like", "zeros_like", "ones_like", "empty_like",
                      "full_like"}
+# torch functions whose result has their first argument's shape (and dtype).
+SHAPE_KEEPING = {"triu", "tril", "abs", "exp", "log", "sqrt", "rsqrt", "sigmoid", "tanh", "relu",
+                 "neg", "sin", "cos", "erf", "clamp", "clip", "round", "floor", "ceil", "sign",
+                 "square", "reciprocal", "nan_to_num", "clone"}
 MAX_STEPS = 20000
 MAX_LIST = 1 << 16  # entries a list the host code builds may have (torch.tensor's data)
 MAX_DEPTH = 8
@@ -288,6 +294,8 @@ class HostInterpreter:
         if isinstance(node, ast.Name):
             if node.id in env:
                 return env[node.id]
+            if node.id not in self.globals and node.id in self.operations:
+                return OperationRef(node.id, None)  # passed to a harness: run(kernel, ...)
             return self.globals.get(node.id, UNKNOWN)
         if isinstance(node, (ast.Tuple, ast.List)):
             items = tuple(self.expr(e, env) for e in node.elts)
@@ -319,7 +327,24 @@ class HostInterpreter:
             if isinstance(base, (tuple, list)) and isinstance(index, int) and \
                     -len(base) <= index < len(base):
                 return base[index]
+            if isinstance(base, dict) and _hashable(index):
+                return base.get(index, UNKNOWN)
             return UNKNOWN
+        if isinstance(node, ast.Dict):  # {"a": t, ...}: the keys the code can name
+            out = {}
+            for k, v in zip(node.keys, node.values):
+                key = self.expr(k, env) if k is not None else UNKNOWN
+                if not _hashable(key):
+                    return UNKNOWN
+                out[key] = self.expr(v, env)
+            return out
+        if isinstance(node, ast.DictComp):  # {s: make(*s) for s in SHAPES}
+            pairs = self.comprehension(
+                ast.ListComp(ast.Tuple([node.key, node.value], ast.Load()), node.generators),
+                node.generators, dict(env))
+            if pairs is UNKNOWN or not all(_hashable(k) for k, _ in pairs):
+                return UNKNOWN
+            return dict(pairs)
         if isinstance(node, ast.Call):
             return self.call(node, env)
         if isinstance(node, ast.Lambda):  # make = lambda: to_dram(torch.randn(...), device)
@@ -382,10 +407,19 @@ class HostInterpreter:
 
     def call(self, node: ast.Call, env: dict[str, Any]) -> Any:
         func = node.func
-        args = [self.expr(a, env) for a in node.args if not isinstance(a, ast.Starred)]
+        args = self._positional(node.args, env)
         kwargs = {k.arg: k.value for k in node.keywords if k.arg}
         name = func.id if isinstance(func, ast.Name) else None
         callee = env.get(name, self.globals.get(name)) if name else None
+        if not isinstance(func, (ast.Name, ast.Attribute)):  # kernels[shape](...), make(n)(...)
+            callee = self.expr(func, env)
+            if isinstance(callee, OperationRef):
+                self._record(callee.name, node, args,
+                             {k: self.expr(v, env) for k, v in kwargs.items()},
+                             callee.factory, dict(callee.factory_args))
+            elif isinstance(callee, Function):
+                return self._call_function(callee, node, args, kwargs, env)
+            return UNKNOWN
         if isinstance(callee, OperationRef):
             self._record(callee.name, node, args, {k: self.expr(v, env) for k, v in kwargs.items()},
                          callee.factory, dict(callee.factory_args))
@@ -422,6 +456,20 @@ class HostInterpreter:
             return args[0]
         return UNKNOWN
 
+    def _positional(self, nodes: list[ast.expr], env: dict[str, Any]) -> list[Any]:
+        """A call's positional values, ``*seq`` spread; after a ``*`` of unknown length the
+        positions are unknown, so they stop there."""
+        out: list[Any] = []
+        for a in nodes:
+            if isinstance(a, ast.Starred):
+                seq = self.expr(a.value, env)
+                if not isinstance(seq, (list, tuple)):
+                    break
+                out += seq
+            else:
+                out.append(self.expr(a, env))
+        return out
+
     def _attribute_call(self, func: ast.Attribute, node: ast.Call, args: list[Any],
                         kwargs: dict[str, ast.expr], env: dict[str, Any]) -> Any:
         owner = _module_of(func.value)
@@ -456,6 +504,25 @@ class HostInterpreter:
         if owner == "ttnn" and attr in ("from_torch", "to_device", "to_layout", "to_memory_config",
                                         "to_torch", "clone") and args and \
                 isinstance(args[0], Tensor):
+            return Tensor(args[0].shape, dtype or args[0].dtype)
+        if owner == "ttnn" and attr == "Shape" and len(args) == 1 and \
+                isinstance(args[0], (list, tuple)):
+            return tuple(args[0])  # ttnn.Shape([M, N])
+        if owner == "torch" and attr == "arange" and 1 <= len(args) <= 3 and \
+                all(isinstance(a, (int, float)) and not isinstance(a, bool) for a in args):
+            try:
+                n = len(range(*args)) if all(isinstance(a, int) for a in args) else UNKNOWN
+            except ValueError:
+                n = UNKNOWN
+            if isinstance(n, int) and n > 0:
+                return Tensor((n,), dtype or "i64")
+            return UNKNOWN
+        if owner == "torch" and attr in ("cat", "concat") and args and \
+                isinstance(args[0], (list, tuple)) and args[0] and \
+                all(isinstance(t, Tensor) for t in args[0]):
+            return _concatenate(args[0], self.expr(kwargs["dim"], env) if "dim" in kwargs
+                                else args[1] if len(args) > 1 else 0)
+        if owner == "torch" and attr in SHAPE_KEEPING and args and isinstance(args[0], Tensor):
             return Tensor(args[0].shape, dtype or args[0].dtype)
         if owner == "torch" and attr == "matmul" and len(args) == 2:
             return self.binop(ast.MatMult(), args[0], args[1])
@@ -530,6 +597,31 @@ class HostInterpreter:
             if k in params or k in [p.arg for p in fn.args.kwonlyargs]:
                 call.args[k] = v
         self.calls.append(call)
+
+
+def _hashable(v: Any) -> bool:
+    if v is UNKNOWN:
+        return False
+    try:
+        hash(v)
+    except TypeError:
+        return False
+    return True
+
+
+def _concatenate(tensors, dim: Any) -> Any:
+    """torch.cat's result: the shapes agree except along `dim`, which adds up."""
+    rank = len(tensors[0].shape)
+    if not isinstance(dim, int) or not -rank <= dim < rank or \
+            any(len(t.shape) != rank for t in tensors):
+        return UNKNOWN
+    dim %= rank
+    if any(t.shape[:dim] + t.shape[dim + 1:] != tensors[0].shape[:dim] +
+           tensors[0].shape[dim + 1:] for t in tensors):
+        return UNKNOWN
+    shape = list(tensors[0].shape)
+    shape[dim] = sum(t.shape[dim] for t in tensors)
+    return Tensor(tuple(shape), tensors[0].dtype)
 
 
 def _nested_shape(data: Any) -> tuple[int, ...] | None:

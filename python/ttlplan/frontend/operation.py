@@ -296,9 +296,14 @@ def factory_constants(path: str, factory: ast.FunctionDef, fn: ast.FunctionDef,
 
 def _plain(v: Any) -> bool:
     """A value the evaluator takes as it is: a number, string, bool, None, or a tuple of them."""
-    if isinstance(v, tuple):
+    if isinstance(v, (tuple, list)):  # a list the host passes ([2, 2]) is read as a tuple
         return all(_plain(x) for x in v)
     return v is None or isinstance(v, (bool, int, float, str))
+
+
+def _as_constant(v: Any) -> Any:
+    """A plain value as the evaluator takes it: lists as tuples."""
+    return tuple(_as_constant(x) for x in v) if isinstance(v, (tuple, list)) else v
 
 
 @dataclass
@@ -317,13 +322,13 @@ def host_arguments(tree: ast.Module,
     gives the most tensors."""
     out: dict[tuple, HostArguments] = {}
     for call in hostshapes.calls_of(tree, device_grid):
-        host = HostArguments(factory_args={k: v for k, v in call.factory_args.items()
-                                           if _plain(v)})
+        host = HostArguments(factory_args={k: _as_constant(v)
+                                           for k, v in call.factory_args.items() if _plain(v)})
         for name, v in call.args.items():
             if isinstance(v, hostshapes.Tensor) and v.dtype in DTYPES:
                 host.tensors[name] = (v.shape, DTYPES[v.dtype])
             elif _plain(v):
-                host.values[name] = v
+                host.values[name] = _as_constant(v)
         key = (call.factory, call.operation)
         if key not in out or len(host.tensors) > len(out[key].tensors):
             out[key] = host

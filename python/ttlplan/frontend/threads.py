@@ -136,6 +136,11 @@ class Scope:
         self.parent = parent
         self.names: dict[str, Any] = {}
         self.constants: dict[tuple, str] = {}  # (value, type) -> SSA name, valid in this region
+        # Names of enclosing regions read here (so a later assignment here would carry a value
+        # across iterations), and names an inner region rebound (their value here is stale:
+        # reading one is a value carried out of the loop or branch) with where it was rebound.
+        self.outer_reads: set[str] = set()
+        self.rebound_inside: dict[str, ast.AST] = {}
 
     def lookup(self, name: str) -> tuple[bool, Any]:
         scope: Scope | None = self
@@ -144,6 +149,12 @@ class Scope:
                 return True, scope.names[name]
             scope = scope.parent
         return False, None
+
+    def defining(self, name: str) -> "Scope | None":
+        scope: Scope | None = self
+        while scope is not None and name not in scope.names:
+            scope = scope.parent
+        return scope
 
     def constant(self, key: tuple) -> str | None:
         scope: Scope | None = self
@@ -208,9 +219,24 @@ class ThreadEmitter:
     # --- Names ------------------------------------------------------------------------------
 
     def lookup(self, node: ast.Name) -> Any:
-        found, value = self.scope.lookup(node.id)
-        if found:
-            return value
+        home = self.scope.defining(node.id)
+        scope = self.scope
+        while home is not None and scope is not home:
+            scope.outer_reads.add(node.id)
+            scope = scope.parent
+        scope = self.scope
+        while scope is not None:
+            if node.id in scope.rebound_inside:
+                where = scope.rebound_inside[node.id]
+                raise self.error(node, f"'{node.id}' was assigned inside a loop or branch (line "
+                                       f"{where.lineno}) and is read after it: a value carried out "
+                                       "of a loop or branch is not supported (compute it where it "
+                                       "is used instead)")
+            if node.id in scope.names:
+                break
+            scope = scope.parent
+        if home is not None:
+            return home.names[node.id]
         if node.id in self.op.env:
             return self.op.env[node.id]
         raise self.error(node, f"name '{node.id}' is not defined in this thread or its operation")
@@ -219,15 +245,27 @@ class ThreadEmitter:
         if isinstance(target, ast.Name):
             if target.id in self.op.env and isinstance(self.op.env[target.id], ast.FunctionDef):
                 raise self.error(target, f"'{target.id}' names a thread of the operation")
-            found_outer = self.scope.parent is not None and self.scope.parent.lookup(target.id)[0]
-            if found_outer and target.id not in self.scope.names:
+            home = self.scope.parent.defining(target.id) if self.scope.parent else None
+            if home is not None and target.id not in self.scope.names and \
+                    target.id in self.scope.outer_reads:
                 raise self.error(
                     target,
                     f"'{target.id}' is assigned inside a loop or branch but defined before it: a "
                     "value carried across iterations or out of a branch is not supported (compute "
                     "it from the loop variable instead)",
                 )
+            if home is not None and target.id not in self.scope.names:
+                # A new value for this region only (a name reused: `with d.wait() as blk` in a
+                # loop after `blk = d.wait()` before it); the regions up to the name's own see
+                # theirs as stale from here.
+                scope = self.scope.parent
+                while scope is not None:
+                    scope.rebound_inside.setdefault(target.id, target)
+                    if scope is home:
+                        break
+                    scope = scope.parent
             self.scope.names[target.id] = value
+            self.scope.rebound_inside.pop(target.id, None)
             return
         if isinstance(target, (ast.Tuple, ast.List)):
             if not isinstance(value, tuple) or len(value) != len(target.elts):
