@@ -312,7 +312,10 @@ constexpr int64_t kMaxCount = int64_t(1) << 40;
 
 class Counter {
 public:
-  Counter(const Value* cb, std::string_view name) : cb_(cb), name_(name) {}
+  /// `atMost`: count an upper bound (a branch counts as its larger side, a pipe-role region as
+  /// if it ran) rather than the exact number.
+  Counter(const Value* cb, std::string_view name, bool atMost = false)
+      : cb_(cb), name_(name), atMost_(atMost) {}
 
   Count count(Operation& thread) {
     Count c;
@@ -323,6 +326,7 @@ public:
 private:
   const Value* cb_;
   std::string_view name_;
+  bool atMost_;
 
   bool mentions(Operation& op) {
     bool found = false;
@@ -358,7 +362,14 @@ private:
         c.perItem += a.perItem;
         return;
       }
+      if (atMost_ && a.known && b.known) {
+        c.outside += std::max(a.outside, b.outside);
+        c.perItem += std::max(a.perItem, b.perItem);
+        return;
+      }
     }
+    if (atMost_ && (op.isa("ttl.if_src") || op.isa("ttl.if_dst")) && body)
+      return countBlock(*body, times, inItem, c);
     c.known = false;
   }
 };
@@ -437,6 +448,26 @@ void checkOutsideEnd(const Value* cb, const Location& at, const Attribute& outsi
     checkSingleThread(cb, other, end == "consumer", diags);
 }
 
+// A CB no thread consumes is scratch space: its producer reserves blocks, fills and reads them,
+// and pushes them into slots nobody drains (tt-lang's test_broadcast_2d.py keeps the tile it
+// multicasts so; the spec's pipe examples receive into one and write it out). That holds while
+// the pushes fit the CB's blocks; the next reserve would wait forever.
+void checkScratch(const Value* cb, const Location& at, const Roles& r, DiagnosticEngine& diags) {
+  if (!checkSingleThread(cb, r.producers, true, diags)) return;
+  Count pushes = Counter(cb, "ttl.cb_push", /*atMost=*/true).count(*r.producers[0].first);
+  const Dim& depth = cb->type().depth();
+  int64_t slots = depth.isStatic() ? depth.value : 1; // the planner may choose one block
+  if (pushes.known && pushes.perItem == 0 && pushes.outside <= slots) return;
+  std::string many = pushes.known ? fmt::format("pushes up to {}", describeCount(pushes))
+                                  : std::string("pushes a number of blocks not known here");
+  diags
+      .error(at, fmt::format("{} is produced but never consumed: no thread waits on and pops "
+                             "it, and its producer {}, more than its {} block{} hold (the next "
+                             "reserve would wait forever)",
+                             describe(cb), many, slots, slots == 1 ? "" : "s"))
+      .note(r.producers[0].second->location(), "it is produced here");
+}
+
 // Producer/consumer existence and uniqueness, then the push/pop balance.
 void checkCb(const Value* cb, const Operation* create, const Roles& r, DiagnosticEngine& diags) {
   Location at = create ? create->location() : cb->location();
@@ -454,12 +485,7 @@ void checkCb(const Value* cb, const Operation* create, const Roles& r, Diagnosti
                                "it",
                                describe(cb)))
         .note(r.consumers[0].second->location(), "it is consumed here");
-  if (r.consumers.empty())
-    return (void)diags
-        .error(at, fmt::format("{} is produced but never consumed: no thread waits on and pops "
-                               "it",
-                               describe(cb)))
-        .note(r.producers[0].second->location(), "it is produced here");
+  if (r.consumers.empty()) return checkScratch(cb, at, r, diags);
   bool single = checkSingleThread(cb, r.producers, true, diags);
   single = checkSingleThread(cb, r.consumers, false, diags) && single;
   if (single) checkCounts(cb, r, diags);

@@ -120,10 +120,14 @@ void checkThreadCounts(Operation& kernel, DiagnosticEngine& diags) {
   }
 }
 
-// The closest enclosing `name` region op whose pipe operand is `pipe`.
-Operation* pipeRegion(const Operation& op, std::string_view name, const Value* pipe) {
+// The closest enclosing ttl.if_src or ttl.if_dst region op whose pipe operand is `pipe`: the role
+// the code runs in. A loopback core is both, so an if_src nested in an if_dst (tt-lang's
+// test_broadcast_2d.py sends from inside its receive callback) sends.
+Operation* pipeRole(const Operation& op, const Value* pipe) {
   for (Operation* p = op.parentOp(); p; p = p->parentOp())
-    if (p->isa(name) && p->numOperands() == 1 && p->operand(0) == pipe) return p;
+    if ((p->isa("ttl.if_src") || p->isa("ttl.if_dst")) && p->numOperands() == 1 &&
+        p->operand(0) == pipe)
+      return p;
   return nullptr;
 }
 
@@ -139,7 +143,8 @@ void checkPipeCopy(const Operation& copy, DiagnosticEngine& diags) {
   const Value* pipe = copy.operand(sends ? 1 : 0);
   std::string_view own = sends ? "ttl.if_src" : "ttl.if_dst";
   std::string_view other = sends ? "ttl.if_dst" : "ttl.if_src";
-  if (Operation* wrong = pipeRegion(copy, other, pipe)) {
+  Operation* role = pipeRole(copy, pipe);
+  if (Operation* wrong = role && role->isa(other) ? role : nullptr) {
     diags
         .error(copy.location(),
                fmt::format("{} on pipe {} inside '{}' of the same pipe; {}",
@@ -149,7 +154,7 @@ void checkPipeCopy(const Operation& copy, DiagnosticEngine& diags) {
         .note(wrong->location(), fmt::format("the '{}' region is here", other));
     return;
   }
-  if (!pipeRegion(copy, own, pipe)) {
+  if (!role) {
     auto d = diags.error(copy.location(),
                          fmt::format("{} on pipe {} must be inside '{} {}' so that it runs only "
                                      "on the pipe's {} core(s)",
