@@ -197,6 +197,18 @@ class Errors(unittest.TestCase):
         # 4) times.
         self.assertEqual(op.env["total"], 6 + 4 * 8)
 
+    def test_a_helper_that_builds_a_list(self):
+        # test_pipenet_sync.py's pipe builders: append/extend in loops with continue and break.
+        helper = ("    def helper(n):\n        out = []\n        for i in range(10):\n"
+                  "            if i % 2:\n                continue\n            if i > n:\n"
+                  "                break\n            out.append(i)\n"
+                  "        out.extend([n, n])\n        return out\n"
+                  "    total = len(helper(5))\n    picks = helper(5)\n")
+        (op,) = read_operations("k.py", ADD.replace("    total = 0\n", helper), ARGS)
+        # Even i up to 5 (0, 2, 4), then 5 twice; total = 5, plus the loop's 4 * 8.
+        self.assertEqual(op.env["picks"], [0, 2, 4, 5, 5])
+        self.assertEqual(op.env["total"], 5 + 4 * 8)
+
     def test_huge_loops_stop(self):
         src = ADD.replace("range(row_blocks)", "range(10 ** 9)".replace("10 ** 9", "1000000000"))
         self.check(src, ARGS, "ran more than 100000 iterations", line=17)

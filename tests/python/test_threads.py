@@ -162,6 +162,20 @@ class ConditionalExpressions(unittest.TestCase):
         self.assertEqual(e.exception.line, 23)
 
 
+class Silu(unittest.TestCase):
+    def test_silu_is_x_times_its_sigmoid(self):
+        # tt-lang's ttl.silu (test/python/swiglu_fused.py): x * sigmoid(x) from ops ttlplan has.
+        src = KERNEL.replace("q.store(ttl.math.exp(p))", "q.store(ttl.silu(p))")
+        text = translate("k.py", src, Options(args=ARGS))
+        ops = [line.split(" = ", 1)[1].split()[0] for line in text.splitlines()
+               if " = ttl." in line and ("sigmoid" in line or "ttl.mul" in line)]
+        self.assertEqual(ops, ["ttl.sigmoid", "ttl.mul"])
+        (mul,) = lines_with(text, "ttl.mul")
+        (sig,) = lines_with(text, "ttl.sigmoid")
+        p = lines_with(text, "ttl.cb_wait %a_dfb")[0].split(" = ")[0]
+        self.assertIn(f"ttl.mul {p}, {sig.split(' = ')[0]}", mul)
+
+
 class Fill(unittest.TestCase):
     """ttl.block.fill (ttl.math.fill before spec 0.17) becomes ttl.fill in the data type of the
     block it meets."""

@@ -38,6 +38,25 @@ class _Return(Exception):
         self.value = value
 
 
+class _Break(Exception):
+    pass
+
+
+class _Continue(Exception):
+    pass
+
+
+def _loop_body(ev, body: list[ast.stmt]) -> bool:
+    """One iteration; False when it breaks out of the loop."""
+    try:
+        _block(ev, body)
+    except _Continue:
+        pass
+    except _Break:
+        return False
+    return True
+
+
 def call_helper(ev, helper: Helper, node: ast.Call) -> Any:
     """`helper(args)` evaluated: the value its body returns (None when it returns nothing)."""
     from .evaluate import Evaluator
@@ -114,7 +133,8 @@ def _statement(ev, stmt: ast.stmt) -> None:
     if isinstance(stmt, ast.While):
         while ev.known(stmt.test):
             _tick(ev, stmt)
-            _block(ev, stmt.body)
+            if not _loop_body(ev, stmt.body):
+                break
         return
     if isinstance(stmt, ast.For):
         it = stmt.iter
@@ -133,8 +153,11 @@ def _statement(ev, stmt: ast.stmt) -> None:
         for item in sequence:
             _tick(ev, stmt)
             bind(ev, stmt.target, item)
-            _block(ev, stmt.body)
+            if not _loop_body(ev, stmt.body):
+                break
         return
+    if isinstance(stmt, (ast.Break, ast.Continue)):
+        raise _Break() if isinstance(stmt, ast.Break) else _Continue()
     if isinstance(stmt, ast.Assert):
         if not ev.known(stmt.test):
             raise ev.error(stmt, "this assert fails for the given arguments")
@@ -143,11 +166,24 @@ def _statement(ev, stmt: ast.stmt) -> None:
         raise ev.error(stmt, "the helper raises here for the given arguments")
     if isinstance(stmt, ast.Expr) and isinstance(stmt.value, ast.Constant):
         return  # a docstring
+    call = stmt.value if isinstance(stmt, ast.Expr) else None
+    if isinstance(call, ast.Call) and isinstance(call.func, ast.Attribute) and \
+            call.func.attr in ("append", "extend") and isinstance(call.func.value, ast.Name) and \
+            len(call.args) == 1 and not call.keywords:
+        target = ev.env.get(call.func.value.id)  # pipes.append(ttl.Pipe(...)) on a helper's list
+        if not isinstance(target, list):
+            raise ev.error(call, f"{call.func.value.id}.{call.func.attr}() needs a list the "
+                                 f"helper made, not {describe(target)}")
+        item = ev.eval(call.args[0])
+        if call.func.attr == "extend" and not isinstance(item, (list, tuple, range)):
+            raise ev.error(call.args[0], f"extend() takes a sequence, not {describe(item)}")
+        target.extend(item) if call.func.attr == "extend" else target.append(item)
+        return
     if isinstance(stmt, ast.Pass):
         return
     raise ev.error(stmt, f"{type(stmt).__name__} statements in a helper function are not "
                          "evaluated (the front end evaluates assignments, if, for, while, assert "
-                         "and return on known values)")
+                         "and return on known values, break, continue and list.append/extend)")
 
 
 def _tick(ev, stmt: ast.stmt) -> None:

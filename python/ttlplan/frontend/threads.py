@@ -621,7 +621,7 @@ class ThreadEmitter:
         if short == "fill":
             return self.fill(node)
         if short in UNARY_FUNCTIONS or short in BINARY_FUNCTIONS or short in (
-                "reduce_sum", "reduce_max", "broadcast", "matmul"):
+                "reduce_sum", "reduce_max", "broadcast", "matmul", "silu"):
             return self.math_call(node, short)
         raise self.error(node, f"ttl.{name} is not supported by ttlplan's front end "
                                "(docs/python.md lists what is)")
@@ -966,6 +966,11 @@ class ThreadEmitter:
             if len(args) != 1 or kwargs:
                 raise self.error(node, f"ttl.math.{name} takes one block")
             return self.elementwise(UNARY_FUNCTIONS[name], [args[0]], node)
+        if name == "silu":  # tt-lang's ttl.silu: x * sigmoid(x), from ops ttlplan has
+            if len(args) != 1 or kwargs:
+                raise self.error(node, "ttl.silu takes one block")
+            return self.elementwise("mul", [args[0], self.elementwise("sigmoid", [args[0]], node)],
+                                    node)
         if name in BINARY_FUNCTIONS:
             if len(args) != 2 or kwargs:
                 raise self.error(node, f"ttl.math.{name} takes two blocks")

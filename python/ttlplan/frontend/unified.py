@@ -49,7 +49,7 @@ DATAMOVEMENT_CALLS = {"copy", "read_index", "raw_element_read", "raw_element_wri
 # ttl.X calls that are compute, besides every ttl.math.* and ttl.block.* (atom_split's _TTL_OPS).
 COMPUTE_CALLS = {"fill", "matmul", "reduce_sum", "reduce_max", "broadcast", "transpose", "exp",
                  "mul", "add", "sub", "div", "recip", "neg", "sqrt", "tanh", "log", "abs", "relu",
-                 "sign", "sigmoid", "gelu", "max", "min", "rsqrt", "sin", "cos", "typecast"}
+                 "sign", "sigmoid", "silu", "gelu", "max", "min", "rsqrt", "sin", "cos", "typecast"}
 
 
 THREAD_DECORATORS = ("compute", "datamovement")
