@@ -288,6 +288,21 @@ def node_example():
                           if "_thread {" in line], ["ttl.datamovement_thread"])
         self.assertNotIn("ttl.cb", text)
 
+    def test_a_call_placed_in_no_thread_is_refused_not_dropped(self):
+        # tt-lang's test/python/invalid/invalid_kernel_selector_missing.py: an extern call
+        # alone is not "nothing to run".
+        with self.assertRaises(FrontendError) as e:
+            translate("k.py", '''import ttl
+
+
+@ttl.operation(grid=(1, 1))
+def k(inp):
+    x = ttl.node(dims=1)
+    ttl.call_extern_func("shim.hpp", "f")
+''', Options(args={"inp": ((32, 32), "bf16")}))
+        self.assertIn("ttl.call_extern_func is not supported", e.exception.message)
+        self.assertEqual((e.exception.line, e.exception.col), (7, 5))
+
 
 class Errors(unittest.TestCase):
     def check(self, body, message, line):

@@ -46,6 +46,8 @@ RESOURCE_FACTORIES = {"make_dfb", "make_dataflow_buffer_like", "make_circular_bu
 # ttl.X calls that are data movement.
 DATAMOVEMENT_CALLS = {"copy", "read_index", "raw_element_read", "raw_element_write",
                       "element_read", "element_write"}
+# ttl.X calls an operation with nothing to run may make: it reads where it runs.
+NO_WORK_CALLS = {"node", "grid_size"}
 # ttl.X calls that are compute, besides every ttl.math.* and ttl.block.* (atom_split's _TTL_OPS).
 COMPUTE_CALLS = {"fill", "matmul", "reduce_sum", "reduce_max", "broadcast", "transpose", "exp",
                  "mul", "add", "sub", "div", "recip", "neg", "sqrt", "tanh", "log", "abs", "relu",
@@ -539,7 +541,14 @@ class Splitter:
                                                    add_waits=True).finish(part)
         if not split.threads:
             # Nothing to move or compute (the spec's ttl.node and ttl.grid_size examples only
-            # read their coordinates): one empty data-movement thread, so the plan says so.
+            # read their coordinates): one empty data-movement thread, so the plan says so. A
+            # ttl call the splitter placed nowhere (ttl.call_extern_func, ttl.Kernel) is not
+            # nothing: it is refused where it is.
+            for node in ast.walk(ast.Module(body, [])):
+                name = ttl_attr(node.func) if isinstance(node, ast.Call) else None
+                if name is not None and name not in NO_WORK_CALLS:
+                    raise self.error(node, f"ttl.{name} is not supported by ttlplan's front end "
+                                           "(docs/python.md lists what is)")
             split.threads[DATAMOVEMENT] = [ast.copy_location(ast.Pass(), self.fn)]
         return split
 
