@@ -32,7 +32,7 @@ TTNN_DTYPES = {"bfloat16": "bf16", "float32": "f32", "bfloat8_b": "bfp8_b",
 CONSTRUCTORS = {"rand", "randn", "zeros", "ones", "empty", "full", "randint", "arange_shape"}
 LIKE_CONSTRUCTORS = {"rand_like", "randn_like", "zeros_like", "ones_like", "empty_like",
                      "full_like"}
-# torch functions whose result has their first argument's shape (and dtype).
+# torch and ttnn functions whose result has their first argument's shape (and dtype).
 SHAPE_KEEPING = {"triu", "tril", "abs", "exp", "log", "sqrt", "rsqrt", "sigmoid", "tanh", "relu",
                  "neg", "sin", "cos", "erf", "clamp", "clip", "round", "floor", "ceil", "sign",
                  "square", "reciprocal", "nan_to_num", "clone"}
@@ -403,6 +403,8 @@ class HostInterpreter:
             return Tensor((a.shape[0], b.shape[1]), a.dtype)
         if isinstance(a, Tensor) and isinstance(b, (Tensor, int, float)):
             return a  # elementwise arithmetic keeps the shape
+        if isinstance(a, (int, float)) and isinstance(b, Tensor):
+            return b  # 2.0 + 0.5 * torch.rand(...)
         return UNKNOWN
 
     def call(self, node: ast.Call, env: dict[str, Any]) -> Any:
@@ -522,7 +524,8 @@ class HostInterpreter:
                 all(isinstance(t, Tensor) for t in args[0]):
             return _concatenate(args[0], self.expr(kwargs["dim"], env) if "dim" in kwargs
                                 else args[1] if len(args) > 1 else 0)
-        if owner == "torch" and attr in SHAPE_KEEPING and args and isinstance(args[0], Tensor):
+        if owner in ("torch", "ttnn") and attr in SHAPE_KEEPING and args and \
+                isinstance(args[0], Tensor):
             return Tensor(args[0].shape, dtype or args[0].dtype)
         if owner == "torch" and attr == "matmul" and len(args) == 2:
             return self.binop(ast.MatMult(), args[0], args[1])
