@@ -7,7 +7,7 @@ usage: ttlang_python_corpus.py DIR [DIR ...] [--ttlplan PATH] [--json OUT] [--jo
 Every ``*.py`` under each DIR (a tt-lang checkout, or a folder of tt-lang files) that uses ``ttl``
 is one kernel file. For each, this runs ``ttlplan print`` (read), ``ttlplan plan`` (planned) and,
 where the file's host code gives every tensor's shape, ``ttlplan run`` (ran on the emulator
-against the reference). The shapes come from the file's own host code
+against the reference; each of a file's kernels with ``--kernel NAME``, all of them passing). The shapes come from the file's own host code
 (``ttlplan.frontend.hostshapes``: the tensors the script or its pytest functions pass to the
 operation), else from a ``KERNEL.ttlplan.toml`` sidecar beside it; a file with neither is read
 and planned with the shapes unknown, which fails as a user would see it.
@@ -115,13 +115,33 @@ def first_error(stderr: str) -> str:
     return stderr.strip().splitlines()[0] if stderr.strip() else "(no message)"
 
 
-def run(cmd: list[str], timeout: float) -> tuple[int, str]:
+def run(cmd: list[str], timeout: float, out: list[str] | None = None) -> tuple[int, str]:
+    """The exit status and stderr of `cmd` (its stdout appended to `out` when given)."""
     try:
         done = subprocess.run(cmd, stdin=subprocess.DEVNULL, capture_output=True,
                               timeout=timeout)
     except subprocess.TimeoutExpired:
         return 124, f"ttlplan: error: did not finish in {timeout:.0f} s"
+    if out is not None:
+        out.append(done.stdout.decode("utf-8", "replace"))
     return done.returncode, done.stderr.decode("utf-8", "replace")
+
+
+MAX_KERNELS_RUN = 8  # a file's kernels run one by one (run --kernel), at most this many
+
+
+def run_kernels(path: Path, plan_output: str, args, tmp: str) -> tuple[int, str, int]:
+    """`ttlplan run` on each kernel the plan printed: (status, stderr of the first failure,
+    kernels run)."""
+    names = re.findall(r"^kernel @(\S+) \(", plan_output, re.M)[:MAX_KERNELS_RUN]
+    for name in names or [None]:
+        cmd = [args.ttlplan, "run", str(path), "--dump", os.path.join(tmp, f"dump-{name}")]
+        if len(names) > 1:
+            cmd += ["--kernel", name]
+        code, err = run(cmd, args.timeout)
+        if code != 0:
+            return code, err, len(names)
+    return 0, "", len(names)
 
 
 def examine(path: Path, root: Path, args) -> dict | None:
@@ -156,14 +176,14 @@ def examine(path: Path, root: Path, args) -> dict | None:
         code, err = run([args.ttlplan, "print", str(path), "-o", os.devnull],
                         args.timeout)
         rec["read"] = code == 0
+        plan_output: list[str] = []
         if code == 0:
-            code, err = run([args.ttlplan, "plan", str(path)], args.timeout)
+            code, err = run([args.ttlplan, "plan", str(path)], args.timeout, plan_output)
             rec["planned"] = code == 0
         else:
             rec["planned"] = False
         if rec["planned"] and tensors_known and not args.no_run and gen != "error":
-            code, err = run([args.ttlplan, "run", str(path), "--dump",
-                             os.path.join(tmp, "dump")], args.timeout)
+            code, err, rec["kernels"] = run_kernels(path, "".join(plan_output), args, tmp)
             rec["ran"] = code == 0
         else:
             rec["ran"] = None if gen == "error" or not tensors_known or args.no_run else False

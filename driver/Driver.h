@@ -141,6 +141,7 @@ struct RunRequest {
   uint64_t seed = 1;     ///< --seed: random inputs
   std::string inputsDir; ///< --inputs DIR: one float32 <arg>.npy per argument
   std::string dumpDir;   ///< --dump DIR: every argument after the run
+  std::string kernel;    ///< --kernel NAME: the kernel to run of a file that has several
   std::string workDir;   ///< --work-dir: generate, build and run here, and keep it
   bool keep = false;     ///< --keep: keep the temporary work directory
   /// --timeout: seconds the emulated program, and then the reference interpreter, may each

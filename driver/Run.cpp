@@ -116,17 +116,37 @@ struct Reference {
   std::vector<reference::ArgumentInfo> args;
 };
 
+/// The kernel `run` runs: the file's only one, or the one --kernel names.
+Result<ir::Operation*> chooseKernel(const std::vector<ir::Operation*>& kernels,
+                                    const RunRequest& request) {
+  std::vector<std::string> names;
+  for (ir::Operation* k : kernels) {
+    names.push_back(k->attribute("sym_name").stringValue());
+    if (!request.kernel.empty() && names.back() == request.kernel) return k;
+  }
+  if (request.kernel.empty() && kernels.size() == 1) return kernels.front();
+  if (kernels.empty())
+    return Error::input(fmt::format("run: {} has no ttl.kernel", request.lower.input));
+  if (request.kernel.empty())
+    return Error::input(fmt::format("run runs one kernel and {} has {} ({}); choose one with "
+                                    "--kernel NAME",
+                                    request.lower.input, kernels.size(), fmt::join(names, ", ")));
+  return Error::input(fmt::format("--kernel {}: {} has no such kernel; it has {}", request.kernel,
+                                  request.lower.input, fmt::join(names, ", ")));
+}
+
 Result<Reference> referenceKernel(const RunRequest& request, const Lowered& lowered,
                                   Source source) {
   ir::DiagnosticEngine diags;
   if (!source.verified && !ir::verify(*source.module, diags))
     return Error::located(diags, source.sources);
   std::vector<ir::Operation*> kernels = source.module->topLevel("ttl.kernel");
-  if (kernels.size() != 1 || !lowered.plan || lowered.plan->kernels.size() != 1)
-    return Error::input(fmt::format("run takes a file with exactly one ttl.kernel (and a pipeline "
-                                    "that plans it); {} has {}",
-                                    request.lower.input, kernels.size()));
-  Reference out{std::move(source), kernels.front(), "", {}};
+  if (!lowered.plan || lowered.plan->kernels.size() != kernels.size())
+    return Error::input(fmt::format("run needs a pipeline that plans every ttl.kernel of {}",
+                                    request.lower.input));
+  Result<ir::Operation*> chosen = chooseKernel(kernels, request);
+  if (!chosen) return chosen.error();
+  Reference out{std::move(source), *chosen, "", {}};
   out.name = out.kernel->attribute("sym_name").stringValue();
   auto args = reference::kernelArguments(out.kernel, lowered.plan->binding.binding);
   if (!args) return Error::input(args.error().message);
@@ -503,7 +523,8 @@ Result<RunOutcome> runPtoFile(const RunRequest& request, const ir::pto::Device& 
   if (!planned) return planned.error();
   std::vector<ir::Operation*> kernels = planned->source.module->topLevel("ttl.kernel");
   if (kernels.size() != 1 || planned->plan.kernels.size() != 1)
-    return Error::input(fmt::format("run takes a file with exactly one ttl.kernel; {} has {}",
+    return Error::input(fmt::format("run --target pto takes a file with exactly one ttl.kernel; "
+                                    "{} has {}",
                                     request.lower.input, kernels.size()));
   Reference ref{std::move(planned->source), kernels.front(), "", {}};
   ref.name = ref.kernel->attribute("sym_name").stringValue();

@@ -160,6 +160,8 @@ const std::vector<OptionTable>& tables() {
            text("inputs", "Read each argument from DIR/<name>.npy (float32, the argument's shape) "
                           "instead of random data"),
            text("dump", "Write every argument after the run to DIR/<name>.npy (float32)"),
+           text("kernel", "The kernel to run, by name (as `plan` prints it after `kernel @`), of "
+                          "a file that has several"),
            text("work-dir", "Generate, build and run in DIR and keep it (default: a temporary "
                             "directory, removed when the run ends, whatever its outcome)"),
            flag("keep", "Keep the temporary work directory (its path is printed)"),

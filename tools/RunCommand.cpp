@@ -116,6 +116,7 @@ Runner addRunCommand(CLI::App& app, SharedFlags& shared) {
   addOption(*cmd, options.at("seed"), flags->seed);
   addOption(*cmd, options.at("inputs"), flags->inputsDir)->check(CLI::ExistingDirectory);
   addOption(*cmd, options.at("dump"), flags->dumpDir);
+  addOption(*cmd, options.at("kernel"), flags->kernel);
   addOption(*cmd, options.at("work-dir"), flags->workDir);
   addOption(*cmd, options.at("keep"), flags->keep);
   addOption(*cmd, options.at("timeout"), flags->timeoutSeconds);

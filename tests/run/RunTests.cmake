@@ -41,6 +41,15 @@ ttlplan_run_test(fill_add 0 "PASS" ${run_dir}/fill_add.ttl)
 # ttl.identity (a waited block stored unchanged): copy_tile and pack, against the reference.
 ttlplan_run_test(identity_store 0 "PASS" ${run_dir}/identity_store.ttl)
 
+# A file with two operations: run names them and asks for --kernel; --kernel runs that one.
+ttlplan_run_test(two_operations_need_kernel 1
+                 "runs one kernel and .*two_operations.py has 2 .absolute, exponential.; choose one with --kernel NAME"
+                 ${run_dir}/two_operations.py)
+ttlplan_run_test(two_operations_kernel 0 "PASS" ${run_dir}/two_operations.py --kernel exponential)
+ttlplan_run_test(two_operations_unknown_kernel 1
+                 "--kernel logarithm: .* has no such kernel; it has absolute, exponential"
+                 ${run_dir}/two_operations.py --kernel logarithm)
+
 # A CB too shallow for its access pattern deadlocks; the report names the CBs and both threads.
 ttlplan_run_test(deadlock_shallow_cb 1
                  "deadlock|reader|compute|ttl.cb_reserve %cba|ttl.cb_wait %cbb"
