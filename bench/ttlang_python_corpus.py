@@ -223,6 +223,22 @@ def report(records: list[dict]) -> str:
         planned = sum(r["planned"] for r in single)
         out.append(f"\nall kernels (not error kernels): {planned} of {len(single)} plan "
                    f"({100 * planned / len(single):.0f} %)")
+        # tt-lang's op library (python/ttl/ops/): factories with no host code of their own, so
+        # their shapes come only from --args or a sidecar; the corpus is examples/,
+        # test/python/ and the spec's examples.
+        library = [r for r in single if r["file"].startswith("python/")]
+        if library:
+            rest = [r for r in single if not r["file"].startswith("python/")]
+            lp, rp = sum(r["planned"] for r in library), sum(r["planned"] for r in rest)
+            out.append(f"of them tt-lang's library (python/, no host code): {lp} of "
+                       f"{len(library)} plan; the rest (examples/, test/python/, the spec's "
+                       f"examples): {rp} of {len(rest)} ({100 * rp / len(rest):.0f} %)")
+            for gen in GENERATIONS[:-1]:
+                rs = [r for r in rest if r["generation"] == gen]
+                if rs:
+                    n = sum(r["planned"] for r in rs)
+                    out.append(f"  {gen} without the library: {n} of {len(rs)} "
+                               f"({100 * n / len(rs):.0f} %)")
     causes = collections.Counter(r["cause"] for r in records
                                  if r.get("cause") and r["generation"] != "error")
     if causes:

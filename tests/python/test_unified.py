@@ -271,6 +271,25 @@ def make(n):
         self.assertEqual(e.exception.line, 5)
 
 
+class CallbackUses(unittest.TestCase):
+    def test_a_block_a_pipe_callback_reads_is_released_after_the_callback_runs(self):
+        # tt-lang's test_atom_pipe_unicast.py: s_blk reserved at operation scope, read only in the
+        # send callback, which runs where net.if_src(send) passes it: the push goes after that.
+        import ast
+        from ttlplan.frontend.unified import Completion
+        body = ast.parse(
+            "s_blk = send_cb.reserve()\n"
+            "def send(pipe):\n"
+            "    ttl.copy(s_blk, pipe)\n"
+            "x = 1\n"
+            "net.if_src(send)\n"
+            "y = 2\n").body
+        done = Completion({"send_cb"}, set(), add_waits=False).finish(body)
+        self.assertEqual([ast.unparse(s).splitlines()[0] for s in done],
+                         ["s_blk = send_cb.reserve()", "def send(pipe):", "x = 1",
+                          "net.if_src(send)", "s_blk.push()", "y = 2"])
+
+
 class NothingToRun(unittest.TestCase):
     def test_an_operation_that_only_reads_its_coordinates(self):
         # The spec's grid/node.py and grid/size.py examples (newer than tt-lang 08d765a8, whose

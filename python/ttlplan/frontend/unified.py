@@ -250,10 +250,15 @@ class Completion:
             if mode is None or name in self.explicit_release:
                 continue
             last = i
+            callbacks: set[str] = set()  # nested defs that read the block: used where passed
             for j in range(i + 1, len(out)):
                 if _binds(out[j], name):
                     break
-                if _reads(out[j], name):
+                if isinstance(out[j], ast.FunctionDef):
+                    if _reads(out[j], name):
+                        callbacks.add(out[j].name)
+                    continue
+                if _reads(out[j], name) or any(_reads(out[j], c) for c in callbacks):
                     last = j
             method = "push" if mode == "reserve" else "pop"
             at = out[last]
