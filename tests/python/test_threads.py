@@ -380,28 +380,6 @@ class Errors(unittest.TestCase):
         self.check(src, "a_dfb's block is the destination of the copy at line 17, still in "
                         "flight (copy lock)", 18)
 
-    def test_copy_source_lock(self):
-        # tt-lang's examples/errors/copy_source_lock_error.py: a reserved block filled, written
-        # out (a write may send a reserved block the thread filled), then stored into while that
-        # write is in flight: the copy lock at the store, the line tt-lang's comment names.
-        src = KERNEL.replace("ttl.copy(a[i * G:(i + 1) * G, x:x + 1], blk).wait()",
-                             "ttl.copy(a[i * G:(i + 1) * G, x:x + 1], blk).wait()\n"
-                             "                tx = ttl.copy(blk, out[i * G:(i + 1) * G, 0:1])\n"
-                             "                blk.store(blk)\n"
-                             "                tx.wait()")
-        self.check(src, "a_dfb's block is the source of the copy at line 18, still in flight "
-                        "(copy lock)", 19)
-
-    def test_a_reserved_block_the_thread_filled_may_be_written_out(self):
-        # The spec's pipe examples (scatter.py): receive into a reserved block, write it out.
-        src = KERNEL.replace("ttl.copy(a[i * G:(i + 1) * G, x:x + 1], blk).wait()",
-                             "ttl.copy(a[i * G:(i + 1) * G, x:x + 1], blk).wait()\n"
-                             "                ttl.copy(blk, out[i * G:(i + 1) * G, 0:1]).wait()")
-        text = translate("k.py", src, Options(args=ARGS))
-        reserve = lines_with(text, "ttl.cb_reserve %a_dfb")[0].split(" = ")[0]
-        self.assertTrue(any(f"ttl.copy {reserve}, %out_slice" in line
-                            for line in lines_with(text, "ttl.copy")))
-
     def test_reduce_shape_must_be_the_result(self):
         src = KERNEL.replace("q.store(ttl.math.exp(p))",
                              "q.store(ttl.math.reduce_sum(p, dims=[0], shape=(2, 1)))")

@@ -784,9 +784,8 @@ class ThreadEmitter:
         if direction == "read" and block.mode != "reserve":
             raise self.error(node, f"a read fills a reserved block: {block.buffer.name}.wait() "
                                    "gives a block to read from")
-        # A write may also send out a reserved block the thread filled itself (the spec's pipe
-        # examples receive into a reserved block and write it out): the slot's bytes are read
-        # in place; its copy lock still holds (store() refuses to write it while in flight).
+        if direction == "write" and block.mode != "wait":
+            raise self.error(node, f"a write drains a waited block: use {block.buffer.name}.wait()")
         shape = block.buffer.shape
         for axis, (extent, size) in enumerate(zip(sl.extents, shape)):
             if isinstance(extent, int) and isinstance(size, int) and extent != size:
