@@ -380,6 +380,15 @@ class Errors(unittest.TestCase):
         self.check(src, "a_dfb's block is the destination of the copy at line 17, still in "
                         "flight (copy lock)", 18)
 
+    def test_a_write_from_a_reserved_block(self):
+        # tt-lang's test/python/invalid/copy_reserved_dfb_source_invalid.py: a reserved block
+        # filled and then copied to a tensor is refused at that copy, as tt-lang refuses it.
+        src = KERNEL.replace("ttl.copy(a[i * G:(i + 1) * G, x:x + 1], blk).wait()",
+                             "ttl.copy(a[i * G:(i + 1) * G, x:x + 1], blk).wait()\n"
+                             "                ttl.copy(blk, out[i * G:(i + 1) * G, 0:1]).wait()")
+        self.check(src, "a copy from a block to a tensor takes a block from a_dfb.wait(), not "
+                        "reserve()", 18)
+
     def test_reduce_shape_must_be_the_result(self):
         src = KERNEL.replace("q.store(ttl.math.exp(p))",
                              "q.store(ttl.math.reduce_sum(p, dims=[0], shape=(2, 1)))")

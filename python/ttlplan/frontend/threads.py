@@ -785,7 +785,10 @@ class ThreadEmitter:
             raise self.error(node, f"a read fills a reserved block: {block.buffer.name}.wait() "
                                    "gives a block to read from")
         if direction == "write" and block.mode != "wait":
-            raise self.error(node, f"a write drains a waited block: use {block.buffer.name}.wait()")
+            # tt-lang's rule too (test/python/invalid/copy_reserved_dfb_source_invalid.py).
+            raise self.error(node, f"a copy from a block to a tensor takes a block from "
+                                   f"{block.buffer.name}.wait(), not reserve(): a write drains a "
+                                   "waited block")
         shape = block.buffer.shape
         for axis, (extent, size) in enumerate(zip(sl.extents, shape)):
             if isinstance(extent, int) and isinstance(size, int) and extent != size:
