@@ -349,6 +349,25 @@ scale(torch.zeros(256, 32), torch.zeros(256, 32), 4)
         (op,) = read_operations("k.py", source, {"x": ((64, 32), "bf16"), "y": ((64, 32), "bf16")})
         self.assertEqual([p.shape for p in op.args], [(64, 32), (64, 32)])
 
+    def test_a_row_major_tensor_is_refused_at_the_call(self):
+        # tt-lang's test/python/invalid/native_copy_row_major_invalid.py ("cannot mix tiled and
+        # non-tiled element types"), located at the call.
+        source = OPERATION + '''
+x = ttnn.from_torch(torch.zeros(64, 32), layout=ttnn.ROW_MAJOR_LAYOUT)
+y = ttnn.from_torch(torch.zeros(64, 32), layout=ttnn.TILE_LAYOUT)
+scale(x, y, 1)
+'''
+        line = source.splitlines().index("scale(x, y, 1)") + 1
+        with self.assertRaises(FrontendError) as e:
+            read_operations("k.py", source, {})
+        self.assertIn("passes 'x' in ttnn.ROW_MAJOR_LAYOUT", e.exception.message)
+        self.assertEqual((e.exception.line, e.exception.col), (line, 1))
+        # Moved to tiles first, it reads.
+        tiled = source.replace("scale(x, y, 1)",
+                               "scale(ttnn.to_layout(x, ttnn.TILE_LAYOUT), y, 1)")
+        (op,) = read_operations("k.py", tiled, {})
+        self.assertEqual([p.shape for p in op.args], [(64, 32), (64, 32)])
+
     def test_without_a_call_the_error_names_the_argument(self):
         with self.assertRaises(FrontendError) as e:
             read_operations("k.py", OPERATION, {})

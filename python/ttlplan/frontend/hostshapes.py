@@ -53,6 +53,7 @@ UNKNOWN = Unknown()
 class Tensor:
     shape: tuple[int, ...]
     dtype: str = "bf16"
+    row_major: bool = False  # made with layout=ttnn.ROW_MAJOR_LAYOUT (not tiles)
 
 
 @dataclass
@@ -86,6 +87,7 @@ class OperationCall:
     operation: str
     line: int
     args: dict[str, Any] = field(default_factory=dict)  # parameter -> Tensor, int, float, ...
+    col: int = 1  # the call's column (1-based)
     factory: str | None = None  # the module-level function that defines the operation, if any
     factory_args: dict[str, Any] = field(default_factory=dict)  # its parameters in that call
 
@@ -498,7 +500,8 @@ class HostInterpreter:
             if isinstance(shape, (tuple, list)) and shape and \
                     all(isinstance(d, int) and not isinstance(d, bool) and d > 0 for d in shape):
                 default = "bf16" if owner == "ttnn" else "f32"
-                return Tensor(tuple(shape), dtype or default)
+                return Tensor(tuple(shape), dtype or default,
+                              owner == "ttnn" and _row_major(kwargs.get("layout")) is True)
             return UNKNOWN
         if owner in ("torch", "ttnn") and attr in LIKE_CONSTRUCTORS and args and \
                 isinstance(args[0], Tensor):
@@ -506,7 +509,10 @@ class HostInterpreter:
         if owner == "ttnn" and attr in ("from_torch", "to_device", "to_layout", "to_memory_config",
                                         "to_torch", "clone") and args and \
                 isinstance(args[0], Tensor):
-            return Tensor(args[0].shape, dtype or args[0].dtype)
+            layout = _row_major(kwargs.get("layout") or (node.args[1] if attr == "to_layout" and
+                                                         len(node.args) > 1 else None))
+            return Tensor(args[0].shape, dtype or args[0].dtype,
+                          args[0].row_major if layout is None else layout)
         if owner == "ttnn" and attr == "Shape" and len(args) == 1 and \
                 isinstance(args[0], (list, tuple)):
             return tuple(args[0])  # ttnn.Shape([M, N])
@@ -592,7 +598,7 @@ class HostInterpreter:
         fn = next(f for f in ast.walk(scope)
                   if isinstance(f, ast.FunctionDef) and f.name == name and _is_operation(f))
         params = [p.arg for p in fn.args.posonlyargs + fn.args.args]
-        call = OperationCall(name, node.lineno, factory=factory,
+        call = OperationCall(name, node.lineno, col=node.col_offset + 1, factory=factory,
                              factory_args=factory_args or {})
         for p, v in zip(params, args):
             call.args[p] = v
@@ -600,6 +606,14 @@ class HostInterpreter:
             if k in params or k in [p.arg for p in fn.args.kwonlyargs]:
                 call.args[k] = v
         self.calls.append(call)
+
+
+def _row_major(layout: ast.expr | None) -> bool | None:
+    """True for layout=ttnn.ROW_MAJOR_LAYOUT, False for ttnn.TILE_LAYOUT, None when not said (the
+    tensor is taken as tiled: tt-lang's tests move tensors with layout=ttnn.TILE_LAYOUT)."""
+    if isinstance(layout, ast.Attribute) and layout.attr in ("ROW_MAJOR_LAYOUT", "TILE_LAYOUT"):
+        return layout.attr == "ROW_MAJOR_LAYOUT"
+    return None
 
 
 def _hashable(v: Any) -> bool:

@@ -160,6 +160,14 @@ def read_operations(
             expand_only.append(fn)  # it runs where an operation composes it, not on its own
             continue
         given = host.get((factory.name if factory else None, fn.name), HostArguments())
+        for tensor, (line, col) in given.row_major.items():
+            if tensor not in args:
+                # tt-lang: "cannot mix tiled and non-tiled element types"
+                # (test/python/invalid/native_copy_row_major_invalid.py).
+                raise FrontendError(path, line, col, f"operation {fn.name}: the host code passes "
+                                                   f"'{tensor}' in ttnn.ROW_MAJOR_LAYOUT; a "
+                                                   "tiled operation takes TILE_LAYOUT tensors "
+                                                   "(move it with layout=ttnn.TILE_LAYOUT)")
         env = constants if factory is None else \
             factory_constants(path, factory, fn, constants, given.factory_args, args)
         # Operations of different factories may share a name (`kernel`): such a one is named
@@ -313,6 +321,8 @@ class HostArguments:
     tuples, ...) as they are; and the arguments of the factory that made it, if one did."""
     tensors: dict[str, tuple[tuple[int, ...], str]] = field(default_factory=dict)
     values: dict[str, Any] = field(default_factory=dict)
+    # tensor -> (line, column) of the call that passes it in row-major layout
+    row_major: dict[str, tuple[int, int]] = field(default_factory=dict)
     factory_args: dict[str, Any] = field(default_factory=dict)
 
 
@@ -327,6 +337,8 @@ def host_arguments(tree: ast.Module,
         for name, v in call.args.items():
             if isinstance(v, hostshapes.Tensor) and v.dtype in DTYPES:
                 host.tensors[name] = (v.shape, DTYPES[v.dtype])
+                if v.row_major:
+                    host.row_major[name] = (call.line, call.col)
             elif _plain(v):
                 host.values[name] = _as_constant(v)
         key = (call.factory, call.operation)
