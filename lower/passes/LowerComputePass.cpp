@@ -704,8 +704,21 @@ private:
           f(ii, jj, ii * r.w() + jj);
     };
     auto dst = [&](const Value* v, int64_t t) { return r.constant(dstIndex(c, r, v, t), loc); };
+    // matmul_tiles and reduce_tile add into DST, which is zero only after tile_regs_acquire: an op
+    // after another of the chain may get a slot an earlier value used (infer-dst reuses them:
+    // scale * acc + a @ b put a @ b where acc was), so its tiles are zeroed first.
+    auto zeroIfReused = [&]() {
+      if (op == c.chain.ops.front() && loaded.empty()) return;
+      b.call("fill_tile_init", {});
+      forTiles([&](int64_t, int64_t, int64_t t) {
+        b.call("fill_tile", {dst(op->result(0), t)}, ir::Type(),
+               {{"value", Attribute::floating(0.0, ir::Type::floating(ir::FloatKind::F32))}});
+      });
+      statistic("dst-zeroed", "accumulating ops given zeroed DST tiles") += 1;
+    };
 
     if (auto mm = ir::MatmulOp::dyn(op)) {
+      zeroIfReused();
       Value* cbA = c.inputCb.at(mm->lhs());
       Value* cbB = c.inputCb.at(mm->rhs());
       if (!c.hoistMatmulInit) b.call("mm_init_short", {cbA, cbB});
@@ -747,6 +760,7 @@ private:
                               op->name()));
         return;
       }
+      if (kind->pool != "MAX") zeroIfReused();
       b.call("reduce_init", {cb, scalerCb_, c.outCb}, ir::Type(), templ());
       const int64_t steps = kind->dim == "REDUCE_ROW"   ? in.cols
                             : kind->dim == "REDUCE_COL" ? in.rows

@@ -170,6 +170,26 @@ scale(torch.cat([a, b], dim=1), torch.triu(torch.full((32, 96), 1.0), diagonal=1
                           "x=32x96:f32,y=32x96:f32"])
         self.assertEqual(calls[1].args["rows_per_block"], [1, 2])
 
+    def test_pytest_param_eye_and_float_arithmetic(self):
+        # test_matmul_fused_postops.py's pytest.param cases; test_matmul_scaled_acc.py's
+        # torch.eye and binary_fraction_grid (arange(...).remainder, a float step 1.0 / 64.0).
+        source = OPERATION + '''
+import pytest
+
+
+def grid(rows, cols, center, step, dtype, period=32):
+    offsets = torch.arange(rows * cols, dtype=torch.float32).remainder(period)
+    offsets = offsets.reshape(rows, cols) - period // 2
+    return (center + offsets * step).to(dtype)
+
+
+@pytest.mark.parametrize("shape,dtype", [pytest.param((2, 1), torch.bfloat16, id="a"),
+                                         pytest.param((4, 2), torch.float32, id="b")])
+def test_scale(shape, dtype, device):
+    scale(torch.eye(shape[0] * 32, 32, dtype=dtype), grid(64, 32, 1.0, 1.0 / 64.0, dtype), 1)
+'''
+        self.assertEqual(spec(source), ["x=64x32:bf16,y=64x32:bf16,rows_per_block=1"])
+
     def test_the_device_grid(self):
         # tt-lang's test_grid_full.py: one tile per core of the device's compute grid.
         source = OPERATION + '''

@@ -41,6 +41,9 @@ ttlplan_run_test(fill_add 0 "PASS" ${run_dir}/fill_add.ttl)
 # ttl.identity (a waited block stored unchanged): copy_tile and pack, against the reference.
 ttlplan_run_test(identity_store 0 "PASS" ${run_dir}/identity_store.ttl)
 
+# s * c + a @ b: matmul_tiles adds into a DST slot the chain used before, which is zeroed first.
+ttlplan_run_test(mul_add_matmul 0 "PASS" ${run_dir}/mul_add_matmul.ttl)
+
 # A file with two operations: run names them and asks for --kernel; --kernel runs that one.
 ttlplan_run_test(two_operations_need_kernel 1
                  "runs one kernel and .*two_operations.py has 2 .absolute, exponential.; choose one with --kernel NAME"

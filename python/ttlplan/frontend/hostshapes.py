@@ -15,7 +15,8 @@ dicts (``{s: make(*s) for s in SHAPES}``), ``*args`` of a known list, an operati
 value (``harness(kernel, ...)``), the file's own functions (called with the values they are given),
 ``if __name__ == "__main__":``, ``try``/``with`` bodies, the first iteration of a ``for`` over a
 literal sequence or ``range``, and pytest functions (``test_*``) with the first value of each
-``@pytest.mark.parametrize``. A budget of steps bounds the work on any file.
+``@pytest.mark.parametrize`` (``pytest.param(...)`` cases too). A budget of steps bounds the work
+on any file.
 """
 
 from __future__ import annotations
@@ -396,6 +397,13 @@ class HostInterpreter:
             except ZeroDivisionError:
                 return UNKNOWN
             return UNKNOWN
+        if isinstance(a, (int, float)) and isinstance(b, (int, float)) and \
+                isinstance(op, (ast.Add, ast.Sub, ast.Mult, ast.Div)):
+            try:  # a float (1.0 / 64.0, a test's step): the value is rarely needed, never a shape
+                return {ast.Add: a + b, ast.Sub: a - b, ast.Mult: a * b}.get(type(op)) \
+                    if not isinstance(op, ast.Div) else a / b
+            except ZeroDivisionError:
+                return UNKNOWN
         if isinstance(op, ast.Add) and type(a) is type(b) and isinstance(a, (tuple, list)):
             return a + b if len(a) + len(b) <= MAX_LIST else UNKNOWN
         if isinstance(op, ast.Mult) and isinstance(a, (tuple, list)) and isinstance(b, int):
@@ -513,6 +521,11 @@ class HostInterpreter:
                                                          len(node.args) > 1 else None))
             return Tensor(args[0].shape, dtype or args[0].dtype,
                           args[0].row_major if layout is None else layout)
+        if owner == "pytest" and attr == "param":  # pytest.param(v1, v2, id=...): the values
+            return tuple(args) if len(args) != 1 else args[0]
+        if owner == "torch" and attr == "eye" and 1 <= len(args) <= 2 and \
+                all(isinstance(a, int) and not isinstance(a, bool) and a > 0 for a in args):
+            return Tensor((args[0], args[-1]), dtype or "f32")
         if owner == "ttnn" and attr == "Shape" and len(args) == 1 and \
                 isinstance(args[0], (list, tuple)):
             return tuple(args[0])  # ttnn.Shape([M, N])
@@ -554,7 +567,9 @@ class HostInterpreter:
             if attr in ("contiguous", "clone", "cpu", "detach", "cuda",
                         # elementwise methods: the shape and dtype stay
                         "clamp", "clip", "abs", "neg", "exp", "relu", "sigmoid", "tanh", "sqrt",
-                        "mul", "add", "sub", "div", "uniform_", "normal_", "fill_", "zero_"):
+                        "mul", "add", "sub", "div", "uniform_", "normal_", "fill_", "zero_",
+                        "remainder", "fmod", "pow", "round", "floor", "ceil", "square",
+                        "reciprocal", "triu", "tril", "masked_fill", "clamp_"):
                 return base
             return UNKNOWN
         if args and isinstance(args[0], Tensor) and owner not in ("torch", "ttnn", "ttl"):
