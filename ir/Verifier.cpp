@@ -98,6 +98,7 @@ bool verify(Module& module, DiagnosticEngine& diagnostics) {
   detail::verifyParams(module, diagnostics);
   detail::verifyTypes(module, diagnostics);
   detail::verifyCircularBuffers(module, diagnostics);
+  if (diagnostics.errorCount() == before) detail::verifySliceRanges(module, diagnostics);
   if (diagnostics.errorCount() == before) verifyPadding(module, diagnostics);
   return diagnostics.errorCount() == before;
 }

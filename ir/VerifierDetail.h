@@ -16,6 +16,8 @@ void verifyCircularBuffers(Module& module, DiagnosticEngine& diags);
 void verifyTypes(Module& module, DiagnosticEngine& diags);
 /// Knob declarations, `@name` references and `ttl.require` satisfiability (VerifyParams.cpp).
 void verifyParams(Module& module, DiagnosticEngine& diags);
+/// Slices out of bounds on some core and loop iteration of a static grid (VerifySliceRanges.cpp).
+void verifySliceRanges(Module& module, DiagnosticEngine& diags);
 
 /// True when the op's operand/result/region counts match its registry entry and each region has
 /// at most one block (always true for unknown ops). Detailed checks skip ops failing this: the

@@ -359,7 +359,7 @@ TEST(ReferenceInterpret, SliceOutsideItsTensorAtRunTime) {
   Expected<Tensors> out = run(*module, {});
   ASSERT_FALSE(out);
   EXPECT_NE(out.error().message.find(kSource +
-                                     "/tests/reference/kernels/slice_past_end.ttl:13:12: error: "
+                                     "/tests/reference/kernels/slice_past_end.ttl:18:14: error: "
                                      "reference: slice [0, 1] (tiles) of "
                                      "%a covers rows 0..31 and columns 32..63, outside its 32 x "
                                      "32 elements"),
