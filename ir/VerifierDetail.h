@@ -8,6 +8,10 @@
 
 namespace ttlplan::ir::detail {
 
+/// TTL's tile edge (32x32 tiles); a tensor dimension counts ceil(n / 32) tiles, padded.
+inline constexpr int64_t kTileSize = 32;
+inline int64_t tilesOf(int64_t elements) { return (elements + kTileSize - 1) / kTileSize; }
+
 /// Op placement, thread counts, pipe regions, operand/result/region counts (VerifyStructure.cpp).
 void verifyStructure(Module& module, DiagnosticEngine& diags);
 /// Circular-buffer protocol within and across threads (VerifyCircularBuffers.cpp).

@@ -14,7 +14,6 @@ namespace ttlplan::ir::detail {
 
 namespace {
 
-constexpr int64_t kTileSize = 32;
 /// Index evaluations one slice may take; a larger space is not checked (no error, no hang).
 constexpr int64_t kMaxAssignments = 1 << 16;
 
@@ -23,13 +22,20 @@ struct Assignment {
   std::map<const Value*, int64_t> ivs; ///< loop induction variables
 };
 
+/// Where a slice leaves its tensor: the assignment, the dimension and the index there.
+struct OutOfBounds {
+  Assignment at;
+  size_t dim = 0;
+  int64_t index = 0;
+};
+
 class SliceRanges {
 public:
   SliceRanges(const Operation& slice, std::vector<Operation*> loops, int64_t gy, int64_t gx)
       : slice_(slice), loops_(std::move(loops)), gy_(gy), gx_(gx) {}
 
-  /// The first assignment under which some index is out of bounds, with the dimension.
-  std::optional<std::pair<Assignment, size_t>> firstOutOfBounds() {
+  /// The first assignment under which some index is out of bounds.
+  std::optional<OutOfBounds> firstOutOfBounds() {
     Assignment a;
     for (a.y = 0; a.y < gy_; ++a.y)
       for (a.x = 0; a.x < gx_; ++a.x)
@@ -38,14 +44,14 @@ public:
   }
 
 private:
-  std::optional<std::pair<Assignment, size_t>> iterate(Assignment& a, size_t depth) {
+  std::optional<OutOfBounds> iterate(Assignment& a, size_t depth) {
     if (gaveUp_) return std::nullopt;
     if (depth == loops_.size()) return check(a);
-    const Operation& loop = *loops_[depth];
+    Operation& loop = *loops_[depth];
     auto lb = value(loop.operand(0), a), ub = value(loop.operand(1), a),
          step = value(loop.operand(2), a);
     if (!lb || !ub || !step || *step <= 0) return giveUp();
-    Block* body = regionBlock(const_cast<Operation&>(loop), 0);
+    Block* body = regionBlock(loop, 0);
     if (!body || body->arguments().empty()) return giveUp();
     const Value* iv = body->argument(0);
     for (int64_t i = *lb; i < *ub; i += *step) {
@@ -57,16 +63,15 @@ private:
     return std::nullopt;
   }
 
-  std::optional<std::pair<Assignment, size_t>> check(const Assignment& a) {
+  std::optional<OutOfBounds> check(const Assignment& a) {
     if (++evaluated_ > kMaxAssignments) return giveUp();
     Type tensor = slice_.operand(0)->type();
     Type block = slice_.result(0)->type();
     for (size_t d = 0; d < block.shape().size(); ++d) {
       std::optional<int64_t> index = value(slice_.operand(d + 1), a);
       if (!index) return giveUp();
-      int64_t tiles = (tensor.shape()[d].value + kTileSize - 1) / kTileSize;
-      if (*index < 0 || *index > tiles - block.shape()[d].value)
-        return std::make_pair(a, d);
+      if (*index < 0 || *index > tilesOf(tensor.shape()[d].value) - block.shape()[d].value)
+        return OutOfBounds{a, d, *index};
     }
     return std::nullopt;
   }
@@ -120,20 +125,11 @@ void checkSlice(const Operation& slice, int64_t gy, int64_t gx, DiagnosticEngine
   if (!loops) return;
   auto found = SliceRanges(slice, *loops, gy, gx).firstOutOfBounds();
   if (!found) return;
-  const auto& [a, d] = *found;
+  const auto& [a, d, index] = *found;
   Type tensor = slice.operand(0)->type(), block = slice.result(0)->type();
-  int64_t tiles = (tensor.shape()[d].value + kTileSize - 1) / kTileSize;
-  std::optional<int64_t> index = evaluate(
-      slice.operand(d + 1), {},
-      [&](const Operation& op) -> std::optional<int64_t> {
-        if (op.isa("ttl.core_x")) return a.x;
-        if (op.isa("ttl.core_y")) return a.y;
-        return std::nullopt;
-      },
-      &a.ivs);
   std::string where = fmt::format("on core (x {}, y {})", a.x, a.y);
-  for (const Operation* loop : *loops) {
-    const Value* iv = regionBlock(const_cast<Operation&>(*loop), 0)->argument(0);
+  for (Operation* loop : *loops) {
+    const Value* iv = regionBlock(*loop, 0)->argument(0);
     // The Python front end names a loop variable i as %i.N: the user wrote i.
     std::string name = describe(iv);
     if (size_t dot = name.rfind('.');
@@ -146,7 +142,8 @@ void checkSlice(const Operation& slice, int64_t gy, int64_t gx, DiagnosticEngine
               fmt::format("slice out of bounds in dim {} {}: tiles [{}, {}) of a tensor {} tiles "
                           "wide (indices are in tiles); the loop bounds or the grid do not fit "
                           "the tensor's shape",
-                          d, where, *index, *index + block.shape()[d].value, tiles));
+                          d, where, index, index + block.shape()[d].value,
+                          tilesOf(tensor.shape()[d].value)));
 }
 
 } // namespace

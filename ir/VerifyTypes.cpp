@@ -17,7 +17,6 @@ namespace ttlplan::ir::detail {
 
 namespace {
 
-constexpr int64_t kTileSize = 32;
 
 std::string str(const Type& type) {
   return type ? type.str() : "<no type>";
@@ -369,7 +368,7 @@ void checkSliceBounds(const Operation& op, const Type& tensor, const Type& block
                       DiagnosticEngine& diags) {
   for (size_t d = 0; d < block.shape().size(); ++d) {
     if (!tensor.shape()[d].isStatic()) continue; // a knob: bounds depend on the binding
-    int64_t tiles = (tensor.shape()[d].value + kTileSize - 1) / kTileSize; // padded to tiles
+    int64_t tiles = tilesOf(tensor.shape()[d].value);
     const Dim& extent = block.shape()[d];
     if (extent.isStatic() && extent.value > tiles && !clip)
       return (void)diags.error(op.location(),

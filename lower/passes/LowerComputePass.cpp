@@ -707,13 +707,16 @@ private:
     // matmul_tiles and reduce_tile add into DST, which is zero only after tile_regs_acquire: an op
     // after another of the chain may get a slot an earlier value used (infer-dst reuses them:
     // scale * acc + a @ b put a @ b where acc was), so its tiles are zeroed first.
-    auto zeroIfReused = [&]() {
-      if (op == c.chain.ops.front() && loaded.empty()) return;
+    auto fillResult = [&](double value) { // every DST tile of the op's result set to `value`
       b.call("fill_tile_init", {});
       forTiles([&](int64_t, int64_t, int64_t t) {
         b.call("fill_tile", {dst(op->result(0), t)}, ir::Type(),
-               {{"value", Attribute::floating(0.0, ir::Type::floating(ir::FloatKind::F32))}});
+               {{"value", Attribute::floating(value, ir::Type::floating(ir::FloatKind::F32))}});
       });
+    };
+    auto zeroIfReused = [&]() {
+      if (op == c.chain.ops.front() && loaded.empty()) return;
+      fillResult(0.0);
       statistic("dst-zeroed", "accumulating ops given zeroed DST tiles") += 1;
     };
 
@@ -747,12 +750,7 @@ private:
       if (kind->pool == "MAX") {
         // DST is zero after tile_regs_acquire and reduce_tile MAX combines with what the
         // register holds: start from -inf so that rows of negative values keep their maximum.
-        b.call("fill_tile_init", {});
-        forTiles([&](int64_t, int64_t, int64_t t) {
-          b.call("fill_tile", {dst(op->result(0), t)}, ir::Type(),
-                 {{"value", Attribute::floating(-std::numeric_limits<double>::infinity(),
-                                                ir::Type::floating(ir::FloatKind::F32))}});
-        });
+        fillResult(-std::numeric_limits<double>::infinity());
       }
       if (!scalerCb_) {
         error(op, fmt::format("{} needs the kernel's reduce scaler CB, which add-reduce-scaler "

@@ -37,6 +37,11 @@ LIKE_CONSTRUCTORS = {"rand_like", "randn_like", "zeros_like", "ones_like", "empt
 SHAPE_KEEPING = {"triu", "tril", "abs", "exp", "log", "sqrt", "rsqrt", "sigmoid", "tanh", "relu",
                  "neg", "sin", "cos", "erf", "clamp", "clip", "round", "floor", "ceil", "sign",
                  "square", "reciprocal", "nan_to_num", "clone"}
+# Tensor methods whose result has the tensor's shape and dtype: the functions above, moves, and
+# elementwise arithmetic and in-place fills.
+SHAPE_KEEPING_METHODS = SHAPE_KEEPING | {
+    "contiguous", "cpu", "detach", "cuda", "mul", "add", "sub", "div", "remainder", "fmod", "pow",
+    "masked_fill", "uniform_", "normal_", "fill_", "zero_", "clamp_"}
 MAX_STEPS = 20000
 MAX_LIST = 1 << 16  # entries a list the host code builds may have (torch.tensor's data)
 MAX_DEPTH = 8
@@ -423,15 +428,9 @@ class HostInterpreter:
         kwargs = {k.arg: k.value for k in node.keywords if k.arg}
         name = func.id if isinstance(func, ast.Name) else None
         callee = env.get(name, self.globals.get(name)) if name else None
-        if not isinstance(func, (ast.Name, ast.Attribute)):  # kernels[shape](...), make(n)(...)
+        computed = not isinstance(func, (ast.Name, ast.Attribute))
+        if computed:  # kernels[shape](...), make(n)(...)
             callee = self.expr(func, env)
-            if isinstance(callee, OperationRef):
-                self._record(callee.name, node, args,
-                             {k: self.expr(v, env) for k, v in kwargs.items()},
-                             callee.factory, dict(callee.factory_args))
-            elif isinstance(callee, Function):
-                return self._call_function(callee, node, args, kwargs, env)
-            return UNKNOWN
         if isinstance(callee, OperationRef):
             self._record(callee.name, node, args, {k: self.expr(v, env) for k, v in kwargs.items()},
                          callee.factory, dict(callee.factory_args))
@@ -441,6 +440,8 @@ class HostInterpreter:
             return UNKNOWN
         if isinstance(callee, Function):
             return self._call_function(callee, node, args, kwargs, env)
+        if computed:
+            return UNKNOWN
         if name == "range":
             ints = [a for a in args if isinstance(a, int) and not isinstance(a, bool)]
             if len(ints) == len(args) and 1 <= len(ints) <= 3:
@@ -564,12 +565,7 @@ class HostInterpreter:
                 return Tensor(base.shape, "f32")
             if attr in ("bfloat16",):
                 return Tensor(base.shape, "bf16")
-            if attr in ("contiguous", "clone", "cpu", "detach", "cuda",
-                        # elementwise methods: the shape and dtype stay
-                        "clamp", "clip", "abs", "neg", "exp", "relu", "sigmoid", "tanh", "sqrt",
-                        "mul", "add", "sub", "div", "uniform_", "normal_", "fill_", "zero_",
-                        "remainder", "fmod", "pow", "round", "floor", "ceil", "square",
-                        "reciprocal", "triu", "tril", "masked_fill", "clamp_"):
+            if attr in SHAPE_KEEPING_METHODS:
                 return base
             return UNKNOWN
         if args and isinstance(args[0], Tensor) and owner not in ("torch", "ttnn", "ttl"):

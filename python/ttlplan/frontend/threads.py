@@ -219,11 +219,7 @@ class ThreadEmitter:
     # --- Names ------------------------------------------------------------------------------
 
     def lookup(self, node: ast.Name) -> Any:
-        home = self.scope.defining(node.id)
-        scope = self.scope
-        while home is not None and scope is not home:
-            scope.outer_reads.add(node.id)
-            scope = scope.parent
+        # Up to the region that binds the name: each region passed reads it from outside.
         scope = self.scope
         while scope is not None:
             if node.id in scope.rebound_inside:
@@ -233,10 +229,9 @@ class ThreadEmitter:
                                        "of a loop or branch is not supported (compute it where it "
                                        "is used instead)")
             if node.id in scope.names:
-                break
+                return scope.names[node.id]
+            scope.outer_reads.add(node.id)
             scope = scope.parent
-        if home is not None:
-            return home.names[node.id]
         if node.id in self.op.env:
             return self.op.env[node.id]
         raise self.error(node, f"name '{node.id}' is not defined in this thread or its operation")
