@@ -129,6 +129,12 @@ constexpr OpDef kOps[] = {
     {"ttl.bcast", "broadcast row 0 / column 0 / element (0, 0) over `dims`", F::Convert,
      P::Compute, 1, 1, 0, kNone,
      {K::Bcast, "unary_bcast", "unary_bcast_init", C::EltwiseAddSub, "TROWEXPAND"}},
+    {"ttl.transpose", "swap a block's rows and columns: tile (i, j) of the result is tile (j, i) "
+     "of the operand, itself transposed (tt-lang's ttl.math.transpose)", F::Convert, P::Compute,
+     1, 1, 0, kNone,
+     // transpose_wh_tile unpacks with the transpose flag and copies into DST: a datacopy.
+     // No pto lowering yet (pto-isa's TTRANS would be its instruction).
+     {K::Transpose, "transpose_wh_tile", "transpose_wh_init_short", C::EltwiseAddSub}},
     {"ttl.identity", "elementwise x: the block unchanged, through DST (tt-lang's store of a "
      "waited block)", F::SameType, P::Compute, 1, 1, 0, kNone,
      // copy_tile is the unpacker's datacopy into DST, one FPU pass per tile like an add.
@@ -186,7 +192,6 @@ constexpr OpDef kOps[] = {
      kNone},
     {"ttl.lt", "tt-lang: elementwise 1 where a < b, else 0", F::SameType, P::TtLangThread, 2, 1, 0,
      kNone},
-    {"ttl.transpose", "tt-lang: a block transposed", F::Convert, P::TtLangThread, 1, 1, 0, kNone},
     {"ttl.typecast", "tt-lang: a block converted to the result's data type", F::Functional,
      P::TtLangThread, 1, 1, 0, kNone},
     {"ttl.raw_element_read", "tt-lang: one element of a block", F::Slice, P::TtLangThread, -1, 1, 0,
@@ -511,6 +516,8 @@ std::string_view toString(ComputeKind kind) {
     return "reduce";
   case ComputeKind::Bcast:
     return "bcast";
+  case ComputeKind::Transpose:
+    return "transpose";
   case ComputeKind::Fill:
     return "fill";
   case ComputeKind::Copy:

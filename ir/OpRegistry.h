@@ -106,9 +106,12 @@ enum class ComputeKind : uint8_t {
   Matmul, ///< reads both operands from CBs (srcA/srcB), accumulates over K
   Reduce, ///< reads its operand from a CB, accumulates over `dims`
   Bcast,  ///< reads its operand from a CB, repeats row/column/element 0
-  Fill,   ///< no operands: sets every element of its DST tiles to its `value` attribute
-  Copy,   ///< its operand unpacked from a CB into DST as it is (a block stored unchanged)
-  Store,  ///< packs a DST value into a reserved view
+  /// reads its operand from a CB: tile (i, j) of the result is tile (j, i) of the operand with its
+  /// rows and columns swapped (tt-lang's ttl.math.transpose)
+  Transpose,
+  Fill,  ///< no operands: sets every element of its DST tiles to its `value` attribute
+  Copy,  ///< its operand unpacked from a CB into DST as it is (a block stored unchanged)
+  Store, ///< packs a DST value into a reserved view
 };
 
 /// The measured per-tile cost that prices a compute op (ir::ComputeCosts, docs/cost-model.md).
@@ -137,6 +140,13 @@ struct ComputeDef {
   /// and `--target pto` refuses it with its location.
   std::string_view pto = {};
 };
+
+/// True for the kinds whose operands the unpacker reads from a CB (an operand computed in the same
+/// chain must go through an intermediate CB first).
+inline bool readsOperandsFromCb(ComputeKind kind) {
+  return kind == ComputeKind::Matmul || kind == ComputeKind::Reduce || kind == ComputeKind::Bcast ||
+         kind == ComputeKind::Transpose;
+}
 
 /// True for the elementwise kinds (the ops lower-compute emits as one API call per DST tile).
 inline bool isElementwise(ComputeKind kind) {

@@ -351,6 +351,11 @@ private:
     } else if (n == "ttl.bcast" && op.numOperands() == 1) {
       unsigned dims = dimMask(ReduceOrBcastOp(&op).dims());
       out = dims ? broadcast(value(op.operand(0)), dims) : anyRegions();
+    } else if (n == "ttl.transpose" && op.numOperands() == 1) {
+      // The operand's row padding becomes the result's column padding and back: swap the bits.
+      Regions x = value(op.operand(0));
+      for (unsigned m = 0; m < 4; ++m)
+        out.at[((m & 1u) << 1) | ((m & 2u) >> 1)] = x.at[m];
     } else if (n == "ttl.fill" && op.attribute("value").is(AttrKind::Float)) {
       // The one value everywhere, the padding included (fill_tile writes whole tiles).
       double v = op.attribute("value").floatValue();

@@ -17,7 +17,6 @@ namespace ttlplan::ir::detail {
 
 namespace {
 
-
 std::string str(const Type& type) {
   return type ? type.str() : "<no type>";
 }
@@ -282,6 +281,16 @@ void checkBcast(const Operation& op, DiagnosticEngine& diags) {
                                            "result has {}",
                                            d, i.str(), o.str()));
   }
+}
+
+void checkTranspose(const Operation& op, DiagnosticEngine& diags) {
+  Type in = op.operand(0)->type(), out = op.result(0)->type();
+  if (!checkBlockOp(op, in, out, diags)) return;
+  if (in.shape()[0] == out.shape()[1] && in.shape()[1] == out.shape()[0]) return;
+  diags.error(op.location(),
+              fmt::format("ttl.transpose of a {}x{} block gives a {}x{} block, not {}x{}",
+                          in.shape()[0].str(), in.shape()[1].str(), in.shape()[1].str(),
+                          in.shape()[0].str(), out.shape()[0].str(), out.shape()[1].str()));
 }
 
 void checkFill(const Operation& op, DiagnosticEngine& diags) {
@@ -593,6 +602,7 @@ void checkOp(Operation& op, DiagnosticEngine& diags) {
   if (n == "ttl.matmul") return checkMatmul(op, diags);
   if (n == "ttl.reduce_sum" || n == "ttl.reduce_max") return checkReduce(op, diags);
   if (n == "ttl.bcast") return checkBcast(op, diags);
+  if (n == "ttl.transpose") return checkTranspose(op, diags);
   if (n == "ttl.fill") return checkFill(op, diags);
   if (n == "ttl.store") return checkStore(op, diags);
   if (n == "ttl.tensor_slice") return checkSlice(op, diags);

@@ -77,9 +77,9 @@ Expected<std::vector<ChainInfo>> extractChains(ir::Operation* kernel, const ir::
       for (ir::Value* operand : op->operands())
         dop.inputs.push_back(id(operand));
       dop.output = id(op->result(0));
-      // matmul, reduce and bcast read their operands through the unpacker from CBs (the
-      // compute API has no DST-to-DST form of them).
-      dop.cbOperands = op->isa(ir::MatmulOp::kName) || ir::ReduceOrBcastOp::dyn(op).has_value();
+      // matmul, reduce, bcast and transpose read their operands through the unpacker from CBs
+      // (the compute API has no DST-to-DST form of them).
+      dop.cbOperands = ir::readsOperandsFromCb(op->def()->compute.kind);
       ir::Type result = op->result(0)->type();
       std::optional<int64_t> opRows, opCols;
       if (result.shape().size() == 2) {

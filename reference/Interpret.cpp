@@ -436,6 +436,7 @@ private:
       return execReduceOrBcast(op);
     if (n == "ttl.store") return execStore(op);
     if (n == "ttl.fill") return execFill(op);
+    if (n == "ttl.transpose") return execTranspose(op);
     if (op.numOperands() == 2 && op.numResults() == 1 && dialect == "ttl") return execBinary(op);
     if (op.numOperands() == 1 && op.numResults() == 1 && dialect == "ttl") return execUnary(op);
     return opError(op, fmt::format("{} is not supported", n));
@@ -933,6 +934,20 @@ private:
     return Status::success();
   }
 
+  /// Element (r, c) of the result is element (c, r) of the operand: the tile grid and each tile
+  /// swap their rows and columns together.
+  Status execTranspose(Operation& op) {
+    Expected<MatrixPtr> in = block(op, 0);
+    if (!in) return in.error();
+    const Matrix& x = **in;
+    auto out = std::make_shared<Matrix>(x.cols, x.rows);
+    for (int64_t r = 0; r < out->rows; ++r)
+      for (int64_t c = 0; c < out->cols; ++c)
+        out->at(r, c) = x.at(c, r);
+    set(op.result(0), out);
+    return Status::success();
+  }
+
   Status execReduceOrBcast(Operation& op) {
     ir::ReduceOrBcastOp view(&op);
     std::vector<int64_t> dims = view.dims();
@@ -1037,6 +1052,7 @@ const std::set<std::string, std::less<>>& supportedOps() {
                                                          "ttl.reduce_max",
                                                          "ttl.bcast",
                                                          "ttl.fill",
+                                                         "ttl.transpose",
                                                          "ttl.store",
                                                          "scf.for",
                                                          "scf.if",

@@ -21,6 +21,7 @@
 #include "api/compute/matmul.h"
 #include "api/compute/reduce.h"
 #include "api/compute/tile_move_copy.h"
+#include "api/compute/transpose_wh.h"
 
 #include <algorithm>
 #include <cmath>
@@ -57,6 +58,7 @@ enum OpKind : uint32_t {
   kSin,
   kFill,
   kReduce,
+  kTranspose,
   kOpKinds
 };
 
@@ -87,6 +89,7 @@ constexpr OpNames kOpNames[kOpKinds] = {
     {"sin_tile", "sin_tile_init"},
     {"fill_tile", "fill_tile_init"},
     {"reduce_tile", "reduce_init"},
+    {"transpose_wh_tile", "transpose_wh_init_short"},
 };
 
 const char* opName(OpKind k) {
@@ -544,6 +547,32 @@ void copy_tile(uint32_t cb, uint32_t tile, uint32_t dst, ttlplan::emu::SourceLoc
   mathPrologue(t, *s, kCopy, loc);
   if (!dstOk(t, *s, dst, "copy_tile", loc)) return;
   readCbTile(t, cb, tile, dstTile(*s, dst), "copy_tile", loc);
+}
+
+void transpose_wh_init(uint32_t icb, uint32_t ocb, ttlplan::emu::SourceLoc loc) {
+  (void)icb, (void)ocb;
+  ThreadCtx& t = current(loc);
+  fullInit(t, "transpose_wh_init", "transpose_wh_init_short", loc);
+  if (ComputeState* s = computeOf(t, "transpose_wh_init", loc)) s->inits |= 1u << kTranspose;
+}
+
+void transpose_wh_init_short(uint32_t icb, ttlplan::emu::SourceLoc loc) {
+  (void)icb;
+  setInit(current(loc), kTranspose, "transpose_wh_init_short", loc);
+}
+
+void transpose_wh_tile(uint32_t icb, uint32_t itile, uint32_t idst, ttlplan::emu::SourceLoc loc) {
+  ThreadCtx& t = current(loc);
+  ComputeState* s = computeOf(t, "transpose_wh_tile", loc);
+  if (!s) return;
+  mathPrologue(t, *s, kTranspose, loc);
+  if (!dstOk(t, *s, idst, "transpose_wh_tile", loc)) return;
+  float in[kTileElems];
+  if (!readCbTile(t, icb, itile, in, "transpose_wh_tile", loc)) return;
+  float* z = dstTile(*s, idst);
+  for (uint32_t r = 0; r < 32; ++r)
+    for (uint32_t c = 0; c < 32; ++c)
+      z[32 * c + r] = in[32 * r + c];
 }
 
 void mm_init(uint32_t cb_a, uint32_t cb_b, uint32_t cb_out, const uint32_t transpose,

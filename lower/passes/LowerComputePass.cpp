@@ -369,9 +369,9 @@ private:
       // planning.
       for (Operation* op : chain.ops) {
         bool computedOperand = false;
-        if (auto rb = ir::ReduceOrBcastOp::dyn(op)) computedOperand = !isInput(rb->input());
-        if (auto mm = ir::MatmulOp::dyn(op))
-          computedOperand = !isInput(mm->lhs()) || !isInput(mm->rhs());
+        if (ir::readsOperandsFromCb(op->def()->compute.kind))
+          for (Value* operand : op->operands())
+            computedOperand = computedOperand || !isInput(operand);
         if (computedOperand) {
           error(op,
                 fmt::format("{} reads a value computed in its chain, but the compute API reads "
@@ -515,6 +515,16 @@ private:
           return std::nullopt;
         }
         checkView(bc->input(), op, c);
+        continue;
+      }
+      if (op->def()->compute.kind == ir::ComputeKind::Transpose) {
+        std::optional<Shape> in = blockShape(op->operand(0)->type());
+        if (!in || in->rows != c.block.cols || in->cols != c.block.rows) {
+          error(op, fmt::format("ttl.transpose of a {} block does not give the stored {}x{} block",
+                                op->operand(0)->type().str(), c.block.rows, c.block.cols));
+          return std::nullopt;
+        }
+        checkView(op->operand(0), op, c);
         continue;
       }
       if (op->def()->compute.kind == ir::ComputeKind::Fill) continue; // no operands to read
@@ -789,6 +799,17 @@ private:
       forTiles([&](int64_t ii, int64_t jj, int64_t t) {
         b.call("unary_bcast", {cb, r.index(in, ii, jj, loc), dst(op->result(0), t)}, ir::Type(),
                {{"bcast", Attribute::string(kind)}});
+      });
+      return;
+    }
+    if (op->def()->compute.kind == ir::ComputeKind::Transpose) {
+      // Result tile (i, j) is operand tile (j, i): along the result's rows the operand's column
+      // moves (stride 1), along its columns the operand's row (stride: the operand's columns).
+      Value* cb = c.inputCb.at(op->operand(0));
+      const TileIndex in{true, 1, true, blockShape(op->operand(0)->type())->cols, 0};
+      b.call("transpose_wh_init_short", {cb});
+      forTiles([&](int64_t ii, int64_t jj, int64_t t) {
+        b.call("transpose_wh_tile", {cb, r.index(in, ii, jj, loc), dst(op->result(0), t)});
       });
       return;
     }

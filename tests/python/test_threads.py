@@ -175,6 +175,34 @@ class Silu(unittest.TestCase):
         p = lines_with(text, "ttl.cb_wait %a_dfb")[0].split(" = ")[0]
         self.assertIn(f"ttl.mul {p}, {sig.split(' = ')[0]}", mul)
 
+    def test_transpose_and_transpose_rhs(self):
+        # p is a 2x1 block (a_dfb's shape); its transpose is 1x2. matmul(l, r, transpose_rhs=True)
+        # of two 2x1 blocks is l @ transpose(r): 2x1 @ 1x2 = 2x2, here reduced back to 2x1 by a
+        # second product with p so that the stored block is q's shape.
+        bt = "tensor<{}x!ttcore.tile<32x32, bf16>>"
+        text = translate("k.py", KERNEL.replace("q.store(ttl.math.exp(p))",
+                                                "q.store(ttl.transpose(ttl.math.transpose(p)))"),
+                         Options(args=ARGS))
+        first, second = lines_with(text, "= ttl.transpose")
+        self.assertIn(f": {bt.format('2x1')} -> {bt.format('1x2')}", first)
+        self.assertIn(f": {bt.format('1x2')} -> {bt.format('2x1')}", second)
+        text = translate("k.py", KERNEL.replace(
+            "q.store(ttl.math.exp(p))",
+            "q.store(ttl.math.matmul(ttl.math.matmul(p, p, transpose_rhs=True), p))"),
+            Options(args=ARGS))
+        (tr,) = lines_with(text, "= ttl.transpose")
+        self.assertIn(f": {bt.format('2x1')} -> {bt.format('1x2')}", tr)
+        inner, outer = lines_with(text, "= ttl.matmul")
+        self.assertIn(f"{tr.split(' = ')[0]} : {bt.format('2x1')}, {bt.format('1x2')} -> "
+                      f"{bt.format('2x2')}", inner)
+        self.assertIn(f"-> {bt.format('2x1')}", outer)
+        src = KERNEL.replace("q.store(ttl.math.exp(p))",
+                             "q.store(ttl.math.matmul(p, p, transpose_rhs=p))")
+        with self.assertRaises(FrontendError) as e:
+            translate("k.py", src, Options(args=ARGS))
+        self.assertIn("transpose_rhs must be True or False", e.exception.message)
+        self.assertEqual(e.exception.line, 23)
+
 
 class Fill(unittest.TestCase):
     """ttl.block.fill (ttl.math.fill before spec 0.17) becomes ttl.fill in the data type of the

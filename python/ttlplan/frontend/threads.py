@@ -616,7 +616,7 @@ class ThreadEmitter:
         if short == "fill":
             return self.fill(node)
         if short in UNARY_FUNCTIONS or short in BINARY_FUNCTIONS or short in (
-                "reduce_sum", "reduce_max", "broadcast", "matmul", "silu"):
+                "reduce_sum", "reduce_max", "broadcast", "matmul", "silu", "transpose"):
             return self.math_call(node, short)
         raise self.error(node, f"ttl.{name} is not supported by ttlplan's front end "
                                "(docs/python.md lists what is)")
@@ -951,15 +951,41 @@ class ThreadEmitter:
                   f"{block_type((k2, n), self.dtype_of(b))} -> {block_type((m, n), dtype)}", node)
         return Value(out, (m, n), dtype)
 
+    def transpose(self, node: ast.AST, block: Any) -> Value:
+        x = self.operand(block, node)
+        rows, cols = self.shape_of(x)
+        dtype = self.dtype_of(x)
+        out = self.fresh("transpose")
+        self.emit(f"{out} = ttl.transpose {x.ssa} : {block_type((rows, cols), dtype)} -> "
+                  f"{block_type((cols, rows), dtype)}", node)
+        return Value(out, (cols, rows), dtype)
+
+    def matmul_call(self, node: ast.Call, args: list, kwargs: dict) -> Value:
+        """``ttl.math.matmul(a, b[, transpose_rhs=True])``: with transpose_rhs, ``b`` is
+        ``[N, K]`` and the product is ``a @ transpose(b)`` (its transpose goes through an
+        intermediate DFB, where tt-lang's unpacker transposes on the fly)."""
+        unknown = sorted(k for k in kwargs if k != "transpose_rhs")
+        if len(args) != 2 or unknown:
+            raise self.error(node, "ttl.math.matmul takes two blocks and optionally "
+                                   "transpose_rhs=True")
+        flag = self.expr(kwargs["transpose_rhs"]) if "transpose_rhs" in kwargs else False
+        if not isinstance(flag, bool):
+            raise self.error(kwargs["transpose_rhs"], "transpose_rhs must be True or False, known "
+                                                      "when the kernel is read")
+        right = self.transpose(node, args[1]) if flag else args[1]
+        return self.matmul(node, args[0], right)
+
     def math_call(self, node: ast.Call, name: str) -> Value:
         if self.kind != "compute":
             raise self.error(node, f"ttl.{name} belongs in the @ttl.compute() thread")
         kwargs = {kw.arg: kw.value for kw in node.keywords}
         args = [self.expr(a) for a in node.args]
         if name == "matmul":
-            if len(args) != 2 or kwargs:
-                raise self.error(node, "ttl.matmul takes two blocks (transpose_rhs is not read)")
-            return self.matmul(node, args[0], args[1])
+            return self.matmul_call(node, args, kwargs)
+        if name == "transpose":
+            if len(args) != 1 or kwargs:
+                raise self.error(node, "ttl.math.transpose takes one block")
+            return self.transpose(node, args[0])
         if name in UNARY_FUNCTIONS:
             if len(args) != 1 or kwargs:
                 raise self.error(node, f"ttl.math.{name} takes one block")
