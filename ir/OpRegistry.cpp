@@ -86,6 +86,8 @@ constexpr OpDef kOps[] = {
      {K::Binary, "sub_binary_tile", "sub_binary_tile_init", C::EltwiseAddSub, "TSUB"}},
     {"ttl.mul", "elementwise a * b", F::SameType, P::Compute, 2, 1, 0, kNone,
      {K::Binary, "mul_binary_tile", "mul_binary_tile_init", C::EltwiseMul, "TMUL"}},
+    {"ttl.div", "elementwise a / b", F::SameType, P::Compute, 2, 1, 0, kNone,
+     {K::Binary, "div_binary_tile", "div_binary_tile_init", C::Sfpu, "TDIV"}},
     {"ttl.max", "elementwise max(a, b)", F::SameType, P::Compute, 2, 1, 0, kNone,
      {K::Binary, "binary_max_tile", "binary_max_tile_init", C::EltwiseAddSub, "TMAX"}},
     // Compute: elementwise unary (SFPU).
@@ -157,7 +159,6 @@ constexpr OpDef kOps[] = {
     {"ttl.block.broadcast", "tt-lang: broadcast the size-1 `dims` to `shape`", F::BlockBroadcast,
      P::TtLangThread, 1, 1, 0, kNone},
     {"ttl.yield", "tt-lang: region terminator", F::ScfYield, P::Anywhere, -1, 0, 0, kNone},
-    {"ttl.div", "tt-lang: elementwise a / b", F::SameType, P::TtLangThread, 2, 1, 0, kNone},
     {"ttl.min", "tt-lang: elementwise min(a, b)", F::SameType, P::TtLangThread, 2, 1, 0, kNone},
     {"ttl.exp2", "tt-lang: elementwise 2^x", F::SameType, P::TtLangThread, 1, 1, 0, kNone},
     {"ttl.square", "tt-lang: elementwise x * x", F::SameType, P::TtLangThread, 1, 1, 0, kNone},

@@ -121,6 +121,8 @@ BinaryFn binaryFn(std::string_view op) {
   if (op == "ttl.add" || op == "ttl.reduce_sum") return addAtom;
   if (op == "ttl.sub") return [](Atoms x, Atoms y) { return addAtom(x, negAtom(y)); };
   if (op == "ttl.mul") return mulAtom;
+  if (op == "ttl.div")
+    return [](Atoms x, Atoms y) { return mulAtom(x, unaryAtom("ttl.recip", y)); };
   if (op == "ttl.max" || op == "ttl.reduce_max") return maxAtom;
   if (op == "ttl.min") return minAtom;
   return nullptr;

@@ -1354,6 +1354,7 @@ BinaryFunction binaryFunction(std::string_view op) {
   static const std::map<std::string_view, BinaryFunction> functions = {
       {"ttl.add", [](double a, double b) { return a + b; }},
       {"ttl.sub", [](double a, double b) { return a - b; }},
+      {"ttl.div", [](double a, double b) { return a / b; }},
       {"ttl.mul", [](double a, double b) { return a * b; }},
       {"ttl.max", [](double a, double b) { return std::max(a, b); }},
   };

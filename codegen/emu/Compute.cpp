@@ -42,6 +42,7 @@ enum OpKind : uint32_t {
   kBcast,
   kAdd,
   kSub,
+  kDiv,
   kMul,
   kMax,
   kExp,
@@ -73,6 +74,7 @@ constexpr OpNames kOpNames[kOpKinds] = {
     {"unary_bcast", "unary_bcast_init"},
     {"add_binary_tile", "add_binary_tile_init"},
     {"sub_binary_tile", "sub_binary_tile_init"},
+    {"div_binary_tile", "div_binary_tile_init"},
     {"mul_binary_tile", "mul_binary_tile_init"},
     {"binary_max_tile", "binary_max_tile_init"},
     {"exp_tile", "exp_tile_init"},
@@ -635,6 +637,12 @@ void add_binary_tile_init(ttlplan::emu::SourceLoc loc) {
 }
 void add_binary_tile(uint32_t a, uint32_t b, uint32_t out, ttlplan::emu::SourceLoc loc) {
   binaryOp(kAdd, a, b, out, loc, [](float x, float y) { return x + y; });
+}
+void div_binary_tile_init(ttlplan::emu::SourceLoc loc) {
+  setInit(current(loc), kDiv, "div_binary_tile_init", loc);
+}
+void div_binary_tile(uint32_t a, uint32_t b, uint32_t out, ttlplan::emu::SourceLoc loc) {
+  binaryOp(kDiv, a, b, out, loc, [](float x, float y) { return x / y; });
 }
 void sub_binary_tile_init(ttlplan::emu::SourceLoc loc) {
   setInit(current(loc), kSub, "sub_binary_tile_init", loc);

@@ -196,6 +196,18 @@ class Silu(unittest.TestCase):
         self.assertIn(f"{tr.split(' = ')[0]} : {bt.format('2x1')}, {bt.format('1x2')} -> "
                       f"{bt.format('2x2')}", inner)
         self.assertIn(f"-> {bt.format('2x1')}", outer)
+        # Older tt-lang's matmul(a, b, out): out names the result block and must be its shape.
+        text = translate("k.py", KERNEL.replace(
+            "q.store(ttl.math.exp(p))",
+            "q.store(ttl.math.matmul(ttl.math.matmul(p, p, transpose_rhs=True), p, q))"),
+            Options(args=ARGS))
+        self.assertEqual(len(lines_with(text, "= ttl.matmul")), 2)
+        src = KERNEL.replace("q.store(ttl.math.exp(p))",
+                             "q.store(ttl.math.matmul(p, p, q, transpose_rhs=True))")
+        with self.assertRaises(FrontendError) as e:
+            translate("k.py", src, Options(args=ARGS))
+        self.assertIn("the output block of ttl.math.matmul(a, b, out) is 2x1 but a @ b is 2x2",
+                      e.exception.message)
         src = KERNEL.replace("q.store(ttl.math.exp(p))",
                              "q.store(ttl.math.matmul(p, p, transpose_rhs=p))")
         with self.assertRaises(FrontendError) as e:

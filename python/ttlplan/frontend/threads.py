@@ -114,7 +114,7 @@ class Callback:
 
 # tt-lang's elementwise ops that ttlplan has (docs/language.md "Ops"); the others are errors.
 BINARY_OPS = {ast.Add: "add", ast.Sub: "sub", ast.Mult: "mul"}
-BINARY_FUNCTIONS = {"add": "add", "sub": "sub", "mul": "mul", "max": "max"}
+BINARY_FUNCTIONS = {"add": "add", "sub": "sub", "mul": "mul", "max": "max", "div": "div"}
 UNARY_FUNCTIONS = {
     name: name
     for name in ("exp", "log", "sqrt", "rsqrt", "recip", "relu", "gelu", "sigmoid", "tanh",
@@ -898,10 +898,9 @@ class ThreadEmitter:
                 isinstance(right, (int, float)) and not isinstance(right, bool) and right != 0:
             # x / c as x * (1 / c): the same to within the rounding of 1 / c to f32.
             name, right = "mul", 1.0 / right
+        if name is None and isinstance(node.op, ast.Div):
+            name = "div"  # a / b of blocks (or c / x): ttl.div, div_binary_tile
         if name is None:
-            if isinstance(node.op, ast.Div):
-                raise self.error(node, "elementwise division of blocks is a tt-lang op ttlplan "
-                                       "does not plan yet; multiply by ttl.math.recip(x)")
             raise self.error(node, f"operator {type(node.op).__name__} is not supported on blocks")
         if not isinstance(left, (Block, Value, Fill)) and isinstance(right, (Block, Value, Fill)):
             left = self.scalar_block(left, right, node)
@@ -965,9 +964,20 @@ class ThreadEmitter:
         ``[N, K]`` and the product is ``a @ transpose(b)`` (its transpose goes through an
         intermediate DFB, where tt-lang's unpacker transposes on the fly)."""
         unknown = sorted(k for k in kwargs if k != "transpose_rhs")
-        if len(args) != 2 or unknown:
+        if len(args) not in (2, 3) or unknown:
             raise self.error(node, "ttl.math.matmul takes two blocks and optionally "
                                    "transpose_rhs=True")
+        if len(args) == 3:  # older tt-lang's matmul(a, b, out): `out` only hints the result
+            hint = args[2]
+            if not isinstance(hint, (Block, Value)):
+                raise self.error(node.args[2], f"the third argument of ttl.math.matmul(a, b, out) "
+                                               f"is the output block, got {self.describe(hint)}")
+            product = self.matmul_call(node, args[:2], kwargs)
+            if self.shape_of(hint) != product.shape:
+                raise self.error(node.args[2], f"the output block of ttl.math.matmul(a, b, out) "
+                                               f"is {self.shape_text(self.shape_of(hint))} but "
+                                               f"a @ b is {self.shape_text(product.shape)}")
+            return product
         flag = self.expr(kwargs["transpose_rhs"]) if "transpose_rhs" in kwargs else False
         if not isinstance(flag, bool):
             raise self.error(kwargs["transpose_rhs"], "transpose_rhs must be True or False, known "

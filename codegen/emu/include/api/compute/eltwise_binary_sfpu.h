@@ -7,6 +7,8 @@
 namespace ckernel {
 void add_binary_tile_init(TTLPLAN_EMU_LOC);
 void add_binary_tile(uint32_t idst0, uint32_t idst1, uint32_t odst, TTLPLAN_EMU_LOC);
+void div_binary_tile_init(TTLPLAN_EMU_LOC);
+void div_binary_tile(uint32_t idst0, uint32_t idst1, uint32_t odst, TTLPLAN_EMU_LOC);
 void sub_binary_tile_init(TTLPLAN_EMU_LOC);
 void sub_binary_tile(uint32_t idst0, uint32_t idst1, uint32_t odst, TTLPLAN_EMU_LOC);
 void mul_binary_tile_init(TTLPLAN_EMU_LOC);
