@@ -214,8 +214,11 @@ class Errors(unittest.TestCase):
         self.check(src, ARGS, "ran more than 100000 iterations", line=17)
 
     def test_bad_buffers(self):
-        src = ADD.replace("shape=(GRANULARITY, 1), block_count=3", "shape=(2, 2, 2)")
-        self.check(src, ARGS, "ttlplan reads 2-D blocks", line=15)
+        src = ADD.replace("shape=(GRANULARITY, 1), block_count=3", "shape=(2,)")
+        self.check(src, ARGS, "shape must be (rows, cols) in tiles, or (batch, ..., rows, cols)",
+                   line=15)
+        src = ADD.replace("shape=(GRANULARITY, 1), block_count=3", "shape=(0, 1, 1)")
+        self.check(src, ARGS, "a batch dimension of a block is the integer 0", line=15)
         src = ADD.replace("block_count=3", "block_count=40")
         self.check(src, ARGS, "block_count is 40; tt-lang takes 1 to 32", line=15)
 

@@ -216,6 +216,50 @@ class Silu(unittest.TestCase):
         self.assertEqual(e.exception.line, 23)
 
 
+class Batch(unittest.TestCase):
+    """Tensors with batch dimensions: [B, H, W] is TTL's [B * H, W], a block (B, R, C) is
+    B * R x C tiles, and t[b, r0:r1, c0:c1] starts at tile row b * (H / 32) + r0."""
+
+    SRC = KERNEL.replace("shape=(G, 1))", "shape=(1, G, 1))").replace(
+        "ttl.copy(a[i * G:(i + 1) * G, x:x + 1], blk)", "ttl.copy(a[i, 0:G, x:x + 1], blk)"
+    ).replace("n = a.shape[0] // 32 // G", "n = a.shape[0]")
+    ARGS3 = {"a": ((4, 64, 96), "bf16"), "out": ((256, 96), "bf16")}
+
+    def test_slice_rows_are_batch_times_tile_rows(self):
+        text = translate("k.py", self.SRC, Options(args=self.ARGS3))
+        self.assertIn("%a: tensor<256x96xbf16", text)  # 4 x 64 rows
+        self.assertIn("!ttl.cb<[2, 1]", text)  # (1, G, 1) with G = 2
+        # a[i, 0:2, x] starts at tile row i * 2 (64 rows are 2 tiles).
+        (slice_line,) = lines_with(text, "ttl.tensor_slice %a")
+        row = slice_line.split("%a[")[1].split(",")[0]
+        (mul,) = [line for line in lines_with(text, f"{row} = arith.muli")]
+        self.assertRegex(mul, r"arith\.muli %i\S*, %c2")
+
+    def test_blocks_that_are_not_one_range_of_tiles(self):
+        src = self.SRC.replace("shape=(1, G, 1))", "shape=(2, 1, 1))").replace(
+            "a[i, 0:G, x:x + 1]", "a[0:2, 0:1, x:x + 1]")
+        with self.assertRaises(FrontendError) as e:
+            translate("k.py", src, Options(args=self.ARGS3))
+        self.assertIn("takes more than one entry of dimension 0 of 'a' but not all its rows",
+                      e.exception.message)
+        self.assertEqual(e.exception.line, 17)
+
+    def test_only_elementwise_ops_see_several_entries(self):
+        src = self.SRC.replace("shape=(1, G, 1))", "shape=(2, 2, 1))").replace(
+            "a[i, 0:G, x:x + 1]", "a[0:2, 0:2, x:x + 1]").replace(
+            "q.store(ttl.math.exp(p))", "q.store(ttl.math.reduce_sum(p, dims=[0]))")
+        with self.assertRaises(FrontendError) as e:
+            translate("k.py", src, Options(args=self.ARGS3))
+        self.assertIn("ttl.math.reduce_sum of a block holding 2 batch entries",
+                      e.exception.message)
+
+    def test_rows_that_are_not_whole_tiles(self):
+        with self.assertRaises(FrontendError) as e:
+            translate("k.py", self.SRC, Options(args={"a": ((4, 40, 96), "bf16"),
+                                                      "out": ((256, 96), "bf16")}))
+        self.assertIn("has batch dimensions and 40 rows, not whole tiles", e.exception.message)
+
+
 class Fill(unittest.TestCase):
     """ttl.block.fill (ttl.math.fill before spec 0.17) becomes ttl.fill in the data type of the
     block it meets."""

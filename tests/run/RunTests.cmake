@@ -49,6 +49,10 @@ ttlplan_run_test(two_operations_need_kernel 1
                  "runs one kernel and .*two_operations.py has 2 .absolute, exponential.; choose one with --kernel NAME"
                  ${run_dir}/two_operations.py)
 ttlplan_run_test(two_operations_kernel 0 "PASS" ${run_dir}/two_operations.py --kernel exponential)
+# Tensors with a batch dimension, folded into the rows.
+foreach(kernel IN ITEMS swapped whole_rows)
+  ttlplan_run_test(batch_3d.${kernel} 0 "PASS" ${run_dir}/batch_3d.py --kernel ${kernel})
+endforeach()
 # ttl.div (a / b of blocks): div_binary_tile emulated against the reference.
 ttlplan_run_test(divide 0 "PASS" ${run_dir}/divide.py)
 # ttl.transpose: transpose_wh_tile emulated against the reference's element transpose.

@@ -63,6 +63,16 @@ class TensorArg:
     shape: tuple[int, ...]
     dtype: str
 
+    @property
+    def flat_shape(self) -> tuple[int, int]:
+        """The 2-D tensor TTL sees: leading (batch) dimensions folded into the rows. A tiled
+        [B, H, W] tensor's tiles lie in DRAM in (b, row, column) order, which is the order of the
+        [B * H, W] tensor's tiles when H is whole tiles (operation.py checks it)."""
+        rows = 1
+        for d in self.shape[:-1]:
+            rows *= d
+        return (rows, self.shape[-1]) if self.shape else (0, 0)
+
 
 class Evaluator:
     """Evaluates expressions of one file; `env` maps names to values (ints, Syms, tuples, ...)."""

@@ -36,9 +36,13 @@ class DataflowBuffer:
 
     name: str
     like: TensorArg
-    shape: tuple[Int, Int]  # tiles per block
+    shape: tuple[Int, Int]  # tiles per block (batch dimensions folded into the rows)
     block_count: Int | None  # None: left to the planner (--buffer-factor auto)
     node: ast.AST
+    # Batch entries per block: the product of a shape's leading dimensions, shape=(B, R, C)
+    # (R and C in tiles) being a 2-D block of B * R x C tiles.
+    batch: int = 1
+    logical_shape: tuple = ()  # the shape as written, for .shape
 
 
 @dataclass
@@ -407,10 +411,16 @@ def _read_operation(path, fn: ast.FunctionDef, decorator: ast.expr, constants, a
                                f"(the file does not call the operation with known tensors); "
                                f"pass --args {fill}")
     for t in params:
-        if len(t.shape) != 2:
+        if len(t.shape) < 2:
             raise FrontendError.at(path, fn, f"operation {name}: tensor '{t.name}' has "
-                                             f"{len(t.shape)} dimensions; ttlplan reads 2-D "
-                                             "tensors")
+                                             f"{len(t.shape)} dimension; ttlplan reads tensors of "
+                                             "2 or more (leading ones are batch dimensions)")
+        if len(t.shape) > 2 and t.shape[-2] % 32:
+            raise FrontendError.at(path, fn, f"operation {name}: tensor '{t.name}' of shape "
+                                             f"{'x'.join(map(str, t.shape))} has batch "
+                                             f"dimensions and {t.shape[-2]} rows, not whole "
+                                             "tiles: a tile would hold rows of two batch entries "
+                                             "(pad the rows to a multiple of 32)")
     grid: tuple[int, int] = device_grid
     attributes: dict[str, str] = {}
     if isinstance(decorator, ast.Call):
@@ -671,9 +681,20 @@ def _buffer(ev: Evaluator, op: Operation, call: ast.Call) -> DataflowBuffer:
     if shape_node is None:
         raise ev.error(call, f"ttl.{factory} needs shape=(rows, cols) in tiles")
     shape = ev.eval(shape_node)
-    if not isinstance(shape, tuple) or len(shape) != 2:
-        raise ev.error(shape_node, f"ttlplan reads 2-D blocks: shape must be (rows, cols), got "
-                                   f"{describe(shape)}")
+    if not isinstance(shape, tuple) or len(shape) < 2:
+        raise ev.error(shape_node, f"shape must be (rows, cols) in tiles, or (batch, ..., rows, "
+                                   f"cols), got {describe(shape)}")
+    logical = shape
+    batch = 1
+    for s in shape[:-2]:
+        if isinstance(s, bool) or not isinstance(s, int) or s < 1:
+            raise ev.error(shape_node, f"a batch dimension of a block is {describe(s)}; it must "
+                                       "be a positive integer known when the kernel is read")
+        batch *= s
+    if batch > 1 and not isinstance(shape[-2], int):
+        raise ev.error(shape_node, "a block with batch entries needs its rows known when the "
+                                   "kernel is read")
+    shape = (shape[-2] * batch if batch > 1 else shape[-2], shape[-1])
     for s in shape:
         if isinstance(s, bool) or not isinstance(s, (int, Sym)):
             raise ev.error(shape_node, f"a block dimension is {describe(s)}, not an integer")
@@ -687,7 +708,7 @@ def _buffer(ev: Evaluator, op: Operation, call: ast.Call) -> DataflowBuffer:
         count = ev.integer(count_node)
         if isinstance(count, int) and not 1 <= count <= 32:
             raise ev.error(count_node, f"block_count is {count}; tt-lang takes 1 to 32")
-    buffer = DataflowBuffer("", like, (shape[0], shape[1]), count, call)
+    buffer = DataflowBuffer("", like, (shape[0], shape[1]), count, call, batch, logical)
     op.buffers.append(buffer)
     return buffer
 

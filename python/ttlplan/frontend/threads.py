@@ -51,6 +51,7 @@ class Value:
     ssa: str
     shape: tuple[Int, Int]
     dtype: str
+    batch: int = 1  # batch entries its rows hold (computed from blocks of shape (B, R, C))
 
 
 @dataclass(frozen=True)
@@ -484,9 +485,13 @@ class ThreadEmitter:
 
     def tensor_slice(self, node: ast.Subscript, tensor: TensorArg) -> Slice:
         parts = node.slice.elts if isinstance(node.slice, ast.Tuple) else [node.slice]
-        if len(parts) != 2:
-            raise self.error(node, f"tensor '{tensor.name}' is 2-D: index it with two ranges "
-                                   "of tiles, t[r0:r1, c0:c1]")
+        if len(parts) != len(tensor.shape):
+            if len(tensor.shape) == 2:
+                raise self.error(node, f"tensor '{tensor.name}' is 2-D: index it with two ranges "
+                                       "of tiles, t[r0:r1, c0:c1]")
+            raise self.error(node, f"tensor '{tensor.name}' has {len(tensor.shape)} dimensions: "
+                                   f"index it with {len(tensor.shape)} (batch indices, then two "
+                                   "ranges of tiles)")
         starts, extents = [], []
         for p in parts:
             if isinstance(p, ast.Call) and isinstance(p.func, ast.Name) and \
@@ -507,7 +512,39 @@ class ThreadEmitter:
                     continue
                 starts.append(v)
                 extents.append(1)
+        if len(parts) > 2:
+            return self.batch_slice(node, tensor, parts, starts, extents)
         return Slice(tensor, (starts[0], starts[1]), (extents[0], extents[1]), node)
+
+    def batch_slice(self, node: ast.Subscript, tensor: TensorArg, parts: list, starts: list,
+                    extents: list) -> Slice:
+        """``t[b0:b1, r0:r1, c0:c1]`` of a tensor with batch dimensions, as a slice of its 2-D
+        form (batch folded into the rows: row b * Ht + r). The tiles must be one range of rows
+        there: past the first batch index that spans more than one entry, every dimension (the
+        rows included) is whole."""
+        row_tiles = tensor.shape[-2] // 32
+        sizes = list(tensor.shape[:-2]) + [row_tiles]
+        spanning = None
+        for axis, (start, extent, size) in enumerate(zip(starts[:-1], extents[:-1], sizes)):
+            if spanning is not None and not (start == 0 and extent == size):
+                what = "rows" if axis == len(sizes) - 1 else f"dimension {axis}"
+                raise self.error(parts[axis], f"the slice takes more than one entry of "
+                                              f"dimension {spanning} of '{tensor.name}' but not "
+                                              f"all its {what}: those tiles are not one range in "
+                                              f"DRAM; take one batch entry per block (shape=(1, "
+                                              f"..., rows, cols)) or whole {what}")
+            if axis < len(sizes) - 1 and extent != 1:
+                spanning = axis
+        row = 0
+        rows = 1
+        for start, extent, size in zip(starts[:-1], extents[:-1], sizes):
+            row = self.integer_op(ast.Mult(), row, size, node) if row != 0 else 0
+            if isinstance(row, int) and row == 0:
+                row = start
+            elif not (isinstance(start, int) and start == 0):
+                row = self.integer_op(ast.Add(), row, start, node)
+            rows = None if rows is None or extent is None else rows * extent
+        return Slice(tensor, (row, starts[-1]), (rows, extents[-1]), node)
 
     def extent(self, lo: Any, upper: ast.expr) -> Any:
         """stop - start when it folds (ints or knob expressions); None when it is only known at
@@ -524,7 +561,9 @@ class ThreadEmitter:
     def attribute(self, node: ast.Attribute) -> Any:
         base = self.expr(node.value)
         if isinstance(base, (Block, Value, Fill)) and node.attr == "shape":
-            return base.buffer.shape if isinstance(base, Block) else base.shape
+            if isinstance(base, Block):
+                return base.buffer.logical_shape or base.buffer.shape
+            return base.shape
         if isinstance(base, (Block, Value)) and node.attr == "dtype":
             return DType(self.dtype_of(base))
         if isinstance(base, TensorArg) and node.attr == "shape":
@@ -618,6 +657,8 @@ class ThreadEmitter:
         if short in UNARY_FUNCTIONS or short in BINARY_FUNCTIONS or short in (
                 "reduce_sum", "reduce_max", "broadcast", "matmul", "silu", "transpose"):
             return self.math_call(node, short)
+        if short in ("squeeze", "unsqueeze"):
+            return self.squeeze(node, short)
         raise self.error(node, f"ttl.{name} is not supported by ttlplan's front end "
                                "(docs/python.md lists what is)")
 
@@ -808,7 +849,7 @@ class ThreadEmitter:
     def needs_clip(self, sl: Slice, shape: tuple) -> bool:
         """A block that does not divide the tensor's tiles may reach past its edge: tt-lang
         reads and writes only the tiles inside, which is TTL's clipped slice."""
-        for dim, size in zip(sl.tensor.shape, shape):
+        for dim, size in zip(sl.tensor.flat_shape, shape):
             tiles = -(-dim // 32)
             if not isinstance(size, int) or tiles % size != 0:
                 return True
@@ -921,6 +962,8 @@ class ThreadEmitter:
     def elementwise(self, name: str, operands: list, node: ast.AST) -> Value:
         # A fill takes the data type of the block it meets.
         known = [self.dtype_of(self.operand(o, node)) for o in operands if not isinstance(o, Fill)]
+        # A fill has the shape of the block it meets, batch entries included.
+        batches = sorted({self.batch_of(o) for o in operands if not isinstance(o, Fill)} or {1})
         operands = [self.emit_fill(o, o.dtype or (known[0] if known else "bf16"))
                     if isinstance(o, Fill) else self.operand(o, node) for o in operands]
         shape = self.shape_of(operands[0])
@@ -929,17 +972,36 @@ class ThreadEmitter:
                 raise self.error(node, f"ttl.{name} of blocks shaped {self.shape_text(shape)} and "
                                        f"{self.shape_text(self.shape_of(other))}: elementwise ops "
                                        "take blocks of one shape (ttl.block.broadcast widens one)")
+        if len(batches) > 1:
+            raise self.error(node, f"ttl.{name} of blocks holding {batches[0]} and {batches[-1]} "
+                                   "batch entries: elementwise ops take blocks of one shape")
         dtype = self.dtype_of(operands[0])
         out = self.fresh(name)
         args = ", ".join(o.ssa for o in operands)
         self.emit(f"{out} = ttl.{name} {args} : {block_type(shape, dtype)}", node)
-        return Value(out, shape, dtype)
+        return Value(out, shape, dtype, batches[0])
+
+    def batch_of(self, v: Any) -> int:
+        if isinstance(v, Block):
+            return v.buffer.batch
+        return v.batch if isinstance(v, Value) else 1
+
+    def one_batch_entry(self, v: Any, what: str, node: ast.AST) -> None:
+        """Ops other than elementwise ones see a block's 2-D tiles: a block of several batch
+        entries (shape=(B, R, C)) would mix them."""
+        if self.batch_of(v) > 1:
+            raise self.error(node, f"{what} of a block holding {self.batch_of(v)} batch entries: "
+                                   "ttlplan folds batch entries into a block's rows, which only "
+                                   "elementwise ops may see; give the block one batch entry "
+                                   "(shape=(1, rows, cols)) and loop over the batch")
 
     def shape_text(self, shape: tuple) -> str:
         return "x".join(str(s) for s in shape)
 
     def matmul(self, node: ast.AST, left: Any, right: Any) -> Value:
         a, b = self.operand(left, node), self.operand(right, node)
+        for v in (a, b):
+            self.one_batch_entry(v, "a matmul", node)
         (m, k1), (k2, n) = self.shape_of(a), self.shape_of(b)
         if k1 != k2:
             raise self.error(node, f"a @ b of blocks {self.shape_text((m, k1))} and "
@@ -952,6 +1014,7 @@ class ThreadEmitter:
 
     def transpose(self, node: ast.AST, block: Any) -> Value:
         x = self.operand(block, node)
+        self.one_batch_entry(x, "ttl.math.transpose", node)
         rows, cols = self.shape_of(x)
         dtype = self.dtype_of(x)
         out = self.fresh("transpose")
@@ -984,6 +1047,22 @@ class ThreadEmitter:
                                                       "when the kernel is read")
         right = self.transpose(node, args[1]) if flag else args[1]
         return self.matmul(node, args[0], right)
+
+    def squeeze(self, node: ast.Call, name: str) -> Any:
+        """``ttl.block.squeeze(x, dims=[0])`` / ``unsqueeze``: add or drop dimensions of size 1.
+        ttlplan's blocks are 2-D with batch entries folded into the rows, so a size-1 dimension
+        changes nothing: the block itself."""
+        kwargs = {kw.arg: kw.value for kw in node.keywords}
+        args = [self.expr(a) for a in node.args]
+        if len(args) != 1 or set(kwargs) - {"dims", "dim"}:
+            raise self.error(node, f"ttl.block.{name} takes one block and dims=")
+        x = args[0]
+        if not isinstance(x, (Block, Value)):
+            raise self.error(node, f"expected a block here, got {self.describe(x)}")
+        if name == "squeeze" and self.batch_of(x) > 1:
+            raise self.error(node, f"ttl.block.squeeze of a block holding {self.batch_of(x)} "
+                                   "batch entries: only dimensions of size 1 go")
+        return x
 
     def math_call(self, node: ast.Call, name: str) -> Value:
         if self.kind != "compute":
@@ -1034,6 +1113,13 @@ class ThreadEmitter:
         if abs(value) > 3.4028234663852886e38:
             raise self.error(args[0], f"the fill value {value!r} does not fit in an f32")
         shape = self.expr(kwargs["shape"])
+        if isinstance(shape, tuple) and len(shape) > 2 and all(
+                isinstance(d, int) and not isinstance(d, bool) and d >= 1 for d in shape[:-2]):
+            batch = 1
+            for d in shape[:-2]:
+                batch *= d
+            if batch == 1 or isinstance(shape[-2], int):  # (B, R, C): a B * R x C block
+                shape = (shape[-2] * batch if batch > 1 else shape[-2], shape[-1])
         if not isinstance(shape, tuple) or len(shape) != 2:
             raise self.error(kwargs["shape"], "the fill's shape must be (rows, cols) in tiles, as "
                                               "a block's .shape gives")
@@ -1080,6 +1166,7 @@ class ThreadEmitter:
         if len(args) != 1:
             raise self.error(node, f"ttl.math.{name} takes one block and dims=")
         x = self.operand(args[0], node)
+        self.one_batch_entry(x, f"ttl.math.{name}", node)
         dims = self.dims(node, kwargs)
         rows, cols = self.shape_of(x)
         shape = (1 if 0 in dims else rows, 1 if 1 in dims else cols)
@@ -1103,8 +1190,30 @@ class ThreadEmitter:
         if len(args) != 1 or "shape" not in kwargs:
             raise self.error(node, "ttl.block.broadcast takes one block, dims= and shape=")
         x = self.operand(args[0], node)
-        dims = self.dims(node, kwargs)
+        self.one_batch_entry(x, "ttl.block.broadcast", node)
         shape = self.expr(kwargs["shape"])
+        if isinstance(shape, tuple) and len(shape) > 2:
+            # (1, .., R, C): batch dimensions of one entry, which broadcasting leaves as they are;
+            # dims name the rows and columns as -2 and -1 (or by their place in the shape).
+            if any(d != 1 for d in shape[:-2]):
+                raise self.error(kwargs["shape"], f"ttl.block.broadcast to shape {shape}: "
+                                                  "ttlplan broadcasts within one batch entry "
+                                                  "(leading dimensions 1)")
+            given = self.expr(kwargs["dims"]) if "dims" in kwargs else None
+            given = [given] if isinstance(given, int) else given
+            if not isinstance(given, (list, tuple)) or any(
+                    isinstance(d, bool) or not isinstance(d, int) or
+                    not -len(shape) <= d < len(shape) for d in given):
+                raise self.error(kwargs.get("dims", node), f"dims must list dimensions of the "
+                                                           f"{len(shape)}-D shape")
+            kept = sorted({d % len(shape) - (len(shape) - 2) for d in given} - {-1, -2} - set(
+                range(-len(shape), -2)))
+            if not kept:  # only batch dimensions of size 1: the block as it is
+                return x if isinstance(x, Value) else self.elementwise("identity", [x], node)
+            kwargs = dict(kwargs, dims=ast.copy_location(ast.List(
+                [ast.Constant(d) for d in kept], ast.Load()), kwargs["dims"]))
+            shape = shape[-2:]
+        dims = self.dims(node, kwargs)
         if not isinstance(shape, tuple) or len(shape) != 2:
             raise self.error(kwargs["shape"], "shape must be (rows, cols) in tiles")
         dtype = self.dtype_of(x)

@@ -48,7 +48,8 @@ def cb_type(buffer: "DataflowBuffer", kernel) -> str:
 
 
 def tensor_type(t: "TensorArg") -> str:
-    return f"tensor<{t.shape[0]}x{t.shape[1]}x{t.dtype}, {DRAM_LAYOUT}>"
+    rows, cols = t.flat_shape
+    return f"tensor<{rows}x{cols}x{t.dtype}, {DRAM_LAYOUT}>"
 
 
 __all__ = ["DTYPES", "Sym", "block_type", "cb_type", "dimension", "tensor_type", "tile"]
