@@ -121,13 +121,18 @@ class _Return(Exception):
         self.value = value
 
 
+# ttl.operation (spec 0.13+), ttl.atom (0.19's name for a unified body) and the kernel era's
+# ttl.kernel: what the host code calls.
+OPERATION_DECORATORS = ("operation", "atom", "kernel")
+
+
 def _is_operation(fn: ast.FunctionDef) -> bool:
     for dec in fn.decorator_list:
         target = dec.func if isinstance(dec, ast.Call) else dec
-        if isinstance(target, ast.Attribute) and target.attr in ("operation", "atom") and \
+        if isinstance(target, ast.Attribute) and target.attr in OPERATION_DECORATORS and \
                 isinstance(target.value, ast.Name) and target.value.id == "ttl":
             return True
-        if isinstance(target, ast.Name) and target.id in ("operation", "atom"):
+        if isinstance(target, ast.Name) and target.id in OPERATION_DECORATORS:
             return True
     return False
 

@@ -1187,6 +1187,11 @@ class ThreadEmitter:
         return Value(out, shape, dtype)
 
     def broadcast(self, node: ast.Call, args: list, kwargs: dict) -> Value:
+        if len(args) == 2 and "shape" not in kwargs and isinstance(args[1], (Block, Value)):
+            # Older tt-lang's ttl.math.broadcast(x, out, dims=...): the result has out's shape.
+            kwargs = dict(kwargs, shape=ast.copy_location(ast.Tuple(
+                [ast.Constant(d) for d in self.shape_of(args[1])], ast.Load()), node))
+            args = args[:1]
         if len(args) != 1 or "shape" not in kwargs:
             raise self.error(node, "ttl.block.broadcast takes one block, dims= and shape=")
         x = self.operand(args[0], node)

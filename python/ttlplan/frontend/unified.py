@@ -247,7 +247,10 @@ class Completion:
                 continue
             mode = _acquire(stmt.value, self.buffers)
             name = stmt.targets[0].id
-            if mode is None or name in self.explicit_release:
+            # A block the body releases itself, or one of a DFB the body pushes or pops directly
+            # (the kernel era's ``cb.wait()`` ... ``cb.pop()``).
+            if mode is None or name in self.explicit_release or \
+                    stmt.value.func.value.id in self.explicit_release:
                 continue
             last = i
             callbacks: set[str] = set()  # nested defs that read the block: used where passed
