@@ -53,7 +53,9 @@ def generation(path: Path, tree: ast.Module | None, text: str) -> str | None:
     if "errors" in parts or "invalid" in parts or path.stem.endswith("_invalid") or \
             path.stem.startswith("invalid_"):
         return "error"
-    if re.search(r"\bttl\.kernel\b|\bttl\.core\(|make_circular_buffer_like|ttl\.Program\(",
+    # The kernel era's decorator and calls (0.19's module ttl.kernel, imported for its Kernel
+    # selectors, is not one).
+    if re.search(r"@ttl\.kernel\b|\bttl\.core\(|make_circular_buffer_like|ttl\.Program\(",
                  text):
         return "kernel-era"
     if tree is None:

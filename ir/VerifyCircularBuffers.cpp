@@ -416,6 +416,14 @@ void checkCounts(const Value* cb, const Roles& r, DiagnosticEngine& diags) {
   Count pushes = Counter(cb, "ttl.cb_push").count(*r.producers[0].first);
   Count pops = Counter(cb, "ttl.cb_pop").count(*r.consumers[0].first);
   if (!pushes.known || !pops.known || pushes == pops) return;
+  // Blocks left in the CB when the kernel ends are harmless while they fit its slots (tt-lang's
+  // test_fa_simple.py pushes a running maximum once more than it pops): the producer never
+  // waits for a slot its consumer would have to free after its last pop.
+  const Dim& depth = cb->type().depth();
+  const int64_t slots = depth.isStatic() ? depth.value : 1; // the planner may choose one block
+  if (pushes.perItem == pops.perItem && pushes.outside > pops.outside &&
+      pushes.outside - pops.outside <= slots)
+    return;
   const Operation* at = cb->definingOp() ? cb->definingOp() : r.producers[0].second;
   diags
       .error(at->location(),
