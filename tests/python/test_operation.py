@@ -108,11 +108,12 @@ FACTORY = '''import ttl
 
 def make_scale(rows, scale, shape):
     inv = 1.0 / scale
+    half = rows // 2
 
     @ttl.operation(grid=(1, 1))
     def scale_op(x, out, count):
         x_dfb = ttl.make_dataflow_buffer_like(x, shape=shape, block_count=count)
-        n = rows * count
+        n = half * count
 
         @ttl.compute()
         def compute():
@@ -136,12 +137,13 @@ class Parameters(unittest.TestCase):
                 "scale": 2.0, "shape": ((2, 1), "bf16")}
         (op,) = read_operations("k.py", FACTORY, args)
         self.assertEqual(op.env["inv"], 0.5)
-        self.assertEqual(op.env["n"], 12)
+        self.assertEqual(op.env["n"], 6)  # rows // 2 * count
         self.assertEqual(op.buffers[0].shape, (2, 1))
         self.assertEqual(op.buffers[0].block_count, 3)
         self.assertEqual([t.name for t in op.args], ["x", "out"])
 
     def test_missing_factory_parameters_are_named_with_the_tensors(self):
+        # rows too, though the operation reads only `half`, which the factory computes from it.
         with self.assertRaises(FrontendError) as e:
             read_operations("k.py", FACTORY, {"x": ((64, 32), "bf16")})
         self.assertIn("arguments 'out', 'count', 'rows', 'shape' have no shape and dtype",

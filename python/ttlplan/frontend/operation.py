@@ -182,7 +182,7 @@ def read_operations(
                         if factory is not None and f is factory and other is not fn})
         factory_missing = []
         if factory is not None:
-            read = {n.id for n in ast.walk(fn) if isinstance(n, ast.Name)}
+            read = _factory_names_read(factory, fn)
             factory_missing = [a for a in factory.args.posonlyargs + factory.args.args +
                                factory.args.kwonlyargs if a.arg not in env and a.arg in read]
         ops.append(_read_operation(path, fn, decorator, env, {**given.tensors, **args}, knobs,
@@ -266,6 +266,24 @@ def _module_callees(path: str, tree: ast.Module, found: list,
 def _operation_decorator(fn: ast.FunctionDef) -> ast.expr | None:
     decorators = [d for d in fn.decorator_list if _decorator_name(d) in OPERATION_DECORATORS]
     return decorators[0] if decorators else None
+
+
+def _factory_names_read(factory: ast.FunctionDef, fn: ast.FunctionDef) -> set[str]:
+    """The names operation `fn` reads, and those the factory's assignments before it read to
+    compute them (``n_blocks = Rt // PNt``: a body reading n_blocks needs Rt and PNt)."""
+    read = {n.id for n in ast.walk(fn) if isinstance(n, ast.Name)}
+    assigns = []
+    for stmt in factory.body:
+        if stmt is fn:
+            break
+        if isinstance(stmt, ast.Assign):
+            targets = {n.id for t in stmt.targets for n in ast.walk(t) if isinstance(n, ast.Name)}
+            assigns.append((targets, {n.id for n in ast.walk(stmt.value)
+                                      if isinstance(n, ast.Name)}))
+    for targets, uses in reversed(assigns):  # a later assignment may read an earlier one
+        if targets & read:
+            read |= uses
+    return read
 
 
 def factory_constants(path: str, factory: ast.FunctionDef, fn: ast.FunctionDef,
