@@ -417,6 +417,19 @@ class CarriedValuesHelpersLinearPipes(unittest.TestCase):
         pipe = op.env["net"].pipes[0]
         self.assertEqual((pipe.src, pipe.dst_first, pipe.dst_last), ((0, 0), (0, 0), (1, 1)))
 
+    def test_acc_equals_acc_plus_is_an_update_too(self):
+        # The spec's signpost.py: acc = acc + e after the loop is one more accumulating store.
+        src = CARRIED.replace("            out.store(acc)\n",
+                              "            acc = acc + ttl.block.fill(1, shape=out.shape)\n"
+                              "            out.store(acc)\n")
+        text = translate("k.py", src, Options(args={"a": ((32, 64), "bf16"),
+                                                    "b": ((64, 32), "bf16"),
+                                                    "c": ((32, 32), "bf16")}))
+        stores = lines_with(text, "ttl.store ")
+        self.assertEqual(len(stores), 3)
+        self.assertTrue(stores[2].startswith("ttl.store %fill"))
+        self.assertIn("{accumulate = true}", stores[2])
+
     def test_a_1d_range_that_is_no_rectangle(self):
         with self.assertRaises(FrontendError) as e:
             translate("k.py", CARRIED.replace("grid=(4, 1)", "grid=(3, 2)"),

@@ -1396,9 +1396,10 @@ def carried_accumulators(body: list[ast.stmt]) -> list[ast.stmt]:
         if store is None:
             continue
         blk = out[store].value.func.value.id
-        updates = {id(n.target) for s in out[i + 1:store] for n in ast.walk(s)
+        between = [_as_augmented(s, acc) for s in out[i + 1:store]]
+        updates = {id(n.target) for s in between for n in ast.walk(s)
                    if isinstance(n, ast.AugAssign) and isinstance(n.op, ast.Add)}
-        uses = [n for s in out[i + 1:store] for n in ast.walk(s)
+        uses = [n for s in between for n in ast.walk(s)
                 if isinstance(n, ast.Name) and n.id in (acc, blk)]
         if not updates or any(n.id == blk and isinstance(n.ctx, ast.Store) for n in uses) or \
                 any(n.id == acc and id(n) not in updates for n in uses):
@@ -1407,9 +1408,27 @@ def carried_accumulators(body: list[ast.stmt]) -> list[ast.stmt]:
             ast.copy_location(ast.Attribute(ast.Name(blk, ast.Load()), "store", ast.Load()),
                               stmt), [stmt.value], []), stmt)), stmt)
         ast.fix_missing_locations(first)
-        middle = [_retarget(s, acc, blk) for s in out[i + 1:store]]
+        middle = [_retarget(s, acc, blk) for s in between]
         return out[:i] + [first] + middle + carried_accumulators(out[store + 1:])
     return out
+
+
+def _as_augmented(stmt: ast.stmt, acc: str) -> ast.stmt:
+    """`stmt` with every ``acc = acc + e`` (or ``e + acc``) as ``acc += e``, the same update."""
+    class Augment(ast.NodeTransformer):
+        def visit_Assign(self, node: ast.Assign) -> ast.AST:
+            v = node.value
+            if len(node.targets) == 1 and isinstance(node.targets[0], ast.Name) and \
+                    node.targets[0].id == acc and isinstance(v, ast.BinOp) and \
+                    isinstance(v.op, ast.Add):
+                for mine, other in ((v.left, v.right), (v.right, v.left)):
+                    if isinstance(mine, ast.Name) and mine.id == acc:
+                        return ast.copy_location(ast.AugAssign(
+                            ast.copy_location(ast.Name(acc, ast.Store()), node.targets[0]),
+                            ast.Add(), other), node)
+            return node
+
+    return Augment().visit(copy.deepcopy(stmt))
 
 
 def _stores_name(stmt: ast.stmt, name: str) -> bool:
