@@ -538,7 +538,8 @@ class ThreadEmitter:
         row = 0
         rows = 1
         for start, extent, size in zip(starts[:-1], extents[:-1], sizes):
-            row = self.integer_op(ast.Mult(), row, size, node) if row != 0 else 0
+            if not (isinstance(row, int) and row == 0):
+                row = self.integer_op(ast.Mult(), row, size, node)
             if isinstance(row, int) and row == 0:
                 row = start
             elif not (isinstance(start, int) and start == 0):
