@@ -253,6 +253,22 @@ class Batch(unittest.TestCase):
         self.assertIn("ttl.math.reduce_sum of a block holding 2 batch entries",
                       e.exception.message)
 
+    def test_squeeze_unsqueeze_and_a_broadcast_over_a_batch_of_one(self):
+        # The spec's signpost.py: broadcast(unsqueeze(b, dims=[0]), dims=[0], shape=(1, R, C))
+        # is b itself (no ttl.bcast); dims=[-1] of a 3-D shape is the columns, 2-D dims [1].
+        text = translate("k.py", KERNEL.replace(
+            "q.store(ttl.math.exp(p))",
+            "q.store(ttl.block.broadcast(ttl.block.unsqueeze(p, dims=[0]), dims=[0], "
+            "shape=(1, 2, 1)))"), Options(args=ARGS))
+        self.assertEqual(lines_with(text, "ttl.bcast"), [])
+        self.assertEqual(len(lines_with(text, "= ttl.identity")), 1)  # a waited block stored
+        text = translate("k.py", KERNEL.replace(
+            "q.store(ttl.math.exp(p))",
+            "q.store(ttl.block.squeeze(ttl.block.broadcast(p, dims=[-1], shape=(1, 2, 1)), "
+            "dims=[0]))"), Options(args=ARGS))
+        (bcast,) = lines_with(text, "= ttl.bcast")
+        self.assertIn("{dims = [1]}", bcast)
+
     def test_rows_that_are_not_whole_tiles(self):
         with self.assertRaises(FrontendError) as e:
             translate("k.py", self.SRC, Options(args={"a": ((4, 40, 96), "bf16"),

@@ -1215,7 +1215,7 @@ class ThreadEmitter:
             kept = sorted({d % len(shape) - (len(shape) - 2) for d in given} - {-1, -2} - set(
                 range(-len(shape), -2)))
             if not kept:  # only batch dimensions of size 1: the block as it is
-                return x if isinstance(x, Value) else self.elementwise("identity", [x], node)
+                return x
             kwargs = dict(kwargs, dims=ast.copy_location(ast.List(
                 [ast.Constant(d) for d in kept], ast.Load()), kwargs["dims"]))
             shape = shape[-2:]
