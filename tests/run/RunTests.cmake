@@ -53,6 +53,8 @@ ttlplan_run_test(two_operations_kernel 0 "PASS" ${run_dir}/two_operations.py --k
 foreach(kernel IN ITEMS swapped whole_rows)
   ttlplan_run_test(batch_3d.${kernel} 0 "PASS" ${run_dir}/batch_3d.py --kernel ${kernel})
 endforeach()
+# One value stored into two DFBs: computed anew for the second store.
+ttlplan_run_test(two_stores 0 "PASS" ${run_dir}/two_stores.py)
 # ttl.div (a / b of blocks): div_binary_tile emulated against the reference.
 ttlplan_run_test(divide 0 "PASS" ${run_dir}/divide.py)
 # ttl.transpose: transpose_wh_tile emulated against the reference's element transpose.

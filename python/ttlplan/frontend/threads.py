@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import ast
 import copy
+import re
 from dataclasses import dataclass
 from typing import Any
 
@@ -128,6 +129,11 @@ COMPARISONS = {ast.Lt: "ult", ast.LtE: "ule", ast.Gt: "ugt", ast.GtE: "uge", ast
                ast.NotEq: "ne"}
 # The most ops one thread may produce, so that no input can make the output grow without bound.
 MAX_OPS = 200_000
+# `%name = ttl.op ...`: a compute op's line (COMPUTE_OPS), and the SSA names in a line.
+COMPUTE_DEF = re.compile(r"(%[A-Za-z0-9_.$]+) = ttl\.([a-z_]+)\b")
+SSA_NAME = re.compile(r"%[A-Za-z0-9_.$]+")
+COMPUTE_OPS = set(UNARY_FUNCTIONS.values()) | set(BINARY_FUNCTIONS.values()) | {
+    "matmul", "transpose", "reduce_sum", "reduce_max", "bcast", "fill", "identity"}
 
 
 class Scope:
@@ -185,6 +191,12 @@ class ThreadEmitter:
         # copy's handle, the copy). Writing such a block is tt-lang's copy-lock error.
         self.in_flight: dict[str, tuple[Handle, ast.AST]] = {}
         self.inlining = 0  # helper calls being inlined, nested
+        # Compute ops emitted, by result SSA: (the op's text, its node), so that a value a second
+        # store reads can be computed again for it (compute_again); and the results that a store's
+        # chain already holds (a compute op's tiles live in DST for one store).
+        self.compute_defs: dict[str, tuple[str, ast.AST]] = {}
+        self.stored_ops: set[str] = set()
+        self.recomputed: set[str] = set()  # ops a store computed anew: dead unless stored
 
     # --- Output ----------------------------------------------------------------------------
 
@@ -199,6 +211,42 @@ class ThreadEmitter:
             raise self.error(node, f"the thread produces more than {MAX_OPS} ops; the front end "
                                    "stops here")
         self.lines.append("  " * self.depth + text + " " + self.loc(node))
+        m = COMPUTE_DEF.match(text)
+        if m and m.group(2) in COMPUTE_OPS:
+            self.compute_defs[m.group(1)] = (text, node)
+
+    def compute_tree(self, ssa: str) -> set[str]:
+        """The compute ops `ssa`'s value is made of (itself included), down to blocks."""
+        out, work = set(), [ssa]
+        while work:
+            v = work.pop()
+            if v in out or v not in self.compute_defs:
+                continue
+            out.add(v)
+            text = self.compute_defs[v][0]
+            work += [o for o in SSA_NAME.findall(text.split(" = ", 1)[1]) if o != v]
+        return out
+
+    def live_lines(self) -> list[str]:
+        """The thread's lines without the ops a later store computed anew and no store holds."""
+        dead = self.recomputed - self.stored_ops
+        if not dead:
+            return self.lines
+        return [line for line in self.lines
+                if not ((m := COMPUTE_DEF.match(line.lstrip())) and m.group(1) in dead)]
+
+    def compute_again(self, ssa: str, node: ast.AST) -> str:
+        """`ssa`'s value computed anew by fresh ops (tt-lang stores one value into two DFBs;
+        TTL's compute op feeds one store, whose chain holds its tiles in DST)."""
+        if ssa not in self.compute_defs:
+            return ssa
+        text, _ = self.compute_defs[ssa]
+        rhs = text.split(" = ", 1)[1]
+        renamed = {o: self.compute_again(o, node) for o in set(SSA_NAME.findall(rhs)) if o != ssa}
+        rhs = SSA_NAME.sub(lambda m: renamed.get(m.group(0), m.group(0)), rhs)
+        out = self.fresh(ssa[1:].split(".")[0])
+        self.emit(f"{out} = {rhs}", node)
+        return out
 
     def open_region(self, text: str) -> None:
         """The first line of an op with a region; close_region writes its `}` and location."""
@@ -793,6 +841,10 @@ class ThreadEmitter:
         if isinstance(value, Block):  # a block stored unchanged: copied through DST
             value = self.elementwise("identity", [value], node)
         source = value.ssa
+        if self.compute_tree(source) & self.stored_ops:  # a value a store already holds
+            self.recomputed |= self.compute_tree(source)
+            source = self.compute_again(source, node)
+        self.stored_ops |= self.compute_tree(source)
         btype = block_type(block.buffer.shape, block.buffer.like.dtype)
         attrs = " {accumulate = true}" if accumulate else ""
         self.emit(f"ttl.store {source}, {block.ssa}{attrs} : {btype}", node)
@@ -1481,4 +1533,5 @@ def emit_thread(path: str, op: Operation, kernel: KernelContext, thread) -> list
     buffers = {name for name, v in op.env.items() if isinstance(v, DataflowBuffer)}
     emitter.body(complete_thread(without_early_returns(fn.body), buffers))
     op_name = "ttl.compute_thread" if thread.kind == "compute" else "ttl.datamovement_thread"
-    return [f"    {op_name} {{"] + emitter.prologue + emitter.lines + ["    } " + emitter.loc(fn)]
+    return [f"    {op_name} {{"] + emitter.prologue + emitter.live_lines() + \
+        ["    } " + emitter.loc(fn)]
