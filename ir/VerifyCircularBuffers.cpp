@@ -412,6 +412,12 @@ bool checkSingleThread(const Value* cb, const std::vector<std::pair<Operation*, 
   return false;
 }
 
+/// The blocks `cb` holds: its depth, or 1 where the planner chooses it (the fewest it may).
+int64_t slotsOf(const Value* cb) {
+  const Dim& depth = cb->type().depth();
+  return depth.isStatic() ? depth.value : 1;
+}
+
 void checkCounts(const Value* cb, const Roles& r, DiagnosticEngine& diags) {
   Count pushes = Counter(cb, "ttl.cb_push").count(*r.producers[0].first);
   Count pops = Counter(cb, "ttl.cb_pop").count(*r.consumers[0].first);
@@ -419,10 +425,8 @@ void checkCounts(const Value* cb, const Roles& r, DiagnosticEngine& diags) {
   // Blocks left in the CB when the kernel ends are harmless while they fit its slots (tt-lang's
   // test_fa_simple.py pushes a running maximum once more than it pops): the producer never
   // waits for a slot its consumer would have to free after its last pop.
-  const Dim& depth = cb->type().depth();
-  const int64_t slots = depth.isStatic() ? depth.value : 1; // the planner may choose one block
   if (pushes.perItem == pops.perItem && pushes.outside > pops.outside &&
-      pushes.outside - pops.outside <= slots)
+      pushes.outside - pops.outside <= slotsOf(cb))
     return;
   const Operation* at = cb->definingOp() ? cb->definingOp() : r.producers[0].second;
   diags
@@ -463,8 +467,7 @@ void checkOutsideEnd(const Value* cb, const Location& at, const Attribute& outsi
 void checkScratch(const Value* cb, const Location& at, const Roles& r, DiagnosticEngine& diags) {
   if (!checkSingleThread(cb, r.producers, true, diags)) return;
   Count pushes = Counter(cb, "ttl.cb_push", /*atMost=*/true).count(*r.producers[0].first);
-  const Dim& depth = cb->type().depth();
-  int64_t slots = depth.isStatic() ? depth.value : 1; // the planner may choose one block
+  const int64_t slots = slotsOf(cb);
   if (pushes.known && pushes.perItem == 0 && pushes.outside <= slots) return;
   std::string many = pushes.known ? fmt::format("pushes up to {}", describeCount(pushes))
                                   : std::string("pushes a number of blocks not known here");

@@ -276,34 +276,6 @@ class Batch(unittest.TestCase):
         self.assertIn("has batch dimensions and 40 rows, not whole tiles", e.exception.message)
 
 
-TWO_STORES = '''import ttl
-
-
-@ttl.operation(grid=(1, 1))
-def k(a, y, z):
-    a_dfb = ttl.make_dataflow_buffer_like(a, shape=(1, 1))
-    y_dfb = ttl.make_dataflow_buffer_like(y, shape=(1, 1))
-    z_dfb = ttl.make_dataflow_buffer_like(z, shape=(1, 1))
-
-    @ttl.compute()
-    def compute():
-        with a_dfb.wait() as p, y_dfb.reserve() as q, z_dfb.reserve() as r:
-            e = ttl.math.exp(p)
-            q.store(e)
-            r.store(e + e)
-
-    @ttl.datamovement()
-    def read():
-        with a_dfb.reserve() as blk:
-            ttl.copy(a[0, 0], blk).wait()
-
-    @ttl.datamovement()
-    def write():
-        with y_dfb.wait() as blk:
-            ttl.copy(blk, y[0, 0]).wait()
-        with z_dfb.wait() as blk:
-            ttl.copy(blk, z[0, 0]).wait()
-'''
 
 
 class TwoStores(unittest.TestCase):
@@ -311,8 +283,11 @@ class TwoStores(unittest.TestCase):
     one store, so the second store computes its value anew (test_dst_multi_consumer.py)."""
 
     def test_the_second_store_computes_anew(self):
+        # tests/run/two_stores.py (run.two_stores runs it against the reference): e = exp(p),
+        # q.store(e), r.store(e + e).
+        path = Path(__file__).resolve().parents[1] / "run" / "two_stores.py"
         args = {n: ((32, 32), "bf16") for n in ("a", "y", "z")}
-        text = translate("k.py", TWO_STORES, Options(args=args))
+        text = translate(str(path), path.read_text(), Options(args=args))
         exps = lines_with(text, "= ttl.exp")
         self.assertEqual(len(exps), 2)  # once for each store
         (add,) = lines_with(text, "= ttl.add")  # the first e + e is gone: nothing stores it

@@ -20,7 +20,7 @@ from . import evaluate as ev_mod
 from .errors import FrontendError
 from .evaluate import MATH, Evaluator, TensorArg, describe, ttl_attr
 from .helpers import Helper, bind
-from .types import DTYPES
+from .types import DTYPES, fold_batch
 from . import hostshapes, unified, values
 from .values import Int, Sym
 
@@ -703,16 +703,14 @@ def _buffer(ev: Evaluator, op: Operation, call: ast.Call) -> DataflowBuffer:
         raise ev.error(shape_node, f"shape must be (rows, cols) in tiles, or (batch, ..., rows, "
                                    f"cols), got {describe(shape)}")
     logical = shape
-    batch = 1
-    for s in shape[:-2]:
-        if isinstance(s, bool) or not isinstance(s, int) or s < 1:
-            raise ev.error(shape_node, f"a batch dimension of a block is {describe(s)}; it must "
-                                       "be a positive integer known when the kernel is read")
-        batch *= s
-    if batch > 1 and not isinstance(shape[-2], int):
-        raise ev.error(shape_node, "a block with batch entries needs its rows known when the "
-                                   "kernel is read")
-    shape = (shape[-2] * batch if batch > 1 else shape[-2], shape[-1])
+    folded = fold_batch(shape)
+    if folded is None:
+        bad = [s for s in shape[:-2] if isinstance(s, bool) or not isinstance(s, int) or s < 1]
+        raise ev.error(shape_node, f"a batch dimension of a block is {describe(bad[0])}; it must "
+                                   "be a positive integer known when the kernel is read" if bad
+                       else "a block with batch entries needs its rows known when the kernel "
+                            "is read")
+    shape, batch = folded
     for s in shape:
         if isinstance(s, bool) or not isinstance(s, (int, Sym)):
             raise ev.error(shape_node, f"a block dimension is {describe(s)}, not an integer")

@@ -22,7 +22,7 @@ from .evaluate import Evaluator, TensorArg, describe
 from .helpers import Helper
 from .unified import complete_thread
 from .operation import DataflowBuffer, Operation, Pipe, PipeNet, grid_size, ttl_attr
-from .types import DTYPES, block_type, cb_type, tensor_type
+from .types import DTYPES, block_type, cb_type, fold_batch, tensor_type
 from .values import Int, Sym
 
 
@@ -583,15 +583,15 @@ class ThreadEmitter:
                                               f"..., rows, cols)) or whole {what}")
             if axis < len(sizes) - 1 and extent != 1:
                 spanning = axis
-        row = 0
+        def zero(v: Any) -> bool:
+            return isinstance(v, int) and v == 0
+
+        row: Any = 0
         rows = 1
         for start, extent, size in zip(starts[:-1], extents[:-1], sizes):
-            if not (isinstance(row, int) and row == 0):
-                row = self.integer_op(ast.Mult(), row, size, node)
-            if isinstance(row, int) and row == 0:
-                row = start
-            elif not (isinstance(start, int) and start == 0):
-                row = self.integer_op(ast.Add(), row, start, node)
+            scaled = 0 if zero(row) else self.integer_op(ast.Mult(), row, size, node)
+            row = start if zero(scaled) else scaled if zero(start) else \
+                self.integer_op(ast.Add(), scaled, start, node)
             rows = None if rows is None or extent is None else rows * extent
         return Slice(tensor, (row, starts[-1]), (rows, extents[-1]), node)
 
@@ -841,10 +841,12 @@ class ThreadEmitter:
         if isinstance(value, Block):  # a block stored unchanged: copied through DST
             value = self.elementwise("identity", [value], node)
         source = value.ssa
-        if self.compute_tree(source) & self.stored_ops:  # a value a store already holds
-            self.recomputed |= self.compute_tree(source)
+        tree = self.compute_tree(source)
+        if tree & self.stored_ops:  # a value a store already holds: computed anew for this one
+            self.recomputed |= tree
             source = self.compute_again(source, node)
-        self.stored_ops |= self.compute_tree(source)
+            tree = self.compute_tree(source)
+        self.stored_ops |= tree
         btype = block_type(block.buffer.shape, block.buffer.like.dtype)
         attrs = " {accumulate = true}" if accumulate else ""
         self.emit(f"ttl.store {source}, {block.ssa}{attrs} : {btype}", node)
@@ -1166,13 +1168,8 @@ class ThreadEmitter:
         if abs(value) > 3.4028234663852886e38:
             raise self.error(args[0], f"the fill value {value!r} does not fit in an f32")
         shape = self.expr(kwargs["shape"])
-        if isinstance(shape, tuple) and len(shape) > 2 and all(
-                isinstance(d, int) and not isinstance(d, bool) and d >= 1 for d in shape[:-2]):
-            batch = 1
-            for d in shape[:-2]:
-                batch *= d
-            if batch == 1 or isinstance(shape[-2], int):  # (B, R, C): a B * R x C block
-                shape = (shape[-2] * batch if batch > 1 else shape[-2], shape[-1])
+        if isinstance(shape, tuple) and len(shape) > 2 and fold_batch(shape):
+            shape = fold_batch(shape)[0]  # (B, R, C): a B * R x C block
         if not isinstance(shape, tuple) or len(shape) != 2:
             raise self.error(kwargs["shape"], "the fill's shape must be (rows, cols) in tiles, as "
                                               "a block's .shape gives")
@@ -1264,8 +1261,8 @@ class ThreadEmitter:
                     not -len(shape) <= d < len(shape) for d in given):
                 raise self.error(kwargs.get("dims", node), f"dims must list dimensions of the "
                                                            f"{len(shape)}-D shape")
-            kept = sorted({d % len(shape) - (len(shape) - 2) for d in given} - {-1, -2} - set(
-                range(-len(shape), -2)))
+            n = len(shape)
+            kept = sorted({d % n - (n - 2) for d in given if d % n >= n - 2})
             if not kept:  # only batch dimensions of size 1: the block as it is
                 return x
             kwargs = dict(kwargs, dims=ast.copy_location(ast.List(

@@ -40,6 +40,22 @@ def block_type(shape: tuple, dtype: str) -> str:
     return f"tensor<{dimension(shape[0])}x{dimension(shape[1])}x{tile(dtype)}>"
 
 
+def fold_batch(shape: tuple) -> tuple[tuple, int] | None:
+    """A block shape ``(B, .., R, C)`` (R and C in tiles, the leading ones batch entries) as the
+    2-D block ttlplan plans, ``(B * .. * R, C)``, and its batch entries; None when a leading
+    dimension is not a positive integer or the rows are not known with several entries."""
+    batch = 1
+    for d in shape[:-2]:
+        if isinstance(d, bool) or not isinstance(d, int) or d < 1:
+            return None
+        batch *= d
+    if batch == 1:
+        return (shape[-2], shape[-1]), 1
+    if not isinstance(shape[-2], int):
+        return None
+    return (shape[-2] * batch, shape[-1]), batch
+
+
 def cb_type(buffer: "DataflowBuffer", kernel) -> str:
     count = "?" if kernel.buffer_factor_auto or buffer.block_count is None else \
         str(buffer.block_count)
@@ -52,4 +68,5 @@ def tensor_type(t: "TensorArg") -> str:
     return f"tensor<{rows}x{cols}x{t.dtype}, {DRAM_LAYOUT}>"
 
 
-__all__ = ["DTYPES", "Sym", "block_type", "cb_type", "dimension", "tensor_type", "tile"]
+__all__ = ["DTYPES", "Sym", "block_type", "cb_type", "dimension", "fold_batch", "tensor_type",
+           "tile"]
