@@ -452,10 +452,11 @@ std::string outsideEndRefusal(Operation& kernel, std::string_view what) {
     Attribute end = op->isa("ttl.create_cb") ? op->attribute("outside") : Attribute();
     if (!out.empty() || !end.is(AttrKind::String)) return;
     out =
-        fmt::format("{} needs every thread of the kernel, but the {} of %{} ({}) is a thread "
-                    "not in this file (a tt-lang thread planned on its own); `plan` reports its "
-                    "L1, CB indices and DST; add the other threads' functions and "
-                    "`ttl.launch_grid` to {} it",
+        fmt::format("{} needs every thread of the kernel, but the {} of %{} ({}) is not in "
+                    "this file (a tt-lang thread planned on its own, or a compile-only tt-lang "
+                    "kernel whose data-movement threads are empty); `plan` reports its L1, CB "
+                    "indices and DST; write the thread that is missing (with `ttl.launch_grid` "
+                    "for thread functions) to {} it",
                     what, end.stringValue(), op->result(0)->nameHint(), op->location().str(), what);
   });
   return out;

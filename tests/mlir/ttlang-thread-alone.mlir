@@ -27,7 +27,7 @@
 // IMPORT: ttl.store %r, %res
 // IMPORT-NEXT: ttl.cb_push %cb_out
 // IMPORT-NEXT: ttl.cb_pop %cb_in
-// COST: error: cost needs every thread of the kernel, but the producer of %cb_in ({{.*}}ttlang-thread-alone.mlir:35:14) is a thread not in this file
+// COST: error: cost needs every thread of the kernel, but the producer of %cb_in ({{.*}}ttlang-thread-alone.mlir:35:14) is not in this file
 // COMPILE: error: codegen: compile or run needs every thread of the kernel
 // TUNE: error: tune needs every thread of the kernel
 module {

@@ -497,6 +497,71 @@ class AutomaticReleases(unittest.TestCase):
         self.assertLess(ops.index("ttl.cb_pop"), ops.index("arith.addi"))
 
 
+COMPILE_ONLY = '''import ttl
+
+
+@ttl.operation(grid=(1, 1))
+def k(a, out):
+    a_dfb = ttl.make_dataflow_buffer_like(a, shape=(1, 1), block_count=2)
+    o_dfb = ttl.make_dataflow_buffer_like(out, shape=(1, 1), block_count=2)
+
+    @ttl.compute()
+    def compute():
+        with a_dfb.wait() as p, o_dfb.reserve() as q:
+            q.store(ttl.math.exp(p))
+
+    @ttl.datamovement()
+    def read():
+        pass
+
+    @ttl.datamovement()
+    def write():
+        """Nothing: tt-lang's compile-only tests check the compute thread's C++."""
+'''
+
+
+class CompileOnly(unittest.TestCase):
+    """tt-lang's compile-only kernels (test/python/signpost_scopes.py) leave every data-movement
+    thread empty: a_dfb has no producer and o_dfb no consumer in the file, so those ends are
+    outside (plan reports, compile/run/tune refuse)."""
+
+    def test_empty_movers_make_the_missing_ends_outside(self):
+        args = {"a": ((32, 32), "bf16"), "out": ((32, 32), "bf16")}
+        text = translate("k.py", COMPILE_ONLY, Options(args=args))
+        self.assertEqual(len(lines_with(text, 'create_cb {outside = "producer"}')), 1)
+        self.assertIn("%a_dfb", lines_with(text, 'outside = "producer"')[0])
+        self.assertIn("%o_dfb", lines_with(text, 'outside = "consumer"')[0])
+
+    def test_a_mover_that_does_something_keeps_every_end_inside(self):
+        source = COMPILE_ONLY.replace("    def read():\n        pass",
+                                      "    def read():\n        with a_dfb.reserve() as b:\n"
+                                      "            ttl.copy(a[0:1, 0:1], b).wait()")
+        self.assertNotEqual(source, COMPILE_ONLY)
+        args = {"a": ((32, 32), "bf16"), "out": ((32, 32), "bf16")}
+        self.assertNotIn("outside", translate("k.py", source, Options(args=args)))
+
+
+class Placeholders(unittest.TestCase):
+    """The spec's examples write `ROWS = ...  # rows participating` and assign the value below
+    (examples/spec/pipe/gather.py): `...` is a value until something uses it."""
+
+    SOURCE = COMPILE_ONLY.replace("def k(a, out):\n", "def k(a, out):\n    N = ...\n    N = 1\n")
+
+    def test_a_placeholder_assigned_again_reads(self):
+        self.assertIn("N = ...", self.SOURCE)
+        args = {"a": ((32, 32), "bf16"), "out": ((32, 32), "bf16")}
+        self.assertIn("ttl.kernel @k", translate("k.py", self.SOURCE, Options(args=args)))
+
+    def test_a_placeholder_used_is_a_located_error(self):
+        source = self.SOURCE.replace("    N = 1\n", "").replace(
+            "with a_dfb.wait()", "for i in range(N):\n            pass\n        with a_dfb.wait()")
+        args = {"a": ((32, 32), "bf16"), "out": ((32, 32), "bf16")}
+        with self.assertRaises(FrontendError) as e:
+            translate("k.py", source, Options(args=args))
+        self.assertIn("k.py:12:18: error:", str(e.exception))  # range(N), line 12
+        self.assertIn("placeholder `...`", str(e.exception))
+
+
 class Errors(unittest.TestCase):
     def check(self, source, message, line, args=ARGS):
         with self.assertRaises(FrontendError) as e:

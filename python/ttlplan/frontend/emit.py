@@ -49,6 +49,33 @@ def translate(path: str, source: str, options: Options) -> str:
     return "\n".join(lines) + "\n"
 
 
+def _is_empty(fn: ast.FunctionDef) -> bool:
+    """A thread whose body is only ``pass``, ``...`` or a docstring."""
+    return all(isinstance(s, ast.Pass) or (isinstance(s, ast.Expr) and
+                                           isinstance(s.value, ast.Constant))
+               for s in fn.body)
+
+
+def _compile_only_ends(op: Operation, kernel: KernelContext, body: list[str]) -> dict[int, str]:
+    """tt-lang's compile-only kernels (test/python/signpost_scopes.py, auto_profile_*.py) leave
+    every data-movement thread empty: the compute thread's DFBs have no producer (or consumer)
+    in the file. Such an end is `outside` (docs/python.md): `plan` reports the kernel, while
+    compile, run and tune refuse it instead of building a program that would wait forever."""
+    movers = [t for t in op.threads if t.kind == "datamovement"]
+    if not movers or not all(_is_empty(t.node) for t in movers):
+        return {}
+    ends: dict[int, str] = {}
+    for buffer in op.buffers:
+        name = kernel.cb(buffer)
+        used = lambda verb: any(f"ttl.{verb} {name} " in line for line in body)  # noqa: E731
+        reserved, waited = used("cb_reserve"), used("cb_wait")
+        if waited and not reserved:
+            ends[id(buffer)] = "producer"
+        elif reserved and not waited:
+            ends[id(buffer)] = "consumer"
+    return ends
+
+
 def knob_definitions(tree: ast.Module, knobs: dict[str, str]) -> dict[str, ast.AST]:
     """Where each knob is defined: its module-level assignment, or the operation's argument (so
     that tune --emit can say which line to change)."""
@@ -89,8 +116,11 @@ def _kernel(path: str, op: Operation, options: Options) -> list[str]:
     out = [f"  ttl.kernel @{op.name}({args}) attributes {{grid = [{gy}, {gx}]{attrs}}} {{"]
     for knob, ssa in kernel.params.items():
         out.append(f"    {ssa} = ttl.param_value @{knob} : index {_loc(path, op.node)}")
+    missing = _compile_only_ends(op, kernel, body)
     for buffer in op.buffers:
-        out.append(f"    {kernel.cb(buffer)} = ttl.create_cb : {cb_type(buffer, kernel)} "
+        end = missing.get(id(buffer))
+        attr = f' {{outside = "{end}"}}' if end else ""
+        out.append(f"    {kernel.cb(buffer)} = ttl.create_cb{attr} : {cb_type(buffer, kernel)} "
                    f"{_loc(path, buffer.node)}")
     out += body
     out.append(f"  }} {_loc(path, op.node)}")

@@ -126,6 +126,9 @@ class Evaluator:
     def _Constant(self, node: ast.Constant) -> Any:
         if isinstance(node.value, (int, float, str, bool)) or node.value is None:
             return node.value
+        if node.value is Ellipsis:
+            # A placeholder (the spec's `ROWS = ...  # rows participating`), fine until used.
+            return Ellipsis
         raise self.error(node, f"the literal {node.value!r} is not supported")
 
     def _Name(self, node: ast.Name) -> Any:
@@ -494,6 +497,8 @@ def describe(v: Any) -> str:
         return v.name
     if v is None:
         return "None"
+    if v is Ellipsis:
+        return "the placeholder `...` (give it a value before it is used)"
     return f"a {type(v).__name__}"
 
 
