@@ -76,6 +76,18 @@ finally:
         # x is made f32 and moved to the device as bf16; y copies x's shape; 2 is an int.
         self.assertEqual(spec(source), ["x=256x32:bf16,y=256x32:bf16,rows_per_block=2"])
 
+    def test_vectors_and_scalars_keep_their_rank(self):
+        # The spec's elementwise_broadcast_reduce.py: torch.rand(M) is a vector and
+        # torch.rand(()) a scalar (the operation reads them as [1, M] and [1, 1]).
+        source = OPERATION + '''
+x = ttnn.from_torch(torch.rand(64), layout=ttnn.TILE_LAYOUT)
+y = ttnn.from_torch(torch.rand(()), layout=ttnn.TILE_LAYOUT)
+scale(x, y, 1)
+'''
+        [call] = host_calls(source)
+        self.assertEqual(call.args["x"].shape, (64,))
+        self.assertEqual(call.args["y"].shape, ())
+
     def test_pytest_parametrize_and_a_test_class(self):
         source = OPERATION + '''
 import pytest

@@ -562,6 +562,71 @@ class Placeholders(unittest.TestCase):
         self.assertIn("placeholder `...`", str(e.exception))
 
 
+VECTORS = '''import ttl
+
+
+@ttl.operation(grid=(1, 1))
+def k(a, c, d, out):
+    a_dfb = ttl.make_dataflow_buffer_like(a, shape=(1, 2))
+    c_dfb = ttl.make_dataflow_buffer_like(c, shape=(1, 2))
+    d_dfb = ttl.make_dataflow_buffer_like(d, shape=(1, 1))
+    o_dfb = ttl.make_dataflow_buffer_like(out, shape=(1, 2))
+
+    @ttl.datamovement()
+    def read():
+        with a_dfb.reserve() as x:
+            ttl.copy(a[1, :], x).wait()
+        with c_dfb.reserve() as x:
+            ttl.copy(c[0, :], x).wait()
+        with d_dfb.reserve() as x:
+            ttl.copy(d[0, 0], x).wait()
+
+    @ttl.compute()
+    def compute():
+        with a_dfb.wait() as x, c_dfb.wait() as y, d_dfb.wait() as z, o_dfb.reserve() as o:
+            o.store(x ** 2 + y + ttl.block.broadcast(z, dims=[0, 1], shape=(1, 2)))
+
+    @ttl.datamovement()
+    def write():
+        with o_dfb.wait() as o:
+            ttl.copy(o, out[0:1, 0:2]).wait()
+'''
+
+
+class VectorsScalarsWholeRangesSquares(unittest.TestCase):
+    """The spec's elementwise_broadcast_reduce.py: a vector [M] is tiled as [1, M] (row 0 of
+    each tile) and a scalar [] as [1, 1], both indexed with two tile indices; `t[r, :]` is every
+    tile of that dimension; `x ** 2` is x * x."""
+
+    ARGS = {"a": ((64, 64), "bf16"), "c": ((64,), "bf16"), "d": ((), "bf16"),
+            "out": ((32, 64), "bf16")}
+
+    def test_vector_and_scalar_arguments_are_one_row_and_one_element(self):
+        text = translate("k.py", VECTORS, Options(args=self.ARGS))
+        kernel = lines_with(text, "ttl.kernel @k")[0]
+        self.assertIn("%c: tensor<1x64xbf16", kernel)
+        self.assertIn("%d: tensor<1x1xbf16", kernel)
+
+    def test_a_whole_range_is_every_tile_of_the_dimension(self):
+        text = translate("k.py", VECTORS, Options(args=self.ARGS))
+        # a is 2 x 2 tiles: a[1, :] starts at tile (1, 0) and spans both columns (1x2 block).
+        [a_slice] = lines_with(text, "ttl.tensor_slice %a[")
+        self.assertIn("-> tensor<1x2x", a_slice)
+        self.assertRegex(a_slice, r"%a\[%c1(\.\d+)?, %c0(\.\d+)?\]")
+
+    def test_a_square_is_one_multiply_of_the_block_by_itself(self):
+        text = translate("k.py", VECTORS, Options(args=self.ARGS))
+        [mul] = lines_with(text, "= ttl.mul ")
+        operands = mul.split("= ttl.mul ")[1].split(" :")[0].split(", ")
+        self.assertEqual(len(operands), 2)
+        self.assertEqual(operands[0], operands[1])
+
+    def test_other_powers_are_a_located_error(self):
+        with self.assertRaises(FrontendError) as e:
+            translate("k.py", VECTORS.replace("x ** 2", "x ** 3"), Options(args=self.ARGS))
+        self.assertIn("k.py:23:21: error: a block to the power the integer 3", str(e.exception))
+
+
 class Errors(unittest.TestCase):
     def check(self, source, message, line, args=ARGS):
         with self.assertRaises(FrontendError) as e:

@@ -68,10 +68,12 @@ class TensorArg:
         """The 2-D tensor TTL sees: leading (batch) dimensions folded into the rows. A tiled
         [B, H, W] tensor's tiles lie in DRAM in (b, row, column) order, which is the order of the
         [B * H, W] tensor's tiles when H is whole tiles (operation.py checks it)."""
-        rows = 1
+        if not self.shape:  # a scalar: element (0, 0) of one tile, as ttnn tiles it
+            return (1, 1)
+        rows = 1  # a vector [M] is one row: row 0 of each tile, as ttnn tiles it
         for d in self.shape[:-1]:
             rows *= d
-        return (rows, self.shape[-1]) if self.shape else (0, 0)
+        return (rows, self.shape[-1])
 
 
 class Evaluator:

@@ -102,7 +102,8 @@ class OperationCall:
         parts = []
         for name, v in self.args.items():
             if isinstance(v, Tensor):
-                parts.append(f"{name}={'x'.join(map(str, v.shape))}:{v.dtype}")
+                shape = v.shape or (1, 1)  # a scalar as the one tile it is tiled into
+                parts.append(f"{name}={'x'.join(map(str, shape))}:{v.dtype}")
             elif isinstance(v, bool):
                 continue
             elif isinstance(v, int):
@@ -511,7 +512,8 @@ class HostInterpreter:
                 shape = args[0]
             else:
                 shape = tuple(args)
-            if isinstance(shape, (tuple, list)) and shape and \
+            # () is a scalar (torch.rand(()), the spec's elementwise_broadcast_reduce.py).
+            if isinstance(shape, (tuple, list)) and \
                     all(isinstance(d, int) and not isinstance(d, bool) and d > 0 for d in shape):
                 default = "bf16" if owner == "ttnn" else "f32"
                 return Tensor(tuple(shape), dtype or default,

@@ -429,10 +429,9 @@ def _read_operation(path, fn: ast.FunctionDef, decorator: ast.expr, constants, a
                                f"(the file does not call the operation with known tensors); "
                                f"pass --args {fill}")
     for t in params:
-        if len(t.shape) < 2:
-            raise FrontendError.at(path, fn, f"operation {name}: tensor '{t.name}' has "
-                                             f"{len(t.shape)} dimension; ttlplan reads tensors of "
-                                             "2 or more (leading ones are batch dimensions)")
+        # A vector [M] is the tiled [1, M] and a scalar [] the tiled [1, 1] (TensorArg.flat_shape):
+        # ttnn's TILE_LAYOUT puts them in row 0 and at element (0, 0), and tt-lang indexes them
+        # with two tile indices (c[0, :], d[0, 0]).
         if len(t.shape) > 2 and t.shape[-2] % 32:
             raise FrontendError.at(path, fn, f"operation {name}: tensor '{t.name}' of shape "
                                              f"{'x'.join(map(str, t.shape))} has batch "

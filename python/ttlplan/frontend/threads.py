@@ -533,7 +533,8 @@ class ThreadEmitter:
 
     def tensor_slice(self, node: ast.Subscript, tensor: TensorArg) -> Slice:
         parts = node.slice.elts if isinstance(node.slice, ast.Tuple) else [node.slice]
-        if len(parts) != len(tensor.shape):
+        rank = max(len(tensor.shape), 2)  # a vector or a scalar is tiled 2-D (flat_shape)
+        if len(parts) != rank:
             if len(tensor.shape) == 2:
                 raise self.error(node, f"tensor '{tensor.name}' is 2-D: index it with two ranges "
                                        "of tiles, t[r0:r1, c0:c1]")
@@ -541,14 +542,20 @@ class ThreadEmitter:
                                    f"index it with {len(tensor.shape)} (batch indices, then two "
                                    "ranges of tiles)")
         starts, extents = [], []
-        for p in parts:
+        # Tiles along each index: the batch sizes, then the 2-D form's rows and columns.
+        tiles = list(tensor.shape[:-2]) + [-(-d // 32) for d in tensor.flat_shape]
+        for p, whole in zip(parts, tiles):
             if isinstance(p, ast.Call) and isinstance(p.func, ast.Name) and \
                     p.func.id == "slice" and len(p.args) == 2 and not p.keywords:
                 p = ast.copy_location(ast.Slice(p.args[0], p.args[1], None), p)  # t[slice(a, b)]
-            if isinstance(p, ast.Slice):
+            if isinstance(p, ast.Slice) and p.lower is None and p.upper is None and \
+                    p.step is None:  # t[0, :]: every tile of that dimension
+                starts.append(0)
+                extents.append(whole)
+            elif isinstance(p, ast.Slice):
                 if p.lower is None or p.upper is None or p.step is not None:
                     raise self.error(p, "a tile range needs a start and a stop and no step "
-                                        "(t[r0:r1, c0:c1])")
+                                        "(t[r0:r1, c0:c1]), or is the whole dimension (t[r, :])")
                 lo = self.expr(p.lower)
                 starts.append(lo)
                 extents.append(self.extent(lo, p.upper))
@@ -996,6 +1003,12 @@ class ThreadEmitter:
             name, right = "mul", 1.0 / right
         if name is None and isinstance(node.op, ast.Div):
             name = "div"  # a / b of blocks (or c / x): ttl.div, div_binary_tile
+        if isinstance(node.op, ast.Pow) and isinstance(left, (Block, Value)):
+            if right != 2 or isinstance(right, bool):
+                raise self.error(node, f"a block to the power {self.describe(right)}: ttlplan "
+                                       "reads x ** 2 (x * x); write other powers with ttl.mul "
+                                       "or ttl.exp/ttl.log")
+            return self.elementwise("mul", [left, left], node)  # the spec's a_blk**2
         if name is None:
             raise self.error(node, f"operator {type(node.op).__name__} is not supported on blocks")
         if not isinstance(left, (Block, Value, Fill)) and isinstance(right, (Block, Value, Fill)):
