@@ -54,14 +54,6 @@ Type l1PtrType() {
   return Type::opaque("!ttkernel.l1_ptr");
 }
 
-/// `arith.cmpi ne, %v, 0`: the condition of a per-core flag.
-Value* isNonZero(OpBuilder& b, Value* v) {
-  Value* zero = b.constant(0);
-  Operation* cmp = b.create("arith.cmpi", {v, zero}, {Type::integer(1)},
-                            {{"predicate", Attribute::integer(1, Type::integer(64))}});
-  return cmp->result(0);
-}
-
 /// `arith.cmpi ult, %a, %b`.
 Value* lessThan(OpBuilder& b, Value* lhs, Value* rhs) {
   Operation* cmp = b.create("arith.cmpi", {lhs, rhs}, {Type::integer(1)},

@@ -12,6 +12,7 @@
 #include "ttlplan/lower/passes/Passes.h"
 #include "ttlplan/support/Checked.h"
 
+#include <array>
 #include <fmt/format.h>
 #include <map>
 
@@ -219,13 +220,8 @@ private:
       return false;
     }
     Attribute core = op->attribute("core"), mcast = op->attribute("mcast");
-    if (n == "ttl.semaphore_set" && (core || mcast)) {
-      reportError(context, op,
-                  "ttl.semaphore_set on another core (core = ... or mcast = ...) is not supported "
-                  "yet: it needs a scratch L1 word to send from. Signal with ttl.semaphore_inc "
-                  "{core = [y, x]} instead, or move the data through a pipe");
-      return false;
-    }
+    if (n == "ttl.semaphore_set" && (core || mcast))
+      return lowerRemoteSet(context, func, kernel, grid, op);
     if (n == "ttl.semaphore_inc" && (!core || mcast)) {
       reportError(context, op,
                   "ttl.semaphore_inc is supported with one target core only: write core = [y, x] "
@@ -237,31 +233,9 @@ private:
     OpBuilder b = OpBuilder::before(op);
     Value* addr = b.call("get_semaphore", {b.constant(*id)}, Type::index(), {}, "sem_addr");
     if (n == "ttl.semaphore_inc") {
-      std::vector<int64_t> yx;
-      if (!core.getIntegers(yx) || yx.size() != 2 || yx[0] < 0 || yx[1] < 0 ||
-          (grid && (yx[0] >= grid->first || yx[1] >= grid->second))) {
-        reportError(context, op,
-                    fmt::format("core = {} must be [y, x] inside the {} grid", core.str(),
-                                grid ? fmt::format("{} x {}", grid->first, grid->second)
-                                     : std::string("planned")));
-        return false;
-      }
-      // The target's NoC coordinates come from the host (worker_core_from_logical_core of its
-      // logical x and y, RuntimeArgs::markNocCoordinate), never from a device table.
-      RuntimeArgs args = RuntimeArgs::load(func);
-      const int64_t cores = grid ? grid->first * grid->second : 1;
-      std::string name = fmt::format("sem{}_inc", *id);
-      while (args.contains(name + ".noc_x"))
-        name += "_";
-      const int64_t xArg = args.append(name + ".noc_x", std::vector<int64_t>(cores, yx[1]));
-      const int64_t yArg = args.append(name + ".noc_y", std::vector<int64_t>(cores, yx[0]));
-      args.markNocCoordinate(name + ".noc_x", 'x');
-      args.markNocCoordinate(name + ".noc_y", 'y');
-      args.store(func);
-      Value* target =
-          b.call("get_noc_addr",
-                 {getArgVal(b, xArg, name + ".noc_x"), getArgVal(b, yArg, name + ".noc_y"), addr},
-                 Type::integer(64), {}, "sem_noc_addr");
+      std::optional<std::array<int64_t, 2>> yx = targetCore(context, grid, op);
+      if (!yx) return false;
+      Value* target = remoteAddr(b, func, grid, fmt::format("sem{}_inc", *id), *yx, addr);
       b.call("noc_semaphore_inc", {target, b.constant(value.intValue())});
     } else {
       Value* ptr = b.call("l1_ptr", {addr}, Type::opaque("!ttkernel.l1_ptr"), {}, "sem_ptr");
@@ -279,6 +253,176 @@ private:
     }
     ir::eraseOp(op);
     statistic("semaphore-ops", "user semaphore ops lowered") += 1;
+    return true;
+  }
+
+  /// `core = [y, x]` of a semaphore op, checked against the grid.
+  std::optional<std::array<int64_t, 2>>
+  targetCore(PassContext& context, std::optional<std::pair<int64_t, int64_t>> grid, Operation* op) {
+    Attribute core = op->attribute("core");
+    std::vector<int64_t> yx;
+    if (!core.getIntegers(yx) || yx.size() != 2 || yx[0] < 0 || yx[1] < 0 ||
+        (grid && (yx[0] >= grid->first || yx[1] >= grid->second))) {
+      reportError(context, op,
+                  fmt::format("core = {} must be [y, x] inside the {} grid", core.str(),
+                              grid ? fmt::format("{} x {}", grid->first, grid->second)
+                                   : std::string("planned")));
+      return std::nullopt;
+    }
+    return std::array<int64_t, 2>{yx[0], yx[1]};
+  }
+
+  /// A runtime argument of `func` with one value per core (`name` made unique).
+  static Value* perCoreArg(OpBuilder& b, Operation* func, std::string name,
+                           std::vector<int64_t> values, char nocAxis = 0) {
+    RuntimeArgs args = RuntimeArgs::load(func);
+    std::string unique = name;
+    while (args.contains(unique))
+      unique += "_";
+    const int64_t index = args.append(unique, std::move(values));
+    if (nocAxis) args.markNocCoordinate(unique, nocAxis);
+    args.store(func);
+    return getArgVal(b, index, unique);
+  }
+
+  /// The NoC address of `addr` on logical core `yx`. The target's NoC coordinates come from the
+  /// host (worker_core_from_logical_core of its logical x and y, RuntimeArgs::markNocCoordinate),
+  /// never from a device table.
+  static Value* remoteAddr(OpBuilder& b, Operation* func,
+                           std::optional<std::pair<int64_t, int64_t>> grid, const std::string& name,
+                           std::array<int64_t, 2> yx, Value* addr) {
+    const size_t cores = static_cast<size_t>(grid ? grid->first * grid->second : 1);
+    Value* x = perCoreArg(b, func, name + ".noc_x", std::vector<int64_t>(cores, yx[1]), 'x');
+    Value* y = perCoreArg(b, func, name + ".noc_y", std::vector<int64_t>(cores, yx[0]), 'y');
+    return b.call("get_noc_addr", {x, y, addr}, Type::integer(64), {}, "sem_noc_addr");
+  }
+
+  /// The semaphore a thread function sends remote values from: one of its own (two threads of
+  /// a core may set at once), created on first use with the next free id.
+  std::optional<int64_t> scratchSemaphore(PassContext& context, Operation* func, Operation* kernel,
+                                          Operation* op) {
+    if (Attribute a = func->attribute("ttl.scratch_semaphore"); a.is(ir::AttrKind::Integer))
+      return a.intValue();
+    if (!kernel || kernel->body().empty()) {
+      reportError(context, op, "cannot find the ttl.kernel of this thread function");
+      return std::nullopt;
+    }
+    int64_t next = 0;
+    if (Attribute count = kernel->attribute("ttl.semaphore_count"); count.is(ir::AttrKind::Integer))
+      next = count.intValue();
+    for (auto& other : kernel->body().operations())
+      if (Attribute id = other->attribute("ttl.semaphore_id"); id.is(ir::AttrKind::Integer))
+        next = std::max(next, id.intValue() + 1);
+    if (next >= context.device.kernel.semaphoresPerCore) {
+      reportError(context, op,
+                  fmt::format("ttl.semaphore_set on another core sends its value from a semaphore "
+                              "of its thread, id {}, beyond the {} semaphores per core of {}: use "
+                              "fewer semaphores or pipes",
+                              next, context.device.kernel.semaphoresPerCore, context.device.name));
+      return std::nullopt;
+    }
+    OpBuilder kb = OpBuilder::before(kernel->body().operations().front().get());
+    kb.setLocation(func->location());
+    kb.create(std::string(ir::CreateSemaphoreOp::kName), {}, {Type::semaphore()},
+              {{"init", Attribute::integer(0)}, {"ttl.semaphore_id", Attribute::integer(next)}});
+    func->setAttribute("ttl.scratch_semaphore", Attribute::integer(next));
+    return next;
+  }
+
+  /// `ttl.semaphore_set {core = [y, x]}` or `{mcast = [[y0, x0], [y1, x1]]}`: the value goes out
+  /// from a word of the thread's scratch semaphore (scratchSemaphore), and the write barrier keeps
+  /// that word until the NoC has read it. A multicast skips the sender (the plain variant), so a
+  /// sender inside the rectangle sets its own semaphore locally, as a set of every node of the
+  /// rectangle means (reference/Interpret.cpp, semaphoreTargets).
+  bool lowerRemoteSet(PassContext& context, Operation* func, Operation* kernel,
+                      std::optional<std::pair<int64_t, int64_t>> grid, Operation* op) {
+    const int64_t value = op->attribute("value").intValue();
+    Attribute core = op->attribute("core"), mcast = op->attribute("mcast");
+    if (core && mcast) {
+      reportError(context, op,
+                  "ttl.semaphore_set takes core = [y, x] or mcast = [[y0, x0], "
+                  "[y1, x1]], not both");
+      return false;
+    }
+    std::optional<int64_t> id = semaphoreId(context, func, kernel, op);
+    if (!id) return false;
+    std::optional<int64_t> scratch = scratchSemaphore(context, func, kernel, op);
+    if (!scratch) return false;
+    OpBuilder b = OpBuilder::before(op);
+    Value* addr = b.call("get_semaphore", {b.constant(*id)}, Type::index(), {}, "sem_addr");
+    Value* source =
+        b.call("get_semaphore", {b.constant(*scratch)}, Type::index(), {}, "sem_value_word");
+    Value* sourcePtr =
+        b.call("l1_ptr", {source}, Type::opaque("!ttkernel.l1_ptr"), {}, "value_ptr");
+    b.call("noc_semaphore_set", {sourcePtr, b.constant(value)});
+    const std::string name = fmt::format("sem{}_set", *id);
+    if (core) {
+      std::optional<std::array<int64_t, 2>> yx = targetCore(context, grid, op);
+      if (!yx) return false;
+      b.call("noc_semaphore_set_remote", {source, remoteAddr(b, func, grid, name, *yx, addr)});
+    } else if (!lowerSetMulticast(context, func, grid, op, b, addr, source, name, value)) {
+      return false;
+    }
+    b.call("noc_async_write_barrier", {});
+    ir::eraseOp(op);
+    statistic("semaphore-ops", "user semaphore ops lowered") += 1;
+    return true;
+  }
+
+  bool lowerSetMulticast(PassContext& context, Operation* func,
+                         std::optional<std::pair<int64_t, int64_t>> grid, Operation* op,
+                         OpBuilder& b, Value* addr, Value* source, const std::string& name,
+                         int64_t value) {
+    Attribute mcast = op->attribute("mcast");
+    std::vector<int64_t> flat;
+    bool shaped = mcast.is(ir::AttrKind::Array) && mcast.elements().size() == 2;
+    for (size_t i = 0; shaped && i < 2; ++i) {
+      std::vector<int64_t> yx;
+      shaped = mcast.elements()[i].getIntegers(yx) && yx.size() == 2;
+      flat.insert(flat.end(), yx.begin(), yx.end());
+    }
+    if (!grid || !shaped || flat[0] < 0 || flat[1] < 0 || flat[0] > flat[2] || flat[1] > flat[3] ||
+        flat[2] >= grid->first || flat[3] >= grid->second) {
+      reportError(context, op,
+                  fmt::format("mcast = {} must be [[y0, x0], [y1, x1]] with y0 <= y1 and x0 <= "
+                              "x1 inside the {} grid",
+                              mcast.str(),
+                              grid ? fmt::format("{} x {}", grid->first, grid->second)
+                                   : std::string("planned")));
+      return false;
+    }
+    const int64_t y0 = flat[0], x0 = flat[1], y1 = flat[2], x1 = flat[3];
+    // NOC1 routes -x/-y: its multicast starts at the far corner (docs/hardware-facts.md).
+    Attribute thread = func->attribute("ttl.kernel_thread");
+    const bool noc1 = thread.is(ir::AttrKind::String) && thread.stringValue() == "noc1";
+    const size_t cores = static_cast<size_t>(grid->first * grid->second);
+    std::vector<int64_t> dests(cores), inside(cores);
+    for (int64_t y = 0; y < grid->first; ++y)
+      for (int64_t x = 0; x < grid->second; ++x) {
+        const bool in = y >= y0 && y <= y1 && x >= x0 && x <= x1;
+        inside[static_cast<size_t>(y * grid->second + x)] = in;
+        dests[static_cast<size_t>(y * grid->second + x)] = (y1 - y0 + 1) * (x1 - x0 + 1) - in;
+      }
+    auto coord = [&](const char* what, int64_t v, char axis) {
+      return perCoreArg(b, func, name + "." + what, std::vector<int64_t>(cores, v), axis);
+    };
+    Value* sx = coord("start_x", noc1 ? x1 : x0, 'x');
+    Value* sy = coord("start_y", noc1 ? y1 : y0, 'y');
+    Value* ex = coord("end_x", noc1 ? x0 : x1, 'x');
+    Value* ey = coord("end_y", noc1 ? y0 : y1, 'y');
+    Value* numDests = perCoreArg(b, func, name + ".num_dests", dests);
+    Value* target = b.call("get_noc_multicast_addr", {sx, sy, ex, ey, addr}, Type::integer(64), {},
+                           "sem_mcast_addr");
+    Operation* any = b.ifOp(isNonZero(b, numDests), false);
+    OpBuilder send = OpBuilder::bodyBuilder(any);
+    send.setLocation(b.location());
+    send.call("noc_semaphore_set_multicast", {source, target, numDests});
+    Value* self = perCoreArg(b, func, name + ".self_inside", inside);
+    Operation* own = b.ifOp(isNonZero(b, self), false);
+    OpBuilder local = OpBuilder::bodyBuilder(own);
+    local.setLocation(b.location());
+    Value* ptr = local.call("l1_ptr", {addr}, Type::opaque("!ttkernel.l1_ptr"), {}, "sem_ptr");
+    local.call("noc_semaphore_set", {ptr, local.constant(value)});
     return true;
   }
 };

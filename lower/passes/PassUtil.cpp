@@ -55,4 +55,11 @@ std::vector<ir::Operation*> kernelsOf(ir::Module& module) {
   return module.topLevel("ttl.kernel");
 }
 
+ir::Value* isNonZero(ir::OpBuilder& b, ir::Value* v) {
+  ir::Value* zero = b.constant(0);
+  ir::Operation* cmp = b.create("arith.cmpi", {v, zero}, {ir::Type::integer(1)},
+                                {{"predicate", ir::Attribute::integer(1, ir::Type::integer(64))}});
+  return cmp->result(0);
+}
+
 } // namespace ttlplan::lower

@@ -1,6 +1,7 @@
 #pragma once
 // Small helpers the passes share: reporting pre-formatted planner errors as diagnostics at their
 // location.
+#include "ttlplan/ir/Rewrite.h"
 #include "ttlplan/lower/Pass.h"
 
 #include <optional>
@@ -18,5 +19,8 @@ void reportError(PassContext& context, const ir::Operation* op, std::string mess
 
 /// The `ttl.kernel` ops of the module, in order.
 std::vector<ir::Operation*> kernelsOf(ir::Module& module);
+
+/// `arith.cmpi ne, %v, 0`: the condition of a per-core flag.
+ir::Value* isNonZero(ir::OpBuilder& b, ir::Value* v);
 
 } // namespace ttlplan::lower

@@ -627,6 +627,52 @@ class VectorsScalarsWholeRangesSquares(unittest.TestCase):
         self.assertIn("k.py:23:21: error: a block to the power the integer 3", str(e.exception))
 
 
+class Semaphores(unittest.TestCase):
+    """ttl.Semaphore (the spec's "Semaphore" section) as TTL's create_semaphore and
+    semaphore_wait/set/inc: nodes are (x, y), TTL's core and mcast attributes [y, x]; the
+    lowering and a run are tests/run/semaphores.py."""
+
+    SOURCE = open(Path(__file__).resolve().parents[1] / "run" / "semaphores.py").read()
+
+    def text(self, source=None):
+        return translate("k.py", source or self.SOURCE, Options())
+
+    def test_semaphores_are_created_with_their_initial_values(self):
+        self.assertEqual(lines_with(self.text(), "ttl.create_semaphore")[0].split(" loc(")[0],
+                         "%go = ttl.create_semaphore {init = 0} : !ttl.semaphore")
+        self.assertEqual(len(lines_with(self.text(), "ttl.create_semaphore")), 3)
+
+    def test_remote_views_name_their_nodes_y_first(self):
+        text = self.text()
+        # get_remote_multicast() of the 2 x 2 grid: nodes (0, 0) to (1, 1).
+        self.assertIn("ttl.semaphore_set %go {value = 1, mcast = [[0, 0], [1, 1]]}", text)
+        # get_remote((0, 0)).inc(1) and get_remote((GX - 1, GY - 1)) = (1, 1).set(7).
+        self.assertIn("ttl.semaphore_inc %done {value = 1, core = [0, 0]}", text)
+        self.assertIn("ttl.semaphore_set %ack {value = 7, core = [1, 1]}", text)
+        # wait_eq(GX * GY - 1) = 3 and wait_ge(7).
+        self.assertIn('ttl.semaphore_wait %done {value = 3, cmp = "eq"}', text)
+        self.assertIn('ttl.semaphore_wait %ack {value = 7, cmp = "ge"}', text)
+
+    def test_misuses_are_located_errors(self):
+        cases = [
+            ("node_0_done.inc(1)", "everyone.inc(1)",
+             "k.py:44:13: error: .inc() of a multicast remote semaphore: it has .set()"),
+            ("last_ack.set(7)", "last_ack.set(nx)",
+             "k.py:47:26: error: a semaphore value known when the kernel is read"),
+            ("b.store(ttl.math.exp(a))", "b.store(ttl.math.exp(a))\n        go.set(0)",
+             "k.py:39:9: error: .set() of a semaphore belongs in a @ttl.datamovement() thread"),
+            ("done.get_remote((0, 0))", "done.get_remote((2, 0))",
+             "k.py:21:19: error: .get_remote((x, y)) takes one node inside the 2 x 2 grid"),
+        ]
+        for old, new, message in cases:
+            with self.subTest(new=new):
+                source = self.SOURCE.replace(old, new, 1)
+                self.assertNotEqual(source, self.SOURCE)
+                with self.assertRaises(FrontendError) as e:
+                    self.text(source)
+                self.assertIn(message, str(e.exception))
+
+
 class Errors(unittest.TestCase):
     def check(self, source, message, line, args=ARGS):
         with self.assertRaises(FrontendError) as e:

@@ -57,6 +57,8 @@ endforeach()
 ttlplan_run_test(two_stores 0 "PASS" ${run_dir}/two_stores.py)
 # ttl.div (a / b of blocks): div_binary_tile emulated against the reference.
 ttlplan_run_test(divide 0 "PASS" ${run_dir}/divide.py)
+# ttl.Semaphore (the spec's barriers): a multicast set of the whole grid, unicast inc and set.
+ttlplan_run_test(semaphores 0 "PASS" ${run_dir}/semaphores.py)
 # ttl.transpose: transpose_wh_tile emulated against the reference's element transpose.
 foreach(kernel IN ITEMS transposed exp_transposed matmul_bt)
   ttlplan_run_test(transpose.${kernel} 0 "PASS" ${run_dir}/transpose.py --kernel ${kernel})

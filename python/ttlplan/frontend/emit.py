@@ -99,6 +99,8 @@ def _kernel(path: str, op: Operation, options: Options) -> list[str]:
     for b in op.buffers:
         if names.count(b.name) > 1:
             raise FrontendError.at(path, b.node, f"two dataflow buffers are named {b.name}")
+    for i, sem in enumerate(op.semaphores):
+        sem.name = sem.name or f"semaphore{i}"  # ttl.Semaphore().get_remote(...) unnamed
     body: list[str] = []
     computes = [t for t in op.threads if t.kind == "compute"]
     movers = [t for t in op.threads if t.kind == "datamovement"]
@@ -122,6 +124,9 @@ def _kernel(path: str, op: Operation, options: Options) -> list[str]:
         attr = f' {{outside = "{end}"}}' if end else ""
         out.append(f"    {kernel.cb(buffer)} = ttl.create_cb{attr} : {cb_type(buffer, kernel)} "
                    f"{_loc(path, buffer.node)}")
+    for sem in op.semaphores:
+        out.append(f"    %{sem.name} = ttl.create_semaphore {{init = {sem.initial}}} : "
+                   f"!ttl.semaphore {_loc(path, sem.node)}")
     out += body
     out.append(f"  }} {_loc(path, op.node)}")
     return out

@@ -86,6 +86,9 @@ class Evaluator:
         # Applies a call of ttl.X(...) (the operation scope's dataflow buffers, pipes, grid);
         # None where no ttl call is understood.
         self.ttl_call = ttl_call
+        # Applies a method of an operation-scope object (`sem.get_remote((0, 0))`), or returns
+        # NotImplemented; None where no object has methods.
+        self.method_call: Callable[["Evaluator", Any, str, ast.Call], Any] | None = None
         # Iterations left to comprehensions (shared with the operation scope's for loops).
         self.budget = [MAX_ITERATIONS]
 
@@ -297,6 +300,8 @@ class Evaluator:
             raise self.error(node, f"a tensor argument has .shape and .dtype here, not .{node.attr}")
         if isinstance(base, Module) and node.attr in base.members:
             return base.members[node.attr]
+        if isinstance(base, Module) and base.name == "ttl" and self.ttl_call is not None:
+            return TtlFunction(node.attr)  # called later through its alias
         raise self.error(node, f"attribute .{node.attr} of {describe(base)} is not supported")
 
     def _ListComp(self, node: ast.ListComp) -> list:
@@ -368,7 +373,13 @@ class Evaluator:
             return self.ttl_call(self, node, name)
         if name is not None:
             raise self.error(node, f"ttl.{name} is not understood here")
+        if isinstance(node.func, ast.Attribute) and self.method_call is not None:
+            out = self.method_call(self, self.eval(node.func.value), node.func.attr, node)
+            if out is not NotImplemented:
+                return out
         fn = self.eval(node.func)
+        if isinstance(fn, TtlFunction) and self.ttl_call is not None:
+            return self.ttl_call(self, node, fn.name)  # grid_size = ttl.grid_size; grid_size()
         if isinstance(fn, Helper):
             return call_helper(self, fn, node)
         if not isinstance(fn, Builtin):
@@ -389,6 +400,14 @@ class Builtin:
 
     name: str
     apply: Callable[[Evaluator, ast.Call], Any]
+
+
+@dataclass(frozen=True)
+class TtlFunction:
+    """``ttl.X`` named without a call (the spec's ``grid_size = ttl.grid_size``): a call of it is
+    the call of ``ttl.X``."""
+
+    name: str
 
 
 @dataclass(frozen=True)

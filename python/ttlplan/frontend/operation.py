@@ -65,6 +65,35 @@ class PipeNet:
 
 
 @dataclass
+class Semaphore:
+    """``ttl.Semaphore(initial_value)`` at operation scope: a TTL ``ttl.create_semaphore`` (the
+    spec's "Semaphore" section; tt-lang's compiler and simulator do not implement it yet)."""
+
+    name: str
+    initial: int
+    node: ast.AST
+
+
+@dataclass
+class RemoteSemaphore:
+    """``sem.get_remote((x, y))`` (``core``) or ``sem.get_remote_multicast()`` (``rect``, the
+    whole grid when called without a range): what ``.inc``/``.set`` of a thread write."""
+
+    semaphore: Semaphore
+    core: tuple[int, int] | None  # (x, y)
+    rect: tuple[tuple[int, int], tuple[int, int]] | None  # ((x0, y0), (x1, y1)), inclusive
+    node: ast.AST
+
+
+@dataclass
+class NodeAtOperationScope:
+    """``ttl.node(dims=N)`` written at operation scope: each node's own coordinates, which a
+    thread computes where it reads the name."""
+
+    call: ast.Call
+
+
+@dataclass
 class Thread:
     kind: str  # "compute" | "datamovement"
     node: ast.FunctionDef
@@ -77,6 +106,7 @@ class Operation:
     grid: tuple[int, int]  # (x, y) = (columns, rows) of nodes; "auto"/"full" is the device's
     args: list[TensorArg]
     buffers: list[DataflowBuffer] = field(default_factory=list)
+    semaphores: list[Semaphore] = field(default_factory=list)
     threads: list[Thread] = field(default_factory=list)
     env: dict[str, Any] = field(default_factory=dict)
     # Kernel attributes from the decorator: math_fidelity, fp32_dest_acc (TTL spellings).
@@ -470,6 +500,7 @@ def _read_operation(path, fn: ast.FunctionDef, decorator: ast.expr, constants, a
                     raise ev.error(kw.value, f"grid must be (x, y), \"auto\" or \"full\", got "
                                              f"{describe(g)}")
     ev.ttl_call = lambda e, node, name: _ttl_call(e, op, node, name)
+    ev.method_call = lambda e, base, method, node: _method_call(e, op, base, method, node)
     op = Operation(name, fn, grid, params, env=env, attributes=attributes)
     if is_unified:  # spec 0.19+: one body, split into threads
         split = unified.split_operation(path, fn, callees)
@@ -567,8 +598,8 @@ def _run_for(ev: Evaluator, op: Operation, stmt: ast.For, budget: list[int]) -> 
 
 def _bind(ev: Evaluator, target: ast.expr, value: Any) -> None:
     def name_buffer(name: str, v: Any) -> None:
-        if isinstance(v, DataflowBuffer) and not v.name:
-            v.name = name  # a DFB is named after the first name bound to it
+        if isinstance(v, (DataflowBuffer, Semaphore)) and not v.name:
+            v.name = name  # a DFB or semaphore is named after the first name bound to it
 
     bind(ev, target, value, name_buffer)
 
@@ -594,6 +625,10 @@ def _ttl_call(ev: Evaluator, op: Operation, call: ast.Call, name: str) -> Any:
         return grid_size(ev, op.grid, call)
     if name == "Pipe":
         return _pipe(ev, op, call)
+    if name == "Semaphore":
+        return _semaphore(ev, op, call)
+    if name in ("node", "core"):
+        return NodeAtOperationScope(call)
     if name == "PipeNet":
         if len(call.args) != 1 or call.keywords:
             raise ev.error(call, "ttl.PipeNet takes one list of pipes")
@@ -604,6 +639,62 @@ def _ttl_call(ev: Evaluator, op: Operation, call: ast.Call, name: str) -> Any:
         return PipeNet(pipes, call)
     raise ev.error(call, f"ttl.{name} is not read at operation scope (docs/python.md lists what "
                          "is)")
+
+
+def _method_call(ev: Evaluator, op: Operation, base: Any, method: str, call: ast.Call) -> Any:
+    """Methods of operation-scope objects: a semaphore's remote views."""
+    if isinstance(base, Semaphore) and method in ("get_remote", "get_remote_multicast"):
+        return remote_semaphore(ev, op.grid, base, method, call)
+    return NotImplemented
+
+
+def _semaphore(ev: Evaluator, op: Operation, call: ast.Call) -> Semaphore:
+    kwargs = {kw.arg: kw.value for kw in call.keywords}
+    if len(call.args) > 1 or set(kwargs) - {"initial_value", "value"} or \
+            (call.args and kwargs):
+        raise ev.error(call, "ttl.Semaphore takes its initial value (0 when left out)")
+    given = call.args[0] if call.args else next(iter(kwargs.values()), None)
+    initial = ev.known(given) if given is not None else 0
+    if isinstance(initial, bool) or not isinstance(initial, int) or not 0 <= initial < 1 << 32:
+        raise ev.error(call, f"a semaphore's initial value is an integer in [0, 2^32), got "
+                             f"{describe(initial)}")
+    sem = Semaphore("", initial, call)
+    op.semaphores.append(sem)
+    return sem
+
+
+def remote_semaphore(ev: Evaluator, grid: tuple[int, int], sem: Semaphore, method: str,
+                     call: ast.Call) -> RemoteSemaphore:
+    """``sem.get_remote((x, y))`` / ``sem.get_remote_multicast([((x0, y0), (x1, y1))])``: nodes
+    known when the kernel is read, inside the grid."""
+    gx, gy = grid
+    args = [ev.known(a) for a in call.args]
+    if call.keywords:
+        raise ev.error(call, f".{method}() takes its nodes as arguments")
+
+    def node(v: Any) -> tuple[int, int] | None:
+        if isinstance(v, tuple) and len(v) == 2 and all(
+                isinstance(c, int) and not isinstance(c, bool) for c in v) and \
+                0 <= v[0] < gx and 0 <= v[1] < gy:
+            return v
+        return None
+
+    if method == "get_remote":
+        core = node(args[0]) if len(args) == 1 else None
+        if core is None:
+            raise ev.error(call, f".get_remote((x, y)) takes one node inside the {gx} x {gy} "
+                                 "grid, known when the kernel is read")
+        return RemoteSemaphore(sem, core, None, call)
+    if not args:
+        return RemoteSemaphore(sem, None, ((0, 0), (gx - 1, gy - 1)), call)
+    ends = args[0] if len(args) == 1 and isinstance(args[0], tuple) and len(args[0]) == 2 \
+        else None
+    first, last = (node(ends[0]), node(ends[1])) if ends else (None, None)
+    if first is None or last is None or first[0] > last[0] or first[1] > last[1]:
+        raise ev.error(call, f".get_remote_multicast() takes no range (the whole grid) or "
+                             f"((x0, y0), (x1, y1)) with x0 <= x1, y0 <= y1 inside the {gx} x "
+                             f"{gy} grid")
+    return RemoteSemaphore(sem, None, (first, last), call)
 
 
 def grid_size(ev: Evaluator, grid: tuple[int, int], call: ast.Call) -> Any:

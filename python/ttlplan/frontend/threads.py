@@ -21,7 +21,8 @@ from .errors import FrontendError
 from .evaluate import Evaluator, TensorArg, describe
 from .helpers import Helper
 from .unified import complete_thread
-from .operation import DataflowBuffer, Operation, Pipe, PipeNet, grid_size, ttl_attr
+from .operation import (DataflowBuffer, NodeAtOperationScope, Operation, Pipe, PipeNet,
+                        RemoteSemaphore, Semaphore, grid_size, remote_semaphore, ttl_attr)
 from .types import DTYPES, block_type, cb_type, fold_batch, tensor_type
 from .values import Int, Sym
 
@@ -282,7 +283,10 @@ class ThreadEmitter:
             scope.outer_reads.add(node.id)
             scope = scope.parent
         if node.id in self.op.env:
-            return self.op.env[node.id]
+            value = self.op.env[node.id]
+            if isinstance(value, NodeAtOperationScope):  # this node's coordinates, read here
+                return self.node_coords(value.call, "node")
+            return value
         raise self.error(node, f"name '{node.id}' is not defined in this thread or its operation")
 
     def bind(self, target: ast.expr, value: Any) -> None:
@@ -798,11 +802,49 @@ class ThreadEmitter:
             return None
         if isinstance(base, PipeNet) and method in ("if_src", "if_dst"):
             return self.pipe_callbacks(base, method, node)
+        if isinstance(base, (Semaphore, RemoteSemaphore)):
+            return self.semaphore_call(base, method, node)
         if isinstance(base, PipeNet) and method in ("is_src", "is_dst", "is_active"):
             if node.args or node.keywords:
                 raise self.error(node, f".{method}() takes no arguments")
             return self.pipe_role(base, method, node)
         raise self.error(node, f".{method}() of {self.describe(base)} is not supported")
+
+    # --- Semaphores (the spec's "Semaphore" section) ------------------------------------------
+
+    def semaphore_call(self, base: Semaphore | RemoteSemaphore, method: str,
+                       node: ast.Call) -> Any:
+        local = isinstance(base, Semaphore)
+        if local and method in ("get_remote", "get_remote_multicast"):
+            return remote_semaphore(self.evaluator, self.op.grid, base, method, node)
+        allowed = ("wait_eq", "wait_ge", "set") if local else \
+            ("inc", "set") if base.core is not None else ("set",)
+        if method not in allowed:
+            what = "a semaphore" if local else "a unicast remote semaphore" \
+                if base.core is not None else "a multicast remote semaphore"
+            raise self.error(node, f".{method}() of {what}: it has "
+                                   f"{', '.join(f'.{m}()' for m in allowed)}")
+        if self.kind != "datamovement":
+            raise self.error(node, f".{method}() of a semaphore belongs in a "
+                                   "@ttl.datamovement() thread")
+        if len(node.args) != 1 or node.keywords:
+            raise self.error(node, f".{method}() takes one value")
+        value = self.expr(node.args[0])
+        if isinstance(value, bool) or not isinstance(value, int) or not 0 <= value < 1 << 32:
+            raise self.error(node.args[0], f"a semaphore value known when the kernel is read, "
+                                           f"in [0, 2^32), got {self.describe(value)}")
+        sem = base if local else base.semaphore
+        attrs = f"value = {value}"
+        if method in ("wait_eq", "wait_ge"):
+            attrs += f', cmp = "{method[-2:]}"'
+        elif not local and base.core is not None:
+            attrs += f", core = [{base.core[1]}, {base.core[0]}]"
+        elif not local:
+            (x0, y0), (x1, y1) = base.rect
+            attrs += f", mcast = [[{y0}, {x0}], [{y1}, {x1}]]"
+        verb = {"wait_eq": "wait", "wait_ge": "wait", "set": "set", "inc": "inc"}[method]
+        self.emit(f"ttl.semaphore_{verb} %{sem.name} {{{attrs}}}", node)
+        return None
 
     # --- Buffers ----------------------------------------------------------------------------
 
