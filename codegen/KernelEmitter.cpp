@@ -107,9 +107,9 @@ private:
   bool emitFor(Operation& op, int indent);
   bool emitIf(Operation& op, int indent);
   bool emitCall(Operation& op, int indent);
-  /// The ttkernel ops that are declarations rather than API calls: the tensor accessor and an L1
-  /// pointer. False (after an error) or true; nullopt when
-  /// `fn` is none of them.
+  bool emitL1Load(Operation& op, const std::vector<std::string>& args, int indent);
+  /// The ttkernel ops that are declarations rather than API calls: the tensor accessor, an L1
+  /// pointer and an L1 load. False (after an error) or true; nullopt when `fn` is none of them.
   std::optional<bool> emitSpecial(Operation& op, const std::string& fn,
                                   const std::vector<std::string>& args, int indent);
   /// The template arguments and trailing literal `def` spells from the op's attributes.
@@ -139,6 +139,7 @@ private:
   std::string body_;
   ir::Location last_;
   bool needsAlgorithm_ = false;
+  bool needsL1Load_ = false; ///< the kernel reads an L1 word (ttlplan_l1_load, defined here)
   ir::metal::ApiSide side_ = ir::metal::ApiSide::DataMovement;
   std::set<std::string, std::less<>> headers_; ///< the compute headers the calls need
 };
@@ -384,9 +385,23 @@ std::optional<std::string> KernelEmitter::templateArgs(Operation& op, const ir::
   return spelled.empty() ? std::string() : fmt::format("<{}>", fmt::join(spelled, ", "));
 }
 
+/// `"ttkernel.l1_load"(%ptr) : (!ttkernel.l1_ptr) -> index`: a word of this core's L1, read by
+/// the helper the kernel defines (the emulator defines its own: TTLPLAN_EMULATOR).
+bool KernelEmitter::emitL1Load(Operation& op, const std::vector<std::string>& args, int indent) {
+  Value* result = op.numResults() ? op.result(0) : nullptr;
+  if (!result || args.size() != 1 || !op.attributes().empty())
+    return fail(op, "codegen: 'ttkernel.l1_load' takes an L1 pointer and has one result");
+  if (!used(result)) return true;
+  needsL1Load_ = true;
+  statement(indent, op.location(),
+            fmt::format("const uint32_t {} = ttlplan_l1_load({});", bind(result), args[0]));
+  return true;
+}
+
 std::optional<bool> KernelEmitter::emitSpecial(Operation& op, const std::string& fn,
                                                const std::vector<std::string>& args, int indent) {
   Value* result = op.numResults() ? op.result(0) : nullptr;
+  if (fn == "l1_load") return emitL1Load(op, args, indent);
   if (fn != "tensor_accessor" && fn != "l1_ptr") return std::nullopt;
   const bool accessor = fn == "tensor_accessor";
   ir::Attribute cta = op.attribute("cta_offset");
@@ -560,6 +575,11 @@ std::optional<std::string> KernelEmitter::run() {
   } else {
     out += "#include \"api/dataflow/dataflow_api.h\"\n";
   }
+  if (needsL1Load_)
+    out += "\n#ifndef TTLPLAN_EMULATOR\n"
+           "// A word of this core's L1 (a pipe's receive address that its receivers published).\n"
+           "inline uint32_t ttlplan_l1_load(volatile tt_l1_ptr uint32_t* p) { return *p; }\n"
+           "#endif\n";
   out += "\nvoid kernel_main() {\n" + body_ + "}\n";
   return out;
 }

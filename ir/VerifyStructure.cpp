@@ -165,60 +165,6 @@ void checkPipeCopy(const Operation& copy, DiagnosticEngine& diags) {
   }
 }
 
-// The CB a pipe copy's view belongs to (a ttl.cb_reserve or ttl.cb_wait of it), or null.
-const Value* viewCb(const Value* view) {
-  const Operation* acquire = view->definingOp();
-  if (!acquire || (!acquire->isa("ttl.cb_reserve") && !acquire->isa("ttl.cb_wait")) ||
-      acquire->numOperands() != 1)
-    return nullptr;
-  return acquire->operand(0);
-}
-
-// A pipe's send writes its bytes at the sender's own address of the view it sends (the same L1
-// address on every receiver: CBs sit at the same addresses on every core, lower-data-movement's
-// multicast), so its receivers must receive into views of that same CB. One receiving into
-// another CB would read bytes that never arrive there. Each thread creates its own pipe value,
-// so a pipe is known by where it is created (the same ttl.Pipe of the source in every thread).
-void checkPipeCbs(Operation& kernel, DiagnosticEngine& diags) {
-  struct End {
-    const Operation* copy;
-    const Value* cb;
-  };
-  std::map<std::string, std::vector<End>> sends, receives;
-  auto key = [](const Value* pipe) {
-    const Operation* def = pipe->definingOp();
-    return def && def->location().known() ? def->location().str()
-                                          : fmt::format("{}", static_cast<const void*>(pipe));
-  };
-  kernel.walk([&](Operation* op) {
-    if (!op->isa("ttl.copy") || op->numOperands() != 2) return;
-    bool sends_ = isKind(op->operand(1)->type(), TypeKind::Pipe);
-    bool receives_ = isKind(op->operand(0)->type(), TypeKind::Pipe);
-    if (sends_ == receives_) return;
-    const Value* pipe = op->operand(sends_ ? 1 : 0);
-    const Value* cb = viewCb(op->operand(sends_ ? 0 : 1));
-    if (cb) (sends_ ? sends : receives)[key(pipe)].push_back({op, cb});
-  });
-  for (const auto& [pipe, ends] : receives) {
-    auto it = sends.find(pipe);
-    if (it == sends.end()) continue;
-    const End& send = it->second.front();
-    for (const End& receive : ends)
-      if (receive.cb != send.cb) {
-        diags
-            .error(receive.copy->location(),
-                   fmt::format("this receive fills a view of {} but its pipe's send is from {}: "
-                               "the pipe writes the bytes at the sender's address in {} on every "
-                               "receiver (CBs sit at the same L1 addresses on all cores); receive "
-                               "into a view of {}, or send from one of {}",
-                               describe(receive.cb), describe(send.cb), describe(send.cb),
-                               describe(send.cb), describe(receive.cb)))
-            .note(send.copy->location(), "the send is here");
-        return;
-      }
-  }
-}
-
 void checkPipeRegionOperand(const Operation& op, DiagnosticEngine& diags) {
   if (isKind(op.operand(0)->type(), TypeKind::Pipe)) return;
   diags.error(op.location(), fmt::format("'{}' needs a !ttl.pipe operand, got {}", op.name(),
@@ -274,7 +220,6 @@ void verifyStructure(Module& module, DiagnosticEngine& diags) {
     if (op->isa("ttl.if_src") || op->isa("ttl.if_dst")) checkPipeRegionOperand(*op, diags);
     if (op->isa("ttl.kernel")) {
       checkThreadCounts(*op, diags);
-      checkPipeCbs(*op, diags);
       // The custom form always has a name; a generic one may not (fuzz_plan found one without).
       if (!op->attribute("sym_name").is(AttrKind::String))
         diags.error(op->location(), "ttl.kernel needs a name: sym_name = \"NAME\" (the custom "

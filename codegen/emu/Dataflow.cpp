@@ -502,6 +502,16 @@ void noc_inline_dw_write(uint64_t addr, uint32_t val, uint8_t be, uint8_t noc, u
     }
 }
 
+uint32_t ttlplan_l1_load(volatile uint32_t* p, ttlplan::emu::SourceLoc loc) {
+  ThreadCtx& t = current(loc);
+  const uint32_t addr = pointerAddr(p);
+  if (!checkL1Range(t, addr, 4, false, "ttlplan_l1_load", loc)) return 0;
+  std::unique_lock lock(t.run->m); // the word may be a semaphore's, which NoC writes change
+  uint32_t value = 0;
+  std::memcpy(&value, localSpan(t, addr).p, 4);
+  return value;
+}
+
 void noc_async_read_barrier(ttlplan::emu::SourceLoc loc) {
   current(loc).pendingReads.clear();
 }

@@ -197,7 +197,10 @@ Expected<PipeArgTable> pipeArgTable(const ir::Attribute& nets, int64_t rows, int
         return Error{fmt::format("ttl.nets entry {}: a destination is not [x, y] inside the {} x "
                                  "{} grid",
                                  n, rows, cols)};
-      if (xy[0] == sx && xy[1] == sy) continue; // the sender holds the bytes already
+      if (xy[0] == sx && xy[1] == sy) { // the sender holds the bytes already
+        table.senderInDests = true;
+        continue;
+      }
       size_t core = static_cast<size_t>(xy[1] * cols + xy[0]);
       if (receivedFrom[core] >= 0)
         return Error{fmt::format("core ({}, {}) receives from two nets of this pipe (entries {} "

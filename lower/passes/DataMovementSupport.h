@@ -83,8 +83,9 @@ struct PipeCoreArgs {
 /// Every core's arguments of one pipe, row-major over the grid.
 struct PipeArgTable {
   std::vector<PipeCoreArgs> cores;
-  size_t maxRects = 0;       ///< most rectangles of any sender
-  size_t minSenderRects = 0; ///< fewest rectangles of any sender (0 when there is none)
+  size_t maxRects = 0;        ///< most rectangles of any sender
+  size_t minSenderRects = 0;  ///< fewest rectangles of any sender (0 when there is none)
+  bool senderInDests = false; ///< some sender is one of its own net's destinations
 };
 
 /// Reads the `ttl.nets` attribute of a create_pipe (docs/lowering.md) for a rows x cols grid;

@@ -105,7 +105,23 @@ struct PipeValues {
   Value* recvReady = nullptr;
   Value* recvValid = nullptr;
   size_t minSenderRects = 0; ///< rectangles every sender has (no guard needed below this)
+  /// The semaphore whose word on the sender holds the receivers' address (PublishedPipes), or
+  /// nullopt when the bytes go to the sender's own address of its view.
+  std::optional<int64_t> addressSemaphore;
 };
+
+/// The pipes whose receivers publish the address they receive at (docs/lowering.md): a receive
+/// into another CB than the send's, or a send from a waited view (a block forwarded), where the
+/// sender's own address of its view is not the receivers'. Keyed by where the pipe is created (each
+/// thread creates its own value of the same pipe); the value is the kernel semaphore id of the
+/// address word, taken after the planner's ids (ttl.semaphore_count grows by one per pipe).
+using PublishedPipes = std::map<std::string, int64_t>;
+
+std::string pipeKey(const Value* pipe) {
+  const Operation* def = pipe->definingOp();
+  return def && def->location().known() ? def->location().str()
+                                        : fmt::format("{}", static_cast<const void*>(pipe));
+}
 
 /// A tensor argument as the tile reads and writes see it.
 struct TensorAccess {
@@ -140,10 +156,10 @@ std::optional<GuardedIndex> tileIndex(OpBuilder& b, Value* base, int64_t offset,
 class FunctionLowering {
 public:
   FunctionLowering(PassContext& context, Operation* func, int64_t rows, int64_t cols,
-                   int64_t maxUnrolledTiles,
+                   int64_t maxUnrolledTiles, const PublishedPipes& published,
                    std::function<int64_t&(std::string_view, std::string_view)> stat)
       : context_(context), func_(func), rows_(rows), cols_(cols),
-        maxUnrolledTiles_(maxUnrolledTiles), stat_(std::move(stat)),
+        maxUnrolledTiles_(maxUnrolledTiles), published_(published), stat_(std::move(stat)),
         args_(RuntimeArgs::load(func)) {}
 
   bool run() {
@@ -250,6 +266,18 @@ private:
     v.recvReady = read[i++];
     v.recvValid = read[i++];
     v.minSenderRects = table->minSenderRects;
+    if (auto it = published_.find(pipeKey(op->result(0))); it != published_.end()) {
+      if (table->senderInDests) {
+        reportError(context_, op,
+                    "lower-data-movement: a core of this pipe sends to a range that holds itself "
+                    "and the receivers fill another DFB than the send's (or the send is of a "
+                    "waited block): the sender would need a copy of its own, which is not "
+                    "supported; leave the source out of its destinations and copy its block "
+                    "into the receiving DFB on that core");
+        return false;
+      }
+      v.addressSemaphore = it->second;
+    }
     pipes_[op->result(0)] = std::move(v);
     stat_("pipes", "pipes lowered to the multicast handshake") += 1;
     return true;
@@ -294,7 +322,8 @@ private:
       return error(op, "the pipe of this send is not created in the same thread function");
     const PipeValues& v = it->second;
     Operation* acquire = view->definingOp();
-    if (!acquire || !acquire->isa(ir::CBReserveOp::kName))
+    const bool waited = acquire && acquire->isa(ir::CBWaitOp::kName) && v.addressSemaphore;
+    if (!acquire || (!acquire->isa(ir::CBReserveOp::kName) && !waited))
       return error(op, "a pipe send must send a view from ttl.cb_reserve: the receivers get the "
                        "bytes at the sender's write pointer of the same CB, which is their own "
                        "write pointer only because every core reserves in the same order");
@@ -308,9 +337,18 @@ private:
     Value* readyPtr = b.call("l1_ptr", {readyAddr}, l1PtrType(), {}, "ready_ptr");
     b.call("noc_semaphore_wait", {readyPtr, v.receivers});
     b.call("noc_semaphore_set", {readyPtr, b.constant(0)});
+    // The receivers' address: the one they published into the address word (every receiver of
+    // a multicast the same, as they reserve the same CB in the same order), else the sender's own.
+    Value* to = ptr;
+    if (v.addressSemaphore) {
+      Value* word = b.call("get_semaphore", {b.constant(*v.addressSemaphore)}, Type::index(), {},
+                           "addr_word");
+      to = b.call("l1_load", {b.call("l1_ptr", {word}, l1PtrType(), {}, "addr_ptr")}, Type::index(),
+                  {}, "recv_addr");
+    }
     Value* size = b.constant(*bytes);
     forEachRect(b, v, [&](OpBuilder& ib, const std::array<Value*, 5>& r) {
-      Value* dst = ib.call("get_noc_multicast_addr", {r[0], r[1], r[2], r[3], ptr},
+      Value* dst = ib.call("get_noc_multicast_addr", {r[0], r[1], r[2], r[3], to},
                            Type::integer(64), {}, "mcast_addr");
       ib.call("noc_async_write_multicast", {ptr, dst, size, r[4]});
     });
@@ -341,6 +379,16 @@ private:
     Value* validAddr = b.call("get_semaphore", {v.recvValid}, Type::index(), {}, "valid_addr");
     Value* validPtr = b.call("l1_ptr", {validAddr}, l1PtrType(), {}, "valid_ptr");
     b.call("noc_semaphore_set", {validPtr, b.constant(0)});
+    if (v.addressSemaphore) {
+      // The address this receive fills goes to the sender's address word before READY, and
+      // arrives before it (the barrier).
+      Value* word = b.call("get_semaphore", {b.constant(*v.addressSemaphore)}, Type::index(), {},
+                           "addr_word");
+      Value* senderWord = b.call("get_noc_addr", {v.senderNocX, v.senderNocY, word},
+                                 Type::integer(64), {}, "sender_addr_word");
+      b.call("noc_inline_dw_write", {senderWord, viewPointer(acquire)});
+      b.call("noc_async_write_barrier", {});
+    }
     Value* readyAddr = b.call("get_semaphore", {v.recvReady}, Type::index(), {}, "ready_addr");
     Value* senderReady = b.call("get_noc_addr", {v.senderNocX, v.senderNocY, readyAddr},
                                 Type::integer(64), {}, "sender_ready");
@@ -663,6 +711,7 @@ private:
   Operation* func_;
   int64_t rows_, cols_;
   int64_t maxUnrolledTiles_;
+  const PublishedPipes& published_;
   std::function<int64_t&(std::string_view, std::string_view)> stat_;
   RuntimeArgs args_;
   std::map<const Value*, PipeValues> pipes_;
@@ -686,6 +735,8 @@ public:
   }
 
   bool run(PassContext& context) override {
+    std::optional<PublishedPipes> published = publishedPipes(context);
+    if (!published) return false;
     bool ok = true;
     for (Operation* func : threadFunctions(context.module, true)) {
       Operation* kernel = kernelOfFunction(context.module, func);
@@ -698,7 +749,7 @@ public:
         continue;
       }
       FunctionLowering lowering(
-          context, func, grid->first, grid->second, maxUnrolledTiles_,
+          context, func, grid->first, grid->second, maxUnrolledTiles_, *published,
           [this](std::string_view n, std::string_view d) -> int64_t& { return statistic(n, d); });
       ok = lowering.run() && ok;
     }
@@ -706,6 +757,54 @@ public:
   }
 
 private:
+  /// PublishedPipes of the module: the CB of every send's and receive's view (by name: each
+  /// thread function has its own argument for a kernel CB), and the address word ids.
+  std::optional<PublishedPipes> publishedPipes(PassContext& context) {
+    struct Ends {
+      std::set<std::string> sendCbs, receiveCbs;
+      bool sendsWaited = false;
+      Operation* kernel = nullptr;
+      Operation* where = nullptr;
+    };
+    std::map<std::string, Ends> ends;
+    for (Operation* func : threadFunctions(context.module, true)) {
+      Operation* kernel = kernelOfFunction(context.module, func);
+      func->walk([&](Operation* op) {
+        if (!op->isa(ir::CopyOp::kName) || op->numOperands() != 2) return;
+        const bool sends = op->operand(1)->type().is(ir::TypeKind::Pipe);
+        const bool receives = op->operand(0)->type().is(ir::TypeKind::Pipe);
+        if (sends == receives) return;
+        Operation* acquire = op->operand(sends ? 0 : 1)->definingOp();
+        if (!acquire || acquire->numOperands() != 1) return;
+        Ends& e = ends[pipeKey(op->operand(sends ? 1 : 0))];
+        e.kernel = kernel;
+        e.where = op;
+        (sends ? e.sendCbs : e.receiveCbs).insert(acquire->operand(0)->nameHint());
+        e.sendsWaited = e.sendsWaited || (sends && acquire->isa(ir::CBWaitOp::kName));
+      });
+    }
+    PublishedPipes out;
+    for (auto& [key, e] : ends) {
+      const bool differ = !e.sendCbs.empty() && !e.receiveCbs.empty() && e.sendCbs != e.receiveCbs;
+      if ((!differ && !e.sendsWaited) || !e.kernel) continue;
+      int64_t id = 0;
+      if (ir::Attribute n = e.kernel->attribute("ttl.semaphore_count"); n.is(ir::AttrKind::Integer))
+        id = n.intValue();
+      if (id >= context.device.kernel.semaphoresPerCore) {
+        reportError(context, e.where,
+                    fmt::format("lower-data-movement: this pipe's receivers publish their address "
+                                "into a semaphore of the sender, id {}, beyond the {} semaphores "
+                                "per core of {}: use fewer pipes",
+                                id, context.device.kernel.semaphoresPerCore, context.device.name));
+        return std::nullopt;
+      }
+      e.kernel->setAttribute("ttl.semaphore_count", ir::Attribute::integer(id + 1));
+      out[key] = id;
+      statistic("published-pipes", "pipes whose receivers publish their address") += 1;
+    }
+    return out;
+  }
+
   int64_t maxUnrolledTiles_ = 4;
 };
 

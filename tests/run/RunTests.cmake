@@ -59,6 +59,8 @@ ttlplan_run_test(two_stores 0 "PASS" ${run_dir}/two_stores.py)
 ttlplan_run_test(divide 0 "PASS" ${run_dir}/divide.py)
 # ttl.Semaphore (the spec's barriers): a multicast set of the whole grid, unicast inc and set.
 ttlplan_run_test(semaphores 0 "PASS" ${run_dir}/semaphores.py)
+# A pipe into another DFB than the send's: the receivers publish their address.
+ttlplan_run_test(pipe_other_cb 0 "PASS" ${run_dir}/pipe_other_cb.py)
 # ttl.transpose: transpose_wh_tile emulated against the reference's element transpose.
 foreach(kernel IN ITEMS transposed exp_transposed matmul_bt)
   ttlplan_run_test(transpose.${kernel} 0 "PASS" ${run_dir}/transpose.py --kernel ${kernel})

@@ -16,6 +16,13 @@
 /// TT-Metalium marks L1 pointers with an address-space attribute; the emulator needs none.
 #define tt_l1_ptr
 
+/// Generated kernels define ttlplan_l1_load (a plain load) unless they run here: the emulator's L1
+/// pointers carry L1 addresses, so it reads the word itself.
+#define TTLPLAN_EMULATOR 1
+/// The word of this core's L1 at `p` (a pipe's published receive address, docs/lowering.md).
+uint32_t ttlplan_l1_load(volatile uint32_t* p,
+                         ttlplan::emu::SourceLoc loc = ttlplan::emu::SourceLoc::current());
+
 /// NoC address of `addr` in the L1 of the core at NoC (translated) coordinates (noc_x, noc_y).
 uint64_t get_noc_addr(uint32_t noc_x, uint32_t noc_y, uint32_t addr,
                       ttlplan::emu::SourceLoc loc = ttlplan::emu::SourceLoc::current());
