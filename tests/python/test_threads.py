@@ -700,6 +700,13 @@ class Errors(unittest.TestCase):
         self.check(src, "a copy from a block to a tensor takes a block from a_dfb.wait(), not "
                         "reserve()", 18)
 
+    def test_allocation_groups_are_refused_where_written(self):
+        # tt-lang's test/python/invalid/invalid_dfb_allocation_group.py: ttlplan places DFBs by
+        # their lifetimes, so an allocation group is refused at its keyword (line 10 here).
+        src = KERNEL.replace("block_count=4)", "block_count=4, allocation_group=GROUP)")
+        self.assertNotEqual(src, KERNEL)
+        self.check(src, "DFB allocation groups are not supported", 10)
+
     def test_reduce_shape_must_be_the_result(self):
         src = KERNEL.replace("q.store(ttl.math.exp(p))",
                              "q.store(ttl.math.reduce_sum(p, dims=[0], shape=(2, 1)))")

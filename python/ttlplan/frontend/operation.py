@@ -785,6 +785,10 @@ def _buffer(ev: Evaluator, op: Operation, call: ast.Call) -> DataflowBuffer:
         raise ev.error(call.args[0], f"ttl.{factory}'s first argument must be a tensor argument "
                                      f"of the operation, got {describe(like)}")
     kwargs = {kw.arg: kw.value for kw in call.keywords}
+    if "allocation_group" in kwargs:  # spec 0.22's shared L1 for DFBs never live together
+        raise ev.error(kwargs["allocation_group"], "DFB allocation groups are not supported: "
+                                                   "ttlplan's L1 planner places every DFB by its "
+                                                   "lifetime itself; leave allocation_group out")
     shape_node = kwargs.get("shape", call.args[1] if len(call.args) > 1 else None)
     if shape_node is None:
         raise ev.error(call, f"ttl.{factory} needs shape=(rows, cols) in tiles")
