@@ -497,6 +497,25 @@ class AutomaticReleases(unittest.TestCase):
         self.assertLess(ops.index("ttl.cb_pop"), ops.index("arith.addi"))
 
 
+    def test_a_value_computed_from_the_block_keeps_it_until_its_last_store(self):
+        # tt-lang's test_pipenet_multi_iter.py: p = a_dfb.wait() (no pop), s = p + p stored into
+        # two blocks. The second store computes s anew from p, so the pop follows that store.
+        src = KERNEL.replace("""            with a_dfb.wait() as p, o_dfb.reserve() as q:
+                q.store(ttl.math.exp(p))""", """            p = a_dfb.wait()
+            s = p + p
+            with o_dfb.reserve() as q:
+                q.store(s)
+            with o_dfb.reserve() as r:
+                r.store(s)""")
+        self.assertNotEqual(src, KERNEL)
+        text = translate("k.py", src, Options(args=ARGS))
+        compute = text.split("ttl.compute_thread {")[1].split("ttl.datamovement_thread")[0]
+        ops = [line.strip().split(" = ", 1)[-1].split(" ")[0] for line in compute.splitlines()
+               if line.strip().startswith(("%", "ttl."))]
+        self.assertEqual(ops.count("ttl.add"), 2)
+        self.assertLess(len(ops) - 1 - ops[::-1].index("ttl.add"), ops.index("ttl.cb_pop"))
+
+
 COMPILE_ONLY = '''import ttl
 
 

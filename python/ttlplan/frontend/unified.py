@@ -254,6 +254,10 @@ class Completion:
                 continue
             last = i
             callbacks: set[str] = set()  # nested defs that read the block: used where passed
+            # Values computed from the block (`s = blk + p`): a compute value is computed where
+            # it is stored (threads.py recomputes it for a second store), so a read of one is a
+            # read of the block.
+            derived: set[str] = {name}
             for j in range(i + 1, len(out)):
                 if _binds(out[j], name):
                     break
@@ -261,8 +265,14 @@ class Completion:
                     if _reads(out[j], name):
                         callbacks.add(out[j].name)
                     continue
-                if _reads(out[j], name) or any(_reads(out[j], c) for c in callbacks):
+                reads = any(_reads(out[j], d) for d in derived)
+                derived -= {d for d in derived if d != name and not reads and _binds(out[j], d)}
+                if reads or any(_reads(out[j], c) for c in callbacks):
                     last = j
+                    if isinstance(out[j], ast.Assign) and len(out[j].targets) == 1 and \
+                            isinstance(out[j].targets[0], ast.Name) and \
+                            not _acquire(out[j].value, self.buffers):
+                        derived.add(out[j].targets[0].id)
             method = "push" if mode == "reserve" else "pop"
             at = out[last]
             release = ast.Expr(ast.Call(ast.Attribute(ast.Name(name, ast.Load()), method,
