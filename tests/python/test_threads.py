@@ -516,6 +516,42 @@ class AutomaticReleases(unittest.TestCase):
         self.assertLess(len(ops) - 1 - ops[::-1].index("ttl.add"), ops.index("ttl.cb_pop"))
 
 
+class BranchValues(unittest.TestCase):
+    """tt-lang's test_compiler_allocated_dfb.py: `if c: t = ttl.add(x, x)` `else: t = ttl.mul(x,
+    x)` then `o.store(t)`: the store is copied into each branch (a compute value lives in one
+    branch's DST chain)."""
+
+    SOURCE = KERNEL.replace("""                q.store(ttl.math.exp(p))""", """                if i % 2 == 0:
+                    t = ttl.add(p, p)
+                else:
+                    t = ttl.mul(p, p)
+                q.store(ttl.math.exp(t))""")
+
+    def test_the_statements_after_the_branch_run_in_each_branch(self):
+        self.assertNotEqual(self.SOURCE, KERNEL)
+        text = translate("k.py", self.SOURCE, Options(args=ARGS))
+        compute = text.split("ttl.compute_thread {")[1].split("ttl.datamovement_thread")[0]
+        then, other = compute.split("} else {")
+        self.assertEqual(len(lines_with(then, "= ttl.add")), 1)
+        self.assertEqual(len(lines_with(then, "ttl.store")), 1)
+        self.assertEqual(len(lines_with(other, "= ttl.mul")), 1)
+        self.assertEqual(len(lines_with(other, "ttl.store")), 1)
+        self.assertEqual(len(lines_with(compute, "ttl.store")), 2)
+
+    def test_an_if_without_else_keeps_the_located_error(self):
+        # t = p, then only one branch rebinds it (line 25): no copy into the branches, t is
+        # carried out of the branch, which stays the located error at its read (line 26).
+        source = self.SOURCE.replace("""                if i % 2 == 0:""", """                t = p
+                if i % 2 == 0:""").replace("""                else:
+                    t = ttl.mul(p, p)
+""", "")
+        self.assertNotEqual(source, self.SOURCE)
+        with self.assertRaises(FrontendError) as e:
+            translate("k.py", source, Options(args=ARGS))
+        self.assertIn("k.py:26:38: error: 't' was assigned inside a loop or branch (line 25)",
+                      str(e.exception))
+
+
 COMPILE_ONLY = '''import ttl
 
 

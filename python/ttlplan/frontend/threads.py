@@ -1344,7 +1344,7 @@ class ThreadEmitter:
         self.depth -= 1
 
     def body(self, stmts: list[ast.stmt]) -> None:
-        for stmt in carried_accumulators(stmts):
+        for stmt in continue_into_branches(carried_accumulators(stmts)):
             self.statement(stmt)
 
     def statement(self, stmt: ast.stmt) -> None:
@@ -1483,6 +1483,32 @@ class KernelContext:
         if knob not in self.params:
             self.params[knob] = f"%knob_{knob}"
         return self.params[knob]
+
+
+def continue_into_branches(body: list[ast.stmt]) -> list[ast.stmt]:
+    """An ``if``/``else`` whose branches both bind a name the statements after it read
+    (``if c: t = ttl.add(x, x)`` ``else: t = ttl.mul(x, x)`` then ``o.store(t)``, tt-lang's
+    test_compiler_allocated_dfb.py) with those statements copied into each branch: a compute
+    value lives in one branch's DST chain, so each branch stores its own. Branches that leave
+    early (break, continue, return) stay as written (the read is then the located error)."""
+    for i, stmt in enumerate(body):
+        if not isinstance(stmt, ast.If) or not stmt.orelse or i + 1 == len(body):
+            continue
+        if any(isinstance(n, (ast.Break, ast.Continue, ast.Return)) for n in ast.walk(stmt)):
+            continue
+        rest = body[i + 1:]
+        both = {n.id for n in ast.walk(ast.Module(stmt.body, [])) if
+                isinstance(n, ast.Name) and isinstance(n.ctx, ast.Store)} & \
+            {n.id for n in ast.walk(ast.Module(stmt.orelse, [])) if
+             isinstance(n, ast.Name) and isinstance(n.ctx, ast.Store)}
+        if not any(isinstance(n, ast.Name) and isinstance(n.ctx, ast.Load) and n.id in both
+                   for r in rest for n in ast.walk(r)):
+            continue
+        joined = copy.copy(stmt)
+        joined.body = stmt.body + copy.deepcopy(rest)
+        joined.orelse = stmt.orelse + copy.deepcopy(rest)
+        return body[:i] + [joined]
+    return body
 
 
 def carried_accumulators(body: list[ast.stmt]) -> list[ast.stmt]:
