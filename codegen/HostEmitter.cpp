@@ -554,8 +554,10 @@ std::optional<std::string> HostEmitter::run() {
   bool ok = collectTensors();
   ok = collectCbs() && ok;
 
-  // Semaphores: the ids the multicast plan uses (ttl.semaphore_count), plus any user semaphore
-  // that a pass gave an id (ttl.semaphore_id); CreateSemaphore hands out ids 0, 1, ... in order.
+  // Semaphores: the ids the multicast plan and the lowering passes use (ttl.semaphore_count:
+  // pipes' address words, scratch words of remote sets; PassUtil.h takeSemaphoreId), plus any user
+  // semaphore that a pass gave an id (ttl.semaphore_id); CreateSemaphore hands out ids 0, 1, ...
+  // in order.
   int64_t semaphores = 0;
   if (ir::Attribute n = kernel_.attribute("ttl.semaphore_count"); n.is(ir::AttrKind::Integer))
     semaphores = n.intValue();

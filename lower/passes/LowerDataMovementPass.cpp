@@ -50,10 +50,6 @@ using Direction = ir::CopyOp::Direction;
 Type addrGenType() {
   return Type::opaque("!ttkernel.addr_gen");
 }
-Type l1PtrType() {
-  return Type::opaque("!ttkernel.l1_ptr");
-}
-
 /// `arith.cmpi ult, %a, %b`.
 Value* lessThan(OpBuilder& b, Value* lhs, Value* rhs) {
   Operation* cmp = b.create("arith.cmpi", {lhs, rhs}, {Type::integer(1)},
@@ -787,19 +783,12 @@ private:
     for (auto& [key, e] : ends) {
       const bool differ = !e.sendCbs.empty() && !e.receiveCbs.empty() && e.sendCbs != e.receiveCbs;
       if ((!differ && !e.sendsWaited) || !e.kernel) continue;
-      int64_t id = 0;
-      if (ir::Attribute n = e.kernel->attribute("ttl.semaphore_count"); n.is(ir::AttrKind::Integer))
-        id = n.intValue();
-      if (id >= context.device.kernel.semaphoresPerCore) {
-        reportError(context, e.where,
-                    fmt::format("lower-data-movement: this pipe's receivers publish their address "
-                                "into a semaphore of the sender, id {}, beyond the {} semaphores "
-                                "per core of {}: use fewer pipes",
-                                id, context.device.kernel.semaphoresPerCore, context.device.name));
-        return std::nullopt;
-      }
-      e.kernel->setAttribute("ttl.semaphore_count", ir::Attribute::integer(id + 1));
-      out[key] = id;
+      std::optional<int64_t> id =
+          takeSemaphoreId(context, *e.kernel, e.where,
+                          "lower-data-movement: the address word this pipe's receivers publish "
+                          "into");
+      if (!id) return std::nullopt;
+      out[key] = *id;
       statistic("published-pipes", "pipes whose receivers publish their address") += 1;
     }
     return out;

@@ -220,25 +220,31 @@ private:
       return false;
     }
     Attribute core = op->attribute("core"), mcast = op->attribute("mcast");
-    if (n == "ttl.semaphore_set" && (core || mcast))
-      return lowerRemoteSet(context, func, kernel, grid, op);
     if (n == "ttl.semaphore_inc" && (!core || mcast)) {
       reportError(context, op,
                   "ttl.semaphore_inc is supported with one target core only: write core = [y, x] "
                   "(the running core's own NoC coordinates are not known in the kernel)");
       return false;
     }
+    if (core && mcast) {
+      reportError(
+          context, op,
+          fmt::format("'{}' takes core = [y, x] or mcast = [[y0, x0], [y1, x1]], not both", n));
+      return false;
+    }
     std::optional<int64_t> id = semaphoreId(context, func, kernel, op);
     if (!id) return false;
     OpBuilder b = OpBuilder::before(op);
     Value* addr = b.call("get_semaphore", {b.constant(*id)}, Type::index(), {}, "sem_addr");
-    if (n == "ttl.semaphore_inc") {
+    if (n == "ttl.semaphore_set" && (core || mcast)) {
+      if (!lowerRemoteSet(context, func, kernel, grid, op, b, *id, addr)) return false;
+    } else if (n == "ttl.semaphore_inc") {
       std::optional<std::array<int64_t, 2>> yx = targetCore(context, grid, op);
       if (!yx) return false;
       Value* target = remoteAddr(b, func, grid, fmt::format("sem{}_inc", *id), *yx, addr);
       b.call("noc_semaphore_inc", {target, b.constant(value.intValue())});
     } else {
-      Value* ptr = b.call("l1_ptr", {addr}, Type::opaque("!ttkernel.l1_ptr"), {}, "sem_ptr");
+      Value* ptr = b.call("l1_ptr", {addr}, l1PtrType(), {}, "sem_ptr");
       if (n == "ttl.semaphore_set") {
         b.call("noc_semaphore_set", {ptr, b.constant(value.intValue())});
       } else {
@@ -297,66 +303,30 @@ private:
     return b.call("get_noc_addr", {x, y, addr}, Type::integer(64), {}, "sem_noc_addr");
   }
 
-  /// The semaphore a thread function sends remote values from: one of its own (two threads of
-  /// a core may set at once), created on first use with the next free id.
-  std::optional<int64_t> scratchSemaphore(PassContext& context, Operation* func, Operation* kernel,
-                                          Operation* op) {
-    if (Attribute a = func->attribute("ttl.scratch_semaphore"); a.is(ir::AttrKind::Integer))
-      return a.intValue();
-    if (!kernel || kernel->body().empty()) {
-      reportError(context, op, "cannot find the ttl.kernel of this thread function");
-      return std::nullopt;
-    }
-    int64_t next = 0;
-    if (Attribute count = kernel->attribute("ttl.semaphore_count"); count.is(ir::AttrKind::Integer))
-      next = count.intValue();
-    for (auto& other : kernel->body().operations())
-      if (Attribute id = other->attribute("ttl.semaphore_id"); id.is(ir::AttrKind::Integer))
-        next = std::max(next, id.intValue() + 1);
-    if (next >= context.device.kernel.semaphoresPerCore) {
-      reportError(context, op,
-                  fmt::format("ttl.semaphore_set on another core sends its value from a semaphore "
-                              "of its thread, id {}, beyond the {} semaphores per core of {}: use "
-                              "fewer semaphores or pipes",
-                              next, context.device.kernel.semaphoresPerCore, context.device.name));
-      return std::nullopt;
-    }
-    OpBuilder kb = OpBuilder::before(kernel->body().operations().front().get());
-    kb.setLocation(func->location());
-    kb.create(std::string(ir::CreateSemaphoreOp::kName), {}, {Type::semaphore()},
-              {{"init", Attribute::integer(0)}, {"ttl.semaphore_id", Attribute::integer(next)}});
-    func->setAttribute("ttl.scratch_semaphore", Attribute::integer(next));
-    return next;
-  }
-
   /// `ttl.semaphore_set {core = [y, x]}` or `{mcast = [[y0, x0], [y1, x1]]}`: the value goes out
-  /// from a word of the thread's scratch semaphore (scratchSemaphore), and the write barrier keeps
-  /// that word until the NoC has read it. A multicast skips the sender (the plain variant), so a
-  /// sender inside the rectangle sets its own semaphore locally, as a set of every node of the
-  /// rectangle means (reference/Interpret.cpp, semaphoreTargets).
+  /// from a semaphore of the thread function's own (`ttl.scratch_semaphore`, taken on first use),
+  /// and the write barrier keeps that word until the NoC has read it. A multicast skips the sender
+  /// (the plain variant), so a sender inside the rectangle sets its own semaphore locally, as a set
+  /// of every node of the rectangle means (reference/Interpret.cpp, semaphoreTargets).
   bool lowerRemoteSet(PassContext& context, Operation* func, Operation* kernel,
-                      std::optional<std::pair<int64_t, int64_t>> grid, Operation* op) {
+                      std::optional<std::pair<int64_t, int64_t>> grid, Operation* op, OpBuilder& b,
+                      int64_t id, Value* addr) {
     const int64_t value = op->attribute("value").intValue();
-    Attribute core = op->attribute("core"), mcast = op->attribute("mcast");
-    if (core && mcast) {
-      reportError(context, op,
-                  "ttl.semaphore_set takes core = [y, x] or mcast = [[y0, x0], "
-                  "[y1, x1]], not both");
-      return false;
+    // Two threads of a core may set at once: each thread function sends from its own word.
+    Attribute scratch = func->attribute("ttl.scratch_semaphore");
+    if (!scratch.is(ir::AttrKind::Integer)) {
+      std::optional<int64_t> taken =
+          takeSemaphoreId(context, *kernel, op, "ttl.semaphore_set on another core");
+      if (!taken) return false;
+      scratch = Attribute::integer(*taken);
+      func->setAttribute("ttl.scratch_semaphore", scratch);
     }
-    std::optional<int64_t> id = semaphoreId(context, func, kernel, op);
-    if (!id) return false;
-    std::optional<int64_t> scratch = scratchSemaphore(context, func, kernel, op);
-    if (!scratch) return false;
-    OpBuilder b = OpBuilder::before(op);
-    Value* addr = b.call("get_semaphore", {b.constant(*id)}, Type::index(), {}, "sem_addr");
-    Value* source =
-        b.call("get_semaphore", {b.constant(*scratch)}, Type::index(), {}, "sem_value_word");
-    Value* sourcePtr =
-        b.call("l1_ptr", {source}, Type::opaque("!ttkernel.l1_ptr"), {}, "value_ptr");
+    Value* source = b.call("get_semaphore", {b.constant(scratch.intValue())}, Type::index(), {},
+                           "sem_value_word");
+    Value* sourcePtr = b.call("l1_ptr", {source}, l1PtrType(), {}, "value_ptr");
     b.call("noc_semaphore_set", {sourcePtr, b.constant(value)});
-    const std::string name = fmt::format("sem{}_set", *id);
-    if (core) {
+    const std::string name = fmt::format("sem{}_set", id);
+    if (op->attribute("core")) {
       std::optional<std::array<int64_t, 2>> yx = targetCore(context, grid, op);
       if (!yx) return false;
       b.call("noc_semaphore_set_remote", {source, remoteAddr(b, func, grid, name, *yx, addr)});
@@ -364,8 +334,6 @@ private:
       return false;
     }
     b.call("noc_async_write_barrier", {});
-    ir::eraseOp(op);
-    statistic("semaphore-ops", "user semaphore ops lowered") += 1;
     return true;
   }
 
@@ -421,7 +389,7 @@ private:
     Operation* own = b.ifOp(isNonZero(b, self), false);
     OpBuilder local = OpBuilder::bodyBuilder(own);
     local.setLocation(b.location());
-    Value* ptr = local.call("l1_ptr", {addr}, Type::opaque("!ttkernel.l1_ptr"), {}, "sem_ptr");
+    Value* ptr = local.call("l1_ptr", {addr}, l1PtrType(), {}, "sem_ptr");
     local.call("noc_semaphore_set", {ptr, local.constant(value)});
     return true;
   }

@@ -1,6 +1,8 @@
 #include "ttlplan/lower/passes/PassUtil.h"
 
+#include <algorithm>
 #include <charconv>
+#include <fmt/format.h>
 #include <string_view>
 
 namespace ttlplan::lower {
@@ -60,6 +62,30 @@ ir::Value* isNonZero(ir::OpBuilder& b, ir::Value* v) {
   ir::Operation* cmp = b.create("arith.cmpi", {v, zero}, {ir::Type::integer(1)},
                                 {{"predicate", ir::Attribute::integer(1, ir::Type::integer(64))}});
   return cmp->result(0);
+}
+
+ir::Type l1PtrType() {
+  return ir::Type::opaque("!ttkernel.l1_ptr");
+}
+
+std::optional<int64_t> takeSemaphoreId(PassContext& context, ir::Operation& kernel,
+                                       const ir::Operation* at, std::string_view what) {
+  int64_t next = 0;
+  if (ir::Attribute n = kernel.attribute("ttl.semaphore_count"); n.is(ir::AttrKind::Integer))
+    next = n.intValue();
+  for (auto& op : kernel.body().operations())
+    if (ir::Attribute id = op->attribute("ttl.semaphore_id"); id.is(ir::AttrKind::Integer))
+      next = std::max(next, id.intValue() + 1);
+  if (next >= context.device.kernel.semaphoresPerCore) {
+    reportError(context, at,
+                fmt::format("{} needs semaphore id {}, beyond the {} semaphores per core of {}: "
+                            "use fewer semaphores or pipes",
+                            what, next, context.device.kernel.semaphoresPerCore,
+                            context.device.name));
+    return std::nullopt;
+  }
+  kernel.setAttribute("ttl.semaphore_count", ir::Attribute::integer(next + 1));
+  return next;
 }
 
 } // namespace ttlplan::lower

@@ -687,7 +687,7 @@ class Semaphores(unittest.TestCase):
     semaphore_wait/set/inc: nodes are (x, y), TTL's core and mcast attributes [y, x]; the
     lowering and a run are tests/run/semaphores.py."""
 
-    SOURCE = open(Path(__file__).resolve().parents[1] / "run" / "semaphores.py").read()
+    SOURCE = (Path(__file__).resolve().parents[1] / "run" / "semaphores.py").read_text()
 
     def text(self, source=None):
         return translate("k.py", source or self.SOURCE, Options())

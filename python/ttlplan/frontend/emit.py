@@ -56,7 +56,7 @@ def _is_empty(fn: ast.FunctionDef) -> bool:
                for s in fn.body)
 
 
-def _compile_only_ends(op: Operation, kernel: KernelContext, body: list[str]) -> dict[int, str]:
+def _compile_only_ends(op: Operation, kernel: KernelContext) -> dict[int, str]:
     """tt-lang's compile-only kernels (test/python/signpost_scopes.py, auto_profile_*.py) leave
     every data-movement thread empty: the compute thread's DFBs have no producer (or consumer)
     in the file. Such an end is `outside` (docs/python.md): `plan` reports the kernel, while
@@ -66,12 +66,10 @@ def _compile_only_ends(op: Operation, kernel: KernelContext, body: list[str]) ->
         return {}
     ends: dict[int, str] = {}
     for buffer in op.buffers:
-        name = kernel.cb(buffer)
-        used = lambda verb: any(f"ttl.{verb} {name} " in line for line in body)  # noqa: E731
-        reserved, waited = used("cb_reserve"), used("cb_wait")
-        if waited and not reserved:
+        acquired = kernel.acquired.get(id(buffer), set())
+        if acquired == {"wait"}:
             ends[id(buffer)] = "producer"
-        elif reserved and not waited:
+        elif acquired == {"reserve"}:
             ends[id(buffer)] = "consumer"
     return ends
 
@@ -118,7 +116,7 @@ def _kernel(path: str, op: Operation, options: Options) -> list[str]:
     out = [f"  ttl.kernel @{op.name}({args}) attributes {{grid = [{gy}, {gx}]{attrs}}} {{"]
     for knob, ssa in kernel.params.items():
         out.append(f"    {ssa} = ttl.param_value @{knob} : index {_loc(path, op.node)}")
-    missing = _compile_only_ends(op, kernel, body)
+    missing = _compile_only_ends(op, kernel)
     for buffer in op.buffers:
         end = missing.get(id(buffer))
         attr = f' {{outside = "{end}"}}' if end else ""

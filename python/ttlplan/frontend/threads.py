@@ -852,6 +852,7 @@ class ThreadEmitter:
         hint = f"{buffer.name}_{'rsv' if method == 'reserve' else 'wt'}"
         name = self.fresh(hint)
         op = "cb_reserve" if method == "reserve" else "cb_wait"
+        self.kernel.acquired.setdefault(id(buffer), set()).add(method)
         self.emit(f"{name} = ttl.{op} {self.kernel.cb(buffer)} : {cb_type(buffer, self.kernel)} "
                   f"-> {block_type(buffer.shape, buffer.like.dtype)}", node)
         return Block(name, buffer, method)
@@ -1223,8 +1224,9 @@ class ThreadEmitter:
         if abs(value) > 3.4028234663852886e38:
             raise self.error(args[0], f"the fill value {value!r} does not fit in an f32")
         shape = self.expr(kwargs["shape"])
-        if isinstance(shape, tuple) and len(shape) > 2 and fold_batch(shape):
-            shape = fold_batch(shape)[0]  # (B, R, C): a B * R x C block
+        folded = fold_batch(shape) if isinstance(shape, tuple) and len(shape) > 2 else None
+        if folded:
+            shape = folded[0]  # (B, R, C): a B * R x C block
         if not isinstance(shape, tuple) or len(shape) != 2:
             raise self.error(kwargs["shape"], "the fill's shape must be (rows, cols) in tiles, as "
                                               "a block's .shape gives")
@@ -1475,6 +1477,7 @@ class KernelContext:
         self.buffer_factor_auto = buffer_factor_auto
         self.cb_names: dict[int, str] = {}
         self.params: dict[str, str] = {}  # knob -> SSA of its ttl.param_value
+        self.acquired: dict[int, set[str]] = {}  # id(DFB) -> "reserve" / "wait", by any thread
 
     def cb(self, buffer: DataflowBuffer) -> str:
         return self.cb_names[id(buffer)]
@@ -1497,10 +1500,12 @@ def continue_into_branches(body: list[ast.stmt]) -> list[ast.stmt]:
         if any(isinstance(n, (ast.Break, ast.Continue, ast.Return)) for n in ast.walk(stmt)):
             continue
         rest = body[i + 1:]
-        both = {n.id for n in ast.walk(ast.Module(stmt.body, [])) if
-                isinstance(n, ast.Name) and isinstance(n.ctx, ast.Store)} & \
-            {n.id for n in ast.walk(ast.Module(stmt.orelse, [])) if
-             isinstance(n, ast.Name) and isinstance(n.ctx, ast.Store)}
+
+        def bound(stmts: list[ast.stmt]) -> set[str]:
+            return {n.id for s in stmts for n in ast.walk(s)
+                    if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Store)}
+
+        both = bound(stmt.body) & bound(stmt.orelse)
         if not any(isinstance(n, ast.Name) and isinstance(n.ctx, ast.Load) and n.id in both
                    for r in rest for n in ast.walk(r)):
             continue
