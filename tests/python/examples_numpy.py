@@ -35,7 +35,15 @@ EXAMPLES = {
     "reduce_rows": ("out", lambda t: row_sums(t["a"]), 1, []),
     "matmul_bias_relu": ("y", lambda t: np.maximum(t["a"] @ t["b"] + t["c"], 0), None, []),
     "add_relu_unified": ("out", lambda t: np.maximum(t["a"] + t["b"], 0) + 1, None, []),
+    "running_relu_sum": ("out", lambda t: running_relu_sum(t["x"], t["y"]), None, []),
 }
+
+
+def running_relu_sum(x, y):
+    acc = x * x
+    for i in range(y.shape[0] // x.shape[0]):
+        acc = np.maximum(acc + y[i * x.shape[0]:(i + 1) * x.shape[0]], 0)
+    return acc
 
 
 def shapes(root, name):

@@ -362,6 +362,22 @@ def _make_other():
                       str(e.exception))
 
 
+    def test_an_operation_defined_in_a_test_and_passed_to_a_harness(self):
+        # tt-lang's test_auto_pop_push.py: each test defines `repro` and hands it to _run, which
+        # makes the output tensor from its own argument; the test is the operation's factory.
+        src = FACTORY.split("SHAPES = ")[0].replace("def _make(rows, unused=7):",
+                                                    "def test_rows(device):\n    rows = 3") + """
+
+def _run(kernel, tiles):
+    t = torch.zeros(tiles * 32, 32)
+    kernel(t, t)
+"""
+        src = src.replace("    return kernel\n", "    _run(kernel, rows)\n")
+        (call,) = host_calls(src)
+        self.assertEqual((call.factory, call.operation, call.spec()),
+                         ("test_rows", "kernel", "x=96x32:f32,y=96x32:f32"))
+
+
 class OperationReadsHostShapes(unittest.TestCase):
     def test_shapes_and_integers_from_the_host_code(self):
         source = OPERATION + '''

@@ -478,6 +478,52 @@ class CarriedValuesHelpersLinearPipes(unittest.TestCase):
                       e.exception.message)
 
 
+class CarriedValues(unittest.TestCase):
+    def test_a_value_read_after_its_blocks_with_is_carried(self):
+        path = Path(__file__).resolve().parents[2] / "examples" / "python" / "running_relu_sum.py"
+        with open(path) as f:
+            src = f.read()
+        text = translate("k.py", src, Options(args={"x": ((32, 64), "bf16"),
+                                                    "y": ((128, 64), "bf16"),
+                                                    "out": ((32, 64), "bf16")}))
+        compute = text.split("ttl.compute_thread {")[1].split("ttl.datamovement_thread")[0]
+        ops = [line.strip().split(" = ", 1)[-1].split(" ")[0] + " " +
+               line.strip().split(" = ", 1)[-1].split(" ")[1]
+               for line in compute.splitlines() if line.strip().startswith(("%", "ttl."))]
+        # One carried-value buffer of acc's shape; four iterations unrolled.
+        self.assertIn("%acc_carried = ttl.create_cb : !ttl.cb<[1, 2], !ttcore.tile<32x32, bf16>, 2>",
+                      text)
+        self.assertEqual(ops.count("ttl.cb_wait %y_dfb"), 4)
+        self.assertEqual(lines_with(compute, "scf.for"), [])
+        # Each y block is popped only after acc (which reads it) is stored into the carried
+        # buffer; the previous carried block is popped once the next is pushed.
+        for k in range(4):
+            pop_y = [i for i, o in enumerate(ops) if o == "ttl.cb_pop %y_dfb"][k]
+            push_c = [i for i, o in enumerate(ops) if o == "ttl.cb_push %acc_carried"][k]
+            self.assertLess(push_c, pop_y)
+        self.assertEqual(ops.count("ttl.cb_pop %acc_carried"), 4)  # 3 in the loop, 1 at the end
+        self.assertEqual(ops[-1], "ttl.cb_pop %acc_carried")
+
+    def test_the_dst_accumulation_strategy_refuses_to_carry(self):
+        # tt-lang's test/python/invalid/invalid_accumulation_strategy_dst.py: the host call asks
+        # for --ttl-accumulation-strategy=dst, under which the value must stay in DST.
+        path = Path(__file__).resolve().parents[2] / "examples" / "python" / "running_relu_sum.py"
+        src = path.read_text() + """
+
+import torch
+x = torch.zeros(32, 64)
+running_relu_sum(x, torch.zeros(128, 64), x, options="--ttl-accumulation-strategy=dst")
+"""
+        with self.assertRaises(FrontendError) as e:
+            translate("k.py", src, Options())
+        self.assertIn("cannot keep 'acc' in DST past the release of y_dfb's block", str(e.exception))
+        self.assertIn("the options of the call at line", str(e.exception))
+        self.assertEqual(e.exception.line, 24)
+        # l1-pack (or no options) carries it.
+        text = translate("k.py", src.replace("=dst", "=l1-pack"), Options())
+        self.assertIn("%acc_carried = ttl.create_cb", text)
+
+
 class AutomaticReleases(unittest.TestCase):
     def test_a_block_never_released_is_released_after_its_last_use(self):
         # tt-lang's test_cb_sync_intrathread_hang.py: blk = dfb.wait() with no pop; tt-lang's
@@ -797,7 +843,24 @@ class Errors(unittest.TestCase):
                              "        x, y = ttl.node(dims=2)\n        t = 0\n")
         carried = src.replace("            with a_dfb.reserve() as blk:",
                               "            t = t + i\n            with a_dfb.reserve() as blk:")
-        self.check(carried, "'t' is assigned inside a loop or branch but defined before it", 17)
+        # A loop that carries a value is unrolled (TTL's loops carry none): the read thread's
+        # four iterations become four copies, and no scf.for is left in it.
+        read = translate("k.py", carried, Options(args=ARGS)).split("ttl.compute_thread")[0]
+        self.assertEqual(len(lines_with(read, "ttl.copy %a_slice")), 4)
+        self.assertEqual(lines_with(read, "scf.for"), [])
+        # Unrolled up to 64 iterations, and only over known bounds.
+        many = carried.replace("        for i in range(n):\n            t = t + i",
+                               "        for i in range(n * 20):\n            t = t + i")
+        self.check(many, "'t' carried across 80 iterations: a loop that carries a value is "
+                   "unrolled, up to 64 iterations", 16)
+        unknown = carried.replace("        for i in range(n):\n            t = t + i",
+                                  "        for i in range(x):\n            t = t + i")
+        self.check(unknown, "'t' carried across the iterations of this loop: the loop is unrolled "
+                   "for that, so its range() needs known bounds", 16)
+        branch = src.replace("        for i in range(n):\n            with a_dfb.reserve()",
+                             "        if x > 0:\n            t = t + 1\n"
+                             "        for i in range(n):\n            with a_dfb.reserve()", 1)
+        self.check(branch, "'t' is assigned inside a loop or branch but defined before it", 17)
         # Rebound in the loop and read after it: the value the last iteration left.
         read_after = src.replace("            with a_dfb.reserve() as blk:",
                                  "            t = i\n            with a_dfb.reserve() as blk:")

@@ -96,6 +96,7 @@ class OperationCall:
     col: int = 1  # the call's column (1-based)
     factory: str | None = None  # the module-level function that defines the operation, if any
     factory_args: dict[str, Any] = field(default_factory=dict)  # its parameters in that call
+    options: str | None = None  # tt-lang compiler options the call passes (options="...")
 
     def spec(self) -> str:
         """The ``--args`` text of the known tensor, integer and tuple arguments."""
@@ -193,10 +194,15 @@ class HostInterpreter:
                 for name, value in self._parametrize(node, env).items():
                     env[name] = value
                 env.update(run)
+                # The test is the frame of the operations it defines (their factory), as a
+                # function the host code calls is.
+                self.frames.append((node.name, {}))
                 try:
                     self.block(node.body, env)
                 except (_Budget, _Return):
                     pass
+                finally:
+                    self.frames.pop()
 
     def _operation_params(self, fn: ast.FunctionDef) -> dict[str, list[str]]:
         out: dict[str, list[str]] = {}
@@ -623,6 +629,8 @@ class HostInterpreter:
         for k, v in kwargs.items():
             if k in params or k in [p.arg for p in fn.args.kwonlyargs]:
                 call.args[k] = v
+            elif k == "options" and isinstance(v, str):
+                call.options = v
         self.calls.append(call)
 
 

@@ -13,6 +13,7 @@ and every name bound, with the location of each. Any other construct is a locate
 from __future__ import annotations
 
 import ast
+import re
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -111,6 +112,9 @@ class Operation:
     env: dict[str, Any] = field(default_factory=dict)
     # Kernel attributes from the decorator: math_fidelity, fp32_dest_acc (TTL spellings).
     attributes: dict[str, str] = field(default_factory=dict)
+    # tt-lang's --ttl-accumulation-strategy from the host call's options= ("auto", "dst",
+    # "l1-pack") and that call's line: how a value carried past a block's release is kept.
+    accumulation: tuple[str, int] = ("auto", 0)
 
 
 def _decorator_name(dec: ast.expr) -> str | None:
@@ -217,6 +221,11 @@ def read_operations(
                                factory.args.kwonlyargs if a.arg not in env and a.arg in read]
         ops.append(_read_operation(path, fn, decorator, env, {**given.tensors, **args}, knobs,
                                    device_grid, name, given.values, callees, factory_missing))
+        if given.options is not None:
+            strategy = re.search(r"--ttl-accumulation-strategy[= ]([A-Za-z0-9-]+)",
+                                 given.options[0])
+            if strategy:
+                ops[-1].accumulation = (strategy.group(1), given.options[1])
     taken = {a.arg for factory, fn, _ in found for f in (fn, factory) if f is not None
              for a in f.args.posonlyargs + f.args.args + f.args.kwonlyargs}
     unknown = sorted(set(args) - taken)
@@ -376,6 +385,7 @@ class HostArguments:
     # tensor -> (line, column) of the call that passes it in row-major layout
     row_major: dict[str, tuple[int, int]] = field(default_factory=dict)
     factory_args: dict[str, Any] = field(default_factory=dict)
+    options: tuple[str, int] | None = None  # the call's options="..." and its line
 
 
 def host_arguments(tree: ast.Module,
@@ -393,6 +403,8 @@ def host_arguments(tree: ast.Module,
                     host.row_major[name] = (call.line, call.col)
             elif _plain(v):
                 host.values[name] = _as_constant(v)
+        if call.options is not None:
+            host.options = (call.options, call.line)
         key = (call.factory, call.operation)
         if key not in out or len(host.tensors) > len(out[key].tensors):
             out[key] = host

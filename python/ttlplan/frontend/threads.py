@@ -130,6 +130,7 @@ COMPARISONS = {ast.Lt: "ult", ast.LtE: "ule", ast.Gt: "ugt", ast.GtE: "uge", ast
                ast.NotEq: "ne"}
 # The most ops one thread may produce, so that no input can make the output grow without bound.
 MAX_OPS = 200_000
+MAX_UNROLLED_ITERATIONS = 64  # a loop carrying a value is unrolled up to this many times
 # `%name = ttl.op ...`: a compute op's line (COMPUTE_OPS), and the SSA names in a line.
 COMPUTE_DEF = re.compile(r"(%[A-Za-z0-9_.$]+) = ttl\.([a-z_]+)\b")
 SSA_NAME = re.compile(r"%[A-Za-z0-9_.$]+")
@@ -149,6 +150,9 @@ class Scope:
         # reading one is a value carried out of the loop or branch) with where it was rebound.
         self.outer_reads: set[str] = set()
         self.rebound_inside: dict[str, ast.AST] = {}
+        # Carried-value buffers whose current block this region waited for (carry_past_release):
+        # popped where the region ends, after every read in it.
+        self.carried_waits: list[DataflowBuffer] = []
 
     def lookup(self, name: str) -> tuple[bool, Any]:
         scope: Scope | None = self
@@ -198,6 +202,10 @@ class ThreadEmitter:
         self.compute_defs: dict[str, tuple[str, ast.AST]] = {}
         self.stored_ops: set[str] = set()
         self.recomputed: set[str] = set()  # ops a store computed anew: dead unless stored
+        # The statements still to run after the current one, at each nesting level (innermost
+        # last): a value read there is live.
+        self.rest: list[list[ast.stmt]] = []
+        self.carried: dict[str, DataflowBuffer] = {}  # name -> its carried-value buffer
 
     # --- Output ----------------------------------------------------------------------------
 
@@ -1342,12 +1350,82 @@ class ThreadEmitter:
 
     def leave(self) -> None:
         assert self.scope.parent is not None
+        self.pop_carried(self.scope)
         self.scope = self.scope.parent
         self.depth -= 1
 
-    def body(self, stmts: list[ast.stmt]) -> None:
-        for stmt in continue_into_branches(carried_accumulators(stmts)):
-            self.statement(stmt)
+    def body(self, stmts: list[ast.stmt], then: list[ast.stmt] | None = None) -> None:
+        """Runs `stmts`; `then` are statements that run after them at this level (the next
+        iterations of an unrolled loop), for liveness."""
+        stmts = continue_into_branches(carried_accumulators(stmts))
+        for i, stmt in enumerate(stmts):
+            self.rest.append(stmts[i + 1:] + (then or []))
+            try:
+                self.statement(stmt)
+            finally:
+                self.rest.pop()
+
+    def read_later(self, name: str) -> bool:
+        """Whether a statement still to run reads `name` (over-approximated: any read)."""
+        return any(isinstance(n, ast.Name) and n.id == name and isinstance(n.ctx, ast.Load)
+                   or isinstance(n, ast.AugAssign) and isinstance(n.target, ast.Name) and
+                   n.target.id == name
+                   for stmts in self.rest for s in stmts for n in ast.walk(s))
+
+    def carry_past_release(self, block: Block, node: ast.AST) -> None:
+        """Before `block` is popped: a computed value that reads it and is read later (acc = acc
+        + blk in a with, stored after it) is stored into a carried-value buffer, made here, and
+        its name rebound to that buffer's block. TTL computes a value where it is stored, so the
+        block would be gone by then; tt-lang keeps such a value in a compiler-allocated DFB too
+        (test/python/test_compiler_allocated_dfb.py)."""
+        scope: Scope | None = self.scope
+        seen: set[str] = set()
+        while scope is not None:
+            for name, value in list(scope.names.items()):
+                if name in seen or not isinstance(value, Value):
+                    continue
+                seen.add(name)
+                reads = any(block.ssa in SSA_NAME.findall(self.compute_defs[op][0].split(" = ", 1)[1])
+                            for op in self.compute_tree(value.ssa))
+                if reads and self.read_later(name):
+                    strategy, line = self.op.accumulation
+                    if strategy == "dst":
+                        # tt-lang: "cannot lower tensor accumulation scope to DST"
+                        # (test/python/invalid/invalid_accumulation_strategy_dst.py).
+                        raise self.error(node, f"cannot keep '{name}' in DST past the release of "
+                                               f"{block.buffer.name}'s block, which it reads: "
+                                               "--ttl-accumulation-strategy=dst (the options of "
+                                               f"the call at line {line}) holds every block a "
+                                               "recurrence reads until its store; leave the "
+                                               "strategy automatic or l1-pack, which carry the "
+                                               "value through L1")
+                    scope.names[name] = self.carry(name, value, node)
+            scope = scope.parent
+
+    def carry(self, name: str, value: Value, node: ast.AST) -> Block:
+        buffer = self.carried.get(name)
+        if buffer is None or buffer.shape != value.shape or buffer.like.dtype != value.dtype:
+            taken = {b.name for b in self.op.buffers}
+            label = next(f"{name}_carried{'' if k == 0 else k}" for k in range(len(taken) + 1)
+                         if f"{name}_carried{'' if k == 0 else k}" not in taken)
+            buffer = DataflowBuffer(label, TensorArg(label, (), value.dtype), value.shape, 2, node,
+                                    batch=value.batch)
+            self.op.buffers.append(buffer)
+            self.kernel.cb_names[id(buffer)] = f"%{label}"
+            self.carried[name] = buffer
+        slot = self.acquire(buffer, "reserve", node)
+        self.store_value(slot, value, node, accumulate=False)
+        self.release_buffer(buffer, "push", node)
+        if buffer in self.scope.carried_waits:  # the block the value read: its last read is done
+            self.scope.carried_waits.remove(buffer)
+            self.release_buffer(buffer, "pop", node)
+        self.scope.carried_waits.append(buffer)
+        return self.acquire(buffer, "wait", node)
+
+    def pop_carried(self, scope: Scope) -> None:
+        for buffer in scope.carried_waits:
+            self.release_buffer(buffer, "pop", self.op.node)
+        scope.carried_waits.clear()
 
     def statement(self, stmt: ast.stmt) -> None:
         method = getattr(self, "stmt_" + type(stmt).__name__, None)
@@ -1385,6 +1463,12 @@ class ThreadEmitter:
                     raise self.error(stmt, "accumulate into a reserved block, not a waited one")
                 self.store_value(current, self.expr(stmt.value), stmt, accumulate=True)
                 return
+            if found and isinstance(current, Value) and type(stmt.op) in BINARY_OPS:
+                # acc += x of a computed value (an unrolled recurrence): acc = acc + x
+                expr = ast.copy_location(ast.BinOp(ast.copy_location(
+                    ast.Name(stmt.target.id, ast.Load()), stmt.target), stmt.op, stmt.value), stmt)
+                self.bind(stmt.target, self.expr(expr))
+                return
         raise self.error(stmt, "an augmented assignment in a thread must be blk += expression on "
                                "a reserved block (an accumulating store); a value carried across "
                                "loop iterations is not supported")
@@ -1412,6 +1496,10 @@ class ThreadEmitter:
             raise self.error(it, "range() in a thread needs a positive step")
         if not isinstance(bounds[2], int):
             raise self.error(it, "range()'s step must be a known integer")
+        carried = self.carried_names(stmt)
+        if carried:
+            self.unroll(stmt, bounds, carried)
+            return
         lb, ub, step = (self.materialize(b, it) for b in bounds)
         iv = self.fresh(stmt.target.id if stmt.target.id != "_" else "i")
         self.open_region(f"scf.for {iv} = {lb} to {ub} step {step}")
@@ -1420,6 +1508,60 @@ class ThreadEmitter:
         self.body(stmt.body)
         self.leave()
         self.close_region(stmt)
+
+    def carried_names(self, stmt: ast.For) -> list[str]:
+        """Names bound before the loop that its body reads before assigning them (acc = acc + x):
+        values carried from one iteration to the next."""
+        first: dict[str, str] = {}  # name -> "read" or "store", whichever the body does first
+        stored: set[str] = set()
+
+        def visit(node: ast.AST) -> None:
+            if isinstance(node, (ast.FunctionDef, ast.Lambda)):
+                return
+            if isinstance(node, ast.Assign):
+                visit(node.value)
+                for t in node.targets:
+                    visit(t)
+            elif isinstance(node, ast.AugAssign) and isinstance(node.target, ast.Name):
+                first.setdefault(node.target.id, "read")
+                visit(node.value)
+                stored.add(node.target.id)
+            elif isinstance(node, ast.Name):
+                event = "store" if isinstance(node.ctx, ast.Store) else "read"
+                first.setdefault(node.id, event)
+                if event == "store":
+                    stored.add(node.id)
+            else:
+                for child in ast.iter_child_nodes(node):
+                    visit(child)
+
+        for inner in stmt.body:
+            visit(inner)
+        def carried(name: str) -> bool:
+            found, value = self.scope.lookup(name)
+            # blk += e of a reserved block is an accumulating store, not a carried value
+            return found and not (isinstance(value, Block) and value.mode == "reserve")
+
+        return sorted(n for n in stored if first[n] == "read" and n != stmt.target.id and
+                      carried(n))
+
+    def unroll(self, stmt: ast.For, bounds: list, carried: list[str]) -> None:
+        """A loop that carries a value across iterations (a tensor recurrence, acc = acc + x):
+        TTL's loops carry no values, so the loop is unrolled, each iteration's body run with the
+        loop variable a known number and the carried names rebound in the enclosing region."""
+        if not all(isinstance(b, int) and not isinstance(b, bool) for b in bounds):
+            raise self.error(stmt, f"{', '.join(repr(n) for n in carried)} carried across the "
+                                   "iterations of this loop: the loop is unrolled for that, so "
+                                   "its range() needs known bounds")
+        trips = range(*bounds)
+        if len(trips) > MAX_UNROLLED_ITERATIONS:
+            raise self.error(stmt, f"{', '.join(repr(n) for n in carried)} carried across "
+                                   f"{len(trips)} iterations: a loop that carries a value is "
+                                   f"unrolled, up to {MAX_UNROLLED_ITERATIONS} iterations (carry "
+                                   "it in a reserved block with blk += ... instead)")
+        for i in trips:
+            self.scope.names[stmt.target.id] = i
+            self.body(stmt.body, then=stmt.body if i != trips[-1] else None)
 
     def stmt_If(self, stmt: ast.If) -> None:
         cond = self.condition(stmt.test)
@@ -1459,6 +1601,8 @@ class ThreadEmitter:
         self.body(stmt.body)
         for block in reversed(acquired):  # released in reverse order, as tt-lang does
             if not block.released:
+                if block.mode == "wait" and self.kind == "compute":
+                    self.carry_past_release(block, stmt)
                 self.release_buffer(block.buffer, "push" if block.mode == "reserve" else "pop",
                                     stmt)
 
@@ -1615,6 +1759,7 @@ def emit_thread(path: str, op: Operation, kernel: KernelContext, thread) -> list
                                 "operation defines)")
     buffers = {name for name, v in op.env.items() if isinstance(v, DataflowBuffer)}
     emitter.body(complete_thread(without_early_returns(fn.body), buffers))
+    emitter.pop_carried(emitter.scope)
     op_name = "ttl.compute_thread" if thread.kind == "compute" else "ttl.datamovement_thread"
     return [f"    {op_name} {{"] + emitter.prologue + emitter.live_lines() + \
         ["    } " + emitter.loc(fn)]
