@@ -504,6 +504,20 @@ class CarriedValues(unittest.TestCase):
         self.assertEqual(ops.count("ttl.cb_pop %acc_carried"), 4)  # 3 in the loop, 1 at the end
         self.assertEqual(ops[-1], "ttl.cb_pop %acc_carried")
 
+    def test_a_wait_inside_the_with_of_a_block_of_the_same_dfb(self):
+        # tt-lang's test/python/invalid/dfb_wait_held_across_loop_invalid.py: refused, not carried.
+        path = Path(__file__).resolve().parents[2] / "examples" / "python" / "running_relu_sum.py"
+        src = path.read_text().replace("        with x_dfb.wait() as xb:\n",
+                                       "        with x_dfb.wait() as xb, y_dfb.wait() as y0:\n")
+        src = src.replace("            acc = xb * xb\n", "            acc = xb * y0\n")
+        with self.assertRaises(FrontendError) as e:
+            translate("k.py", src, Options(args={"x": ((32, 64), "bf16"),
+                                                 "y": ((128, 64), "bf16"),
+                                                 "out": ((32, 64), "bf16")}))
+        self.assertIn("a block of y_dfb is still held by an enclosing `with` when this waits on "
+                      "y_dfb again", str(e.exception))
+        self.assertEqual(e.exception.line, 24)  # `with y_dfb.wait() as yb:` in the loop
+
     def test_the_dst_accumulation_strategy_refuses_to_carry(self):
         # tt-lang's test/python/invalid/invalid_accumulation_strategy_dst.py: the host call asks
         # for --ttl-accumulation-strategy=dst, under which the value must stay in DST.

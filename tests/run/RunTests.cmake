@@ -153,7 +153,8 @@ foreach(case IN ITEMS matmul_1000x1000x1000 matmul_33x65x17 softmax_1000_columns
   set_tests_properties(run.padding_numpy.${case} PROPERTIES TIMEOUT 600)
 endforeach()
 # Where tiles go (batch dimensions folded into rows, transposes): tests/run/layout_numpy.py.
-foreach(case IN ITEMS batch_3d_swapped transpose_2x3_tiles matmul_transpose_rhs)
+foreach(case IN ITEMS batch_3d_swapped transpose_2x3_tiles matmul_transpose_rhs deferred_waits
+                      deferred_reserves)
   add_test(NAME run.layout_numpy.${case}
            COMMAND ${Python3_EXECUTABLE} ${run_dir}/layout_numpy.py $<TARGET_FILE:ttlplan>
                    ${PROJECT_SOURCE_DIR} ${CMAKE_CURRENT_BINARY_DIR}/scratch/run.layout_numpy ${case})

@@ -10,6 +10,8 @@ usage: layout_numpy.py TTLPLAN REPO_ROOT WORK_DIR [CASE...]
 """
 import sys
 
+import numpy as np
+
 from padding_numpy import check_case
 
 
@@ -29,7 +31,18 @@ CASES = {
     "matmul_transpose_rhs": ("tests/run/transpose.py", ["--kernel", "matmul_bt"],
                              {"a": ((64, 64), -1, 1), "b": ((96, 64), -1, 1)}, "w",
                              lambda t: t["a"] @ t["b"].T, None),
+    "deferred_waits": ("tests/run/deferred_acquires.py", ["--kernel", "deferred_waits"],
+                       {"a": ((32, 64), -1, 1)}, "out",
+                       lambda t: deferred_waits(t["a"]), None),
+    "deferred_reserves": ("tests/run/deferred_acquires.py", ["--kernel", "deferred_reserves"],
+                          {"a": ((32, 96), -1, 1)}, "out", lambda t: np.exp(t["a"]), None),
 }
+
+
+def deferred_waits(a):
+    """tests/run/deferred_acquires.py's deferred_waits: tiles t1, t2 of a; t1 + 2 t2, t2 - t1."""
+    t1, t2 = a[:, :32], a[:, 32:]
+    return np.concatenate([t1 + 2 * t2, t2 - t1], axis=1)
 
 
 def main():

@@ -44,6 +44,7 @@ class Block:
     mode: str  # "reserve" | "wait"
     # Set once the block is pushed or popped by hand (blk.push() / blk.pop()).
     released: bool = False
+    scoped: bool = False  # acquired by a `with`, which releases it where it ends
 
 
 @dataclass(frozen=True)
@@ -206,6 +207,7 @@ class ThreadEmitter:
         # last): a value read there is live.
         self.rest: list[list[ast.stmt]] = []
         self.carried: dict[str, DataflowBuffer] = {}  # name -> its carried-value buffer
+        self.held_waits: dict[int, Block] = {}  # id(DFB) -> its waited block not yet popped
 
     # --- Output ----------------------------------------------------------------------------
 
@@ -857,15 +859,55 @@ class ThreadEmitter:
     # --- Buffers ----------------------------------------------------------------------------
 
     def acquire(self, buffer: DataflowBuffer, method: str, node: ast.AST) -> Block:
+        held = self.held_waits.get(id(buffer))
+        if method == "wait" and held is not None and held.scoped:
+            # tt-lang's rule (test/python/invalid/dfb_wait_held_across_loop_invalid.py).
+            raise self.error(node, f"a block of {buffer.name} is still held by an enclosing "
+                                   f"`with` when this waits on {buffer.name} again; release it "
+                                   "before (end its `with`, or pop it) or acquire the block "
+                                   "inside the region")
+        if method == "wait" and held is not None and self.kind == "compute":
+            self.release_early(held, node)
         hint = f"{buffer.name}_{'rsv' if method == 'reserve' else 'wt'}"
         name = self.fresh(hint)
         op = "cb_reserve" if method == "reserve" else "cb_wait"
         self.kernel.acquired.setdefault(id(buffer), set()).add(method)
         self.emit(f"{name} = ttl.{op} {self.kernel.cb(buffer)} : {cb_type(buffer, self.kernel)} "
                   f"-> {block_type(buffer.shape, buffer.like.dtype)}", node)
-        return Block(name, buffer, method)
+        block = Block(name, buffer, method)
+        if method == "wait":
+            self.held_waits[id(buffer)] = block
+        return block
+
+    def release_early(self, held: Block, node: ast.AST) -> None:
+        """A second wait on a DFB while a block of it waited without `with` is held (tt-lang's
+        test_auto_pop_push.py: `t1 = cb.wait(); t2 = cb.wait(); ... t1 + t2`). TTL holds one
+        block of a CB at a time, so the held block is released here: the values computed from
+        it, and the block itself where its name is read later, carried first
+        (carry_past_release)."""
+        self.carry_past_release(held, node)
+        # The held block itself, where a name of it is read later (t1 = cb.wait(); t2 =
+        # cb.wait(); ... t1 + t2): copied into a carried-value buffer (through DST) too.
+        scope: Scope | None = self.scope
+        while scope is not None:
+            for name, value in list(scope.names.items()):
+                if value is held and self.read_later(name):
+                    scope.names[name] = self.carry(
+                        name, Value(held.ssa, held.buffer.shape, held.buffer.like.dtype,
+                                    held.buffer.batch), node, held)
+            scope = scope.parent
+        self.release_buffer(held.buffer, "pop", node)
+        held.released = True
 
     def release_buffer(self, buffer: DataflowBuffer, method: str, node: ast.AST) -> None:
+        if method == "pop":
+            self.held_waits.pop(id(buffer), None)
+            scope: Scope | None = self.scope
+            while scope is not None:  # a carried block released by hand or after its last use
+                if buffer in scope.carried_waits:
+                    scope.carried_waits.remove(buffer)
+                    break
+                scope = scope.parent
         op = "cb_push" if method == "push" else "cb_pop"
         self.emit(f"ttl.{op} {self.kernel.cb(buffer)} : {cb_type(buffer, self.kernel)}", node)
 
@@ -1402,7 +1444,9 @@ class ThreadEmitter:
                     scope.names[name] = self.carry(name, value, node)
             scope = scope.parent
 
-    def carry(self, name: str, value: Value, node: ast.AST) -> Block:
+    def carry(self, name: str, value: Value, node: ast.AST, block: Block | None = None) -> Block:
+        """`value` (or `block`, stored unchanged) stored into `name`'s carried-value buffer,
+        and the block to read it from."""
         buffer = self.carried.get(name)
         if buffer is None or buffer.shape != value.shape or buffer.like.dtype != value.dtype:
             taken = {b.name for b in self.op.buffers}
@@ -1414,18 +1458,16 @@ class ThreadEmitter:
             self.kernel.cb_names[id(buffer)] = f"%{label}"
             self.carried[name] = buffer
         slot = self.acquire(buffer, "reserve", node)
-        self.store_value(slot, value, node, accumulate=False)
+        self.store_value(slot, block if block is not None else value, node, accumulate=False)
         self.release_buffer(buffer, "push", node)
         if buffer in self.scope.carried_waits:  # the block the value read: its last read is done
-            self.scope.carried_waits.remove(buffer)
             self.release_buffer(buffer, "pop", node)
         self.scope.carried_waits.append(buffer)
         return self.acquire(buffer, "wait", node)
 
     def pop_carried(self, scope: Scope) -> None:
-        for buffer in scope.carried_waits:
-            self.release_buffer(buffer, "pop", self.op.node)
-        scope.carried_waits.clear()
+        while scope.carried_waits:
+            self.release_buffer(scope.carried_waits[0], "pop", self.op.node)
 
     def statement(self, stmt: ast.stmt) -> None:
         method = getattr(self, "stmt_" + type(stmt).__name__, None)
@@ -1456,15 +1498,16 @@ class ThreadEmitter:
     def stmt_AugAssign(self, stmt: ast.AugAssign) -> None:
         if isinstance(stmt.target, ast.Name):
             found, current = self.scope.lookup(stmt.target.id)
-            if found and isinstance(current, Block) and isinstance(stmt.op, ast.Add):
+            if found and isinstance(current, Block) and isinstance(stmt.op, ast.Add) and \
+                    current.mode == "reserve":
                 if self.kind != "compute":
                     raise self.error(stmt, "blk += ... belongs in the @ttl.compute() thread")
-                if current.mode != "reserve":
-                    raise self.error(stmt, "accumulate into a reserved block, not a waited one")
                 self.store_value(current, self.expr(stmt.value), stmt, accumulate=True)
                 return
-            if found and isinstance(current, Value) and type(stmt.op) in BINARY_OPS:
-                # acc += x of a computed value (an unrolled recurrence): acc = acc + x
+            if found and (isinstance(current, Value) or isinstance(current, Block) and
+                          current.mode == "wait") and type(stmt.op) in BINARY_OPS:
+                # acc += x of a computed value or a waited (read-only) block, as in an unrolled
+                # recurrence: acc = acc + x, a new value
                 expr = ast.copy_location(ast.BinOp(ast.copy_location(
                     ast.Name(stmt.target.id, ast.Load()), stmt.target), stmt.op, stmt.value), stmt)
                 self.bind(stmt.target, self.expr(expr))
@@ -1593,6 +1636,7 @@ class ThreadEmitter:
                 raise self.error(call, f".{call.func.attr}() of {self.describe(buffer)}: a with "
                                        "item acquires a block of a dataflow buffer")
             block = self.acquire(buffer, call.func.attr, call)
+            block.scoped = True
             acquired.append(block)
             if item.optional_vars is not None:
                 if not isinstance(item.optional_vars, ast.Name):

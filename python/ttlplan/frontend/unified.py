@@ -202,7 +202,45 @@ class Completion:
                 out += self.name_inline_acquisitions(stmt)
         if self.add_waits:
             out = [self.wait_dropped_copy(s) for s in out]
-        return self.release_blocks(out)
+        return self.release_blocks(self.reserve_at_first_use(out))
+
+    def reserve_at_first_use(self, body: list[ast.stmt]) -> list[ast.stmt]:
+        """``r1 = d.reserve(); r2 = d.reserve(); r1.store(..); r2.store(..)`` (tt-lang's
+        test_auto_pop_push.py): each reserve not released by hand moved down to just before the
+        first statement that uses its block, so that r1 is filled and pushed (after its last use)
+        before r2 is reserved: TTL holds one block of a CB at a time. A reserve made later only
+        waits less; the DFB's blocks keep their order, so a move that would put a reserve before
+        an earlier one of its DFB, or past any other release of it, is not made."""
+        out = list(body)
+
+        def reserve(stmt: ast.stmt) -> tuple[str, str] | None:  # (block name, DFB name)
+            if isinstance(stmt, ast.Assign) and len(stmt.targets) == 1 and \
+                    isinstance(stmt.targets[0], ast.Name) and \
+                    _acquire(stmt.value, self.buffers) == "reserve" and \
+                    stmt.targets[0].id not in self.explicit_release and \
+                    stmt.value.func.value.id not in self.explicit_release:
+                return stmt.targets[0].id, stmt.value.func.value.id
+            return None
+
+        def first_use(i: int, name: str) -> int | None:
+            return next((j for j in range(i + 1, len(out)) if _reads(out[j], name) or
+                         _binds(out[j], name)), None)
+
+        # Only the DFBs reserved again before a reserved block of theirs is used.
+        crowded = set()
+        for i, stmt in enumerate(out):
+            if (r := reserve(stmt)) and (use := first_use(i, r[0])) is not None and \
+                    any((o := reserve(out[j])) and o[1] == r[1] for j in range(i + 1, use)):
+                crowded.add(r[1])
+        for i in range(len(out) - 1, -1, -1):  # the last first: earlier ones then move past it
+            r = reserve(out[i])
+            if not r or r[1] not in crowded:
+                continue
+            use = first_use(i, r[0])
+            if use is None or use == i + 1 or any(_reads(out[j], r[1]) for j in range(i + 1, use)):
+                continue
+            out.insert(use - 1, out.pop(i))  # now just before its first use
+        return out
 
     def name_inline_acquisitions(self, stmt: ast.stmt) -> list[ast.stmt]:
         """``ttl.copy(out_dfb.wait(), out[0, 0])`` as ``b = out_dfb.wait()`` then the copy of b
@@ -258,9 +296,15 @@ class Completion:
             # it is stored (threads.py recomputes it for a second store), so a read of one is a
             # read of the block.
             derived: set[str] = {name}
+            rebound = False
             for j in range(i + 1, len(out)):
                 if _binds(out[j], name):
-                    break
+                    if not _reads(out[j], name):
+                        break
+                    # `tx = ttl.copy(tx, out[0, 0])` reads the block and rebinds its name to the
+                    # copy's handle, whose wait (`tx.wait()`) is then a read of the block too;
+                    # the release then names the DFB (the block has no name left).
+                    rebound = True
                 if isinstance(out[j], ast.FunctionDef):
                     if _reads(out[j], name):
                         callbacks.add(out[j].name)
@@ -275,7 +319,8 @@ class Completion:
                         derived.add(out[j].targets[0].id)
             method = "push" if mode == "reserve" else "pop"
             at = out[last]
-            release = ast.Expr(ast.Call(ast.Attribute(ast.Name(name, ast.Load()), method,
+            owner = stmt.value.func.value.id if rebound else name
+            release = ast.Expr(ast.Call(ast.Attribute(ast.Name(owner, ast.Load()), method,
                                                       ast.Load()), [], []))
             for node in ast.walk(release):
                 ast.copy_location(node, at)
