@@ -20,6 +20,9 @@ Files are grouped by the spec generation they are written in (found from the syn
   error         kernels written to be refused: ``examples/errors/``, ``test/python/invalid/``,
                 ``*_invalid.py`` (counted as refused, and refused at the documented line when
                 the file documents one: a FileCheck snippet line, or ``INTENTIONAL ERROR``)
+  multi-device  a program over a mesh of devices (``ttnn.open_mesh_device``, a fabric mesh,
+                ``ShardTensorToMesh``), whatever its generation: reported on its own row, outside
+                the single-device figures the issue's targets are stated for
 
 and the first error of every failure is grouped by cause (the message with its location,
 quoted names and numbers taken out). The corpus itself stays outside the repository.
@@ -43,7 +46,10 @@ HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE.parent / "python"))
 from ttlplan.frontend.hostshapes import UNKNOWN, Tensor, host_calls  # noqa: E402
 
-GENERATIONS = ["kernel-era", "multi-kernel", "unified", "error"]
+GENERATIONS = ["kernel-era", "multi-kernel", "unified", "error", "multi-device"]
+SINGLE_DEVICE = GENERATIONS[:3]
+# A program over a mesh of devices (the targets are for single-device kernels).
+MULTI_DEVICE = re.compile(r"open_mesh_device|open_fabric_mesh|ShardTensorToMesh|MeshShape\(")
 SKIP_NAMES = {"conftest.py", "__init__.py", "setup.py"}
 
 
@@ -161,6 +167,8 @@ def examine(path: Path, root: Path, args) -> dict | None:
     if gen is None:
         return None
     rec = {"file": str(path.relative_to(root)), "root": str(root), "generation": gen}
+    if gen != "error" and MULTI_DEVICE.search(text):
+        rec["generation"] = "multi-device"
     # ttlplan takes each operation's shapes from the file's own calls itself; here they only say
     # whether the file is runnable (every argument of its best-known call is known).
     calls = host_calls(text)
@@ -220,10 +228,10 @@ def report(records: list[dict]) -> str:
         out.append(f"| {gen} | {len(rs)} | {pct(sum(r['read'] for r in rs))} | "
                    f"{pct(sum(r['planned'] for r in rs))} | "
                    f"{sum(bool(r['ran']) for r in runnable)} / {len(runnable)} |")
-    single = [r for r in records if r["generation"] != "error"]
+    single = [r for r in records if r["generation"] in SINGLE_DEVICE]
     if single:
         planned = sum(r["planned"] for r in single)
-        out.append(f"\nall kernels (not error kernels): {planned} of {len(single)} plan "
+        out.append(f"\nall single-device kernels (not error kernels): {planned} of {len(single)} plan "
                    f"({100 * planned / len(single):.0f} %)")
         # tt-lang's op library (python/ttl/ops/): factories with no host code of their own, so
         # their shapes come only from --args or a sidecar; the corpus is examples/,
@@ -235,14 +243,14 @@ def report(records: list[dict]) -> str:
             out.append(f"of them tt-lang's library (python/, no host code): {lp} of "
                        f"{len(library)} plan; the rest (examples/, test/python/, the spec's "
                        f"examples): {rp} of {len(rest)} ({100 * rp / len(rest):.0f} %)")
-            for gen in GENERATIONS[:-1]:
+            for gen in SINGLE_DEVICE:
                 rs = [r for r in rest if r["generation"] == gen]
                 if rs:
                     n = sum(r["planned"] for r in rs)
                     out.append(f"  {gen} without the library: {n} of {len(rs)} "
                                f"({100 * n / len(rs):.0f} %)")
     causes = collections.Counter(r["cause"] for r in records
-                                 if r.get("cause") and r["generation"] != "error")
+                                 if r.get("cause") and r["generation"] in SINGLE_DEVICE)
     if causes:
         out.append("\nfirst error of each failure, by cause:\n")
         out.append("| files | cause | e.g. |")
