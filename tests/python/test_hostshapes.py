@@ -344,6 +344,20 @@ class Factories(unittest.TestCase):
         self.assertEqual(op.env["depth"], 3)  # rows + 1, the factory's own constant
         self.assertEqual([b.block_count for b in op.buffers], [3, 3])
 
+    def test_tuple_unpacking_and_guards_of_a_factory(self):
+        # tt-lang's python/ttl/ops/gemv.py: Np, Kp = grid_cfg, then `if ...: raise`.
+        src = FACTORY.replace("    depth = rows + 1\n",
+                              "    depth, spare = rows + 1, 0\n"
+                              "    if rows % 2:\n"
+                              "        raise ValueError('rows must be even')\n")
+        (op,) = read_operations("k.py", src, {})
+        self.assertEqual((op.env["depth"], op.env["spare"]), (3, 0))
+        with self.assertRaises(FrontendError) as e:
+            read_operations("k.py", src.replace("k = _make(rows)", "k = _make(3)"), {})
+        self.assertIn("_make refuses these arguments (its check at line 8 holds): rows % 2",
+                      str(e.exception))
+        self.assertEqual(e.exception.line, 9)  # the raise
+
     def test_operations_of_two_factories_with_one_name(self):
         # A second factory's `kernel`, never called: both take their factory's name, and the
         # second one's missing shapes are an error that names it so.

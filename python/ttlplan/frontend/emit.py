@@ -28,6 +28,7 @@ class Options:
 
 
 def _loc(path: str, node) -> str:
+    path = getattr(node, "source_path", path)  # a node of an imported file: its own
     quoted = path.replace("\\", "\\\\").replace('"', '\\"')
     return f'loc("{quoted}":{node.lineno}:{node.col_offset + 1})'
 

@@ -19,7 +19,8 @@ class FrontendError(Exception):
     def at(cls, path: str, node: ast.AST | None, message: str) -> "FrontendError":
         line = getattr(node, "lineno", 1) if node is not None else 1
         col = getattr(node, "col_offset", 0) + 1 if node is not None else 1
-        return cls(path, line, col, message)
+        # A node of a file the kernel imports (imports.py) names that file.
+        return cls(getattr(node, "source_path", path), line, col, message)
 
     def __str__(self) -> str:
         return f"{self.path}:{self.line}:{self.col}: error: {self.message}"

@@ -22,7 +22,7 @@ from .errors import FrontendError
 from .evaluate import MATH, Evaluator, TensorArg, describe, ttl_attr
 from .helpers import Helper, bind
 from .types import DTYPES, fold_batch
-from . import hostshapes, unified, values
+from . import hostshapes, imports, unified, values
 from .values import Int, Sym
 
 # Decorator spellings: spec 0.15 names first, then the older ones still in tt-lang's tree.
@@ -176,7 +176,9 @@ def read_operations(
     except SyntaxError as e:
         raise FrontendError(path, e.lineno or 1, (e.offset or 0) or 1,
                             f"Python syntax error: {e.msg}") from None
-    constants = module_constants(path, tree, knobs)
+    imported = imports.read_imports(path, tree, module_constants,
+                                    lambda fn: _operation_decorator(fn) is not None)
+    constants = {**imported.constants, **module_constants(path, tree, knobs)}
     host = host_arguments(tree, device_grid)
     ops = []
     found = []  # (factory or None, the operation's def, its decorator)
@@ -191,7 +193,9 @@ def read_operations(
             if isinstance(inner, ast.FunctionDef) and _operation_decorator(inner) is not None:
                 found.append((stmt, inner, _operation_decorator(inner)))
     names = [fn.name for _, fn, _ in found]
-    module_callees = _module_callees(path, tree, found, constants)
+    module_callees = {name: unified.Callee(fn, dict(values))
+                      for name, (fn, values) in imported.operations.items()}
+    module_callees.update(_module_callees(path, tree, found, constants))
     expand_only = []
     for factory, fn, decorator in found:
         if unified.is_expand_only(fn, decorator) and unified.is_unified(fn):
@@ -352,15 +356,41 @@ def factory_constants(path: str, factory: ast.FunctionDef, fn: ast.FunctionDef,
     for stmt in factory.body:
         if stmt is fn:
             break
-        if isinstance(stmt, ast.Assign) and len(stmt.targets) == 1 and \
-                isinstance(stmt.targets[0], ast.Name):
-            try:
-                # Pipes and pipe nets too: a factory builds the nets its operation captures.
-                env[stmt.targets[0].id] = Evaluator(path, dict(env),
-                                                    _module_ttl_call).eval(stmt.value)
-            except FrontendError:
-                pass  # not a constant; an error where the operation reads it
+        if isinstance(stmt, ast.If) and _raises(stmt.body) and not stmt.orelse:
+            _check_factory_guard(path, factory, stmt, env)
+        if not (isinstance(stmt, ast.Assign) and len(stmt.targets) == 1):
+            continue
+        target = stmt.targets[0]
+        try:
+            # Pipes and pipe nets too: a factory builds the nets its operation captures.
+            value = Evaluator(path, dict(env), _module_ttl_call).eval(stmt.value)
+        except FrontendError:
+            continue  # not a constant; an error where the operation reads it
+        if isinstance(target, ast.Name):
+            env[target.id] = value
+        elif isinstance(target, ast.Tuple) and all(isinstance(t, ast.Name) for t in target.elts) \
+                and isinstance(value, (tuple, list)) and len(value) == len(target.elts):
+            env.update({t.id: v for t, v in zip(target.elts, value)})  # Np, Kp = grid_cfg
     return env
+
+
+def _raises(body: list[ast.stmt]) -> bool:
+    return len(body) == 1 and isinstance(body[0], ast.Raise)
+
+
+def _check_factory_guard(path: str, factory: ast.FunctionDef, stmt: ast.If,
+                         env: dict[str, Any]) -> None:
+    """``if K % TILE: raise ValueError(...)`` in a factory: with its arguments known, a guard that
+    holds is the factory's own refusal of them, reported where it raises."""
+    try:
+        holds = Evaluator(path, dict(env)).eval(stmt.test)
+    except FrontendError:
+        return
+    if holds is True or (isinstance(holds, int) and not isinstance(holds, bool) and holds != 0):
+        raise FrontendError.at(path, stmt.body[0], f"{factory.name} refuses these arguments "
+                                                   f"(its check at line {stmt.lineno} holds): "
+                                                   f"{ast.unparse(stmt.test)}; give it others "
+                                                   "(--args, or the sidecar)")
 
 
 def _plain(v: Any) -> bool:

@@ -214,7 +214,8 @@ class ThreadEmitter:
     def loc(self, node: ast.AST) -> str:
         line = getattr(node, "lineno", 1)
         col = getattr(node, "col_offset", 0) + 1
-        quoted = self.path.replace("\\", "\\\\").replace('"', '\\"')
+        path = getattr(node, "source_path", self.path)  # a node of an imported file: its own
+        quoted = path.replace("\\", "\\\\").replace('"', '\\"')
         return f'loc("{quoted}":{line}:{col})'
 
     def emit(self, text: str, node: ast.AST) -> None:

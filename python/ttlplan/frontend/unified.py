@@ -540,12 +540,16 @@ class Splitter:
         if missing:
             raise self.error(call, f"composing {name} into {caller}: no value for "
                                    f"{', '.join(missing)}")
-        for param, arg in given.items():
-            if not isinstance(arg, ast.Name):
-                raise self.error(arg, f"argument {param} while composing {name} into {caller} "
-                                      "must be a tensor or resource name")
         self.expansions += 1
         prefix = f"{name}-{self.expansions}-"
+        # An argument that is an expression (mcast(net, x[0:1, k:k + n], stage, dst), tt-lang's
+        # op library) is bound to a name of the expansion first, evaluated where the call is.
+        bindings = []
+        for param, arg in list(given.items()):
+            if not isinstance(arg, ast.Name):
+                target = ast.copy_location(ast.Name(prefix + param, ast.Store()), arg)
+                bindings.append(ast.copy_location(ast.Assign([target], arg), call))
+                given[param] = ast.copy_location(ast.Name(prefix + param, ast.Load()), arg)
         body = [s for s in copy.deepcopy(fn.body)
                 if not (isinstance(s, ast.Expr) and isinstance(s.value, ast.Constant))]
         inner_resources, body = self.expand(body, stack + [name])
@@ -561,7 +565,7 @@ class Splitter:
         for s in body:
             ast.fix_missing_locations(s)
         resources = [s for s in body if is_resource(s)]
-        return resources, [s for s in body if not is_resource(s)]
+        return resources, bindings + [s for s in body if not is_resource(s)]
 
     # --- The split ---------------------------------------------------------------------------
 
