@@ -9,8 +9,10 @@ is one kernel file. For each, this runs ``ttlplan print`` (read), ``ttlplan plan
 where the file's host code gives every tensor's shape, ``ttlplan run`` (ran on the emulator
 against the reference; each of a file's kernels with ``--kernel NAME``, all of them passing). The shapes come from the file's own host code
 (``ttlplan.frontend.hostshapes``: the tensors the script or its pytest functions pass to the
-operation), else from a ``KERNEL.ttlplan.toml`` sidecar beside it; a file with neither is read
-and planned with the shapes unknown, which fails as a user would see it.
+operation), else from a ``KERNEL.ttlplan.toml`` sidecar beside it, else from this project's
+sidecar for that path under bench/ttlang_sidecars/ (tt-lang's op library has no host code: the
+shapes there are ours, chosen to pass each factory's own checks); a file with none is read and
+planned with the shapes unknown, which fails as a user would see it.
 
 Files are grouped by the spec generation they are written in (found from the syntax):
 
@@ -40,6 +42,7 @@ import re
 import subprocess
 import sys
 import tempfile
+import tomllib
 from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
@@ -48,6 +51,8 @@ from ttlplan.frontend.hostshapes import UNKNOWN, Tensor, host_calls  # noqa: E40
 
 GENERATIONS = ["kernel-era", "multi-kernel", "unified", "error", "multi-device"]
 SINGLE_DEVICE = GENERATIONS[:3]
+# This project's shapes for tt-lang files without host code (its op library).
+SIDECARS = HERE / "ttlang_sidecars"
 # A program over a mesh of devices (the issue's targets are for single-device kernels).
 MULTI_DEVICE = re.compile(r"open_mesh_device|open_fabric_mesh|ShardTensorToMesh|MeshShape\(")
 SKIP_NAMES = {"conftest.py", "__init__.py", "setup.py"}
@@ -138,12 +143,30 @@ def run(cmd: list[str], timeout: float, out: list[str] | None = None) -> tuple[i
 MAX_KERNELS_RUN = 8  # a file's kernels run one by one (run --kernel), at most this many
 
 
-def run_kernels(path: Path, plan_output: str, args, tmp: str) -> tuple[int, str, int]:
+def sidecar_flags(relative: Path) -> list[str]:
+    """The flags of bench/ttlang_sidecars/RELATIVE.ttlplan.toml, this project's shapes for a
+    tt-lang file that has no host code (its op library), as --args and --knob."""
+    side = SIDECARS / relative.with_suffix(".ttlplan.toml")
+    if not side.is_file():
+        return []
+    with open(side, "rb") as f:
+        data = tomllib.load(f)
+    flags = []
+    if data.get("args"):
+        flags += ["--args", ",".join(f"{k}={v}" for k, v in data["args"].items())]
+    for k, v in data.get("knobs", {}).items():
+        flags += ["--knob", f"{k}={v}"]
+    return flags
+
+
+def run_kernels(path: Path, plan_output: str, args, tmp: str,
+                flags: list[str]) -> tuple[int, str, int]:
     """`ttlplan run` on each kernel the plan printed: (status, stderr of the first failure,
     kernels run)."""
     names = re.findall(r"^kernel @(\S+) \(", plan_output, re.M)[:MAX_KERNELS_RUN]
     for name in names or [None]:
-        cmd = [args.ttlplan, "run", str(path), "--dump", os.path.join(tmp, f"dump-{name}")]
+        cmd = [args.ttlplan, "run", str(path), "--dump", os.path.join(tmp, f"dump-{name}"),
+               *flags]
         if len(names) > 1:
             cmd += ["--kernel", name]
         code, err = run(cmd, args.timeout)
@@ -179,21 +202,27 @@ def examine(path: Path, root: Path, args) -> dict | None:
     rec["shapes"] = "host code" if tensors_known else "unknown"
     if best is not None:
         rec["operation"] = best.operation
+    flags: list[str] = []
     if not tensors_known and path.with_suffix(".ttlplan.toml").exists():
         rec["shapes"] = "sidecar"
         tensors_known = True
+    elif not tensors_known and (ours := sidecar_flags(path.relative_to(root))):
+        rec["shapes"] = "bench sidecar"
+        tensors_known, flags = True, ours
     with tempfile.TemporaryDirectory(prefix="ttlang-corpus-") as tmp:
-        code, err = run([args.ttlplan, "print", str(path), "-o", os.devnull],
+        code, err = run([args.ttlplan, "print", str(path), "-o", os.devnull, *flags],
                         args.timeout)
         rec["read"] = code == 0
         plan_output: list[str] = []
         if code == 0:
-            code, err = run([args.ttlplan, "plan", str(path)], args.timeout, plan_output)
+            code, err = run([args.ttlplan, "plan", str(path), *flags], args.timeout,
+                            plan_output)
             rec["planned"] = code == 0
         else:
             rec["planned"] = False
         if rec["planned"] and tensors_known and not args.no_run and gen != "error":
-            code, err, rec["kernels"] = run_kernels(path, "".join(plan_output), args, tmp)
+            code, err, rec["kernels"] = run_kernels(path, "".join(plan_output), args, tmp,
+                                                    flags)
             rec["ran"] = code == 0
         else:
             rec["ran"] = None if gen == "error" or not tensors_known or args.no_run else False

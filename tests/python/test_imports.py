@@ -75,6 +75,49 @@ class Imports(unittest.TestCase):
         self.assertTrue(e.exception.path.endswith("pkg/stages.py"), e.exception.path)
         self.assertEqual(e.exception.line, 16)
 
+    def test_names_of_ttl_itself_and_an_operation_a_factory_builds(self):
+        # tt-lang's op library: `from ..pipe import Pipe` inside its ttl package (ttl.Pipe), and
+        # flash_decode.py's factory building `core = make_core(...)` to compose.
+        kernel_src = """import ttl
+from ttl import PipeNet
+from ..pipe import Pipe
+
+
+def make_core(scale):
+    @ttl.operation()
+    def core(inp: ttl.DFB, out: ttl.DFB):
+        o = out.reserve()
+        o.store(ttl.math.exp(inp.wait()) * scale)
+
+    return core
+
+
+def make_k(n):
+    core = make_core(n * 2.0)
+
+    @ttl.operation(grid=(2, 1))
+    def k(a, out):
+        net = PipeNet([Pipe(src=(0, 0), dst=(1, 0))])
+        a_dfb = ttl.make_dataflow_buffer_like(a, shape=(1, 1))
+        e_dfb = ttl.make_dataflow_buffer_like(a, shape=(1, 1))
+        r = a_dfb.reserve()
+        ttl.copy(a[0, 0], r)
+        core(a_dfb, e_dfb)
+        ttl.copy(e_dfb.wait(), out[0, 0])
+
+    return k
+"""
+        with tempfile.TemporaryDirectory() as d:
+            folder = Path(d) / "ttl" / "ops"
+            folder.mkdir(parents=True)
+            kernel = folder / "k.py"
+            kernel.write_text(kernel_src)
+            text = translate(str(kernel), kernel_src,
+                             Options(args={**ARGS, "n": 3}))
+        self.assertIn("ttl.exp", text)
+        # the scale make_core captured: n * 2.0 with n = 3
+        self.assertIn("ttl.fill 6.000000000e+00", text)
+
     def test_a_module_that_is_not_there_leaves_its_names_unknown(self):
         with tempfile.TemporaryDirectory() as d:
             kernel = Path(d) / "k.py"

@@ -55,6 +55,12 @@ def module_file(path: str, module: str | None, level: int) -> str | None:
     return None
 
 
+def ttl_member(name: str) -> Any:
+    """`ttl.name` as the evaluator reads it: a known member, else the function to call."""
+    from .evaluate import TTL_MODULE, TtlFunction
+    return TTL_MODULE.members.get(name, TtlFunction(name))
+
+
 def read_imports(path: str, tree: ast.Module, module_constants, is_operation,
                  seen: set[str] | None = None) -> Imported:
     """The names `tree` (the file at `path`) imports with ``from M import a, b as c``."""
@@ -64,6 +70,11 @@ def read_imports(path: str, tree: ast.Module, module_constants, is_operation,
         if not isinstance(stmt, ast.ImportFrom):
             continue
         other = module_file(path, stmt.module, stmt.level)
+        if other is None and _is_ttl(path, stmt):
+            # from ttl import Pipe (or tt-lang's own `from ..pipe import Pipe`): ttl.Pipe.
+            for alias in stmt.names:
+                out.constants[alias.asname or alias.name] = ttl_member(alias.name)
+            continue
         if other is None or os.path.abspath(other) in seen:
             continue
         seen.add(os.path.abspath(other))
@@ -74,9 +85,8 @@ def read_imports(path: str, tree: ast.Module, module_constants, is_operation,
             continue  # not readable: its names stay unknown, an error where they are used
         for node in ast.walk(other_tree):
             node.source_path = other  # type: ignore[attr-defined]
-        constants = module_constants(other, other_tree, {})
         nested = read_imports(other, other_tree, module_constants, is_operation, seen)
-        constants = {**nested.constants, **constants}
+        constants = with_imports(module_constants(other, other_tree, {}), nested)
         operations = {fn.name: fn for fn in other_tree.body
                       if isinstance(fn, ast.FunctionDef) and is_operation(fn)}
         plain = {k: v for k, v in constants.items() if _plain(v)}
@@ -90,6 +100,22 @@ def read_imports(path: str, tree: ast.Module, module_constants, is_operation,
             elif name in constants:
                 out.constants[bound] = constants[name]
     return out
+
+
+def with_imports(constants: dict[str, Any], imported: Imported) -> dict[str, Any]:
+    """A module's constants with what it imports added in place (its helper functions hold that
+    dict as their globals); its own definitions win."""
+    for name, value in imported.constants.items():
+        constants.setdefault(name, value)
+    return constants
+
+
+def _is_ttl(path: str, stmt: ast.ImportFrom) -> bool:
+    """An import of tt-lang's `ttl` package: ``from ttl import X``, ``from ttl.sub import X``,
+    or a relative import inside a ``ttl`` package folder (its op library)."""
+    if stmt.level == 0:
+        return stmt.module is not None and stmt.module.split(".")[0] == "ttl"
+    return "ttl" in os.path.abspath(path).split(os.sep)[:-1]
 
 
 def _plain(v: Any) -> bool:

@@ -178,7 +178,7 @@ def read_operations(
                             f"Python syntax error: {e.msg}") from None
     imported = imports.read_imports(path, tree, module_constants,
                                     lambda fn: _operation_decorator(fn) is not None)
-    constants = {**imported.constants, **module_constants(path, tree, knobs)}
+    constants = imports.with_imports(module_constants(path, tree, knobs), imported)
     host = host_arguments(tree, device_grid)
     ops = []
     found = []  # (factory or None, the operation's def, its decorator)
@@ -218,6 +218,9 @@ def read_operations(
         callees = dict(module_callees)
         callees.update({other.name: unified.Callee(other, env) for f, other, _ in found
                         if factory is not None and f is factory and other is not fn})
+        if factory is not None:
+            before = factory.body[:factory.body.index(fn)]
+            callees.update(_factory_built(path, tree, before, found, env))
         factory_missing = []
         if factory is not None:
             read = _factory_names_read(factory, fn)
@@ -277,12 +280,23 @@ def _module_callees(path: str, tree: ast.Module, found: list,
     """The operations a unified operation may compose by name: the module's own, and those a
     module-level ``NAME = make_op(...)`` builds with a factory (its arguments captured)."""
     out = {fn.name: unified.Callee(fn, {}) for factory, fn, _ in found if factory is None}
+    out.update(_factory_built(path, tree, tree.body, found, constants))
+    return out
+
+
+def _factory_built(path: str, tree: ast.Module, statements: list[ast.stmt], found: list,
+                   env: dict[str, Any]) -> dict[str, unified.Callee]:
+    """``NAME = make_op(...)`` among `statements` (a module's, or a factory's before its own
+    operation: tt-lang's flash_decode.py builds ``core = make_flash_decode_core(...)``) with
+    ``make_op`` a factory of the module that returns one operation: that operation, its factory's
+    arguments (evaluated in `env`) captured."""
     factories: dict[str, list[ast.FunctionDef]] = {}
     for factory, fn, _ in found:
         if factory is not None:
             factories.setdefault(factory.name, []).append(fn)
     by_name = {s.name: s for s in tree.body if isinstance(s, ast.FunctionDef)}
-    for stmt in tree.body:
+    out = {}
+    for stmt in statements:
         if not (isinstance(stmt, ast.Assign) and len(stmt.targets) == 1 and
                 isinstance(stmt.targets[0], ast.Name) and isinstance(stmt.value, ast.Call) and
                 isinstance(stmt.value.func, ast.Name) and stmt.value.func.id in factories):
@@ -298,9 +312,10 @@ def _module_callees(path: str, tree: ast.Module, found: list,
         for key, node in list(zip(params, stmt.value.args)) + \
                 [(kw.arg, kw.value) for kw in stmt.value.keywords if kw.arg]:
             try:
-                given[key] = Evaluator(path, dict(constants)).eval(node)
+                given[key] = Evaluator(path, dict(env)).eval(node)
             except FrontendError:
                 pass  # not a constant: an error where the expansion reads it
+        constants = {k: v for k, v in env.items() if k not in params}
         out[stmt.targets[0].id] = unified.Callee(
             inner[0], factory_constants(path, factory, inner[0], constants, given))
     return out
