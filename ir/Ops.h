@@ -253,6 +253,13 @@ std::vector<std::pair<Coord, Coord>> points() const {
 bool isMulticast() const {
   return points().size() == 3;
 }
+/// `{source_receives = true}`: a source inside its destination range is one of the destinations
+/// (tt-lang's pipes: it receives its own block, a local copy); without it the source is skipped,
+/// as the NoC's multicast skips its sender.
+bool sourceReceives() const {
+  const Attribute& a = op_->attribute("source_receives");
+  return a.is(AttrKind::Bool) && a.boolValue();
+}
 Value* pipe() const {
   return op_->result(0);
 }

@@ -2,6 +2,7 @@
 
 #include "ttlplan/ir/Ops.h"
 #include "ttlplan/ir/Rewrite.h"
+#include "ttlplan/lower/Extract.h"
 
 #include <fmt/format.h>
 #include <map>
@@ -53,6 +54,15 @@ void applyNets(ir::Operation* kernel, const KernelPlan& k) {
                                {"ready_semaphore", Attribute::integer(plan.readySemaphore)},
                                {"valid_semaphore", Attribute::integer(plan.validSemaphore)}}));
   }
+  // Every thread's creation of a pipe gets its nets (lower::pipeIds).
+  std::map<const ir::Operation*, std::string> ids = pipeIds(kernel);
+  for (ir::Operation* op : pipes)
+    if (!nets.count(op))
+      for (auto& [source, list] : nets)
+        if (ids.at(source) == ids.at(op)) {
+          op->setAttribute("ttl.nets", Attribute::array(list));
+          break;
+        }
   for (auto& [op, list] : nets)
     op->setAttribute("ttl.nets", Attribute::array(std::move(list)));
   kernel->setAttribute("ttl.semaphore_count",

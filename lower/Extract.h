@@ -13,6 +13,7 @@
 #include "ttlplan/support/GridLimits.h"
 
 #include <functional>
+#include <map>
 #include <optional>
 #include <set>
 #include <string>
@@ -199,5 +200,15 @@ Expected<planner::multicast::Problem> extractMulticast(ir::Operation* kernel,
 
 /// "%name" of a value, or "%<op name>" when it has none.
 std::string valueName(const ir::Value* value);
+
+/// One name per pipe of `kernel`, for each of its create_pipe ops: each thread creates its own
+/// value of a pipe (tt-lang sends in one data-movement thread and receives in the other), so
+/// create_pipes at one known location with the same literal coordinates are one pipe, named
+/// after the first (valueName); any other is a pipe of its own.
+std::map<const ir::Operation*, std::string> pipeIds(ir::Operation* kernel);
+
+/// The text two thread-local creations of one pipe share (location and literal coordinates), or
+/// empty when the op has no known location or a computed coordinate.
+std::string pipeIdentity(const ir::Operation& createPipe);
 
 } // namespace ttlplan::lower

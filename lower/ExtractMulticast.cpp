@@ -26,7 +26,34 @@ ir::Operation* destinationCb(ir::Operation* kernel, ir::Value* pipe) {
   return found;
 }
 
+/// Whether a copy in `kernel` sends on `pipe`.
+bool sendsOn(ir::Operation* kernel, ir::Value* pipe) {
+  bool found = false;
+  kernel->walk([&](ir::Operation* op) {
+    auto copy = ir::CopyOp::dyn(op);
+    if (copy && copy->destination() == pipe) found = true;
+  });
+  return found;
+}
+
 } // namespace
+
+std::string pipeIdentity(const ir::Operation& createPipe) {
+  if (!createPipe.location().known() || createPipe.numOperands() > 0) return {};
+  return createPipe.location().str() + "|" + createPipe.attribute("static_coords").str();
+}
+
+std::map<const ir::Operation*, std::string> pipeIds(ir::Operation* kernel) {
+  std::map<const ir::Operation*, std::string> out;
+  std::map<std::string, std::string> first; // identity -> the first creation's name
+  kernel->walk([&](ir::Operation* op) {
+    if (!op->isa(ir::CreatePipeOp::kName)) return;
+    std::string own = valueName(op->result(0));
+    std::string identity = pipeIdentity(*op);
+    out[op] = identity.empty() ? own : first.emplace(identity, own).first->second;
+  });
+  return out;
+}
 
 std::optional<int> coreLeafSlot(const ir::Operation& op) {
   if (op.isa("ttl.core_x")) return 0;
@@ -77,15 +104,33 @@ Expected<planner::multicast::Problem> extractMulticast(ir::Operation* kernel,
   });
   std::string error;
   std::vector<mc::PipeSpec> specs;
+  std::map<const ir::Operation*, std::string> ids = pipeIds(kernel);
+  std::map<std::string, size_t> specOf; // pipe id -> its spec
   for (size_t i = 0; i < pipes.size(); ++i) {
     ir::Operation* pipeOp = pipes[i];
     ir::CreatePipeOp pipe(pipeOp);
+    auto nocOf = [&](ir::Operation* op) {
+      int noc = 0;
+      for (size_t t = 0; t < movers.size(); ++t)
+        if (movers[t]->isAncestorOf(op)) noc = static_cast<int>(std::min<size_t>(t, 1));
+      return noc;
+    };
+    if (auto known = specOf.find(ids.at(pipeOp)); known != specOf.end()) {
+      // Another thread's creation of a pipe already extracted: the NoC is its sending thread's,
+      // the destination CB its receiving thread's.
+      mc::PipeSpec& spec = specs[known->second];
+      if (sendsOn(kernel, pipe.pipe())) spec.noc = nocOf(pipeOp);
+      if (spec.dstAddress < 0)
+        if (ir::Operation* cb = destinationCb(kernel, pipe.pipe()))
+          spec.dstAddress = cbPosition.at(cb);
+      continue;
+    }
+    specOf.emplace(ids.at(pipeOp), specs.size());
     mc::PipeSpec spec;
-    spec.id = valueName(pipe.pipe());
+    spec.id = ids.at(pipeOp);
     spec.location = pipeOp->location().str();
     spec.source = int(i);
-    for (size_t t = 0; t < movers.size(); ++t)
-      if (movers[t]->isAncestorOf(pipeOp)) spec.noc = static_cast<int>(std::min<size_t>(t, 1));
+    spec.noc = nocOf(pipeOp);
     ir::Operation* cb = destinationCb(kernel, pipe.pipe());
     // A pipe that never receives into a CB gets a key of its own (no other pipe writes it).
     spec.dstAddress = cb ? cbPosition.at(cb) : -1 - static_cast<int64_t>(i);

@@ -63,12 +63,15 @@ struct SemaphoreRef {
   const Operation* create;
 };
 /// A pipe evaluated on the running core: source (x, y) and the destination rectangle. A source
-/// inside its rectangle is skipped, as the NoC's multicast skips its sender.
+/// inside its rectangle is skipped, as the NoC's multicast skips its sender, unless the pipe says
+/// `source_receives` (tt-lang's pipes: it receives its own block).
 struct PipeRef {
   const Operation* create;
   int64_t srcX, srcY, x0, y0, x1, y1;
+  bool sourceReceives = false;
   bool isDestination(int64_t x, int64_t y) const {
-    return x0 <= x && x <= x1 && y0 <= y && y <= y1 && !(x == srcX && y == srcY);
+    return x0 <= x && x <= x1 && y0 <= y && y <= y1 &&
+           (sourceReceives || !(x == srcX && y == srcY));
   }
 };
 /// `ttl.tensor_slice`: a rectangle of an argument tensor, in elements.
@@ -157,6 +160,8 @@ public:
   std::vector<HostTensor> tensors;
   std::map<CbKey, std::deque<MatrixPtr>> cbs;
   std::map<PipeKey, std::deque<MatrixPtr>> pipes;
+  /// A pipe's create_pipe by location: the one of its thread-local creations pipes are keyed by.
+  std::map<std::string, const Operation*> pipeCreates;
   std::map<SemaphoreKey, int64_t> semaphores;
   std::vector<ThreadSlot> slots;
   /// The report once the run stopped early: every unfinished thread blocked (a deadlock), or the
@@ -298,6 +303,8 @@ private:
   int core_;
   Operation* thread_;
   std::unordered_map<const Value*, RtValue> env_;
+  /// Receives of this core's own block waiting for its send: handle -> the receive.
+  std::unordered_map<const Value*, Operation*> pendingReceives_;
   /// The block each CB has reserved and not yet pushed (only its producer thread reserves).
   std::map<const Operation*, MatrixPtr> reserved_;
   bool aborted_ = false;  ///< the run stopped (deadlock, time limit) while this thread ran
@@ -420,6 +427,16 @@ private:
       return execCb(op);
     if (n == "ttl.tensor_slice") return execSlice(op);
     if (n == "ttl.copy") return execCopy(op);
+    if (n == "ttl.wait" && op.numOperands() == 1) {
+      // A source's receive of its own block started before its send (tt-lang's
+      // test_broadcast_2d.py): it completes here, where the handle is waited for.
+      auto it = pendingReceives_.find(op.operand(0));
+      if (it != pendingReceives_.end()) {
+        Operation* receive = it->second;
+        pendingReceives_.erase(it);
+        return execReceive(*receive, /*mayDefer=*/false);
+      }
+    }
     if (n == "ttl.wait" || n == "ttl.dma_barrier") return Status::success(); // copies are instant
     if (n == "ttl.create_pipe") return execCreatePipe(op);
     if (n == "ttl.if_src" || n == "ttl.if_dst") {
@@ -750,7 +767,7 @@ private:
     return Status::success();
   }
 
-  Status execReceive(Operation& op) {
+  Status execReceive(Operation& op, bool mayDefer = true) {
     Expected<PipeRef> p = get<PipeRef>(op, 0, "a pipe");
     if (!p) return p.error();
     Expected<MatrixPtr> v = block(op, 1);
@@ -765,6 +782,10 @@ private:
     int source = static_cast<int>(p->srcY * info_.cols + p->srcX);
     std::unique_lock<std::mutex> lock(m_.mutex);
     std::deque<MatrixPtr>& fifo = m_.pipes[{core_, p->create, source}];
+    if (mayDefer && source == core_ && fifo.empty() && op.numResults() == 1) {
+      pendingReceives_[op.result(0)] = &op; // its own send comes before the handle's wait
+      return Status::success();
+    }
     auto what = [&] {
       return fmt::format("ttl.copy from {} at {} waits for a block that core {} never sends", pipe,
                          where(op), coreName(p->srcX, p->srcY));
@@ -794,8 +815,16 @@ private:
     if (c.size() != 4 && c.size() != 6)
       return opError(op, "ttl.create_pipe needs src(x, y) dst(x, y) [to(x, y)]");
     int64_t x1 = c.size() == 6 ? c[4] : c[2], y1 = c.size() == 6 ? c[5] : c[3];
-    set(op.result(0), PipeRef{&op, c[0], c[1], std::min(c[2], x1), std::min(c[3], y1),
-                              std::max(c[2], x1), std::max(c[3], y1)});
+    // Each thread creates its own value of a pipe: the threads of a core meet on one of them
+    // (the first created at that location), so a send in one reaches a receive in the other.
+    const Operation* create = &op;
+    if (std::string identity = lower::pipeIdentity(op); !identity.empty()) {
+      std::unique_lock<std::mutex> lock(m_.mutex);
+      create = m_.pipeCreates.emplace(identity, &op).first->second;
+    }
+    set(op.result(0),
+        PipeRef{create, c[0], c[1], std::min(c[2], x1), std::min(c[3], y1), std::max(c[2], x1),
+                std::max(c[3], y1), ir::CreatePipeOp(&op).sourceReceives()});
     return Status::success();
   }
 

@@ -104,6 +104,11 @@ struct PipeValues {
   /// The semaphore whose word on the sender holds the receivers' address (PublishedPipes), or
   /// nullopt when the bytes go to the sender's own address of its view.
   std::optional<int64_t> addressSemaphore;
+  /// A `source_receives` pipe with a sender among its destinations: `P.self_receive` (1 on such
+  /// a sender), and the semaphore whose word holds the address of the block it last sent, which
+  /// its own receive copies locally (docs/lowering.md).
+  Value* selfReceive = nullptr;
+  std::optional<int64_t> sentSemaphore;
 };
 
 /// The pipes whose receivers publish the address they receive at (docs/lowering.md): a receive
@@ -112,11 +117,20 @@ struct PipeValues {
 /// thread creates its own value of the same pipe); the value is the kernel semaphore id of the
 /// address word, taken after the planner's ids (ttl.semaphore_count grows by one per pipe).
 using PublishedPipes = std::map<std::string, int64_t>;
+/// The `source_receives` pipes' sent-address words (PipeValues::sentSemaphore), keyed likewise.
+using SentWords = std::map<std::string, int64_t>;
+
+/// A receive of a source's own block, completed where its handle is waited for.
+struct SelfReceive {
+  Value* to = nullptr;              ///< the view's write pointer
+  int64_t bytes = 0;                ///< the block's size
+  const PipeValues* pipe = nullptr; ///< its pipe's values
+};
 
 std::string pipeKey(const Value* pipe) {
   const Operation* def = pipe->definingOp();
-  return def && def->location().known() ? def->location().str()
-                                        : fmt::format("{}", static_cast<const void*>(pipe));
+  std::string identity = def ? pipeIdentity(*def) : std::string();
+  return !identity.empty() ? identity : fmt::format("{}", static_cast<const void*>(pipe));
 }
 
 /// A tensor argument as the tile reads and writes see it.
@@ -152,11 +166,11 @@ std::optional<GuardedIndex> tileIndex(OpBuilder& b, Value* base, int64_t offset,
 class FunctionLowering {
 public:
   FunctionLowering(PassContext& context, Operation* func, int64_t rows, int64_t cols,
-                   int64_t maxUnrolledTiles, const PublishedPipes& published,
+                   int64_t maxUnrolledTiles, const PublishedPipes& published, const SentWords& sent,
                    std::function<int64_t&(std::string_view, std::string_view)> stat)
       : context_(context), func_(func), rows_(rows), cols_(cols),
-        maxUnrolledTiles_(maxUnrolledTiles), published_(published), stat_(std::move(stat)),
-        args_(RuntimeArgs::load(func)) {}
+        maxUnrolledTiles_(maxUnrolledTiles), published_(published), sent_(sent),
+        stat_(std::move(stat)), args_(RuntimeArgs::load(func)) {}
 
   bool run() {
     std::vector<Operation*> pipes, copies, waits, barriers, regions, fills;
@@ -262,8 +276,21 @@ private:
     v.recvReady = read[i++];
     v.recvValid = read[i++];
     v.minSenderRects = table->minSenderRects;
+    // tt-lang's source inside its destination range (the front end's `source_receives`): every
+    // sender of the pipe also receives its own block.
+    const bool sourceReceives = ir::CreatePipeOp(op).sourceReceives();
+    if (sourceReceives) {
+      std::vector<int64_t> flags;
+      for (const PipeCoreArgs& c : table->cores)
+        flags.push_back(c.sender ? 1 : 0);
+      std::string name = prefix + ".self_receive";
+      v.selfReceive = getArgVal(b, args_.append(name, std::move(flags)), name);
+      Expected<int64_t> word = sentWord(op);
+      if (!word) return false;
+      v.sentSemaphore = *word;
+    }
     if (auto it = published_.find(pipeKey(op->result(0))); it != published_.end()) {
-      if (table->senderInDests) {
+      if (table->senderInDests && !sourceReceives) {
         reportError(context_, op,
                     "lower-data-movement: a core of this pipe sends to a range that holds itself "
                     "and the receivers fill another DFB than the send's (or the send is of a "
@@ -281,11 +308,24 @@ private:
 
   bool usesPipe(Value* pipe) { return ir::hasUses(func_, pipe); }
 
-  /// `ttl.if_src %p { body }` -> `scf.if (is_sender != 0) { body }`; if_dst on is_receiver.
+  /// The sent-address word of a `source_receives` pipe (sentWords of the pass).
+  Expected<int64_t> sentWord(Operation* op) {
+    auto it = sent_.find(pipeKey(op->result(0)));
+    if (it == sent_.end()) {
+      error(op, "this pipe's source receives its own block but has no sent-address word");
+      return Error{"no sent-address word"};
+    }
+    return it->second;
+  }
+
+  /// `ttl.if_src %p { body }` -> `scf.if (is_sender != 0) { body }`; if_dst on is_receiver (or
+  /// self_receive, a source that receives its own block).
   void lowerPipeRegion(Operation* region) {
     const PipeValues& v = pipes_.at(region->operand(0));
     OpBuilder b = OpBuilder::before(region);
     Value* flag = region->isa(ir::IfSrcOp::kName) ? v.isSender : v.isReceiver;
+    if (region->isa(ir::IfDstOp::kName) && v.selfReceive)
+      flag = b.arith("ori", v.isReceiver, v.selfReceive, "receives");
     Operation* ifOp = b.ifOp(isNonZero(b, flag), false);
     ir::Block& from = region->body();
     ir::Block& to = ifOp->body(0);
@@ -342,6 +382,15 @@ private:
       to = b.call("l1_load", {b.call("l1_ptr", {word}, l1PtrType(), {}, "addr_ptr")}, Type::index(),
                   {}, "recv_addr");
     }
+    if (v.sentSemaphore) {
+      // What its own receive copies: the address of this block, once the previous one was taken
+      // (the word is 0 between rounds; a CB slot is never at L1 address 0).
+      Value* word =
+          b.call("get_semaphore", {b.constant(*v.sentSemaphore)}, Type::index(), {}, "sent_word");
+      Value* wordPtr = b.call("l1_ptr", {word}, l1PtrType(), {}, "sent_ptr");
+      b.call("noc_semaphore_wait", {wordPtr, b.constant(0)});
+      b.call("noc_semaphore_set", {wordPtr, ptr});
+    }
     Value* size = b.constant(*bytes);
     forEachRect(b, v, [&](OpBuilder& ib, const std::array<Value*, 5>& r) {
       Value* dst = ib.call("get_noc_multicast_addr", {r[0], r[1], r[2], r[3], to},
@@ -369,7 +418,18 @@ private:
     Operation* acquire = view->definingOp();
     if (!acquire || !acquire->isa(ir::CBReserveOp::kName))
       return error(op, "a pipe receive must fill a view from ttl.cb_reserve");
-    OpBuilder b = OpBuilder::before(op);
+    OpBuilder outer = OpBuilder::before(op);
+    OpBuilder b = outer;
+    if (v.selfReceive) {
+      // A source receiving its own block has no handshake: it copies what it sent, where the
+      // receive is waited for (lowerWait), since it may send after this copy starts.
+      std::optional<int64_t> bytes = blockBytes(op, view);
+      if (!bytes) return false;
+      selfReceives_[op->result(0)] = {viewPointer(acquire), *bytes, &v};
+      Operation* guard = outer.ifOp(isNonZero(outer, v.isReceiver), false);
+      b = OpBuilder::bodyBuilder(guard);
+      b.setLocation(outer.location());
+    }
     // Clear VALID before signalling READY: the sender multicasts VALID only after every signal
     // of this round, so the VALID waited for below cannot be a stale one.
     Value* validAddr = b.call("get_semaphore", {v.recvValid}, Type::index(), {}, "valid_addr");
@@ -655,6 +715,24 @@ private:
       return error(op, "this ttl.wait's handle does not come from a ttl.copy of the same thread "
                        "function");
     OpBuilder b = OpBuilder::before(op);
+    if (auto self = selfReceives_.find(op->operand(0)); self != selfReceives_.end()) {
+      // On a source that receives its own block: once its send left the block's address in the
+      // sent word, a local copy of it into this view; the word back to 0 for the next round.
+      const SelfReceive& r = self->second;
+      Operation* guard = b.ifOp(isNonZero(b, r.pipe->selfReceive), false);
+      OpBuilder ib = OpBuilder::bodyBuilder(guard);
+      ib.setLocation(b.location());
+      Value* word = ib.call("get_semaphore", {ib.constant(*r.pipe->sentSemaphore)}, Type::index(),
+                            {}, "sent_word");
+      Value* wordPtr = ib.call("l1_ptr", {word}, l1PtrType(), {}, "sent_ptr");
+      ib.call("noc_semaphore_wait_min", {wordPtr, ib.constant(1)});
+      Value* from = ib.call("l1_load", {wordPtr}, Type::index(), {}, "sent_addr");
+      Value* src = ib.call("get_noc_addr", {from}, Type::integer(64), {}, "own_block");
+      ib.call("noc_async_read", {src, r.to, ib.constant(r.bytes)});
+      ib.call("noc_async_read_barrier", {});
+      ib.call("noc_semaphore_set", {wordPtr, ib.constant(0)});
+      stat_("self-receives", "receives of a source's own block (local copies)") += 1;
+    }
     if (it->second == Direction::Read) b.call("noc_async_read_barrier", {});
     if (it->second == Direction::Write || it->second == Direction::Send)
       b.call("noc_async_write_barrier", {});
@@ -708,10 +786,12 @@ private:
   int64_t rows_, cols_;
   int64_t maxUnrolledTiles_;
   const PublishedPipes& published_;
+  const SentWords& sent_;
   std::function<int64_t&(std::string_view, std::string_view)> stat_;
   RuntimeArgs args_;
   std::map<const Value*, PipeValues> pipes_;
   std::map<const Value*, Direction> handles_;
+  std::map<const Value*, SelfReceive> selfReceives_; ///< receive handle -> its local copy
   std::map<const Operation*, Value*> pointers_;
   std::map<const Value*, TensorAccess> tensors_;
   std::set<Operation*> slices_;
@@ -733,6 +813,8 @@ public:
   bool run(PassContext& context) override {
     std::optional<PublishedPipes> published = publishedPipes(context);
     if (!published) return false;
+    std::optional<SentWords> sent = sentWords(context);
+    if (!sent) return false;
     bool ok = true;
     for (Operation* func : threadFunctions(context.module, true)) {
       Operation* kernel = kernelOfFunction(context.module, func);
@@ -745,7 +827,7 @@ public:
         continue;
       }
       FunctionLowering lowering(
-          context, func, grid->first, grid->second, maxUnrolledTiles_, *published,
+          context, func, grid->first, grid->second, maxUnrolledTiles_, *published, *sent,
           [this](std::string_view n, std::string_view d) -> int64_t& { return statistic(n, d); });
       ok = lowering.run() && ok;
     }
@@ -790,6 +872,34 @@ private:
       if (!id) return std::nullopt;
       out[key] = *id;
       statistic("published-pipes", "pipes whose receivers publish their address") += 1;
+    }
+    return out;
+  }
+
+  /// A sent-address word per `source_receives` pipe of the module (one id for all its thread
+  /// functions: the send and the receive of a core may be in different ones).
+  std::optional<SentWords> sentWords(PassContext& context) {
+    SentWords out;
+    for (Operation* func : threadFunctions(context.module, true)) {
+      Operation* kernel = kernelOfFunction(context.module, func);
+      std::optional<int64_t> failed;
+      func->walk([&](Operation* op) {
+        if (!op->isa(ir::CreatePipeOp::kName) || !ir::CreatePipeOp(op).sourceReceives() ||
+            !kernel || failed)
+          return;
+        std::string key = pipeKey(op->result(0));
+        if (out.count(key)) return;
+        std::optional<int64_t> id = takeSemaphoreId(
+            context, *kernel, op,
+            "lower-data-movement: the word where a pipe's source leaves the address of the block "
+            "it receives itself");
+        if (!id) {
+          failed = 0;
+          return;
+        }
+        out[key] = *id;
+      });
+      if (failed) return std::nullopt;
     }
     return out;
   }

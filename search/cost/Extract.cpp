@@ -81,6 +81,10 @@ private:
     return send ? c_.g.sendsOn(size_t(core_), size_t(p))
                 : c_.g.receivesOn(size_t(core_), size_t(p));
   }
+  /// Whether this core is the source of `pipe` and receives its own block (source_receives).
+  bool selfReceives(int pipe) const {
+    return pipe >= 0 && ir_.sourceReceives[size_t(pipe)] && netOf(pipe, true) >= 0;
+  }
   int planCb(int position) const { return position < 0 ? -1 : c_.planCbOf[size_t(position)]; }
   Status error(const Node& node, const std::string& what) const {
     return Error{
@@ -162,7 +166,9 @@ Status Walker::copy(const Node& node, std::vector<Step>& out) {
     s.kind = node.direction == D::Read ? StepKind::Read : StepKind::Write;
   } else if (node.direction == D::Send || node.direction == D::Receive) {
     int net = netOf(node.pipe, node.direction == D::Send);
-    if (net < 0) return Status::success(); // not a sender / receiver here (guarded elsewhere)
+    // Not a sender / receiver here (guarded elsewhere), or a source receiving its own block: a
+    // local copy the model does not price.
+    if (net < 0) return Status::success();
     s.kind = node.direction == D::Send ? StepKind::Send : StepKind::Receive;
     s.net = c_.nets.repOfNet[size_t(net)];
   } else {
@@ -237,7 +243,9 @@ Status Walker::walk(const std::vector<Node>& nodes, std::vector<Step>& out) {
     }
     case NodeKind::IfSrc:
     case NodeKind::IfDst:
-      if (netOf(node.pipe, node.kind == NodeKind::IfSrc) >= 0) st = walk(node.body, out);
+      if (netOf(node.pipe, node.kind == NodeKind::IfSrc) >= 0 ||
+          (node.kind == NodeKind::IfDst && selfReceives(node.pipe)))
+        st = walk(node.body, out);
       break;
     case NodeKind::Reserve:
       st = cbStep(StepKind::Reserve);

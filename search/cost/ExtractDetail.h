@@ -148,7 +148,8 @@ struct KernelIr {
   int cbCount = 0;   // create_cb ops
   std::vector<detail::ThreadNodes> threads;
   std::vector<detail::Chain> chains;
-  std::vector<std::string> pipes; // the created pipes' ids
+  std::vector<std::string> pipes;   // the created pipes' ids
+  std::vector<bool> sourceReceives; // per pipe: its source receives its own block (local copy)
   std::shared_ptr<std::vector<std::string>> origins = std::make_shared<std::vector<std::string>>();
 
 private:

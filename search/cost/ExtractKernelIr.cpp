@@ -37,14 +37,18 @@ std::vector<const ir::Value*> conditionsOn(ir::Block& body, const ir::Value* iv)
 KernelIr::KernelIr(ir::Operation* op) : kernel(op), control(prepareControl(op)) {
   std::vector<std::pair<const ir::Operation*, std::vector<const ir::Value*>>> roots;
   const size_t coreLeaves = lower::coreLeafValues(0, 0, 1, 1).size();
+  const std::map<const ir::Operation*, std::string> pipeIds = lower::pipeIds(kernel);
   kernel->walk([&](ir::Operation* o) {
     if (o->isa(ir::CreateCBOp::kName)) createPosition_.emplace(o, cbCount++);
     if (o->isa(ir::CreatePipeOp::kName))
       for (const ir::Value* r : o->results()) {
-        std::string id = lower::valueName(r);
+        std::string id = pipeIds.at(o); // one pipe of every thread's creation
         auto known = std::find(pipes.begin(), pipes.end(), id);
         pipeIndex_.emplace(r, int(known - pipes.begin()));
-        if (known == pipes.end()) pipes.push_back(id);
+        if (known == pipes.end()) {
+          pipes.push_back(id);
+          sourceReceives.push_back(ir::CreatePipeOp(o).sourceReceives());
+        }
       }
     if (o->isa("scf.for") && o->numOperands() >= 3) {
       std::vector<const ir::Value*> values = {o->operand(0), o->operand(1), o->operand(2)};

@@ -118,6 +118,18 @@ def make_k(n):
         # the scale make_core captured: n * 2.0 with n = 3
         self.assertIn("ttl.fill 6.000000000e+00", text)
 
+    def test_a_module_in_a_python_folder_of_the_checkout(self):
+        # tt-lang's examples import `utils` from the checkout's python/ folder.
+        with tempfile.TemporaryDirectory() as d:
+            root = Path(d)
+            (root / "python" / "pkg").mkdir(parents=True)
+            (root / "python" / "pkg" / "stages.py").write_text(STAGES)
+            (root / "examples").mkdir()
+            kernel = root / "examples" / "k.py"
+            kernel.write_text(KERNEL)
+            text = translate(str(kernel), KERNEL, Options(args=ARGS))
+        self.assertIn("ttl.exp", text)
+
     def test_a_module_that_is_not_there_leaves_its_names_unknown(self):
         with tempfile.TemporaryDirectory() as d:
             kernel = Path(d) / "k.py"

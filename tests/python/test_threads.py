@@ -468,6 +468,23 @@ class CarriedValuesHelpersLinearPipes(unittest.TestCase):
         self.assertTrue(stores[2].startswith("ttl.store %fill"))
         self.assertIn("{accumulate = true}", stores[2])
 
+    def test_a_source_among_its_destinations_receives(self):
+        # tt-lang's pipes: a source inside the destination range it was given receives its own
+        # block (source_receives); one the front end adds to make whole rows of a 1-D range does
+        # not (test_translation above).
+        from ttlplan.frontend.operation import read_operations
+        args = {"a": ((32, 64), "bf16"), "b": ((64, 32), "bf16"), "c": ((32, 32), "bf16")}
+        (given,) = read_operations("k.py", CARRIED.replace("ttl.Pipe((0,), (slice(1, 4),))",
+                                                           "ttl.Pipe((0,), (slice(0, 4),))"), args)
+        (added,) = read_operations("k.py", CARRIED, args)
+        self.assertEqual([p.source_receives for p in given.env["net"].pipes], [True])
+        self.assertEqual([p.source_receives for p in added.env["net"].pipes], [False])
+        # 2-D: the source inside the rectangle it was given; outside it.
+        two_d = CARRIED.replace("grid=(4, 1)", "grid=(2, 2)")
+        for dst, receives in (("(slice(0, 2), slice(0, 2))", True), ("(1, slice(0, 2))", False)):
+            (op,) = read_operations("k.py", two_d.replace("(slice(1, 4),)", dst), args)
+            self.assertEqual(op.env["net"].pipes[0].source_receives, receives, dst)
+
     def test_a_1d_range_that_is_no_rectangle(self):
         with self.assertRaises(FrontendError) as e:
             translate("k.py", CARRIED.replace("grid=(4, 1)", "grid=(3, 2)"),

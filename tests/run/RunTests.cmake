@@ -154,6 +154,7 @@ foreach(case IN ITEMS matmul_1000x1000x1000 matmul_33x65x17 softmax_1000_columns
 endforeach()
 # Where tiles go (batch dimensions folded into rows, transposes): tests/run/layout_numpy.py.
 foreach(case IN ITEMS batch_3d_swapped transpose_2x3_tiles matmul_transpose_rhs deferred_waits
+                      self_receive_after_send self_receive_around_send self_receive_across_threads
                       deferred_reserves)
   add_test(NAME run.layout_numpy.${case}
            COMMAND ${Python3_EXECUTABLE} ${run_dir}/layout_numpy.py $<TARGET_FILE:ttlplan>

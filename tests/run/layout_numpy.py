@@ -36,6 +36,15 @@ CASES = {
                        lambda t: deferred_waits(t["a"]), None),
     "deferred_reserves": ("tests/run/deferred_acquires.py", ["--kernel", "deferred_reserves"],
                           {"a": ((32, 96), -1, 1)}, "out", lambda t: np.exp(t["a"]), None),
+    # A pipe's source inside its destinations receives its own block (tests/run/self_receive.py).
+    "self_receive_after_send": ("tests/run/self_receive.py", ["--kernel", "send_then_receive"],
+                                {"a": ((32, 32), -1, 1)}, "out",
+                                lambda t: np.tile(2 * t["a"], (1, 4)), None),
+    "self_receive_around_send": ("tests/run/self_receive.py",
+                                 ["--kernel", "receive_around_send"], {"a": ((32, 32), -1, 1)},
+                                 "out", lambda t: np.tile(np.exp(t["a"]), (2, 2)), None),
+    "self_receive_across_threads": ("tests/run/self_receive.py", ["--kernel", "across_threads"],
+                                    {}, "out", lambda t: np.full((64, 96), 3.0), None),
 }
 
 

@@ -2,8 +2,9 @@
 get_large_matmul_params``, tt-lang's op library's ``from ttl.ops.mcast import mcast``).
 
 A module is looked for as a file: relative imports from the file's folder, absolute ones in the
-file's folder and each folder above it (``ttl.ops.mcast`` is ``ttl/ops/mcast.py`` under one of
-them), as Python finds them when the kernel runs from its checkout. The packages tt-lang runs
+file's folder and each folder above it, or in a ``python/`` folder of one of them (``ttl.ops.mcast``
+is ``ttl/ops/mcast.py`` under one of them; tt-lang's examples import ``utils`` from the checkout's
+``python/``), as Python finds them when the kernel runs from its checkout. The packages tt-lang runs
 on (``ttl``, ``ttnn``, ``torch``, ...) are never read this way. Every node of an imported file
 carries ``source_path``, so that an error in it names that file (errors.FrontendError.at).
 """
@@ -47,6 +48,8 @@ def module_file(path: str, module: str | None, level: int) -> str | None:
             if parent == folders[-1]:
                 break
             folders.append(parent)
+    if level == 0:  # a checkout's python/ folder (tt-lang's python/utils, python/ttl)
+        folders += [os.path.join(f, "python") for f in folders]
     for folder in folders:
         for candidate in (os.path.join(folder, rel + ".py"),
                           os.path.join(folder, rel, "__init__.py")):

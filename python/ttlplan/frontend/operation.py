@@ -55,6 +55,9 @@ class Pipe:
     dst_first: tuple[int, int]
     dst_last: tuple[int, int]
     node: ast.AST
+    # The source is one of the destinations the user wrote (tt-lang: it receives its own block),
+    # not only a corner of the rectangle (a 1-D range that is whole rows with the source).
+    source_receives: bool = False
 
 
 @dataclass
@@ -777,6 +780,7 @@ def _pipe(ev: Evaluator, op: Operation, call: ast.Call) -> Pipe:
     src, dst = ev.eval(nodes[0]), ev.eval(nodes[1])
     given_src = src
     gx, gy = op.grid if op is not None else (1 << 30, 1 << 30)  # a module's: the grid unknown
+    linear_covers_source = []  # a 1-D range's answer: whether it names the source itself
 
     def linear(v, node):
         """A 1-D end (the node index x + y * columns, the spec's flattening) as (x, y); a range
@@ -786,6 +790,7 @@ def _pipe(ev: Evaluator, op: Operation, call: ast.Call) -> Pipe:
         if isinstance(c, slice):
             source = given_src[0] if isinstance(given_src, tuple) and len(given_src) == 1 \
                 else None
+            linear_covers_source.append(isinstance(source, int) and c.start <= source < c.stop)
             nodes = set(range(c.start, c.stop)) | ({source} if isinstance(source, int) else set())
             r0, r1 = min(nodes, default=0) // gx, max(nodes, default=0) // gx
             if c.stop > c.start and nodes == set(range(r0 * gx, (r1 + 1) * gx)):
@@ -826,7 +831,10 @@ def _pipe(ev: Evaluator, op: Operation, call: ast.Call) -> Pipe:
     for (x, y), node in ((src, nodes[0]), (tuple(first), nodes[1]), (tuple(last), nodes[1])):
         if not (0 <= x < gx and 0 <= y < gy):
             raise ev.error(node, f"pipe end ({x}, {y}) is outside the grid of {gx} x {gy} nodes")
-    return Pipe((src[0], src[1]), (first[0], first[1]), (last[0], last[1]), call)
+    inside = first[0] <= src[0] <= last[0] and first[1] <= src[1] <= last[1]
+    receives = linear_covers_source[-1] if linear_covers_source else inside
+    return Pipe((src[0], src[1]), (first[0], first[1]), (last[0], last[1]), call,
+                receives and (first, last) != ([src[0], src[1]], [src[0], src[1]]))
 
 
 def _buffer(ev: Evaluator, op: Operation, call: ast.Call) -> DataflowBuffer:

@@ -1061,7 +1061,9 @@ class ThreadEmitter:
             to = f" to({pipe.dst_last[0]}, {pipe.dst_last[1]})"
         name = self.fresh("pipe")
         self.pipes[id(pipe)] = name
-        self.prologue.append(f"      {name} = ttl.create_pipe {src} {dst}{to} : !ttl.pipe "
+        # tt-lang's source inside its destinations receives its own block (docs/lowering.md).
+        attrs = " {source_receives = true}" if pipe.source_receives else ""
+        self.prologue.append(f"      {name} = ttl.create_pipe {src} {dst}{to}{attrs} : !ttl.pipe "
                              f"{self.loc(pipe.node)}")
         return name
 
