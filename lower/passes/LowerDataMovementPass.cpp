@@ -127,10 +127,13 @@ struct SelfReceive {
   const PipeValues* pipe = nullptr; ///< its pipe's values
 };
 
+/// The words lower-data-movement adds are shared by the pipes created at one location (a
+/// comprehension's pipes, mostly of distinct senders: a word lives on its sender), which keeps
+/// their count within the device's semaphores (tt-lang's SUMMA atoms need it).
 std::string pipeKey(const Value* pipe) {
   const Operation* def = pipe->definingOp();
-  std::string identity = def ? pipeIdentity(*def) : std::string();
-  return !identity.empty() ? identity : fmt::format("{}", static_cast<const void*>(pipe));
+  return def && def->location().known() ? def->location().str()
+                                        : fmt::format("{}", static_cast<const void*>(pipe));
 }
 
 /// A tensor argument as the tile reads and writes see it.
