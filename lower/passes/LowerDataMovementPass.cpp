@@ -885,7 +885,7 @@ private:
     SentWords out;
     for (Operation* func : threadFunctions(context.module, true)) {
       Operation* kernel = kernelOfFunction(context.module, func);
-      std::optional<int64_t> failed;
+      bool failed = false;
       func->walk([&](Operation* op) {
         if (!op->isa(ir::CreatePipeOp::kName) || !ir::CreatePipeOp(op).sourceReceives() ||
             !kernel || failed)
@@ -897,7 +897,7 @@ private:
             "lower-data-movement: the word where a pipe's source leaves the address of the block "
             "it receives itself");
         if (!id) {
-          failed = 0;
+          failed = true;
           return;
         }
         out[key] = *id;

@@ -886,17 +886,7 @@ class ThreadEmitter:
         block of a CB at a time, so the held block is released here: the values computed from
         it, and the block itself where its name is read later, carried first
         (carry_past_release)."""
-        self.carry_past_release(held, node)
-        # The held block itself, where a name of it is read later (t1 = cb.wait(); t2 =
-        # cb.wait(); ... t1 + t2): copied into a carried-value buffer (through DST) too.
-        scope: Scope | None = self.scope
-        while scope is not None:
-            for name, value in list(scope.names.items()):
-                if value is held and self.read_later(name):
-                    scope.names[name] = self.carry(
-                        name, Value(held.ssa, held.buffer.shape, held.buffer.like.dtype,
-                                    held.buffer.batch), node, held)
-            scope = scope.parent
+        self.carry_past_release(held, node, with_block=True)
         self.release_buffer(held.buffer, "pop", node)
         held.released = True
 
@@ -1417,22 +1407,28 @@ class ThreadEmitter:
                    n.target.id == name
                    for stmts in self.rest for s in stmts for n in ast.walk(s))
 
-    def carry_past_release(self, block: Block, node: ast.AST) -> None:
+    def carry_past_release(self, block: Block, node: ast.AST, with_block: bool = False) -> None:
         """Before `block` is popped: a computed value that reads it and is read later (acc = acc
         + blk in a with, stored after it) is stored into a carried-value buffer, made here, and
         its name rebound to that buffer's block. TTL computes a value where it is stored, so the
         block would be gone by then; tt-lang keeps such a value in a compiler-allocated DFB too
-        (test/python/test_compiler_allocated_dfb.py)."""
+        (test/python/test_compiler_allocated_dfb.py). With `with_block`, a name of the block
+        itself read later (t1 = cb.wait(); t2 = cb.wait(); ... t1 + t2) is carried too (a copy
+        through DST)."""
         scope: Scope | None = self.scope
         seen: set[str] = set()
         while scope is not None:
             for name, value in list(scope.names.items()):
-                if name in seen or not isinstance(value, Value):
+                if name in seen:
                     continue
                 seen.add(name)
-                reads = any(block.ssa in SSA_NAME.findall(self.compute_defs[op][0].split(" = ", 1)[1])
-                            for op in self.compute_tree(value.ssa))
-                if reads and self.read_later(name):
+                if with_block and value is block and self.read_later(name):
+                    as_value = Value(block.ssa, block.buffer.shape, block.buffer.like.dtype,
+                                     block.buffer.batch)
+                    scope.names[name] = self.carry(name, as_value, node, block)
+                    continue
+                if isinstance(value, Value) and self.reads_block(value, block) and \
+                        self.read_later(name):
                     strategy, line = self.op.accumulation
                     if strategy == "dst":
                         # tt-lang: "cannot lower tensor accumulation scope to DST"
@@ -1447,14 +1443,19 @@ class ThreadEmitter:
                     scope.names[name] = self.carry(name, value, node)
             scope = scope.parent
 
+    def reads_block(self, value: Value, block: Block) -> bool:
+        """Whether an op of `value`'s compute tree reads `block`."""
+        return any(block.ssa in SSA_NAME.findall(self.compute_defs[op][0].split(" = ", 1)[1])
+                   for op in self.compute_tree(value.ssa))
+
     def carry(self, name: str, value: Value, node: ast.AST, block: Block | None = None) -> Block:
         """`value` (or `block`, stored unchanged) stored into `name`'s carried-value buffer,
         and the block to read it from."""
         buffer = self.carried.get(name)
         if buffer is None or buffer.shape != value.shape or buffer.like.dtype != value.dtype:
             taken = {b.name for b in self.op.buffers}
-            label = next(f"{name}_carried{'' if k == 0 else k}" for k in range(len(taken) + 1)
-                         if f"{name}_carried{'' if k == 0 else k}" not in taken)
+            labels = (f"{name}_carried{k or ''}" for k in range(len(taken) + 1))
+            label = next(lb for lb in labels if lb not in taken)
             buffer = DataflowBuffer(label, TensorArg(label, (), value.dtype), value.shape, 2, node,
                                     batch=value.batch)
             self.op.buffers.append(buffer)
@@ -1583,6 +1584,7 @@ class ThreadEmitter:
 
         for inner in stmt.body:
             visit(inner)
+
         def carried(name: str) -> bool:
             found, value = self.scope.lookup(name)
             # blk += e of a reserved block is an accumulating store, not a carried value
